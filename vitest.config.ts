@@ -1,0 +1,24 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      { extends: true, test: { name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 240_000 } },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts'],
+          globalSetup: ['test/support/emulators-global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          // Tests share one set of emulators; files run one at a time so table
+          // scans and the EC2 fleet belong to one test at a time.
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
