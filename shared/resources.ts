@@ -75,7 +75,23 @@ export const QUEUES = {
 
 export const TOPICS = {
   budgetAlerts: { id: 'BudgetAlertsTopic', envVar: 'BUDGET_ALERTS_TOPIC_ARN' },
+  /** Operational alarms (dead letters, failing functions) for the people running gpurent. */
+  operatorAlerts: { id: 'OperatorAlertsTopic', envVar: 'OPERATOR_ALERTS_TOPIC_ARN' },
 } as const satisfies Record<string, TopicDefinition>;
+
+export interface EventBusDefinition {
+  readonly id: string;
+  /** Physical name; integrators subscribe to it, so it is fixed. */
+  readonly name: string;
+  readonly envVar: string;
+}
+
+/** The custom bus that carries gpurent domain events (lease.*, usage.*, budget.*). */
+export const EVENT_BUS = {
+  id: 'DomainEventBus',
+  name: 'gpurent',
+  envVar: 'EVENT_BUS_NAME',
+} as const satisfies EventBusDefinition;
 
 export type TableName = keyof typeof TABLES;
 export type QueueName = keyof typeof QUEUES;

@@ -16,3 +16,44 @@ export type LeaseStatus = (typeof LEASE_STATUSES)[number];
 export function isTerminal(status: LeaseStatus): boolean {
   return status === 'RELEASED' || status === 'FAILED';
 }
+
+export interface Lease {
+  readonly tenantId: string;
+  readonly leaseId: string;
+  readonly workload: Workload;
+  readonly gpus: number;
+  readonly instanceType: string;
+  /** The mode the tenant asked for; the provisioner's decision is on each instance. */
+  readonly requestedMode?: RentalMode | undefined;
+  readonly status: LeaseStatus;
+  readonly createdAtMs: number;
+  readonly updatedAtMs: number;
+  readonly releaseRequestedAtMs?: number | undefined;
+  /** When the release terminated the instances; every open bill closes here. */
+  readonly terminatedAtMs?: number | undefined;
+  readonly failureReason?: string | undefined;
+}
+
+/** One EC2 instance owned by a lease, with its metering checkpoint. */
+export interface LeaseInstance {
+  readonly tenantId: string;
+  readonly leaseId: string;
+  readonly instanceId: string;
+  readonly instanceType: string;
+  readonly mode: RentalMode;
+  readonly zone: string;
+  readonly priceMicroUsdPerHour: number;
+  readonly launchedAtMs: number;
+  /** Set once the instance is terminated; the bill closes at this instant. */
+  readonly endedAtMs?: number | undefined;
+  readonly billedSeconds: number;
+  readonly billedMicroUsd: number;
+  /** The instant the last charge ran up to (launch time before the first). */
+  readonly meteredUntilMs: number;
+  /** True while metering still owes a charge for this instance. */
+  readonly meteringOpen: boolean;
+}
+
+export interface LeaseView extends Lease {
+  readonly instances: readonly LeaseInstance[];
+}

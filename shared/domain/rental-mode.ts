@@ -17,9 +17,12 @@ export interface ModeDecision {
 }
 
 /**
- * The product's default mix: long-running training on reserved capacity when a
- * commitment has room, elastic inference on-demand (never on interruptible
- * capacity), interruptible batch on spot with on-demand as the fallback.
+ * The product's default mix: training and the steady floor of inference on
+ * reserved capacity while the commitment has room (both are paid for already,
+ * neither can be interrupted there), the rest of them on-demand, and
+ * interruptible batch on spot with on-demand as the fallback. Inference never
+ * goes to spot, not even when a tenant asks for it: a reclaim would drop
+ * requests with two minutes' notice.
  */
 export function chooseRentalMode(request: ModeRequest): ModeDecision {
   const reservedFits = request.freeReservedGpus >= request.gpus;
@@ -28,19 +31,30 @@ export function chooseRentalMode(request: ModeRequest): ModeDecision {
       ? { mode: 'reserved', fallback: 'on-demand', reason: 'requested reserved; commitment has room' }
       : { mode: 'on-demand', fallback: null, reason: 'requested reserved; no free reserved GPUs' };
   }
-  if (request.requestedMode === 'spot') {
+  if (request.requestedMode === 'spot' && request.workload !== 'inference') {
     return { mode: 'spot', fallback: 'on-demand', reason: 'requested spot' };
   }
   if (request.requestedMode === 'on-demand') {
     return { mode: 'on-demand', fallback: null, reason: 'requested on-demand' };
   }
+  const declined = request.requestedMode === 'spot' ? '; spot request declined' : '';
   switch (request.workload) {
     case 'training':
       return reservedFits
         ? { mode: 'reserved', fallback: 'on-demand', reason: 'training fits the reserved commitment' }
         : { mode: 'on-demand', fallback: null, reason: 'training; no free reserved GPUs' };
     case 'inference':
-      return { mode: 'on-demand', fallback: null, reason: 'inference must not be interrupted' };
+      return reservedFits
+        ? {
+            mode: 'reserved',
+            fallback: 'on-demand',
+            reason: `inference must not be interrupted; reserved commitment has room${declined}`,
+          }
+        : {
+            mode: 'on-demand',
+            fallback: null,
+            reason: `inference must not be interrupted; no free reserved GPUs${declined}`,
+          };
     case 'batch':
       return { mode: 'spot', fallback: 'on-demand', reason: 'batch is interruptible' };
   }

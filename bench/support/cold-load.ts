@@ -1,0 +1,96 @@
+import { spawnSync } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import { median } from './stats';
+
+/** What Lambda sets, so Powertools and the SDK take the same paths at load as in the cloud. */
+const LAMBDA_LIKE_ENV = {
+  AWS_REGION: 'us-east-1',
+  AWS_LAMBDA_FUNCTION_NAME: 'gpurent-bench',
+  AWS_LAMBDA_FUNCTION_MEMORY_SIZE: '512',
+  AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x',
+  POWERTOOLS_SERVICE_NAME: 'gpurent',
+  POWERTOOLS_METRICS_NAMESPACE: 'gpurent',
+  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+};
+
+/** The most variables a bundle may ask for before we give up learning them. */
+const MAX_LEARNED_VARIABLES = 50;
+const LOAD_TIMEOUT_MS = 30_000;
+/**
+ * shared/config.ts's ConfigError as Node prints it uncaught: `ConfigError: Invalid configuration: A: …; B: …`,
+ * or `<minified class> [ConfigError]: …` from a bundle.
+ */
+const CONFIG_ERROR = /ConfigError\]?: Invalid configuration: (.*)$/m;
+/** The `Name: message` line Node prints for an uncaught error (after the offending source line). */
+const ERROR_LINE = /^(?:\S+ )?\[?\w*Error\]?: .*$/m;
+
+export type LoadEnvironment = Readonly<Record<string, string>>;
+
+export interface LoadFailure {
+  readonly error: string;
+}
+
+function load(bundlePath: string, env: LoadEnvironment) {
+  const start = performance.now();
+  const result = spawnSync(process.execPath, [bundlePath], {
+    env: { PATH: process.env.PATH, ...env },
+    encoding: 'utf8',
+    timeout: LOAD_TIMEOUT_MS,
+    // An uncaught error prints the offending source line, and a minified bundle is one long line.
+    maxBuffer: 64 * 2 ** 20,
+  });
+  return { ms: performance.now() - start, status: result.status, stderr: result.stderr };
+}
+
+/**
+ * The environment a bundle needs to load. Handlers read their configuration at
+ * module load and fail fast naming what is missing (shared/config.ts), so the
+ * names come from that message and get placeholder values: nothing connects
+ * while a module loads.
+ */
+export function environmentFor(bundlePath: string): LoadEnvironment | LoadFailure {
+  const env: Record<string, string> = { ...LAMBDA_LIKE_ENV };
+  for (;;) {
+    const attempt = load(bundlePath, env);
+    if (attempt.status === 0) return env;
+    const missing = missingVariables(attempt.stderr).filter((name) => !(name in env));
+    if (missing.length === 0 || Object.keys(env).length > MAX_LEARNED_VARIABLES) {
+      return { error: firstErrorLine(attempt.stderr) ?? `exit status ${attempt.status}` };
+    }
+    for (const name of missing) env[name] = 'bench-placeholder';
+  }
+}
+
+function missingVariables(stderr: string): string[] {
+  const problems = CONFIG_ERROR.exec(stderr)?.[1]?.split('; ') ?? [];
+  return problems.flatMap((problem) => /^([A-Z][A-Z0-9_]*): /.exec(problem)?.[1] ?? []);
+}
+
+function firstErrorLine(stderr: string): string | undefined {
+  return ERROR_LINE.exec(stderr)?.[0].slice(0, 300);
+}
+
+export interface ColdLoadTarget {
+  readonly name: string;
+  readonly bundlePath: string;
+  readonly env: LoadEnvironment;
+}
+
+/**
+ * Median wall time of `node <bundle>` in a fresh process, `runs` times per
+ * target. Targets take turns run by run, so a burst of load on the shared
+ * machine hits them all alike rather than skewing one.
+ */
+export function medianColdLoadMs(targets: readonly ColdLoadTarget[], runs: number): Map<string, number> {
+  const samples = new Map<string, number[]>(targets.map((t) => [t.name, []]));
+  for (let i = 0; i < runs; i++) {
+    for (const target of targets) {
+      const attempt = load(target.bundlePath, target.env);
+      if (attempt.status !== 0) {
+        throw new Error(`${target.name} stopped loading on run ${i + 1}: ${firstErrorLine(attempt.stderr)}`);
+      }
+      samples.get(target.name)?.push(attempt.ms);
+    }
+  }
+  return new Map([...samples].map(([name, ms]) => [name, median(ms)]));
+}

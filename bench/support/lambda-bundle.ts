@@ -1,0 +1,66 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { type BuildOptions, build, type Metafile } from 'esbuild';
+
+/**
+ * The esbuild settings of infra/constructs/gpurent-function.ts (ESM, minified,
+ * `module` before `main`, the createRequire banner for inlined CommonJS), minus
+ * its source maps, with every dependency bundled, the AWS SDK included.
+ */
+const LAMBDA_BUNDLE_OPTIONS = {
+  platform: 'node',
+  target: 'node22',
+  format: 'esm',
+  bundle: true,
+  minify: true,
+  mainFields: ['module', 'main'],
+  banner: {
+    js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+  },
+  metafile: true,
+  logLevel: 'silent',
+} as const satisfies BuildOptions;
+
+export interface LambdaBundle {
+  readonly path: string;
+  readonly bytes: number;
+  /** Output bytes per package (`(project)` for the repository's own code), largest first. */
+  readonly bytesByPackage: ReadonlyArray<readonly [string, number]>;
+}
+
+export type BundleSource =
+  | { readonly entry: string }
+  | { readonly contents: string; readonly resolveDir: string };
+
+/** Bundles a handler into `<outDir>/index.mjs`; `external` leaves matching imports to the runtime. */
+export async function bundleHandler(
+  source: BundleSource,
+  outDir: string,
+  external: readonly string[] = [],
+): Promise<LambdaBundle> {
+  mkdirSync(outDir, { recursive: true });
+  const outfile = join(outDir, 'index.mjs');
+  const input =
+    'entry' in source
+      ? { entryPoints: [source.entry] }
+      : { stdin: { contents: source.contents, resolveDir: source.resolveDir, loader: 'ts' as const } };
+  const result = await build({ ...LAMBDA_BUNDLE_OPTIONS, ...input, outfile, external: [...external] });
+  const output = Object.values(result.metafile.outputs)[0];
+  if (output === undefined) throw new Error(`esbuild wrote no output for ${outfile}`);
+  return { path: outfile, bytes: output.bytes, bytesByPackage: bytesByPackage(output.inputs) };
+}
+
+function bytesByPackage(inputs: Metafile['outputs'][string]['inputs']): Array<[string, number]> {
+  const totals = new Map<string, number>();
+  for (const [path, { bytesInOutput }] of Object.entries(inputs)) {
+    const name = packageOf(path);
+    totals.set(name, (totals.get(name) ?? 0) + bytesInOutput);
+  }
+  return [...totals].sort((a, b) => b[1] - a[1]);
+}
+
+/** `node_modules/@aws-sdk/client-sqs/dist/x.js` → `@aws-sdk/client-sqs`; anything else is the project's. */
+function packageOf(path: string): string {
+  const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path.slice(path.lastIndexOf('node_modules/')));
+  return match?.[1] ?? '(project)';
+}

@@ -1,0 +1,26 @@
+import type middy from '@middy/core';
+import { logger } from '../../shared/lambda/observability';
+import { ApiError, type ApiEvent, type ApiResult, json } from './http';
+
+/**
+ * The one error handler, last in the chain: known client errors become their
+ * 4xx with a code; anything else is logged and answered with a plain 500 that
+ * leaks nothing.
+ */
+export function apiErrors(
+  translate: (error: unknown) => ApiError | undefined,
+): middy.MiddlewareObj<ApiEvent, ApiResult> {
+  return {
+    onError: (request) => {
+      const known = request.error instanceof ApiError ? request.error : translate(request.error);
+      if (known) {
+        request.response = json(known.statusCode, {
+          error: { code: known.code, message: known.message, details: known.details },
+        });
+        return;
+      }
+      logger.error('Unhandled API error', request.error as Error);
+      request.response = json(500, { error: { code: 'INTERNAL', message: 'Internal error', details: [] } });
+    },
+  };
+}

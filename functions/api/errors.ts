@@ -1,0 +1,35 @@
+import {
+  IdempotencyAlreadyInProgressError,
+  IdempotencyValidationError,
+} from '@aws-lambda-powertools/idempotency';
+import { InvalidCursorError } from '../../shared/adapters/dynamodb-lease-repository';
+import { LeaseNotFoundError, UnsupportedInstanceTypeError } from '../../shared/errors';
+import { ApiError } from './http';
+
+/** Maps the errors use cases and adapters raise on bad client input to API errors. */
+export function toApiError(error: unknown): ApiError | undefined {
+  if (error instanceof UnsupportedInstanceTypeError) {
+    return new ApiError(422, 'UNSUPPORTED_INSTANCE_TYPE', error.message, [
+      { path: 'instanceType', message: error.message },
+    ]);
+  }
+  if (error instanceof LeaseNotFoundError) return new ApiError(404, 'LEASE_NOT_FOUND', error.message);
+  if (error instanceof InvalidCursorError) {
+    return new ApiError(400, 'INVALID_CURSOR', 'cursor must be a nextCursor value returned by this API');
+  }
+  if (error instanceof IdempotencyValidationError) {
+    return new ApiError(
+      422,
+      'IDEMPOTENCY_KEY_REUSED',
+      'This Idempotency-Key was used with a different body; send a new key for a new request',
+    );
+  }
+  if (error instanceof IdempotencyAlreadyInProgressError) {
+    return new ApiError(
+      409,
+      'REQUEST_IN_PROGRESS',
+      'A request with this Idempotency-Key is still running; retry shortly',
+    );
+  }
+  return undefined;
+}

@@ -1,0 +1,73 @@
+import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { z } from 'zod';
+
+export type ApiEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
+export type ApiResult = APIGatewayProxyStructuredResultV2;
+
+export interface ErrorDetail {
+  readonly path: string;
+  readonly message: string;
+}
+
+/** A client error: status, a stable machine-readable code, and a message that says what to fix. */
+export class ApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+    readonly details: readonly ErrorDetail[] = [],
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export function json(statusCode: number, body: unknown, headers: Record<string, string> = {}): ApiResult {
+  return {
+    statusCode,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  };
+}
+
+/** Validates with zod; every problem is reported with its path so the caller can fix all at once. */
+export function validate<Schema extends z.ZodType>(
+  schema: Schema,
+  input: unknown,
+  what: string,
+): z.infer<Schema> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const details = result.error.issues.map((issue) => ({
+    path: issue.path.join('.') || what,
+    message: issue.message,
+  }));
+  throw new ApiError(
+    400,
+    'VALIDATION_FAILED',
+    `Invalid ${what}: ${details.map((d) => `${d.path}: ${d.message}`).join('; ')}`,
+    details,
+  );
+}
+
+export function parseJsonBody(event: ApiEvent): unknown {
+  if (!event.body) throw new ApiError(400, 'BODY_REQUIRED', 'The request needs a JSON body');
+  const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ApiError(400, 'INVALID_JSON', 'The request body is not valid JSON');
+  }
+}
+
+const TENANT_CLAIM = 'custom:tenant';
+const TENANT_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The tenant comes only from the verified token's claims, never from the request. */
+export function tenantOf(event: ApiEvent): string {
+  const tenant = event.requestContext.authorizer?.jwt?.claims?.[TENANT_CLAIM];
+  if (typeof tenant !== 'string' || !TENANT_ID.test(tenant)) {
+    throw new ApiError(403, 'TENANT_CLAIM_MISSING', `The token carries no valid ${TENANT_CLAIM} claim`);
+  }
+  return tenant;
+}

@@ -1,0 +1,250 @@
+import { z } from 'zod';
+import { LEASE_STATUSES, RENTAL_MODES, WORKLOADS } from '../../shared/domain/lease';
+import { USAGE_GROUPINGS } from '../../shared/domain/usage';
+import { createLeaseBody } from './routes/leases';
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const jsonContent = (schema: object) => ({ 'application/json': { schema } });
+const errorResponse = (description: string) => ({ description, content: jsonContent(ref('Error')) });
+const usd = { type: 'number', description: 'USD, rounded to the micro-dollar' };
+const micro = { type: 'integer', description: 'Exact amount in micro-dollars (1 USD = 1,000,000)' };
+const instant = { type: 'string', format: 'date-time' };
+const rangeParameters = [
+  {
+    name: 'from',
+    in: 'query',
+    schema: instant,
+    description: 'Start (inclusive); default: start of this month (UTC)',
+  },
+  { name: 'to', in: 'query', schema: instant, description: 'End (exclusive); default: now' },
+];
+const leaseIdParameter = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  schema: { type: 'string', pattern: '^lease_[0-9a-hjkmnp-tv-z]{26}$' },
+};
+const authErrors = {
+  '401': errorResponse('Missing or invalid bearer token'),
+  '403': errorResponse('The token has no tenant claim (TENANT_CLAIM_MISSING)'),
+};
+
+/** The API contract, served at GET /v1/openapi.json; the request schema is the validator itself. */
+export const openApiDocument = {
+  openapi: '3.1.0',
+  info: {
+    title: 'gpurent API',
+    version: '1.0.0',
+    description:
+      'Rent GPU capacity on AWS. Every route except health and this document needs `Authorization: Bearer <JWT>`; the tenant comes from the `custom:tenant` claim. Errors are `{error: {code, message, details}}`.',
+  },
+  servers: [{ url: '/' }],
+  components: {
+    securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+    schemas: {
+      CreateLeaseRequest: z.toJSONSchema(createLeaseBody, { target: 'openapi-3.0' }),
+      Instance: {
+        type: 'object',
+        properties: {
+          instanceId: { type: 'string' },
+          instanceType: { type: 'string' },
+          mode: { type: 'string', enum: RENTAL_MODES },
+          zone: { type: 'string' },
+          pricePerHourUsd: usd,
+          launchedAt: instant,
+          endedAt: instant,
+          billedSeconds: { type: 'integer' },
+          costMicroUsd: micro,
+          costUsd: usd,
+        },
+      },
+      Lease: {
+        type: 'object',
+        required: [
+          'leaseId',
+          'status',
+          'workload',
+          'gpus',
+          'instanceType',
+          'costMicroUsd',
+          'costUsd',
+          'instances',
+        ],
+        properties: {
+          leaseId: { type: 'string' },
+          status: { type: 'string', enum: LEASE_STATUSES },
+          workload: { type: 'string', enum: WORKLOADS },
+          gpus: { type: 'integer' },
+          instanceType: { type: 'string' },
+          requestedMode: { type: 'string', enum: RENTAL_MODES },
+          mode: { type: 'string', enum: [...RENTAL_MODES, 'mixed'] },
+          createdAt: instant,
+          updatedAt: instant,
+          releaseRequestedAt: instant,
+          endedAt: instant,
+          failureReason: { type: 'string' },
+          costMicroUsd: micro,
+          costUsd: usd,
+          instances: { type: 'array', items: ref('Instance') },
+        },
+      },
+      Usage: {
+        type: 'object',
+        properties: {
+          from: instant,
+          to: instant,
+          groupBy: { type: 'string', enum: USAGE_GROUPINGS },
+          seconds: { type: 'integer' },
+          costMicroUsd: micro,
+          costUsd: usd,
+          groups: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: {
+                key: { type: 'string' },
+                seconds: { type: 'integer' },
+                costMicroUsd: micro,
+                costUsd: usd,
+              },
+            },
+          },
+        },
+      },
+      Error: {
+        type: 'object',
+        properties: {
+          error: {
+            type: 'object',
+            required: ['code', 'message'],
+            properties: {
+              code: { type: 'string', description: 'Stable machine-readable code, e.g. VALIDATION_FAILED' },
+              message: { type: 'string', description: 'What is wrong and how to fix it' },
+              details: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  properties: { path: { type: 'string' }, message: { type: 'string' } },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+  security: [{ bearer: [] }],
+  paths: {
+    '/v1/health': {
+      get: { security: [], summary: 'Liveness', responses: { '200': { description: 'Up' } } },
+    },
+    '/v1/openapi.json': {
+      get: { security: [], summary: 'This document', responses: { '200': { description: 'OpenAPI 3.1' } } },
+    },
+    '/v1/leases': {
+      post: {
+        summary: 'Ask for GPUs',
+        parameters: [
+          {
+            name: 'Idempotency-Key',
+            in: 'header',
+            required: true,
+            schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{8,128}$' },
+            description: 'Reuse on retry: the same key returns the first lease and launches nothing again',
+          },
+        ],
+        requestBody: { required: true, content: jsonContent(ref('CreateLeaseRequest')) },
+        responses: {
+          '202': {
+            description: 'Accepted; provisioning is queued',
+            content: jsonContent({
+              type: 'object',
+              properties: { leaseId: { type: 'string' }, status: { type: 'string', enum: ['PENDING'] } },
+            }),
+          },
+          '400': errorResponse('VALIDATION_FAILED, INVALID_JSON, BODY_REQUIRED or IDEMPOTENCY_KEY_REQUIRED'),
+          '409': errorResponse('REQUEST_IN_PROGRESS: the same key is still being processed'),
+          '422': errorResponse('UNSUPPORTED_INSTANCE_TYPE or IDEMPOTENCY_KEY_REUSED'),
+          ...authErrors,
+        },
+      },
+      get: {
+        summary: "List the tenant's leases, newest first",
+        parameters: [
+          { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 25 } },
+          {
+            name: 'cursor',
+            in: 'query',
+            schema: { type: 'string' },
+            description: 'nextCursor of the previous page',
+          },
+        ],
+        responses: {
+          '200': {
+            description: 'A page of leases',
+            content: jsonContent({
+              type: 'object',
+              properties: { leases: { type: 'array', items: ref('Lease') }, nextCursor: { type: 'string' } },
+            }),
+          },
+          '400': errorResponse('VALIDATION_FAILED or INVALID_CURSOR'),
+          ...authErrors,
+        },
+      },
+    },
+    '/v1/leases/{id}': {
+      get: {
+        summary: 'A lease with its instances and cost so far',
+        parameters: [leaseIdParameter],
+        responses: {
+          '200': { description: 'The lease', content: jsonContent(ref('Lease')) },
+          '400': errorResponse('INVALID_LEASE_ID'),
+          '404': errorResponse('LEASE_NOT_FOUND'),
+          ...authErrors,
+        },
+      },
+      delete: {
+        summary: 'Release: terminate the instances and close the bill',
+        parameters: [leaseIdParameter],
+        responses: {
+          '202': { description: 'Releasing (or already ended)', content: jsonContent(ref('Lease')) },
+          '400': errorResponse('INVALID_LEASE_ID'),
+          '404': errorResponse('LEASE_NOT_FOUND'),
+          ...authErrors,
+        },
+      },
+    },
+    '/v1/usage': {
+      get: {
+        summary: 'Metered usage in a time range, grouped',
+        parameters: [
+          ...rangeParameters,
+          {
+            name: 'groupBy',
+            in: 'query',
+            schema: { type: 'string', enum: USAGE_GROUPINGS, default: 'mode' },
+          },
+        ],
+        responses: {
+          '200': { description: 'Usage summary', content: jsonContent(ref('Usage')) },
+          '400': errorResponse('VALIDATION_FAILED'),
+          ...authErrors,
+        },
+      },
+    },
+    '/v1/usage/export': {
+      get: {
+        summary: 'Leases that ran in a time range, as CSV (input of `npm run simulate`)',
+        parameters: rangeParameters,
+        responses: {
+          '200': {
+            description: 'lease_id,workload,mode,instance_type,gpus,started_at,ended_at',
+            content: { 'text/csv': { schema: { type: 'string' } } },
+          },
+          '400': errorResponse('VALIDATION_FAILED'),
+          ...authErrors,
+        },
+      },
+    },
+  },
+} as const;

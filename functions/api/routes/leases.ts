@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { RENTAL_MODES, WORKLOADS } from '../../../shared/domain/lease';
+import { LEASE_ID_PATTERN } from '../../../shared/ids';
+import type { CreateLeaseRequest } from '../../../shared/usecases/create-lease';
+import { ApiError, type ApiEvent, type ApiResult, json, parseJsonBody, tenantOf, validate } from '../http';
+import { leaseBody } from '../lease-view';
+import type { ApiContext } from './context';
+
+/** One lease may hold up to eight single-GPU instances (one p-class node's worth). */
+export const MAX_GPUS_PER_LEASE = 8;
+
+export const createLeaseBody = z.strictObject({
+  workload: z.enum(WORKLOADS),
+  gpus: z.number().int().min(1).max(MAX_GPUS_PER_LEASE),
+  instanceType: z
+    .string()
+    .regex(/^[a-z0-9-]+\.[a-z0-9]+$/, 'must be an EC2 instance type such as g5.xlarge')
+    .optional(),
+  mode: z.enum(RENTAL_MODES).optional(),
+});
+
+const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{8,128}$/;
+
+const listQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(100).default(25),
+  cursor: z.string().min(1).max(512).optional(),
+});
+
+function leaseIdOf(event: ApiEvent): string {
+  const id = event.pathParameters?.id ?? '';
+  if (!LEASE_ID_PATTERN.test(id)) {
+    throw new ApiError(
+      400,
+      'INVALID_LEASE_ID',
+      `"${id}" is not a lease id (lease_ followed by 26 characters)`,
+    );
+  }
+  return id;
+}
+
+export async function postLease(event: ApiEvent, ctx: ApiContext): Promise<ApiResult> {
+  const tenantId = tenantOf(event);
+  const idempotencyKey = event.headers['idempotency-key'];
+  if (!idempotencyKey || !IDEMPOTENCY_KEY.test(idempotencyKey)) {
+    throw new ApiError(
+      400,
+      'IDEMPOTENCY_KEY_REQUIRED',
+      'Send an Idempotency-Key header of 8-128 letters, digits or ._:- (a UUID works); retries reuse it',
+    );
+  }
+  const body = validate(createLeaseBody, parseJsonBody(event), 'body');
+  const request: CreateLeaseRequest = { tenantId, ...body };
+  const lease = await ctx.createLeaseOnce({ tenantId, idempotencyKey, request });
+  return json(
+    202,
+    { leaseId: lease.leaseId, status: lease.status },
+    { location: `/v1/leases/${lease.leaseId}` },
+  );
+}
+
+export async function listLeases(event: ApiEvent, ctx: ApiContext): Promise<ApiResult> {
+  const tenantId = tenantOf(event);
+  const query = validate(listQuery, event.queryStringParameters ?? {}, 'query');
+  const page = await ctx.deps.leases.list(tenantId, query.limit, query.cursor);
+  return json(200, { leases: page.leases.map(leaseBody), nextCursor: page.nextCursor });
+}
+
+export async function getLease(event: ApiEvent, ctx: ApiContext): Promise<ApiResult> {
+  const tenantId = tenantOf(event);
+  const leaseId = leaseIdOf(event);
+  const lease = await ctx.deps.leases.get(tenantId, leaseId);
+  if (!lease) throw new ApiError(404, 'LEASE_NOT_FOUND', `No lease ${leaseId} for this tenant`);
+  return json(200, leaseBody(lease));
+}
+
+export async function deleteLease(event: ApiEvent, ctx: ApiContext): Promise<ApiResult> {
+  const tenantId = tenantOf(event);
+  const lease = await ctx.releaseLease(tenantId, leaseIdOf(event));
+  return json(202, leaseBody(lease));
+}

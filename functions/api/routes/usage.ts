@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import type { LeaseView } from '../../../shared/domain/lease';
+import { microToUsd } from '../../../shared/domain/money';
+import { summarizeUsage, USAGE_GROUPINGS } from '../../../shared/domain/usage';
+import { usageExportCsv } from '../../../shared/domain/usage-export';
+import { type ApiEvent, type ApiResult, json, tenantOf, validate } from '../http';
+import type { ApiContext } from './context';
+
+const MAX_RANGE_DAYS = 400;
+const DAY_MS = 86_400_000;
+
+const instant = z.iso.datetime({
+  offset: true,
+  message: 'must be an ISO-8601 date-time such as 2026-11-01T00:00:00Z',
+});
+
+function startOfMonth(nowMs: number): number {
+  const now = new Date(nowMs);
+  return Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
+}
+
+interface RangeInput {
+  readonly from?: string | undefined;
+  readonly to?: string | undefined;
+}
+
+/** [from, to): defaults to the current calendar month so far. */
+function resolveRange(input: RangeInput, nowMs: number) {
+  return {
+    fromMs: input.from ? Date.parse(input.from) : startOfMonth(nowMs),
+    toMs: input.to ? Date.parse(input.to) : nowMs,
+  };
+}
+
+function checkRange(range: { fromMs: number; toMs: number }, ctx: z.RefinementCtx): void {
+  if (range.fromMs >= range.toMs)
+    ctx.addIssue({ code: 'custom', message: 'from must be before to', path: ['from'] });
+  if (range.toMs - range.fromMs > MAX_RANGE_DAYS * DAY_MS) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `the range may span at most ${MAX_RANGE_DAYS} days`,
+      path: ['to'],
+    });
+  }
+}
+
+const usageQuery = (nowMs: number) =>
+  z
+    .strictObject({
+      from: instant.optional(),
+      to: instant.optional(),
+      groupBy: z.enum(USAGE_GROUPINGS).default('mode'),
+    })
+    .transform((query) => ({ groupBy: query.groupBy, ...resolveRange(query, nowMs) }))
+    .superRefine(checkRange);
+
+const exportQuery = (nowMs: number) =>
+  z
+    .strictObject({ from: instant.optional(), to: instant.optional() })
+    .transform((query) => resolveRange(query, nowMs))
+    .superRefine(checkRange);
+
+export async function getUsage(event: ApiEvent, ctx: ApiContext): Promise<ApiResult> {
+  const tenantId = tenantOf(event);
+  const range = validate(usageQuery(ctx.deps.now()), event.queryStringParameters ?? {}, 'query');
+  const summary = summarizeUsage(
+    await ctx.deps.ledger.usage(tenantId, range.fromMs, range.toMs),
+    range.groupBy,
+  );
+  return json(200, {
+    from: new Date(range.fromMs).toISOString(),
+    to: new Date(range.toMs).toISOString(),
+    groupBy: range.groupBy,
+    seconds: summary.seconds,
+    costMicroUsd: summary.microUsd,
+    costUsd: microToUsd(summary.microUsd),
+    groups: summary.groups.map((group) => ({
+      key: group.key,
+      seconds: group.seconds,
+      costMicroUsd: group.microUsd,
+      costUsd: microToUsd(group.microUsd),
+    })),
+  });
+}
+
+export async function exportUsage(event: ApiEvent, ctx: ApiContext): Promise<ApiResult> {
+  const tenantId = tenantOf(event);
+  const range = validate(exportQuery(ctx.deps.now()), event.queryStringParameters ?? {}, 'query');
+  const leases: LeaseView[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await ctx.deps.leases.list(tenantId, 100, cursor);
+    leases.push(...page.leases);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return {
+    statusCode: 200,
+    headers: {
+      'content-type': 'text/csv; charset=utf-8',
+      'content-disposition': 'attachment; filename="gpurent-usage.csv"',
+    },
+    body: usageExportCsv(leases, range.fromMs, range.toMs),
+  };
+}

@@ -1,0 +1,95 @@
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
+import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { Ec2Compute } from '../../shared/adapters/ec2-compute';
+import { EventBridgePublisher } from '../../shared/adapters/eventbridge-publisher';
+import { SqsLeaseCommandQueue } from '../../shared/adapters/sqs-lease-command-queue';
+import { priceCatalog } from '../../shared/catalog';
+import { commaList, nonEmpty, readConfig } from '../../shared/config';
+import { createEc2Client, createEventBridgeClient, createSqsClient } from '../../shared/lambda/clients';
+import { logger, metrics, observed } from '../../shared/lambda/observability';
+import { createStores, storeConfig } from '../../shared/lambda/stores';
+import { type LeaseCommand, leaseCommandSchema } from '../../shared/ports/lease-commands';
+import type { ControlPlane } from '../../shared/usecases/dependencies';
+import { provisionLease } from '../../shared/usecases/provision-lease';
+import { completeRelease } from '../../shared/usecases/release-lease';
+
+const config = readConfig({
+  AWS_REGION: nonEmpty,
+  ...storeConfig,
+  IDEMPOTENCY_TABLE_NAME: nonEmpty,
+  LEASE_COMMANDS_QUEUE_URL: nonEmpty,
+  EVENT_BUS_NAME: nonEmpty,
+  LAUNCH_TEMPLATE_ID: nonEmpty,
+  SUBNET_IDS: commaList,
+});
+
+const { dynamoDb, leases, ledger } = createStores(config);
+const controlPlane: ControlPlane = {
+  leases,
+  ledger,
+  compute: new Ec2Compute(createEc2Client(), {
+    launchTemplateId: config.LAUNCH_TEMPLATE_ID,
+    subnetIds: config.SUBNET_IDS,
+  }),
+  commands: new SqsLeaseCommandQueue(createSqsClient(), config.LEASE_COMMANDS_QUEUE_URL),
+  events: new EventBridgePublisher(createEventBridgeClient(), config.EVENT_BUS_NAME),
+  catalog: priceCatalog,
+  region: config.AWS_REGION,
+  now: Date.now,
+};
+
+const idempotency = new IdempotencyConfig({
+  // The command itself is the key, so a re-sent command (not only a re-delivered
+  // message) waits for or reuses the first run instead of racing it.
+  eventKeyJmesPath: '[type, tenantId, leaseId]',
+  expiresAfterSeconds: 3600,
+});
+
+const runCommand = makeIdempotent(
+  async (command: LeaseCommand) => {
+    const outcome =
+      command.type === 'provision'
+        ? await provisionLease(controlPlane, command.tenantId, command.leaseId)
+        : await completeRelease(controlPlane, command.tenantId, command.leaseId);
+    logger.info('Lease command done', { ...command, outcome });
+    metrics.addMetric(`${command.type}-${outcome}`, 'Count', 1);
+    return { outcome };
+  },
+  {
+    persistenceStore: new DynamoDBPersistenceLayer({
+      tableName: config.IDEMPOTENCY_TABLE_NAME,
+      awsSdkV3Client: dynamoDb,
+    }),
+    config: idempotency,
+  },
+);
+
+const processor = new BatchProcessor(EventType.SQS);
+
+function parseBody(body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A malformed command can never succeed: it is logged and dropped, not retried into the DLQ. */
+async function handleRecord(record: SQSRecord): Promise<void> {
+  const parsed = leaseCommandSchema.safeParse(parseBody(record.body));
+  if (!parsed.success) {
+    logger.error('Dropping malformed lease command', {
+      messageId: record.messageId,
+      issues: parsed.error.issues,
+    });
+    return;
+  }
+  await runCommand(parsed.data);
+}
+
+export const handler = observed(async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
+  idempotency.registerLambdaContext(context);
+  return processPartialResponse(event, handleRecord, processor, { context });
+});

@@ -1,0 +1,17 @@
+import type { ScheduledEvent } from 'aws-lambda';
+import { readConfig } from '../../shared/config';
+import { logger, metrics, observed } from '../../shared/lambda/observability';
+import { createStores, storeConfig } from '../../shared/lambda/stores';
+import { meterOpenInstances } from '../../shared/usecases/metering';
+
+const config = readConfig(storeConfig);
+const stores = createStores(config);
+
+/** Every minute: charge each open instance up to the tick's scheduled time. */
+export const handler = observed(async (event: ScheduledEvent) => {
+  const summary = await meterOpenInstances(stores, Date.parse(event.time));
+  logger.info('Metering tick', { time: event.time, ...summary });
+  metrics.addMetric('InstancesMetered', 'Count', summary.charged);
+  metrics.addMetric('MeteredMicroUsd', 'Count', summary.microUsd);
+  return summary;
+});

@@ -1,0 +1,104 @@
+import { Duration } from 'aws-cdk-lib';
+import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Key } from 'aws-cdk-lib/aws-kms';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import { Construct } from 'constructs';
+import { TOPICS, type TopicDefinition, type TopicName } from '../../shared/resources';
+import type { TopicBinding } from './gpurent-function';
+import type { DeadLetteredQueue } from './queues';
+
+export interface GpurentAlertsProps {
+  /**
+   * E-mail address subscribed to the operator alerts topic.
+   * @default - no subscription; subscribe out of band
+   */
+  readonly operatorEmail?: string;
+}
+
+/**
+ * The SNS topics of `TOPICS` (`shared/resources.ts`): tenants' budget alerts and the
+ * operators' alarms. Both are encrypted with one customer managed KMS key (rotated
+ * yearly), because CloudWatch alarms cannot publish to a topic encrypted with the
+ * AWS managed `aws/sns` key; both refuse publishes over plain HTTP.
+ *
+ * Alarms (dead letters, function errors) go to the `operatorAlerts` topic, never to
+ * the budget topic tenants' finance people read.
+ */
+export class GpurentAlerts extends Construct {
+  public readonly key: Key;
+  public readonly topics: { readonly [K in TopicName]: Topic };
+
+  constructor(scope: Construct, id: string, props: GpurentAlertsProps = {}) {
+    super(scope, id);
+    this.key = new Key(this, 'TopicsKey', {
+      description: 'Encrypts the gpurent SNS topics (budget and operator alerts)',
+      enableKeyRotation: true,
+    });
+    // Lets CloudWatch alarms publish to the encrypted topics.
+    this.key.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'AllowCloudWatchAlarmsToUseTheKey',
+        principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+        resources: ['*'],
+      }),
+    );
+
+    const topics: Partial<Record<TopicName, Topic>> = {};
+    for (const [name, definition] of Object.entries(TOPICS) as [TopicName, TopicDefinition][]) {
+      topics[name] = new Topic(this, definition.id, {
+        displayName: `gpurent ${name}`,
+        masterKey: this.key,
+        enforceSSL: true,
+      });
+    }
+    this.topics = topics as Record<TopicName, Topic>;
+
+    if (props.operatorEmail) {
+      this.topics.operatorAlerts.addSubscription(new EmailSubscription(props.operatorEmail));
+    }
+  }
+
+  /** A topic and the environment variable functions read its ARN from. */
+  public binding(name: TopicName): TopicBinding {
+    return { topic: this.topics[name], envVar: TOPICS[name].envVar };
+  }
+
+  /** Alarms as soon as one message sits in the queue's dead-letter queue. */
+  public alarmOnDeadLetters(queue: DeadLetteredQueue): Alarm {
+    const alarm = new Alarm(this, `${queue.definition.id}DeadLettersAlarm`, {
+      alarmDescription: `Messages in the dead-letter queue of ${queue.definition.id}: commands failed ${queue.definition.maxReceiveCount} times and need an operator.`,
+      metric: queue.metricDeadLetterDepth(),
+      threshold: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    this.notifyOperators(alarm);
+    return alarm;
+  }
+
+  /** Alarms when a function fails (unhandled errors, timeouts) within 5 minutes. */
+  public alarmOnErrors(id: string, fn: IFunction): Alarm {
+    const alarm = new Alarm(this, `${id}ErrorsAlarm`, {
+      alarmDescription: `The gpurent ${id} function failed (unhandled error or timeout).`,
+      metric: fn.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),
+      threshold: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    this.notifyOperators(alarm);
+    return alarm;
+  }
+
+  private notifyOperators(alarm: Alarm): void {
+    const action = new SnsAction(this.topics.operatorAlerts);
+    alarm.addAlarmAction(action);
+    alarm.addOkAction(action);
+  }
+}

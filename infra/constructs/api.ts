@@ -1,0 +1,207 @@
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import {
+  HttpApi,
+  HttpMethod,
+  HttpNoneAuthorizer,
+  type HttpRoute,
+  HttpStage,
+  LogGroupLogDestination,
+} from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpJwtAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import {
+  ClientAttributes,
+  Mfa,
+  StringAttribute,
+  UserPool,
+  UserPoolClient,
+  UserPoolClientIdentityProvider,
+} from 'aws-cdk-lib/aws-cognito';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { acknowledge } from './nag';
+
+/** One route of the public HTTP API. */
+export interface ApiRoute {
+  readonly method: HttpMethod;
+  readonly path: string;
+  /** Reachable without a token (health check, API description). */
+  readonly public?: boolean;
+}
+
+/** The routes of API v1. Every route needs a Cognito token unless marked public. */
+export const API_ROUTES: readonly ApiRoute[] = [
+  { method: HttpMethod.GET, path: '/v1/health', public: true },
+  { method: HttpMethod.GET, path: '/v1/openapi.json', public: true },
+  { method: HttpMethod.POST, path: '/v1/leases' },
+  { method: HttpMethod.GET, path: '/v1/leases' },
+  { method: HttpMethod.GET, path: '/v1/leases/{id}' },
+  { method: HttpMethod.DELETE, path: '/v1/leases/{id}' },
+  { method: HttpMethod.GET, path: '/v1/usage' },
+  { method: HttpMethod.GET, path: '/v1/usage/export' },
+];
+
+/** The Cognito custom attribute that names a user's tenant; tokens carry it as `custom:tenant`. */
+export const TENANT_ATTRIBUTE = 'tenant';
+
+export interface GpurentApiProps {
+  /** The function behind every route. */
+  readonly handler: IFunction;
+
+  /** @default API_ROUTES */
+  readonly routes?: readonly ApiRoute[];
+
+  /**
+   * Steady-state requests per second across the stage.
+   * @default 50
+   */
+  readonly throttlingRateLimit?: number;
+
+  /** @default 100 */
+  readonly throttlingBurstLimit?: number;
+
+  /** @default RetentionDays.ONE_YEAR */
+  readonly accessLogRetention?: RetentionDays;
+
+  /**
+   * What happens to the user pool (tenant users) when it leaves the stack.
+   * @default RemovalPolicy.RETAIN
+   */
+  readonly userPoolRemovalPolicy?: RemovalPolicy;
+}
+
+/**
+ * The tenant-facing HTTP API (API Gateway v2): one Lambda integration, a Cognito user
+ * pool whose users belong to a tenant (`custom:tenant`, set by operators, not writable
+ * by users), and a JWT authorizer that is the default for every route; only the routes
+ * marked public opt out. The `$default` stage writes JSON access logs and is throttled.
+ */
+export class GpurentApi extends Construct {
+  public readonly userPool: UserPool;
+  public readonly userPoolClient: UserPoolClient;
+  public readonly authorizer: HttpJwtAuthorizer;
+  /** `https://cognito-idp.<region>.amazonaws.com/<poolId>`: the `iss` of the pool's tokens. */
+  public readonly issuer: string;
+  public readonly httpApi: HttpApi;
+  public readonly stage: HttpStage;
+  public readonly accessLogGroup: LogGroup;
+  public readonly routes: HttpRoute[] = [];
+
+  constructor(scope: Construct, id: string, props: GpurentApiProps) {
+    super(scope, id);
+
+    this.userPool = new UserPool(this, 'UserPool', {
+      selfSignUpEnabled: false,
+      signInAliases: { email: true },
+      signInCaseSensitive: false,
+      customAttributes: {
+        [TENANT_ATTRIBUTE]: new StringAttribute({ minLen: 1, maxLen: 64, mutable: false }),
+      },
+      passwordPolicy: {
+        minLength: 12,
+        requireLowercase: true,
+        requireUppercase: true,
+        requireDigits: true,
+        requireSymbols: true,
+        tempPasswordValidity: Duration.days(3),
+      },
+      mfa: Mfa.REQUIRED,
+      mfaSecondFactor: { otp: true, sms: false },
+      removalPolicy: props.userPoolRemovalPolicy ?? RemovalPolicy.RETAIN,
+    });
+    acknowledge(
+      this.userPool,
+      'AwsSolutions-COG8',
+      'Essentials tier: users are created by operators (self sign-up disabled) and must use TOTP MFA; Plus-tier threat protection adds a per-user charge without a public sign-up or password-reset surface to protect.',
+    );
+
+    this.userPoolClient = this.userPool.addClient('ApiClient', {
+      authFlows: { userSrp: true },
+      generateSecret: false,
+      disableOAuth: true,
+      supportedIdentityProviders: [UserPoolClientIdentityProvider.COGNITO],
+      preventUserExistenceErrors: true,
+      enableTokenRevocation: true,
+      idTokenValidity: Duration.hours(1),
+      accessTokenValidity: Duration.hours(1),
+      refreshTokenValidity: Duration.days(30),
+      readAttributes: new ClientAttributes()
+        .withStandardAttributes({ email: true, emailVerified: true, fullname: true })
+        .withCustomAttributes(TENANT_ATTRIBUTE),
+      // Users may not change their tenant: custom:tenant is left out on purpose.
+      writeAttributes: new ClientAttributes().withStandardAttributes({ fullname: true }),
+    });
+
+    this.issuer = `https://cognito-idp.${Stack.of(this).region}.amazonaws.com/${this.userPool.userPoolId}`;
+    this.authorizer = new HttpJwtAuthorizer('CognitoJwtAuthorizer', this.issuer, {
+      jwtAudience: [this.userPoolClient.userPoolClientId],
+      identitySource: ['$request.header.Authorization'],
+    });
+
+    this.httpApi = new HttpApi(this, 'HttpApi', {
+      description: 'gpurent tenant API',
+      createDefaultStage: false,
+      defaultAuthorizer: this.authorizer,
+    });
+
+    this.accessLogGroup = new LogGroup(this, 'AccessLogs', {
+      retention: props.accessLogRetention ?? RetentionDays.ONE_YEAR,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    this.stage = new HttpStage(this, 'DefaultStage', {
+      httpApi: this.httpApi,
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: {
+        rateLimit: props.throttlingRateLimit ?? 50,
+        burstLimit: props.throttlingBurstLimit ?? 100,
+      },
+      accessLogSettings: {
+        destination: new LogGroupLogDestination(this.accessLogGroup),
+        format: AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: '$context.requestId',
+            requestTime: '$context.requestTime',
+            sourceIp: '$context.identity.sourceIp',
+            userAgent: '$context.identity.userAgent',
+            routeKey: '$context.routeKey',
+            status: '$context.status',
+            protocol: '$context.protocol',
+            responseLength: '$context.responseLength',
+            responseLatency: '$context.responseLatency',
+            integrationLatency: '$context.integrationLatency',
+            integrationError: '$context.integrationErrorMessage',
+            authorizerError: '$context.authorizer.error',
+            principal: '$context.authorizer.claims.sub',
+          }),
+        ),
+      },
+    });
+
+    const integration = new HttpLambdaIntegration('LambdaIntegration', props.handler);
+    for (const route of props.routes ?? API_ROUTES) {
+      const [created] = this.httpApi.addRoutes({
+        path: route.path,
+        methods: [route.method],
+        integration,
+        authorizer: route.public ? new HttpNoneAuthorizer() : undefined,
+      });
+      if (!created) throw new Error(`No route created for ${route.method} ${route.path}.`);
+      if (route.public) {
+        acknowledge(
+          created,
+          'AwsSolutions-APIG4',
+          `${route.method} ${route.path} is public on purpose (health check / API description); it returns no tenant data.`,
+        );
+      }
+      this.routes.push(created);
+    }
+  }
+
+  /** The API's base URL (the `$default` stage), ending with a slash. */
+  public get url(): string {
+    return this.stage.url;
+  }
+}

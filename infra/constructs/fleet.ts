@@ -1,0 +1,301 @@
+import { Fn, RemovalPolicy, Stack, Tags } from 'aws-cdk-lib';
+import {
+  BlockDeviceVolume,
+  EbsDeviceVolumeType,
+  FlowLogDestination,
+  FlowLogTrafficType,
+  type IMachineImage,
+  InstanceInitiatedShutdownBehavior,
+  LaunchTemplate,
+  LaunchTemplateHttpTokens,
+  MachineImage,
+  SecurityGroup,
+  SubnetType,
+  Vpc,
+} from 'aws-cdk-lib/aws-ec2';
+import {
+  type IGrantable,
+  ManagedPolicy,
+  PolicyStatement,
+  Role,
+  ServicePrincipal,
+  Grant,
+} from 'aws-cdk-lib/aws-iam';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct, type IConstruct } from 'constructs';
+import { acknowledge, acknowledgeWildcardResource } from './nag';
+
+/**
+ * Public SSM parameter with the latest AWS Deep Learning Base OSS Nvidia Driver GPU AMI
+ * (Ubuntu 22.04, x86_64). CloudFormation resolves it at deploy time.
+ */
+export const GPU_AMI_SSM_PARAMETER =
+  '/aws/service/deeplearning/ami/x86_64/base-oss-nvidia-driver-gpu-ubuntu-22.04/latest/ami-id';
+
+/** Every instance gpurent launches carries this tag; only such instances may be terminated. */
+export const MANAGED_TAG = { key: 'gpurent:managed', value: 'true' } as const;
+
+const AMI_ID_PATTERN = /^ami-[0-9a-f]{8,17}$/;
+
+export interface GpuFleetProps {
+  /**
+   * A fixed AMI for the GPU instances instead of the latest Deep Learning Base GPU AMI
+   * (also settable with the `gpuAmiId` context value).
+   * @default - the AMI in the public SSM parameter GPU_AMI_SSM_PARAMETER, resolved at deploy time
+   */
+  readonly gpuAmiId?: string;
+
+  /**
+   * Availability zones for the public subnets. More zones widen the spot and GPU
+   * capacity the placement can choose from.
+   * @default - two zones of the stack's region
+   */
+  readonly availabilityZones?: string[];
+
+  /** @default 200 */
+  readonly rootVolumeSizeGiB?: number;
+
+  /**
+   * Which traffic the VPC flow log records.
+   * @default FlowLogTrafficType.ALL
+   */
+  readonly flowLogTrafficType?: FlowLogTrafficType;
+
+  /** @default RetentionDays.THREE_MONTHS */
+  readonly flowLogRetention?: RetentionDays;
+}
+
+/**
+ * Where GPU instances run and how they start: a VPC with public subnets only (no NAT
+ * gateway to pay for; instances reach SSM and the internet through the internet
+ * gateway, nothing can reach them), flow logs, a security group without ingress, an
+ * instance role for Session Manager, and a launch template (IMDSv2 only, encrypted
+ * gp3 root volume, GPU AMI). Instance type and market (on-demand / spot / reserved)
+ * are chosen per launch by the lease worker.
+ */
+export class GpuFleet extends Construct {
+  public readonly vpc: Vpc;
+  public readonly securityGroup: SecurityGroup;
+  public readonly instanceRole: Role;
+  public readonly launchTemplate: LaunchTemplate;
+  public readonly machineImage: IMachineImage;
+
+  constructor(scope: Construct, id: string, props: GpuFleetProps = {}) {
+    super(scope, id);
+
+    this.vpc = new Vpc(this, 'Vpc', {
+      natGateways: 0,
+      availabilityZones: props.availabilityZones,
+      maxAzs: props.availabilityZones ? undefined : 2,
+      subnetConfiguration: [{ name: 'public', subnetType: SubnetType.PUBLIC, cidrMask: 20 }],
+      restrictDefaultSecurityGroup: true,
+    });
+    const flowLogGroup = new LogGroup(this, 'FlowLogGroup', {
+      retention: props.flowLogRetention ?? RetentionDays.THREE_MONTHS,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    this.vpc.addFlowLog('FlowLog', {
+      destination: FlowLogDestination.toCloudWatchLogs(flowLogGroup),
+      trafficType: props.flowLogTrafficType ?? FlowLogTrafficType.ALL,
+    });
+
+    this.securityGroup = new SecurityGroup(this, 'InstanceSecurityGroup', {
+      vpc: this.vpc,
+      description: 'gpurent GPU instances: no inbound traffic (use SSM Session Manager), all outbound',
+      allowAllOutbound: true,
+    });
+
+    this.instanceRole = new Role(this, 'InstanceRole', {
+      assumedBy: new ServicePrincipal('ec2.amazonaws.com'),
+      description: 'gpurent GPU instances: SSM Session Manager and patching only',
+      managedPolicies: [ManagedPolicy.fromAwsManagedPolicyName('AmazonSSMManagedInstanceCore')],
+    });
+    acknowledge(
+      this.instanceRole,
+      'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/AmazonSSMManagedInstanceCore]',
+      'AmazonSSMManagedInstanceCore is the AWS-maintained minimum for SSM Agent (Session Manager instead of SSH, patching); a hand-copied policy would drift from what the agent needs.',
+    );
+
+    this.machineImage = this.resolveMachineImage(props.gpuAmiId);
+
+    this.launchTemplate = new LaunchTemplate(this, 'GpuLaunchTemplate', {
+      machineImage: this.machineImage,
+      role: this.instanceRole,
+      securityGroup: this.securityGroup,
+      requireImdsv2: true,
+      httpEndpoint: true,
+      httpTokens: LaunchTemplateHttpTokens.REQUIRED,
+      // Containers on the instance (the usual way to run GPU jobs) need one extra hop.
+      httpPutResponseHopLimit: 2,
+      detailedMonitoring: true,
+      ebsOptimized: true,
+      instanceInitiatedShutdownBehavior: InstanceInitiatedShutdownBehavior.TERMINATE,
+      blockDevices: [
+        {
+          // Root device of the Ubuntu Deep Learning AMIs.
+          deviceName: '/dev/sda1',
+          volume: BlockDeviceVolume.ebs(props.rootVolumeSizeGiB ?? 200, {
+            volumeType: EbsDeviceVolumeType.GP3,
+            encrypted: true,
+            deleteOnTermination: true,
+          }),
+        },
+      ],
+    });
+    // Propagated to the instances and volumes launched from the template.
+    Tags.of(this.launchTemplate).add(MANAGED_TAG.key, MANAGED_TAG.value);
+  }
+
+  public get launchTemplateId(): string {
+    // Always defined for a LaunchTemplate created in this stack.
+    return this.launchTemplate.launchTemplateId as string;
+  }
+
+  public get subnetIds(): string[] {
+    return this.vpc.publicSubnets.map((subnet) => subnet.subnetId);
+  }
+
+  /** The subnet ids joined by commas, for an environment variable. */
+  public get subnetIdsCsv(): string {
+    return Fn.join(',', this.subnetIds);
+  }
+
+  /**
+   * Lets `grantee` launch instances from this fleet's launch template (any instance
+   * type, on-demand, spot or into a capacity reservation), tag them while they are
+   * created, and pass the instance role to them.
+   */
+  public grantLaunch(grantee: IGrantable): Grant {
+    const launchTemplateArn = this.ec2Arn('launch-template', this.launchTemplateId);
+    const created = ['instance/*', 'volume/*', 'network-interface/*', 'spot-instances-request/*'];
+    const launched = [...created, 'capacity-reservation/*'];
+    const imageArn = Stack.of(this).formatArn({
+      service: 'ec2',
+      account: '',
+      resource: 'image',
+      resourceName: '*',
+    });
+
+    const grant = Grant.addToPrincipal({
+      grantee,
+      actions: ['ec2:RunInstances'],
+      resourceArns: [
+        launchTemplateArn,
+        ...this.subnetIds.map((subnetId) => this.ec2Arn('subnet', subnetId)),
+        this.ec2Arn('security-group', this.securityGroup.securityGroupId),
+        imageArn,
+        ...launched.map((resource) => this.ec2Arn(...splitResource(resource))),
+      ],
+      conditions: { ArnLike: { 'ec2:LaunchTemplate': launchTemplateArn } },
+    });
+    grant.combine(
+      Grant.addToPrincipal({
+        grantee,
+        actions: ['ec2:CreateTags'],
+        resourceArns: created.map((resource) => this.ec2Arn(...splitResource(resource))),
+        conditions: { StringEquals: { 'ec2:CreateAction': 'RunInstances' } },
+      }),
+    );
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['iam:PassRole'],
+        resources: [this.instanceRole.roleArn],
+        conditions: { StringEquals: { 'iam:PassedToService': 'ec2.amazonaws.com' } },
+      }),
+    );
+
+    const principal = asConstruct(grantee);
+    if (principal) {
+      acknowledgeWildcardResource(
+        principal,
+        imageArn,
+        'RunInstances must name the AMI; the AMI comes from the launch template (promoted / rolled back between versions) and the statement only applies with ec2:LaunchTemplate = the gpurent launch template.',
+      );
+      for (const resource of launched) {
+        acknowledgeWildcardResource(
+          principal,
+          this.ec2Arn(...splitResource(resource)),
+          `RunInstances creates or uses ${resource.replace('/*', '')} resources whose ids are not known before the call; allowed only with ec2:LaunchTemplate = the gpurent launch template.`,
+        );
+      }
+      for (const resource of created) {
+        acknowledgeWildcardResource(
+          principal,
+          this.ec2Arn(...splitResource(resource)),
+          'ec2:CreateTags only while creating them (condition ec2:CreateAction = RunInstances), to tag launches with lease and tenant.',
+        );
+      }
+    }
+    return grant;
+  }
+
+  /** Lets `grantee` terminate instances tagged `gpurent:managed=true`, and no others. */
+  public grantTerminateManaged(grantee: IGrantable): Grant {
+    const instances = this.ec2Arn('instance', '*');
+    const grant = Grant.addToPrincipal({
+      grantee,
+      actions: ['ec2:TerminateInstances'],
+      resourceArns: [instances],
+      conditions: { StringEquals: { [`aws:ResourceTag/${MANAGED_TAG.key}`]: MANAGED_TAG.value } },
+    });
+    const principal = asConstruct(grantee);
+    if (principal) {
+      acknowledgeWildcardResource(
+        principal,
+        instances,
+        'TerminateInstances on instance/* is narrowed by the condition aws:ResourceTag/gpurent:managed = true: only instances gpurent launched.',
+      );
+    }
+    return grant;
+  }
+
+  /**
+   * Lets `grantee` call read-only EC2 describe actions (which support no resource-level
+   * permissions). @default actions: ec2:DescribeInstances
+   */
+  public grantDescribe(grantee: IGrantable, ...actions: string[]): Grant {
+    const describeActions = actions.length > 0 ? actions : ['ec2:DescribeInstances'];
+    for (const action of describeActions) {
+      if (!/^ec2:Describe[A-Za-z]+$/.test(action)) {
+        throw new Error(`grantDescribe: ${action} is not a single ec2:Describe* action.`);
+      }
+    }
+    const grant = Grant.addToPrincipal({ grantee, actions: describeActions, resourceArns: ['*'] });
+    const principal = asConstruct(grantee);
+    if (principal) {
+      acknowledgeWildcardResource(
+        principal,
+        '*',
+        `${describeActions.join(', ')}: EC2 describe actions support no resource-level permissions (read-only).`,
+      );
+    }
+    return grant;
+  }
+
+  private resolveMachineImage(gpuAmiId: string | undefined): IMachineImage {
+    if (gpuAmiId === undefined || gpuAmiId === '') {
+      return MachineImage.fromSsmParameter(GPU_AMI_SSM_PARAMETER);
+    }
+    if (!AMI_ID_PATTERN.test(gpuAmiId)) {
+      throw new Error(
+        `gpuAmiId '${gpuAmiId}' is not an AMI id (ami- followed by 8 or 17 hex digits). Pass e.g. -c gpuAmiId=ami-0123456789abcdef0, or leave it unset for the latest Deep Learning Base GPU AMI.`,
+      );
+    }
+    return MachineImage.genericLinux({ [Stack.of(this).region]: gpuAmiId });
+  }
+
+  private ec2Arn(resource: string, resourceName: string): string {
+    return Stack.of(this).formatArn({ service: 'ec2', resource, resourceName });
+  }
+}
+
+function splitResource(resource: string): [string, string] {
+  const [type, name] = resource.split('/');
+  return [type as string, name as string];
+}
+
+/** The construct that owns the grantee's policies (its role), if there is one. */
+function asConstruct(grantee: IGrantable): IConstruct | undefined {
+  const principal = grantee.grantPrincipal;
+  return Construct.isConstruct(principal) ? principal : undefined;
+}

@@ -1,0 +1,228 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { IEventBus } from 'aws-cdk-lib/aws-events';
+import { type IRole, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import {
+  ApplicationLogLevel,
+  Architecture,
+  LoggingFormat,
+  Runtime,
+  SystemLogLevel,
+  Tracing,
+} from 'aws-cdk-lib/aws-lambda';
+import { LogLevel, NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { acknowledgeTableIndexes } from './data';
+import { acknowledgeWildcardResource } from './nag';
+
+/** Root of the repository: `functions/`, `package-lock.json` and `tsconfig.json` live here. */
+export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * The Node.js runtime every gpurent function runs on: the newest one aws-cdk-lib knows,
+ * pinned explicitly (not `NODEJS_LATEST`) so a CDK upgrade never changes it silently.
+ */
+export const GPURENT_RUNTIME = Runtime.NODEJS_24_X;
+
+/**
+ * Makes `require` available inside the ESM bundle, for the CommonJS dependencies
+ * esbuild inlines (Powertools examples use the same banner).
+ */
+const ESM_REQUIRE_BANNER =
+  "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
+
+export type GpurentLogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+
+/** How a function uses a DynamoDB table. */
+export type TableAccess = 'read' | 'readWrite';
+
+/** How a function uses an SQS queue (consumers normally get an event source instead). */
+export type QueueAccess = 'send' | 'consume';
+
+/** A table plus the environment variable that carries its name (see `shared/resources.ts`). */
+export interface TableBinding {
+  readonly table: ITable;
+  readonly envVar: string;
+  /** Whether the table has secondary indexes; read/write grants then also cover `<table>/index/*`. */
+  readonly hasIndexes: boolean;
+}
+
+/** A queue plus the environment variable that carries its URL. */
+export interface QueueBinding {
+  readonly queue: IQueue;
+  readonly envVar: string;
+}
+
+/** A topic plus the environment variable that carries its ARN. */
+export interface TopicBinding {
+  readonly topic: ITopic;
+  readonly envVar: string;
+}
+
+/** An event bus plus the environment variable that carries its name. */
+export interface EventBusBinding {
+  readonly eventBus: IEventBus;
+  readonly envVar: string;
+}
+
+export interface GpurentFunctionProps {
+  /**
+   * Folder under `functions/` whose `handler.ts` exports `handler`, e.g. `lease-worker`.
+   */
+  readonly handlerName: string;
+
+  /** @default - none */
+  readonly description?: string;
+
+  /** @default 512 */
+  readonly memorySize?: number;
+
+  /** @default Duration.seconds(30) */
+  readonly timeout?: Duration;
+
+  /**
+   * Level for Powertools Logger (`LOG_LEVEL`) and for Lambda's application log filter.
+   * @default 'INFO'
+   */
+  readonly logLevel?: GpurentLogLevel;
+
+  /** @default RetentionDays.ONE_MONTH */
+  readonly logRetention?: RetentionDays;
+
+  /**
+   * What happens to the function's log group when it leaves the stack.
+   * @default RemovalPolicy.DESTROY
+   */
+  readonly logRemovalPolicy?: RemovalPolicy;
+
+  /** Extra environment variables. @default - only the Powertools and Node.js settings */
+  readonly environment?: Record<string, string>;
+
+  /**
+   * Bundle the AWS SDK instead of using the copy in the Lambda runtime.
+   * @default false
+   */
+  readonly bundleAwsSdk?: boolean;
+
+  /** Repository root holding `functions/`, `package-lock.json`, `tsconfig.json`. @default PROJECT_ROOT */
+  readonly projectRoot?: string;
+}
+
+/**
+ * The one opinionated Lambda function of gpurent: a `NodejsFunction` bundled locally by
+ * esbuild (ESM, minified, source maps), on ARM64 and the newest Node.js runtime, with
+ * X-Ray tracing, JSON logs into its own log group with retention, and the Powertools
+ * environment. Its role starts empty (no AWS managed policies) and grows only through
+ * the `bind*` helpers and explicit grants.
+ */
+export class GpurentFunction extends NodejsFunction {
+  /** The execution role; never undefined for a GpurentFunction. */
+  public override readonly role: IRole;
+  public readonly logGroupRef: LogGroup;
+
+  constructor(scope: Construct, id: string, props: GpurentFunctionProps) {
+    const projectRoot = props.projectRoot ?? PROJECT_ROOT;
+    const entry = join(projectRoot, 'functions', props.handlerName, 'handler.ts');
+    if (!existsSync(entry)) {
+      throw new Error(
+        `GpurentFunction ${id}: no handler at ${entry}. Create functions/${props.handlerName}/handler.ts exporting \`handler\`, or fix handlerName.`,
+      );
+    }
+    const logLevel = props.logLevel ?? 'INFO';
+
+    // Created before super() (which must come first), so they are siblings of the function.
+    const logGroup = new LogGroup(scope, `${id}LogGroup`, {
+      retention: props.logRetention ?? RetentionDays.ONE_MONTH,
+      removalPolicy: props.logRemovalPolicy ?? RemovalPolicy.DESTROY,
+    });
+    const role = new Role(scope, `${id}Role`, {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `Execution role of the gpurent ${props.handlerName} function`,
+    });
+    logGroup.grantWrite(role);
+
+    super(scope, id, {
+      entry,
+      handler: 'handler',
+      description: props.description,
+      runtime: GPURENT_RUNTIME,
+      architecture: Architecture.ARM_64,
+      memorySize: props.memorySize ?? 512,
+      timeout: props.timeout ?? Duration.seconds(30),
+      tracing: Tracing.ACTIVE,
+      role,
+      logGroup,
+      loggingFormat: LoggingFormat.JSON,
+      applicationLogLevelV2: ApplicationLogLevel[logLevel],
+      systemLogLevelV2: SystemLogLevel.INFO,
+      projectRoot,
+      depsLockFilePath: join(projectRoot, 'package-lock.json'),
+      environment: {
+        POWERTOOLS_SERVICE_NAME: 'gpurent',
+        POWERTOOLS_METRICS_NAMESPACE: 'gpurent',
+        LOG_LEVEL: logLevel,
+        NODE_OPTIONS: '--enable-source-maps',
+        ...props.environment,
+      },
+      bundling: {
+        format: OutputFormat.ESM,
+        mainFields: ['module', 'main'],
+        banner: ESM_REQUIRE_BANNER,
+        minify: true,
+        sourceMap: true,
+        sourceMapMode: SourceMapMode.DEFAULT,
+        sourcesContent: false,
+        bundleAwsSDK: props.bundleAwsSdk ?? false,
+        tsconfig: join(projectRoot, 'tsconfig.json'),
+        forceDockerBundling: false,
+        logLevel: LogLevel.WARNING,
+      },
+    });
+    this.role = role;
+    this.logGroupRef = logGroup;
+
+    // Tracing.ACTIVE adds xray:PutTraceSegments / xray:PutTelemetryRecords on '*'.
+    acknowledgeWildcardResource(
+      role,
+      '*',
+      'X-Ray tracing (Tracing.ACTIVE): xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions.',
+    );
+  }
+
+  /** Grants access to a table and puts its name into the table's environment variable. */
+  public bindTable(binding: TableBinding, access: TableAccess = 'readWrite'): this {
+    if (access === 'read') binding.table.grantReadData(this);
+    else binding.table.grantReadWriteData(this);
+    this.addEnvironment(binding.envVar, binding.table.tableName);
+    if (binding.hasIndexes) acknowledgeTableIndexes(this.role, binding.table);
+    return this;
+  }
+
+  /** Grants send (or consume) on a queue and puts its URL into the queue's environment variable. */
+  public bindQueue(binding: QueueBinding, access: QueueAccess = 'send'): this {
+    if (access === 'send') binding.queue.grantSendMessages(this);
+    else binding.queue.grantConsumeMessages(this);
+    this.addEnvironment(binding.envVar, binding.queue.queueUrl);
+    return this;
+  }
+
+  /** Grants publish on a topic and puts its ARN into the topic's environment variable. */
+  public bindTopic(binding: TopicBinding): this {
+    binding.topic.grantPublish(this);
+    this.addEnvironment(binding.envVar, binding.topic.topicArn);
+    return this;
+  }
+
+  /** Grants events:PutEvents on a bus and puts its name into the bus's environment variable. */
+  public bindEventBus(binding: EventBusBinding): this {
+    binding.eventBus.grantPutEventsTo(this);
+    this.addEnvironment(binding.envVar, binding.eventBus.eventBusName);
+    return this;
+  }
+}

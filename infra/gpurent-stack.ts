@@ -1,0 +1,232 @@
+import { type App, CfnOutput, Duration, Stack, type StackProps, Tags, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { Construct } from 'constructs';
+import {
+  TABLES,
+  TOPICS,
+  type TableDefinition,
+  type TableName,
+  type TopicDefinition,
+  type TopicName,
+} from '../shared/resources';
+import { GpurentAlerts } from './constructs/alerts';
+import { GpurentApi } from './constructs/api';
+import { GpurentData } from './constructs/data';
+import { GpurentEvents } from './constructs/events';
+import { GpuFleet } from './constructs/fleet';
+import { GpurentFunction, type GpurentLogLevel } from './constructs/gpurent-function';
+import { GpurentQueues } from './constructs/queues';
+import { GpurentSchedules } from './constructs/schedules';
+
+export interface GpurentStackProps extends StackProps {
+  /**
+   * A fixed AMI for the GPU instances.
+   * @default - the latest AWS Deep Learning Base GPU AMI (Ubuntu 22.04), resolved at deploy time
+   */
+  readonly gpuAmiId?: string;
+
+  /**
+   * Availability zones for the GPU subnets.
+   * @default - two zones of the stack's region
+   */
+  readonly availabilityZones?: string[];
+
+  /**
+   * E-mail address that receives operator alarms.
+   * @default - none; subscribe to the OperatorAlertsTopic out of band
+   */
+  readonly operatorEmail?: string;
+
+  /** @default 'INFO' */
+  readonly logLevel?: GpurentLogLevel;
+}
+
+/**
+ * The whole gpurent control plane in one stack: tables, queues, the domain event bus,
+ * alert topics, the GPU fleet (VPC, launch template), the tenant HTTP API and the
+ * functions behind it, the lease worker and the scheduled jobs.
+ */
+export class GpurentStack extends Stack {
+  public readonly data: GpurentData;
+  public readonly queues: GpurentQueues;
+  public readonly events: GpurentEvents;
+  public readonly alerts: GpurentAlerts;
+  public readonly fleet: GpuFleet;
+  public readonly api: GpurentApi;
+  public readonly schedules: GpurentSchedules;
+  public readonly functions: {
+    readonly api: GpurentFunction;
+    readonly leaseWorker: GpurentFunction;
+    readonly metering: GpurentFunction;
+    readonly reconciler: GpurentFunction;
+  };
+
+  constructor(scope: Construct, id: string, props: GpurentStackProps = {}) {
+    super(scope, id, props);
+    const logLevel = props.logLevel;
+
+    this.data = new GpurentData(this, 'Data');
+    this.queues = new GpurentQueues(this, 'Queues');
+    this.events = new GpurentEvents(this, 'Events');
+    this.alerts = new GpurentAlerts(this, 'Alerts', { operatorEmail: props.operatorEmail });
+    this.fleet = new GpuFleet(this, 'Fleet', {
+      gpuAmiId: props.gpuAmiId,
+      availabilityZones: props.availabilityZones,
+    });
+    const leaseCommands = this.queues.queues.leaseCommands;
+
+    // --- tenant API -------------------------------------------------------------
+    const apiFunction = new GpurentFunction(this, 'ApiFunction', {
+      handlerName: 'api',
+      description: 'gpurent HTTP API: leases and usage for tenants',
+      memorySize: 1024,
+      timeout: Duration.seconds(10),
+      logLevel,
+    })
+      .bindTable(this.data.binding('leases'), 'readWrite')
+      .bindTable(this.data.binding('usage'), 'read')
+      .bindTable(this.data.binding('idempotency'), 'readWrite')
+      .bindQueue(leaseCommands.binding, 'send')
+      .bindEventBus(this.events.binding);
+    this.api = new GpurentApi(this, 'Api', { handler: apiFunction });
+
+    // --- lease worker: provision / release commands --------------------------------
+    const leaseWorker = new GpurentFunction(this, 'LeaseWorkerFunction', {
+      handlerName: 'lease-worker',
+      description: 'gpurent lease worker: launches and terminates GPU instances for lease commands',
+      // SQS visibility timeout (180 s) is six times this, as AWS recommends.
+      timeout: Duration.seconds(30),
+      logLevel,
+      environment: {
+        LAUNCH_TEMPLATE_ID: this.fleet.launchTemplateId,
+        SUBNET_IDS: this.fleet.subnetIdsCsv,
+      },
+    })
+      .bindTable(this.data.binding('leases'), 'readWrite')
+      .bindTable(this.data.binding('usage'), 'readWrite')
+      .bindTable(this.data.binding('idempotency'), 'readWrite')
+      .bindEventBus(this.events.binding);
+    leaseWorker.addEventSource(
+      new SqsEventSource(leaseCommands.queue, { batchSize: 10, reportBatchItemFailures: true }),
+    );
+    this.fleet.grantLaunch(leaseWorker);
+    this.fleet.grantTerminateManaged(leaseWorker);
+    this.fleet.grantDescribe(leaseWorker, 'ec2:DescribeInstances', 'ec2:DescribeSpotPriceHistory');
+
+    // --- scheduled jobs -------------------------------------------------------------
+    const metering = new GpurentFunction(this, 'MeteringFunction', {
+      handlerName: 'metering',
+      description: 'gpurent metering: charges the seconds of every running instance since its last checkpoint',
+      timeout: Duration.seconds(50),
+      logLevel,
+    })
+      .bindTable(this.data.binding('leases'), 'readWrite')
+      .bindTable(this.data.binding('usage'), 'readWrite')
+      .bindEventBus(this.events.binding);
+
+    const reconciler = new GpurentFunction(this, 'ReconcilerFunction', {
+      handlerName: 'reconciler',
+      description: 'gpurent reconciler: ends instances EC2 runs but no lease owns',
+      timeout: Duration.minutes(2),
+      logLevel,
+    })
+      .bindTable(this.data.binding('leases'), 'readWrite')
+      .bindTable(this.data.binding('usage'), 'readWrite')
+      .bindEventBus(this.events.binding);
+    this.fleet.grantDescribe(reconciler, 'ec2:DescribeInstances');
+    this.fleet.grantTerminateManaged(reconciler);
+
+    this.schedules = new GpurentSchedules(this, 'Schedules');
+    this.schedules.addFunctionSchedule('MeteringSchedule', metering, {
+      every: Duration.minutes(1),
+      description: 'gpurent metering, every minute',
+    });
+    this.schedules.addFunctionSchedule('ReconcilerSchedule', reconciler, {
+      every: Duration.minutes(5),
+      description: 'gpurent reconciler, every five minutes',
+    });
+
+    this.functions = { api: apiFunction, leaseWorker, metering, reconciler };
+
+    // --- alarms ---------------------------------------------------------------------
+    for (const queue of this.queues.all) this.alerts.alarmOnDeadLetters(queue);
+    for (const [name, fn] of Object.entries(this.functions)) this.alerts.alarmOnErrors(pascal(name), fn);
+
+    // --- outputs --------------------------------------------------------------------
+    new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the tenant API' });
+    new CfnOutput(this, 'UserPoolId', { value: this.api.userPool.userPoolId });
+    new CfnOutput(this, 'UserPoolClientId', { value: this.api.userPoolClient.userPoolClientId });
+    new CfnOutput(this, 'EventBusName', { value: this.events.eventBusName });
+    for (const [name, definition] of Object.entries(TABLES) as [TableName, TableDefinition][]) {
+      new CfnOutput(this, `${definition.id}Name`, {
+        value: this.data.tables[name].tableName,
+        description: `Value for ${definition.envVar}`,
+      });
+    }
+    for (const queue of this.queues.all) {
+      new CfnOutput(this, `${queue.definition.id}Url`, {
+        value: queue.queue.queueUrl,
+        description: `Value for ${queue.definition.envVar}`,
+      });
+    }
+    for (const [name, definition] of Object.entries(TOPICS) as [TopicName, TopicDefinition][]) {
+      new CfnOutput(this, `${definition.id}Arn`, {
+        value: this.alerts.topics[name].topicArn,
+        description: `Value for ${definition.envVar}`,
+      });
+    }
+    new CfnOutput(this, 'LaunchTemplateId', { value: this.fleet.launchTemplateId });
+  }
+}
+
+function pascal(name: string): string {
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}
+
+/** Stack name (and construct id) of the gpurent stack. */
+export const GPURENT_STACK_NAME = 'Gpurent';
+
+/** Default region when neither the `region` context value nor CDK_DEFAULT_REGION says otherwise. */
+export const DEFAULT_REGION = 'us-east-1';
+
+/**
+ * Adds the gpurent stack to `app`, configured from context values, and registers the
+ * cdk-nag AwsSolutions checks on the app. Used by `infra/app.ts` and by the infra tests,
+ * so both synthesize exactly the same thing.
+ *
+ * Context values (`-c key=value` or cdk.json):
+ * - `region`: target region (default: CDK_DEFAULT_REGION, else us-east-1). The account
+ *   is never looked up: synth works offline and without credentials.
+ * - `gpuAmiId`: pin the GPU AMI (default: latest Deep Learning Base GPU AMI via SSM at deploy).
+ * - `availabilityZones`: comma-separated zones for the GPU subnets.
+ * - `operatorEmail`: subscribe an e-mail address to operator alarms.
+ * - `logLevel`: DEBUG | INFO | WARN | ERROR for all functions.
+ */
+export function addGpurentStack(app: App): GpurentStack {
+  const context = (key: string): string | undefined => {
+    const value: unknown = app.node.tryGetContext(key);
+    if (value === undefined || value === null || value === '') return undefined;
+    return Array.isArray(value) ? value.join(',') : String(value);
+  };
+  const logLevel = context('logLevel');
+  if (logLevel !== undefined && !['DEBUG', 'INFO', 'WARN', 'ERROR'].includes(logLevel)) {
+    throw new Error(`Context logLevel must be DEBUG, INFO, WARN or ERROR (got '${logLevel}').`);
+  }
+
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
+
+  const stack = new GpurentStack(app, GPURENT_STACK_NAME, {
+    description: 'gpurent: serverless control plane that rents GPU capacity on AWS',
+    env: { region: context('region') ?? process.env.CDK_DEFAULT_REGION ?? DEFAULT_REGION },
+    gpuAmiId: context('gpuAmiId'),
+    availabilityZones: context('availabilityZones')
+      ?.split(',')
+      .map((zone) => zone.trim())
+      .filter(Boolean),
+    operatorEmail: context('operatorEmail'),
+    logLevel: logLevel as GpurentLogLevel | undefined,
+  });
+  Tags.of(stack).add('project', 'gpurent');
+  return stack;
+}

@@ -1,0 +1,99 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { startFauxqs } from 'fauxqs';
+import { freePort, type ManagedProcess, requireTool, startProcess } from './processes';
+
+export interface EmulatorEndpoints {
+  readonly dynamodb: string;
+  readonly sqs: string;
+  readonly sns: string;
+  readonly ec2: string;
+  readonly cloudwatch: string;
+  readonly events: string;
+}
+
+export interface RunningEmulators {
+  readonly endpoints: EmulatorEndpoints;
+  stop(): Promise<void>;
+}
+
+const require = createRequire(import.meta.url);
+
+/** DynamoDB Local 1.25 ships inside amplify-dynamodb-simulator; only its jar is used. */
+function dynamoDbLocalDir(): string {
+  return join(dirname(require.resolve('amplify-dynamodb-simulator/package.json')), 'emulator');
+}
+
+/**
+ * Starts DynamoDB Local (Java), moto_server (EC2, CloudWatch, EventBridge) and
+ * fauxqs (SQS, SNS, in this process) on free loopback ports.
+ */
+export async function startEmulators(): Promise<RunningEmulators> {
+  requireTool(
+    'java',
+    ['-version'],
+    'DynamoDB Local needs Java 17+ (apt-get install openjdk-17-jre-headless).',
+  );
+  requireTool('moto_server', ['--help'], 'Install moto with its server: pip install "moto[server]".');
+
+  const [dynamoPort, motoPort] = await Promise.all([freePort(), freePort()]);
+  const results = await Promise.allSettled([
+    startProcess(
+      'DynamoDB Local',
+      'java',
+      [
+        '-Djava.library.path=./DynamoDBLocal_lib',
+        '-jar',
+        'DynamoDBLocal.jar',
+        '-inMemory',
+        '-sharedDb',
+        '-port',
+        String(dynamoPort),
+      ],
+      dynamoPort,
+      { cwd: dynamoDbLocalDir() },
+    ),
+    startProcess('moto_server', 'moto_server', ['-H', '127.0.0.1', '-p', String(motoPort)], motoPort),
+    startFauxqs({ port: 0, logger: false }).then(
+      (server): ManagedProcess => ({ name: 'fauxqs', port: server.port, stop: () => server.stop() }),
+    ),
+  ]);
+  const started = results.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+  const stop = async () => {
+    await Promise.all(started.map((process) => process.stop()));
+  };
+  const failure = results.find((result) => result.status === 'rejected');
+  if (failure) {
+    await stop();
+    throw failure.reason;
+  }
+  const [dynamo, moto, fauxqs] = started as [ManagedProcess, ManagedProcess, ManagedProcess];
+  const motoUrl = `http://127.0.0.1:${moto.port}`;
+  const fauxqsUrl = `http://127.0.0.1:${fauxqs.port}`;
+  return {
+    endpoints: {
+      dynamodb: `http://127.0.0.1:${dynamo.port}`,
+      sqs: fauxqsUrl,
+      sns: fauxqsUrl,
+      ec2: motoUrl,
+      cloudwatch: motoUrl,
+      events: motoUrl,
+    },
+    stop,
+  };
+}
+
+/** The SDK's standard per-service endpoint variables, plus dummy credentials for the emulators. */
+export function emulatorEnvironment(endpoints: EmulatorEndpoints, region: string): Record<string, string> {
+  return {
+    AWS_REGION: region,
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_ENDPOINT_URL_DYNAMODB: endpoints.dynamodb,
+    AWS_ENDPOINT_URL_SQS: endpoints.sqs,
+    AWS_ENDPOINT_URL_SNS: endpoints.sns,
+    AWS_ENDPOINT_URL_EC2: endpoints.ec2,
+    AWS_ENDPOINT_URL_CLOUDWATCH: endpoints.cloudwatch,
+    AWS_ENDPOINT_URL_EVENTBRIDGE: endpoints.events,
+  };
+}

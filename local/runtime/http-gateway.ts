@@ -1,0 +1,141 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { ApiEvent } from '../../functions/api/http';
+import { API_ROUTES } from '../../functions/api/route-keys';
+import { lambdaContext } from './lambda-context';
+import type { LocalTokenIssuer } from './tokens';
+
+type ApiHandler = (event: ApiEvent, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+
+interface CompiledRoute {
+  readonly key: string;
+  readonly method: string;
+  readonly pattern: RegExp;
+  readonly params: readonly string[];
+  readonly public: boolean;
+}
+
+const compiled: readonly CompiledRoute[] = API_ROUTES.map((route) => {
+  const [method = '', path = ''] = route.key.split(' ');
+  const params: string[] = [];
+  const source = path.replace(/[.]/g, '\\.').replace(/\{(\w+)\}/g, (_match, name: string) => {
+    params.push(name);
+    return '([^/]+)';
+  });
+  return { key: route.key, method, pattern: new RegExp(`^${source}$`), params, public: route.public };
+});
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('error', reject);
+  });
+}
+
+/** API Gateway hands JWT claims to the function as strings. */
+function claimStrings(claims: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(claims).map(([name, value]) => [
+      name,
+      typeof value === 'string' ? value : Array.isArray(value) ? `[${value.join(' ')}]` : String(value),
+    ]),
+  );
+}
+
+function send(response: ServerResponse, result: APIGatewayProxyStructuredResultV2): void {
+  response.writeHead(result.statusCode ?? 200, result.headers as Record<string, string>);
+  response.end(
+    result.isBase64Encoded && result.body ? Buffer.from(result.body, 'base64') : (result.body ?? ''),
+  );
+}
+
+/**
+ * Plays the HTTP API: matches the route, runs the JWT authorizer on protected
+ * routes (401 before the function is called, as API Gateway does), and turns the
+ * request into a payload-format-2.0 event for the real handler.
+ */
+export function startHttpGateway(
+  handler: ApiHandler,
+  tokens: LocalTokenIssuer,
+  port: number,
+): Promise<Server> {
+  const server = createServer(async (request, response) => {
+    try {
+      const url = new URL(request.url ?? '/', 'http://local');
+      const method = request.method ?? 'GET';
+      const route = compiled.find((r) => r.method === method && r.pattern.test(url.pathname));
+      if (!route) {
+        send(response, { statusCode: 404, body: JSON.stringify({ message: 'Not Found' }) });
+        return;
+      }
+      const headers = Object.fromEntries(
+        Object.entries(request.headers).map(([name, value]) => [
+          name,
+          Array.isArray(value) ? value.join(',') : (value ?? ''),
+        ]),
+      );
+      const claims = route.public ? {} : await tokens.verify(headers.authorization);
+      if (!claims) {
+        send(response, { statusCode: 401, body: JSON.stringify({ message: 'Unauthorized' }) });
+        return;
+      }
+      const match = route.pattern.exec(url.pathname) ?? [];
+      const query = new Map<string, string>();
+      for (const [name, value] of url.searchParams)
+        query.set(name, query.has(name) ? `${query.get(name)},${value}` : value);
+      const body = await readBody(request);
+      const now = new Date();
+      const event = {
+        version: '2.0',
+        routeKey: route.key,
+        rawPath: url.pathname,
+        rawQueryString: url.search.replace(/^\?/, ''),
+        headers,
+        queryStringParameters: query.size > 0 ? Object.fromEntries(query) : undefined,
+        pathParameters:
+          route.params.length > 0
+            ? Object.fromEntries(
+                route.params.map((name, i) => [name, decodeURIComponent(match[i + 1] ?? '')]),
+              )
+            : undefined,
+        body: body.length > 0 ? body : undefined,
+        isBase64Encoded: false,
+        requestContext: {
+          accountId: '000000000000',
+          apiId: 'local',
+          domainName: headers.host ?? 'localhost',
+          domainPrefix: 'local',
+          http: {
+            method,
+            path: url.pathname,
+            protocol: 'HTTP/1.1',
+            sourceIp: '127.0.0.1',
+            userAgent: headers['user-agent'] ?? '',
+          },
+          requestId: randomUUID(),
+          routeKey: route.key,
+          stage: '$default',
+          time: now.toISOString(),
+          timeEpoch: now.getTime(),
+          authorizer: {
+            principalId: '',
+            integrationLatency: 0,
+            jwt: { claims: claimStrings(claims), scopes: [] },
+          },
+        },
+      } as unknown as ApiEvent;
+      send(response, await handler(event, lambdaContext('gpurent-api', 29_000)));
+    } catch (error) {
+      // The handler answers its own errors; this is the gateway failing, as a 502 would be.
+      console.error('local gateway error', error);
+      send(response, { statusCode: 502, body: JSON.stringify({ message: 'Bad Gateway' }) });
+    }
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve(server));
+  });
+}

@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+import type { Context, ScheduledEvent } from 'aws-lambda';
+import { lambdaContext } from './lambda-context';
+
+type ScheduledHandler = (event: ScheduledEvent, context: Context) => Promise<unknown>;
+
+export interface ScheduledFunction {
+  readonly name: string;
+  readonly everyMs: number;
+  readonly handler: ScheduledHandler;
+}
+
+/** The event EventBridge Scheduler delivers, with `time` the scheduled instant. */
+export function scheduledEvent(name: string, atMs: number, region: string): ScheduledEvent {
+  return {
+    version: '0',
+    id: randomUUID(),
+    'detail-type': 'Scheduled Event',
+    source: 'aws.events',
+    account: '000000000000',
+    time: new Date(atMs).toISOString(),
+    region,
+    resources: [`arn:aws:events:${region}:000000000000:rule/${name}`],
+    detail: {},
+  };
+}
+
+export interface Schedules {
+  /** Runs one function now, as its schedule would at `atMs`. */
+  fire(name: string, atMs?: number): Promise<unknown>;
+  stop(): void;
+}
+
+/**
+ * Plays EventBridge schedules: each function fires on the boundaries of its
+ * period (a one-minute schedule at :00 of every minute), one run at a time.
+ * Without timers, functions only run when fired (tests drive time themselves).
+ */
+export function startSchedules(
+  functions: readonly ScheduledFunction[],
+  region: string,
+  armTimers: boolean,
+): Schedules {
+  const timers = new Set<NodeJS.Timeout>();
+  let stopped = false;
+  const byName = new Map(functions.map((fn) => [fn.name, fn]));
+  const fire = async (name: string, atMs = Date.now()) => {
+    const fn = byName.get(name);
+    if (!fn) throw new Error(`No scheduled function ${name}`);
+    return fn.handler(scheduledEvent(name, atMs, region), lambdaContext(name, 60_000));
+  };
+  const arm = (fn: ScheduledFunction) => {
+    if (stopped) return;
+    const next = Math.ceil((Date.now() + 1) / fn.everyMs) * fn.everyMs;
+    const timer = setTimeout(async () => {
+      timers.delete(timer);
+      try {
+        await fire(fn.name, next);
+      } catch (error) {
+        console.error(`${fn.name} failed`, error);
+      }
+      arm(fn);
+    }, next - Date.now());
+    timers.add(timer);
+  };
+  if (armTimers) functions.forEach(arm);
+  return {
+    fire,
+    stop() {
+      stopped = true;
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+    },
+  };
+}

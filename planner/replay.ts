@@ -1,0 +1,62 @@
+import { basename } from 'node:path';
+import { costOfRun } from '../shared/domain/billing';
+import type { MicroUsd } from '../shared/domain/money';
+import { replayAssumptions } from './assumptions';
+import { type Hindsight, hindsightCost } from './hindsight';
+import { type ReplayPrices, replayPrices } from './model';
+import { type RentalMixReport, rentalMixReport } from './report';
+import { type PolicyOutcome, simulatePolicy } from './simulate';
+import { loadSpotTraces, SpotMarket, type SpotTraces } from './spot-market';
+import type { DemandTrace } from './trace/demand-trace';
+import { readTrace } from './trace/read-trace';
+
+export interface ReplayOptions {
+  readonly tracePath: string;
+  readonly dataDir: string;
+  readonly reservationLookbackMs?: number;
+}
+
+/** Everything one replay found: the report, and the detail behind it for the readable form. */
+export interface Replay {
+  readonly source: string;
+  readonly trace: DemandTrace;
+  readonly prices: ReplayPrices;
+  readonly allOnDemandMicroUsd: MicroUsd;
+  readonly policy: PolicyOutcome;
+  readonly hindsight: Hindsight;
+  readonly report: RentalMixReport;
+}
+
+export async function replayTrace(options: ReplayOptions): Promise<Replay> {
+  const [trace, spot] = await Promise.all([readTrace(options.tracePath), loadSpotTraces(options.dataDir)]);
+  return replayDemand(trace, spot, basename(options.tracePath), options.reservationLookbackMs);
+}
+
+/** Replays a parsed trace against spot traces: the policy, the hindsight bound and the all-on-demand baseline. */
+export function replayDemand(
+  trace: DemandTrace,
+  spot: SpotTraces,
+  source: string,
+  reservationLookbackMs?: number,
+): Replay {
+  const prices = replayPrices();
+  const market = new SpotMarket(spot, trace.originMs);
+  const policy = simulatePolicy({ trace, market, prices, reservationLookbackMs });
+  const hindsight = hindsightCost(trace, market, prices);
+  let allOnDemandMicroUsd = 0;
+  let gpuMs = 0;
+  for (const lease of trace.leases) {
+    const run = { launchedAtMs: lease.startMs, priceMicroUsdPerHour: prices.onDemandMicroUsdPerHour };
+    allOnDemandMicroUsd += lease.gpus * costOfRun(run, lease.endMs);
+    gpuMs += lease.gpus * (lease.endMs - lease.startMs);
+  }
+  const report = rentalMixReport({
+    trace,
+    policy,
+    hindsight,
+    allOnDemandMicroUsd,
+    gpuMs,
+    assumptions: replayAssumptions(trace, spot, prices, reservationLookbackMs),
+  });
+  return { source, trace, prices, allOnDemandMicroUsd, policy, hindsight, report };
+}

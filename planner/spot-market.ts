@@ -1,0 +1,190 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { type MicroUsd, usdToMicro } from '../shared/domain/money';
+import type { Pool } from '../shared/domain/placement';
+
+export const AVAILABILITY_DIR = 'spot-availability-aws-v100';
+export const PRICES_FILE = join('spot-prices-aws-v100', 'v100_spot_prices.json');
+
+/** One zone's spot history, tick by tick. */
+export interface SpotZone {
+  readonly zone: string;
+  readonly region: string;
+  /** 1 where the probe found no spot capacity (the traces' own convention), 0 where it found some. */
+  readonly unavailable: Uint8Array;
+  readonly priceMicroUsdPerHour: Int32Array;
+}
+
+export interface SpotTraces {
+  readonly instanceType: string;
+  readonly tickMs: number;
+  readonly ticks: number;
+  readonly zones: readonly SpotZone[];
+}
+
+export class SpotDataError extends Error {
+  constructor(
+    readonly file: string,
+    readonly problem: string,
+  ) {
+    super(`${file}: ${problem}`);
+    this.name = 'SpotDataError';
+  }
+}
+
+const availabilityFile = z.object({
+  metadata: z.object({ gap_seconds: z.number().positive() }),
+  data: z.array(z.union([z.literal(0), z.literal(1)])),
+});
+const pricesFile = z.record(z.string(), z.array(z.number().nonnegative()));
+
+async function readJson<T>(path: string, schema: z.ZodType<T>): Promise<T> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(await readFile(path, 'utf8'));
+  } catch (error) {
+    throw new SpotDataError(path, error instanceof Error ? error.message : String(error));
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw new SpotDataError(path, z.prettifyError(parsed.error));
+  return parsed.data;
+}
+
+/**
+ * Loads the V100 (`p3.2xlarge`) spot traces of `dataDir`: one availability file
+ * per zone, named `<zone>_v100_1.json`, and the price series under the same key.
+ */
+export async function loadSpotTraces(dataDir: string): Promise<SpotTraces> {
+  const dir = join(dataDir, AVAILABILITY_DIR);
+  const names = (await readdir(dir)).filter((name) => name.endsWith('.json')).sort();
+  const pricesPath = join(dataDir, PRICES_FILE);
+  const prices = await readJson(pricesPath, pricesFile);
+  const zones: SpotZone[] = [];
+  let tickMs = 0;
+  let ticks = 0;
+  for (const name of names) {
+    const path = join(dir, name);
+    const trace = await readJson(path, availabilityFile);
+    const key = name.replace(/\.json$/, '');
+    const series = prices[key];
+    if (!series) throw new SpotDataError(pricesPath, `no price series "${key}" for ${name}`);
+    if (zones.length === 0) {
+      tickMs = trace.metadata.gap_seconds * 1000;
+      ticks = trace.data.length;
+    }
+    if (trace.metadata.gap_seconds * 1000 !== tickMs || trace.data.length !== ticks || series.length !== ticks) {
+      throw new SpotDataError(path, `expected ${ticks} ticks of ${tickMs / 1000} s with as many prices`);
+    }
+    const zone = key.split('_')[0] ?? key;
+    zones.push({
+      zone,
+      region: zone.replace(/[a-z]$/, ''),
+      unavailable: Uint8Array.from(trace.data),
+      priceMicroUsdPerHour: Int32Array.from(series, usdToMicro),
+    });
+  }
+  if (zones.length === 0) throw new SpotDataError(dir, 'no spot availability traces');
+  return { instanceType: 'p3.2xlarge', tickMs, ticks, zones };
+}
+
+interface ZoneState extends SpotZone {
+  /** Ticks from each tick to the next one without capacity (0: none now), or -1 when capacity never goes. */
+  readonly ticksToLoss: Int32Array;
+}
+
+/**
+ * Spot capacity and prices over simulated time. Trace time t (ms since the
+ * demand trace's origin) reads tick floor(t / tick) modulo the trace length:
+ * the spot history repeats over a longer demand trace.
+ */
+export class SpotMarket {
+  readonly zones: readonly string[];
+  private readonly byZone: ReadonlyMap<string, ZoneState>;
+  /** Per tick slot: the cheapest price among zones with capacity, or -1 when none has any. */
+  private readonly cheapest: Int32Array;
+
+  constructor(
+    readonly traces: SpotTraces,
+    readonly originMs: number,
+  ) {
+    this.zones = traces.zones.map((z) => z.zone);
+    this.byZone = new Map(traces.zones.map((z) => [z.zone, { ...z, ticksToLoss: ticksToLoss(z.unavailable) }]));
+    this.cheapest = new Int32Array(traces.ticks).fill(-1);
+    for (const zone of traces.zones) {
+      for (let slot = 0; slot < traces.ticks; slot += 1) {
+        const price = zone.priceMicroUsdPerHour[slot] ?? 0;
+        const best = this.cheapest[slot] ?? -1;
+        if (zone.unavailable[slot] === 0 && (best < 0 || price < best)) this.cheapest[slot] = price;
+      }
+    }
+  }
+
+  /** The tick counted from the origin (not wrapped). */
+  tickAt(atMs: number): number {
+    return Math.floor((atMs - this.originMs) / this.traces.tickMs);
+  }
+
+  tickStartMs(tick: number): number {
+    return this.originMs + tick * this.traces.tickMs;
+  }
+
+  slotOf(tick: number): number {
+    const { ticks } = this.traces;
+    return ((tick % ticks) + ticks) % ticks;
+  }
+
+  isAvailable(zone: string, atMs: number): boolean {
+    return this.zone(zone).unavailable[this.slotOf(this.tickAt(atMs))] === 0;
+  }
+
+  priceMicroUsdPerHour(zone: string, atMs: number): MicroUsd {
+    return this.zone(zone).priceMicroUsdPerHour[this.slotOf(this.tickAt(atMs))] ?? 0;
+  }
+
+  /** The cheapest spot price of any zone with capacity during `tick`, or null when no zone has any. */
+  cheapestAvailableMicroUsdPerHour(tick: number): MicroUsd | null {
+    const price = this.cheapest[this.slotOf(tick)] ?? -1;
+    return price < 0 ? null : price;
+  }
+
+  /** When spot capacity in `zone` next goes away at or after `atMs` (`atMs` itself if it is gone now). */
+  nextLossMs(zone: string, atMs: number): number {
+    const tick = this.tickAt(atMs);
+    const ahead = this.zone(zone).ticksToLoss[this.slotOf(tick)] ?? -1;
+    if (ahead < 0) return Number.POSITIVE_INFINITY;
+    return ahead === 0 ? atMs : this.tickStartMs(tick + ahead);
+  }
+
+  /** Every zone as a spot pool at `atMs`; `failedAtMs` holds the caller's recent capacity failures by zone. */
+  pools(atMs: number, failedAtMs: ReadonlyMap<string, number>): Pool[] {
+    return this.traces.zones.map((z) => ({
+      region: z.region,
+      zone: z.zone,
+      instanceType: this.traces.instanceType,
+      mode: 'spot',
+      priceMicroUsdPerHour: this.priceMicroUsdPerHour(z.zone, atMs),
+      available: this.isAvailable(z.zone, atMs),
+      lastCapacityFailureAtMs: failedAtMs.get(z.zone),
+    }));
+  }
+
+  private zone(zone: string): ZoneState {
+    const state = this.byZone.get(zone);
+    if (!state) throw new SpotDataError(AVAILABILITY_DIR, `no spot trace for zone ${zone}`);
+    return state;
+  }
+}
+
+/** Distance in ticks from each slot to the next slot without capacity, going round the cyclic trace. */
+function ticksToLoss(unavailable: Uint8Array): Int32Array {
+  const n = unavailable.length;
+  const result = new Int32Array(n).fill(-1);
+  let next = -1;
+  // Two passes backwards over the doubled trace: the first finds the wrap-around successors.
+  for (let i = 2 * n - 1; i >= 0; i -= 1) {
+    if (unavailable[i % n] === 1) next = i;
+    if (i < n && next >= 0) result[i] = next - i;
+  }
+  return result;
+}

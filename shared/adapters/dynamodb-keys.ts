@@ -1,0 +1,8 @@
+/** Key layout of the leases and usage tables (one partition per tenant). */
+export const tenantKey = (tenantId: string) => `TENANT#${tenantId}`;
+export const leaseKey = (leaseId: string) => `LEASE#${leaseId}`;
+export const instancePrefix = (leaseId: string) => `INSTANCE#${leaseId}#`;
+export const instanceKey = (leaseId: string, instanceId: string) => `${instancePrefix(leaseId)}${instanceId}`;
+export const usageKey = (atMs: number, instanceId: string) => `${new Date(atMs).toISOString()}#${instanceId}`;
+/** Value of the sparse GSI key that lists instances whose bill is still open. */
+export const METERING_OPEN = 'OPEN';

@@ -1,0 +1,234 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import {
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import type { Lease, LeaseInstance, LeaseStatus, LeaseView } from '../domain/lease';
+import type { LeasePage, LeaseRepository, TransitionChanges } from '../ports/lease-repository';
+import { instanceKey, instancePrefix, leaseKey, METERING_OPEN, tenantKey } from './dynamodb-keys';
+
+export class InvalidCursorError extends Error {
+  constructor() {
+    super('The page cursor is not one this API issued');
+    this.name = 'InvalidCursorError';
+  }
+}
+
+export class LeaseAlreadyExistsError extends Error {
+  constructor(readonly leaseId: string) {
+    super(`Lease ${leaseId} already exists`);
+    this.name = 'LeaseAlreadyExistsError';
+  }
+}
+
+const OPEN_METERING_INDEX = 'open-metering';
+
+type Item = Record<string, unknown>;
+
+function toLease(item: Item): Lease {
+  const { pk: _pk, sk: _sk, entity: _entity, ...lease } = item;
+  return lease as unknown as Lease;
+}
+
+function toInstance(item: Item): LeaseInstance {
+  const { pk: _pk, sk: _sk, entity: _entity, meteringOpen, ...instance } = item;
+  return { ...(instance as unknown as LeaseInstance), meteringOpen: meteringOpen === METERING_OPEN };
+}
+
+function instanceItem(instance: LeaseInstance): Item {
+  const { meteringOpen, ...fields } = instance;
+  return {
+    pk: tenantKey(instance.tenantId),
+    sk: instanceKey(instance.leaseId, instance.instanceId),
+    entity: 'instance',
+    ...fields,
+    ...(meteringOpen ? { meteringOpen: METERING_OPEN } : {}),
+  };
+}
+
+export class DynamoDbLeaseRepository implements LeaseRepository {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async create(lease: Lease): Promise<void> {
+    try {
+      await this.client.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { pk: tenantKey(lease.tenantId), sk: leaseKey(lease.leaseId), entity: 'lease', ...lease },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) throw new LeaseAlreadyExistsError(lease.leaseId);
+      throw error;
+    }
+  }
+
+  async discard(tenantId: string, leaseId: string): Promise<void> {
+    await this.client.send(
+      new DeleteCommand({
+        TableName: this.tableName,
+        Key: { pk: tenantKey(tenantId), sk: leaseKey(leaseId) },
+      }),
+    );
+  }
+
+  async get(tenantId: string, leaseId: string): Promise<LeaseView | undefined> {
+    const [leaseResult, instances] = await Promise.all([
+      this.client.send(
+        new GetCommand({
+          TableName: this.tableName,
+          Key: { pk: tenantKey(tenantId), sk: leaseKey(leaseId) },
+          ConsistentRead: true,
+        }),
+      ),
+      this.instancesOf(tenantId, leaseId),
+    ]);
+    if (!leaseResult.Item) return undefined;
+    return { ...toLease(leaseResult.Item), instances };
+  }
+
+  async list(tenantId: string, limit: number, cursor?: string): Promise<LeasePage> {
+    const result = await this.client.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': tenantKey(tenantId), ':prefix': 'LEASE#' },
+        ScanIndexForward: false,
+        Limit: limit,
+        ExclusiveStartKey: cursor === undefined ? undefined : decodeCursor(cursor, tenantId),
+      }),
+    );
+    const leases = await Promise.all(
+      (result.Items ?? []).map(async (item) => {
+        const lease = toLease(item);
+        return { ...lease, instances: await this.instancesOf(tenantId, lease.leaseId) };
+      }),
+    );
+    return {
+      leases,
+      nextCursor: result.LastEvaluatedKey ? encodeCursor(result.LastEvaluatedKey) : undefined,
+    };
+  }
+
+  async transition(
+    tenantId: string,
+    leaseId: string,
+    from: readonly LeaseStatus[],
+    to: LeaseStatus,
+    atMs: number,
+    changes: TransitionChanges = {},
+  ): Promise<boolean> {
+    const fromValues = Object.fromEntries(from.map((status, i) => [`:from${i}`, status]));
+    const extra = Object.entries(changes).filter(([, value]) => value !== undefined);
+    const sets = ['#status = :to', 'updatedAtMs = :at', ...extra.map(([name]) => `${name} = :${name}`)];
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: tenantKey(tenantId), sk: leaseKey(leaseId) },
+          UpdateExpression: `SET ${sets.join(', ')}`,
+          ConditionExpression: `#status IN (${Object.keys(fromValues).join(', ')})`,
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':to': to,
+            ':at': atMs,
+            ...fromValues,
+            ...Object.fromEntries(extra.map(([name, value]) => [`:${name}`, value])),
+          },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
+  async recordTermination(tenantId: string, leaseId: string, atMs: number): Promise<number> {
+    const result = await this.client.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { pk: tenantKey(tenantId), sk: leaseKey(leaseId) },
+        UpdateExpression: 'SET terminatedAtMs = if_not_exists(terminatedAtMs, :at)',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':at': atMs },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return Number(result.Attributes?.terminatedAtMs ?? atMs);
+  }
+
+  async recordInstances(instances: readonly LeaseInstance[]): Promise<void> {
+    await Promise.all(
+      instances.map(async (instance) => {
+        try {
+          await this.client.send(
+            new PutCommand({
+              TableName: this.tableName,
+              Item: instanceItem(instance),
+              ConditionExpression: 'attribute_not_exists(pk)',
+            }),
+          );
+        } catch (error) {
+          // Already recorded by an earlier delivery: its checkpoint is the truth.
+          if (!(error instanceof ConditionalCheckFailedException)) throw error;
+        }
+      }),
+    );
+  }
+
+  async openInstances(): Promise<LeaseInstance[]> {
+    const instances: LeaseInstance[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: OPEN_METERING_INDEX,
+          KeyConditionExpression: 'meteringOpen = :open',
+          ExpressionAttributeValues: { ':open': METERING_OPEN },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      instances.push(...(page.Items ?? []).map(toInstance));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return instances;
+  }
+
+  private async instancesOf(tenantId: string, leaseId: string): Promise<LeaseInstance[]> {
+    const result = await this.client.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': tenantKey(tenantId), ':prefix': instancePrefix(leaseId) },
+        ConsistentRead: true,
+      }),
+    );
+    return (result.Items ?? []).map(toInstance);
+  }
+}
+
+function encodeCursor(key: Record<string, unknown>): string {
+  return Buffer.from(JSON.stringify({ sk: key.sk }), 'utf8').toString('base64url');
+}
+
+/** Cursors carry only the sort key; the tenant's partition is always the caller's own. */
+function decodeCursor(cursor: string, tenantId: string): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    const sk = (parsed as { sk?: unknown }).sk;
+    if (typeof sk === 'string' && sk.startsWith('LEASE#')) return { pk: tenantKey(tenantId), sk };
+  } catch {
+    // falls through to the typed error
+  }
+  throw new InvalidCursorError();
+}

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid configuration: ${problems.join('; ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Reads and validates environment configuration once, at module load, so a
+ * misconfigured function fails on its first cold start with a message that
+ * names every missing or malformed variable.
+ */
+export function readConfig<Shape extends z.ZodRawShape>(
+  shape: Shape,
+  env: NodeJS.ProcessEnv = process.env,
+): z.infer<z.ZodObject<Shape>> {
+  const result = z.object(shape).safeParse(env);
+  if (!result.success) {
+    throw new ConfigError(
+      result.error.issues.map((issue) => `${issue.path.join('.') || 'env'}: ${issue.message}`),
+    );
+  }
+  return result.data;
+}
+
+export const nonEmpty = z.string().trim().min(1, 'must be set');
+export const commaList = z
+  .string()
+  .trim()
+  .min(1, 'must be set')
+  .transform((value) =>
+    value
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean),
+  );

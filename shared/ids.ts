@@ -1,0 +1,19 @@
+import { randomBytes } from 'node:crypto';
+
+const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
+const TIME_CHARS = 10;
+const RANDOM_CHARS = 16;
+
+/** Lease ids sort by creation time (a lowercase ULID), so listings come newest-first cheaply. */
+export function newLeaseId(nowMs: number): string {
+  let time = '';
+  let rest = nowMs;
+  for (let i = 0; i < TIME_CHARS; i += 1) {
+    time = ALPHABET[rest % 32] + time;
+    rest = Math.floor(rest / 32);
+  }
+  const random = [...randomBytes(RANDOM_CHARS)].map((byte) => ALPHABET[byte % 32]).join('');
+  return `lease_${time}${random}`;
+}
+
+export const LEASE_ID_PATTERN = /^lease_[0-9a-hjkmnp-tv-z]{26}$/;

@@ -1,0 +1,43 @@
+import type { Lease, LeaseInstance, LeaseStatus, LeaseView } from '../domain/lease';
+
+export interface LeasePage {
+  readonly leases: readonly LeaseView[];
+  /** Opaque cursor for the next page, absent on the last page. */
+  readonly nextCursor?: string | undefined;
+}
+
+export interface TransitionChanges {
+  readonly releaseRequestedAtMs?: number;
+  readonly failureReason?: string;
+}
+
+/** Leases and the instances they own, always addressed within one tenant. */
+export interface LeaseRepository {
+  /** Stores a new lease; fails if the id is taken. */
+  create(lease: Lease): Promise<void>;
+  /** Removes a lease that was never announced (compensation when queuing fails). */
+  discard(tenantId: string, leaseId: string): Promise<void>;
+  get(tenantId: string, leaseId: string): Promise<LeaseView | undefined>;
+  list(tenantId: string, limit: number, cursor?: string): Promise<LeasePage>;
+  /**
+   * Moves a lease to `to` only if it is in one of `from`. Returns false when the
+   * lease was elsewhere, so concurrent workers never both act on one change.
+   */
+  transition(
+    tenantId: string,
+    leaseId: string,
+    from: readonly LeaseStatus[],
+    to: LeaseStatus,
+    atMs: number,
+    changes?: TransitionChanges,
+  ): Promise<boolean>;
+  /**
+   * Stamps the instant the lease's instances were terminated, once: a retried
+   * release reads back the first stamp, so the bill end never drifts later.
+   */
+  recordTermination(tenantId: string, leaseId: string, atMs: number): Promise<number>;
+  /** Records instances a lease owns; an instance already recorded is left as it is. */
+  recordInstances(instances: readonly LeaseInstance[]): Promise<void>;
+  /** Every instance whose bill is still open, across tenants (the metering work list). */
+  openInstances(): Promise<LeaseInstance[]>;
+}

@@ -1,0 +1,32 @@
+import type { Charge } from '../domain/billing';
+import type { LeaseInstance, RentalMode } from '../domain/lease';
+
+export interface UsageRecord {
+  readonly tenantId: string;
+  readonly leaseId: string;
+  readonly instanceId: string;
+  readonly instanceType: string;
+  readonly mode: RentalMode;
+  /** The instant the charge runs up to. */
+  readonly atMs: number;
+  readonly seconds: number;
+  readonly microUsd: number;
+}
+
+export type ChargeOutcome = 'recorded' | 'already-recorded';
+
+/** Writes charges and advances the instance checkpoint in one atomic step. */
+export interface MeteringLedger {
+  /**
+   * Applies `charge` (computed from `instance`'s checkpoint) as of `atMs`.
+   * If another writer moved the checkpoint first, nothing is written and the
+   * result is `already-recorded`: a repeated tick never bills twice.
+   */
+  applyCharge(
+    instance: LeaseInstance,
+    charge: Charge,
+    atMs: number,
+    close: { endedAtMs: number } | null,
+  ): Promise<ChargeOutcome>;
+  usage(tenantId: string, fromMs: number, toMs: number): Promise<UsageRecord[]>;
+}

@@ -1,0 +1,18 @@
+import type { PriceCatalog } from '../domain/catalog';
+import type { Compute } from '../ports/compute';
+import type { DomainEventPublisher } from '../ports/domain-events';
+import type { LeaseCommandQueue } from '../ports/lease-commands';
+import type { LeaseRepository } from '../ports/lease-repository';
+import type { MeteringLedger } from '../ports/metering-ledger';
+
+/** Everything a use case may touch, injected by each function's composition root. */
+export interface ControlPlane {
+  readonly leases: LeaseRepository;
+  readonly ledger: MeteringLedger;
+  readonly compute: Compute;
+  readonly commands: LeaseCommandQueue;
+  readonly events: DomainEventPublisher;
+  readonly catalog: PriceCatalog;
+  readonly region: string;
+  readonly now: () => number;
+}

@@ -1,0 +1,72 @@
+import { isTerminal, type LeaseView } from '../domain/lease';
+import { LeaseNotFoundError } from '../errors';
+import type { ControlPlane } from './dependencies';
+import { toLeaseInstances, unrecordedInstances } from './lease-instances';
+import { closeInstanceBill } from './metering';
+
+/**
+ * The tenant's side of a release: the lease moves to RELEASING and a release
+ * command is queued. Releasing twice, or a lease already ended, is not an error.
+ */
+export async function requestRelease(
+  deps: Pick<ControlPlane, 'leases' | 'commands' | 'now'>,
+  tenantId: string,
+  leaseId: string,
+): Promise<LeaseView> {
+  const lease = await deps.leases.get(tenantId, leaseId);
+  if (!lease) throw new LeaseNotFoundError(leaseId);
+  if (isTerminal(lease.status) || lease.status === 'RELEASING') return lease;
+  const now = deps.now();
+  const moved = await deps.leases.transition(tenantId, leaseId, ['PENDING', 'RUNNING'], 'RELEASING', now, {
+    releaseRequestedAtMs: now,
+  });
+  // A concurrent request or the provisioner moved it first; the command is idempotent either way.
+  await deps.commands.send({ type: 'release', tenantId, leaseId });
+  const current = moved ? await deps.leases.get(tenantId, leaseId) : lease;
+  return current ?? lease;
+}
+
+/**
+ * Terminates every live instance of the lease (also ones an interrupted
+ * provisioning left unrecorded, which are recorded first so they are billed)
+ * and closes each bill at the termination instant, which is stamped once.
+ */
+export async function endInstances(deps: ControlPlane, lease: LeaseView): Promise<number> {
+  const { tenantId, leaseId } = lease;
+  const strays = await unrecordedInstances(deps, leaseId, lease.instances);
+  if (strays.length > 0) await deps.leases.recordInstances(await toLeaseInstances(deps, lease, strays));
+  const live = lease.instances.filter((i) => i.meteringOpen).map((i) => i.instanceId);
+  await deps.compute.terminate([...live, ...strays.map((i) => i.instanceId)]);
+  const endedAtMs = await deps.leases.recordTermination(tenantId, leaseId, deps.now());
+
+  const recorded = (await deps.leases.get(tenantId, leaseId))?.instances ?? [];
+  for (const instance of recorded.filter((i) => i.meteringOpen)) {
+    await closeInstanceBill(deps, instance, endedAtMs, async () =>
+      (await deps.leases.get(tenantId, leaseId))?.instances.find((i) => i.instanceId === instance.instanceId),
+    );
+  }
+  return endedAtMs;
+}
+
+export type ReleaseOutcome = 'released' | 'not-releasing' | 'missing';
+
+/** The worker's side: ends the lease's instances, then marks it RELEASED. Safe to run again. */
+export async function completeRelease(
+  deps: ControlPlane,
+  tenantId: string,
+  leaseId: string,
+): Promise<ReleaseOutcome> {
+  const lease = await deps.leases.get(tenantId, leaseId);
+  if (!lease) return 'missing';
+  if (lease.status !== 'RELEASING') return 'not-releasing';
+
+  const endedAtMs = await endInstances(deps, lease);
+  if (await deps.leases.transition(tenantId, leaseId, ['RELEASING'], 'RELEASED', deps.now())) {
+    const final = await deps.leases.get(tenantId, leaseId);
+    const totalMicroUsd = (final?.instances ?? []).reduce((sum, i) => sum + i.billedMicroUsd, 0);
+    await deps.events.publish([
+      { type: 'LeaseReleased', tenantId, detail: { leaseId, totalMicroUsd, endedAtMs } },
+    ]);
+  }
+  return 'released';
+}

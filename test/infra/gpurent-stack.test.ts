@@ -1,0 +1,421 @@
+import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { API_ROUTES } from '../../infra/constructs/api';
+import { GPU_AMI_SSM_PARAMETER } from '../../infra/constructs/fleet';
+import type { GpurentStack } from '../../infra/gpurent-stack';
+import { QUEUES, TABLES, TOPICS } from '../../shared/resources';
+import { logicalIdOf, SYNTH_TIMEOUT_MS, synthesizeGpurent } from './support/synth';
+
+type Resource = { Type: string; Properties?: Record<string, unknown>; DeletionPolicy?: string };
+type Statement = {
+  Effect: string;
+  Action: string | string[];
+  Resource: unknown;
+  Condition?: Record<string, Record<string, unknown>>;
+};
+
+let stack: GpurentStack;
+let template: Template;
+
+beforeAll(() => {
+  const synthesized = synthesizeGpurent();
+  stack = synthesized.stack;
+  template = synthesized.template();
+}, SYNTH_TIMEOUT_MS);
+
+const resourcesOfType = (type: string): Record<string, Resource> =>
+  template.findResources(type) as Record<string, Resource>;
+
+const POWERTOOLS_ENV = ['POWERTOOLS_SERVICE_NAME', 'POWERTOOLS_METRICS_NAMESPACE', 'LOG_LEVEL', 'NODE_OPTIONS'];
+
+/** Every statement of every IAM policy attached to the role of `fn`. */
+function statementsOf(fn: keyof GpurentStack['functions']): Statement[] {
+  const roleId = logicalIdOf(stack, stack.functions[fn].role);
+  return Object.values(resourcesOfType('AWS::IAM::Policy'))
+    .filter((policy) => JSON.stringify(policy.Properties?.Roles) === JSON.stringify([{ Ref: roleId }]))
+    .flatMap((policy) => (policy.Properties?.PolicyDocument as { Statement: Statement[] }).Statement);
+}
+
+const actionsOf = (statement: Statement): string[] =>
+  Array.isArray(statement.Action) ? statement.Action : [statement.Action];
+
+const statementWith = (statements: Statement[], action: string): Statement | undefined =>
+  statements.find((statement) => actionsOf(statement).includes(action));
+
+describe('gpurent stack: one stack with every resource of the walking skeleton', () => {
+  it('has the tables, queues, topics, bus, schedules, API and functions it should', () => {
+    template.resourceCountIs('AWS::DynamoDB::Table', Object.keys(TABLES).length);
+    template.resourceCountIs('AWS::SQS::Queue', 2 * Object.keys(QUEUES).length);
+    template.resourceCountIs('AWS::SNS::Topic', Object.keys(TOPICS).length);
+    template.resourceCountIs('AWS::Events::EventBus', 1);
+    template.resourceCountIs('AWS::Scheduler::Schedule', 2);
+    template.resourceCountIs('AWS::ApiGatewayV2::Api', 1);
+    template.resourceCountIs('AWS::ApiGatewayV2::Route', API_ROUTES.length);
+    template.resourceCountIs('AWS::ApiGatewayV2::Authorizer', 1);
+    template.resourceCountIs('AWS::Cognito::UserPool', 1);
+    template.resourceCountIs('AWS::EC2::LaunchTemplate', 1);
+    template.resourceCountIs('AWS::EC2::NatGateway', 0);
+    template.resourceCountIs('AWS::EC2::FlowLog', 1);
+    // The four gpurent functions run on ARM64 (CDK's own custom resource handler does not).
+    const gpurentFunctions = Object.values(resourcesOfType('AWS::Lambda::Function')).filter(
+      (fn) => JSON.stringify(fn.Properties?.Architectures) === '["arm64"]',
+    );
+    expect(gpurentFunctions).toHaveLength(4);
+  });
+
+  it('names the domain event bus gpurent', () => {
+    template.hasResourceProperties('AWS::Events::EventBus', { Name: 'gpurent' });
+  });
+
+  it('exports the API URL, user pool, client, bus and table names', () => {
+    const outputs = Object.keys(template.findOutputs('*'));
+    expect(outputs).toEqual(
+      expect.arrayContaining([
+        'ApiUrl',
+        'UserPoolId',
+        'UserPoolClientId',
+        'EventBusName',
+        ...Object.values(TABLES).map((table) => `${table.id}Name`),
+      ]),
+    );
+  });
+});
+
+describe('tables', () => {
+  it.each(Object.entries(TABLES))('%s: keys, on-demand, PITR, encryption, TTL, indexes, retained', (name) => {
+    const definition = TABLES[name as keyof typeof TABLES];
+    const id = logicalIdOf(stack, stack.data.tables[name as keyof typeof TABLES]);
+    const table = template.toJSON().Resources[id] as Resource & { UpdateReplacePolicy?: string };
+    expect(table.Type).toBe('AWS::DynamoDB::Table');
+    expect(table.DeletionPolicy).toBe('Retain');
+    expect(table.UpdateReplacePolicy).toBe('Retain');
+    const keySchema = [
+      { AttributeName: definition.partitionKey, KeyType: 'HASH' },
+      ...('sortKey' in definition ? [{ AttributeName: definition.sortKey, KeyType: 'RANGE' }] : []),
+    ];
+    expect(table.Properties).toMatchObject({
+      KeySchema: keySchema,
+      BillingMode: 'PAY_PER_REQUEST',
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      SSESpecification: { SSEEnabled: true },
+      DeletionProtectionEnabled: true,
+    });
+    if ('timeToLiveAttribute' in definition) {
+      expect(table.Properties?.TimeToLiveSpecification).toEqual({
+        AttributeName: definition.timeToLiveAttribute,
+        Enabled: true,
+      });
+    }
+    const indexes = (table.Properties?.GlobalSecondaryIndexes ?? []) as Array<Record<string, unknown>>;
+    expect(indexes.map((index) => index.IndexName)).toEqual(definition.indexes.map((index) => index.name));
+    for (const index of indexes) expect(index.Projection).toEqual({ ProjectionType: 'ALL' });
+  });
+});
+
+describe('queues', () => {
+  it('gives every work queue a dead-letter queue with the redrive from shared/resources.ts', () => {
+    const queues = resourcesOfType('AWS::SQS::Queue');
+    const workQueues = Object.entries(queues).filter(([, queue]) => queue.Properties?.RedrivePolicy);
+    const deadLetterIds = new Set(
+      workQueues.map(([, queue]) => {
+        const redrive = queue.Properties?.RedrivePolicy as {
+          deadLetterTargetArn: { 'Fn::GetAtt': [string, string] };
+          maxReceiveCount: number;
+        };
+        return redrive.deadLetterTargetArn['Fn::GetAtt'][0];
+      }),
+    );
+    expect(workQueues).toHaveLength(Object.keys(QUEUES).length);
+    // Every queue is either a work queue with a redrive or the dead-letter queue of one.
+    for (const id of Object.keys(queues)) {
+      expect(queues[id]?.Properties?.RedrivePolicy !== undefined || deadLetterIds.has(id)).toBe(true);
+    }
+    for (const [name, definition] of Object.entries(QUEUES)) {
+      const queue = stack.queues.queues[name as keyof typeof QUEUES];
+      const workQueue = queues[logicalIdOf(stack, queue.queue)];
+      const deadLetterId = logicalIdOf(stack, queue.deadLetterQueue);
+      expect(workQueue?.Properties).toMatchObject({
+        VisibilityTimeout: definition.visibilityTimeoutSeconds,
+        RedrivePolicy: {
+          deadLetterTargetArn: { 'Fn::GetAtt': [deadLetterId, 'Arn'] },
+          maxReceiveCount: definition.maxReceiveCount,
+        },
+      });
+      expect(queues[deadLetterId]?.DeletionPolicy).toBe('Retain');
+      expect(queues[deadLetterId]?.Properties?.MessageRetentionPeriod).toBe(14 * 24 * 3600);
+    }
+  });
+
+  it('encrypts every queue and refuses plain HTTP', () => {
+    for (const queue of Object.values(resourcesOfType('AWS::SQS::Queue'))) {
+      expect(queue.Properties?.SqsManagedSseEnabled).toBe(true);
+    }
+    const policies = Object.values(resourcesOfType('AWS::SQS::QueuePolicy'));
+    expect(policies).toHaveLength(2 * Object.keys(QUEUES).length);
+    for (const policy of policies) {
+      expect(policy.Properties?.PolicyDocument).toMatchObject({
+        Statement: expect.arrayContaining([
+          expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
+      });
+    }
+  });
+
+  it('alarms on every dead-letter queue into the operator topic', () => {
+    const operatorTopic = logicalIdOf(stack, stack.alerts.topics.operatorAlerts);
+    for (const queue of stack.queues.all) {
+      template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        Namespace: 'AWS/SQS',
+        MetricName: 'ApproximateNumberOfMessagesVisible',
+        Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalIdOf(stack, queue.deadLetterQueue), 'QueueName'] } }],
+        Threshold: 1,
+        AlarmActions: [{ Ref: operatorTopic }],
+      });
+    }
+  });
+});
+
+describe('topics', () => {
+  it('encrypts the topics with a rotated customer managed key and enforces TLS', () => {
+    template.hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true });
+    for (const topic of Object.values(resourcesOfType('AWS::SNS::Topic'))) {
+      expect(topic.Properties?.KmsMasterKeyId).toBeDefined();
+    }
+    template.resourcePropertiesCountIs(
+      'AWS::SNS::TopicPolicy',
+      {
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          ]),
+        },
+      },
+      Object.keys(TOPICS).length,
+    );
+  });
+});
+
+describe('HTTP API', () => {
+  it('uses a Cognito JWT authorizer: issuer of the user pool, audience the app client', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Authorizer', {
+      AuthorizerType: 'JWT',
+      IdentitySource: ['$request.header.Authorization'],
+      JwtConfiguration: {
+        Audience: [{ Ref: logicalIdOf(stack, stack.api.userPoolClient) }],
+        Issuer: {
+          'Fn::Join': ['', ['https://cognito-idp.us-east-1.amazonaws.com/', { Ref: logicalIdOf(stack, stack.api.userPool) }]],
+        },
+      },
+    });
+  });
+
+  it('protects every route with the authorizer except health and openapi.json', () => {
+    const authorizerId = Object.keys(resourcesOfType('AWS::ApiGatewayV2::Authorizer'))[0];
+    const routes = Object.values(resourcesOfType('AWS::ApiGatewayV2::Route')).map(
+      (route) => route.Properties as { RouteKey: string; AuthorizationType: string; AuthorizerId?: unknown },
+    );
+    const byKey = new Map(routes.map((route) => [route.RouteKey, route]));
+    const publicKeys = ['GET /v1/health', 'GET /v1/openapi.json'];
+    const protectedKeys = [
+      'POST /v1/leases',
+      'GET /v1/leases',
+      'GET /v1/leases/{id}',
+      'DELETE /v1/leases/{id}',
+      'GET /v1/usage',
+      'GET /v1/usage/export',
+    ];
+    expect([...byKey.keys()].sort()).toEqual([...publicKeys, ...protectedKeys].sort());
+    for (const key of publicKeys) {
+      expect(byKey.get(key)?.AuthorizationType).toBe('NONE');
+      expect(byKey.get(key)?.AuthorizerId).toBeUndefined();
+    }
+    for (const key of protectedKeys) {
+      expect(byKey.get(key)?.AuthorizationType).toBe('JWT');
+      expect(byKey.get(key)?.AuthorizerId).toEqual({ Ref: authorizerId });
+    }
+  });
+
+  it('gives users an immutable tenant attribute they can read but not write', () => {
+    template.hasResourceProperties('AWS::Cognito::UserPool', {
+      Schema: Match.arrayWith([Match.objectLike({ Name: 'tenant', AttributeDataType: 'String', Mutable: false })]),
+      MfaConfiguration: 'ON',
+      AdminCreateUserConfig: { AllowAdminCreateUserOnly: true },
+    });
+    const client = Object.values(resourcesOfType('AWS::Cognito::UserPoolClient'))[0]?.Properties;
+    expect(client?.ReadAttributes).toContain('custom:tenant');
+    expect(client?.WriteAttributes).not.toContain('custom:tenant');
+    expect(client?.GenerateSecret).toBe(false);
+  });
+
+  it('writes access logs and throttles the $default stage', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      AutoDeploy: true,
+      AccessLogSettings: {
+        DestinationArn: { 'Fn::GetAtt': [logicalIdOf(stack, stack.api.accessLogGroup), 'Arn'] },
+        Format: Match.stringLikeRegexp('\\$context\\.requestId'),
+      },
+      DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
+    });
+  });
+});
+
+describe('schedules', () => {
+  it.each([
+    ['metering', 'rate(1 minute)', 60],
+    ['reconciler', 'rate(5 minutes)', 300],
+  ] as const)('invokes %s at %s, without retries', (fn, expression, maxAge) => {
+    template.hasResourceProperties('AWS::Scheduler::Schedule', {
+      ScheduleExpression: expression,
+      State: 'ENABLED',
+      Target: {
+        Arn: { 'Fn::GetAtt': [logicalIdOf(stack, stack.functions[fn]), 'Arn'] },
+        RetryPolicy: { MaximumRetryAttempts: 0, MaximumEventAgeInSeconds: maxAge },
+        Input: Match.anyValue(),
+      },
+    });
+    template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+      FunctionName: { Ref: logicalIdOf(stack, stack.functions[fn]) },
+      MaximumRetryAttempts: 0,
+    });
+  });
+});
+
+describe('functions', () => {
+  const expectedEnvironment: Record<keyof GpurentStack['functions'], string[]> = {
+    api: [
+      'LEASES_TABLE_NAME',
+      'USAGE_TABLE_NAME',
+      'IDEMPOTENCY_TABLE_NAME',
+      'LEASE_COMMANDS_QUEUE_URL',
+      'EVENT_BUS_NAME',
+    ],
+    leaseWorker: [
+      'LEASES_TABLE_NAME',
+      'USAGE_TABLE_NAME',
+      'IDEMPOTENCY_TABLE_NAME',
+      'EVENT_BUS_NAME',
+      'LAUNCH_TEMPLATE_ID',
+      'SUBNET_IDS',
+    ],
+    metering: ['LEASES_TABLE_NAME', 'USAGE_TABLE_NAME', 'EVENT_BUS_NAME'],
+    reconciler: ['LEASES_TABLE_NAME', 'USAGE_TABLE_NAME', 'EVENT_BUS_NAME'],
+  };
+
+  it.each(Object.keys(expectedEnvironment) as (keyof GpurentStack['functions'])[])(
+    '%s: Node.js 24 on ARM64, traced, JSON logs, exactly its environment',
+    (name) => {
+      const fn = template.toJSON().Resources[logicalIdOf(stack, stack.functions[name])] as Resource;
+      expect(fn.Properties).toMatchObject({
+        Runtime: 'nodejs24.x',
+        Architectures: ['arm64'],
+        Handler: 'index.handler',
+        TracingConfig: { Mode: 'Active' },
+        LoggingConfig: { LogFormat: 'JSON', LogGroup: { Ref: logicalIdOf(stack, stack.functions[name].logGroupRef) } },
+      });
+      const variables = (fn.Properties?.Environment as { Variables: Record<string, unknown> }).Variables;
+      expect(Object.keys(variables).sort()).toEqual([...POWERTOOLS_ENV, ...expectedEnvironment[name]].sort());
+      expect(variables).toMatchObject({
+        POWERTOOLS_SERVICE_NAME: 'gpurent',
+        POWERTOOLS_METRICS_NAMESPACE: 'gpurent',
+        LOG_LEVEL: 'INFO',
+        NODE_OPTIONS: '--enable-source-maps',
+      });
+    },
+  );
+
+  it('points the table variables at the right tables', () => {
+    const apiFn = template.toJSON().Resources[logicalIdOf(stack, stack.functions.api)] as Resource;
+    const variables = (apiFn.Properties?.Environment as { Variables: Record<string, unknown> }).Variables;
+    for (const [name, definition] of Object.entries(TABLES)) {
+      expect(variables[definition.envVar]).toEqual({
+        Ref: logicalIdOf(stack, stack.data.tables[name as keyof typeof TABLES]),
+      });
+    }
+    expect(variables.LEASE_COMMANDS_QUEUE_URL).toEqual({
+      Ref: logicalIdOf(stack, stack.queues.queues.leaseCommands.queue),
+    });
+  });
+
+  it('retains 30 days of logs per function and attaches no AWS managed policy to function roles', () => {
+    const resources = template.toJSON().Resources as Record<string, Resource>;
+    for (const fn of Object.values(stack.functions)) {
+      expect(resources[logicalIdOf(stack, fn.logGroupRef)]?.Properties?.RetentionInDays).toBe(30);
+      const role = template.toJSON().Resources[logicalIdOf(stack, fn.role)] as Resource;
+      expect(role.Properties?.ManagedPolicyArns).toBeUndefined();
+    }
+  });
+
+  it('feeds the lease worker from the lease-commands queue in batches of 10 with partial failures', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: logicalIdOf(stack, stack.functions.leaseWorker) },
+      EventSourceArn: { 'Fn::GetAtt': [logicalIdOf(stack, stack.queues.queues.leaseCommands.queue), 'Arn'] },
+      BatchSize: 10,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+  });
+});
+
+describe('EC2 permissions', () => {
+  it('lets the lease worker launch only from the gpurent launch template', () => {
+    const run = statementWith(statementsOf('leaseWorker'), 'ec2:RunInstances');
+    const launchTemplateId = logicalIdOf(stack, stack.fleet.launchTemplate);
+    expect(run?.Condition?.ArnLike?.['ec2:LaunchTemplate']).toBeDefined();
+    expect(JSON.stringify(run?.Condition)).toContain(launchTemplateId);
+    const resources = JSON.stringify(run?.Resource);
+    for (const part of [':launch-template/', ':subnet/', ':security-group/', '::image/*', ':instance/*', ':volume/*', ':network-interface/*']) {
+      expect(resources).toContain(part);
+    }
+  });
+
+  it('lets the lease worker tag only while creating, and pass only the instance role to EC2', () => {
+    const statements = statementsOf('leaseWorker');
+    expect(statementWith(statements, 'ec2:CreateTags')?.Condition).toEqual({
+      StringEquals: { 'ec2:CreateAction': 'RunInstances' },
+    });
+    const passRole = statementWith(statements, 'iam:PassRole');
+    expect(passRole?.Resource).toEqual({ 'Fn::GetAtt': [logicalIdOf(stack, stack.fleet.instanceRole), 'Arn'] });
+    expect(passRole?.Condition).toEqual({ StringEquals: { 'iam:PassedToService': 'ec2.amazonaws.com' } });
+    expect(statementWith(statements, 'ec2:DescribeSpotPriceHistory')).toBeDefined();
+  });
+
+  it.each(['leaseWorker', 'reconciler'] as const)('%s terminates only instances tagged gpurent:managed=true', (fn) => {
+    const terminate = statementWith(statementsOf(fn), 'ec2:TerminateInstances');
+    expect(terminate?.Condition).toEqual({ StringEquals: { 'aws:ResourceTag/gpurent:managed': 'true' } });
+    expect(JSON.stringify(terminate?.Resource)).toContain(':instance/*');
+    expect(statementWith(statementsOf(fn), 'ec2:DescribeInstances')).toBeDefined();
+  });
+
+  it('gives no EC2 rights to the API and metering functions, and no launch rights to the reconciler', () => {
+    for (const fn of ['api', 'metering'] as const) {
+      expect(statementsOf(fn).flatMap(actionsOf).filter((action) => action.startsWith('ec2:'))).toEqual([]);
+    }
+    expect(statementWith(statementsOf('reconciler'), 'ec2:RunInstances')).toBeUndefined();
+  });
+});
+
+describe('GPU fleet', () => {
+  it('launch template: IMDSv2 only, encrypted gp3 root volume, AMI from the public SSM parameter', () => {
+    template.hasResourceProperties('AWS::EC2::LaunchTemplate', {
+      LaunchTemplateData: Match.objectLike({
+        MetadataOptions: Match.objectLike({ HttpTokens: 'required' }),
+        BlockDeviceMappings: [
+          { DeviceName: '/dev/sda1', Ebs: Match.objectLike({ Encrypted: true, VolumeType: 'gp3' }) },
+        ],
+        ImageId: { Ref: Match.stringLikeRegexp('^SsmParameterValue') },
+      }),
+    });
+    const parameters = Object.values(template.toJSON().Parameters as Record<string, { Type: string; Default: string }>);
+    expect(parameters).toContainEqual({
+      Type: 'AWS::SSM::Parameter::Value<AWS::EC2::Image::Id>',
+      Default: GPU_AMI_SSM_PARAMETER,
+    });
+  });
+
+  it('security group has no ingress', () => {
+    const groups = Object.values(resourcesOfType('AWS::EC2::SecurityGroup'));
+    expect(groups).toHaveLength(1);
+    expect(groups[0]?.Properties?.SecurityGroupIngress).toBeUndefined();
+    template.resourceCountIs('AWS::EC2::SecurityGroupIngress', 0);
+  });
+});
