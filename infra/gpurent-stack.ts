@@ -1,12 +1,12 @@
 import { type App, CfnOutput, Duration, Stack, type StackProps, Tags, Validations } from 'aws-cdk-lib';
-import { AwsSolutionsChecks } from 'cdk-nag';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { AwsSolutionsChecks } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import {
   TABLES,
-  TOPICS,
   type TableDefinition,
   type TableName,
+  TOPICS,
   type TopicDefinition,
   type TopicName,
 } from '../shared/resources';
@@ -117,7 +117,8 @@ export class GpurentStack extends Stack {
     // --- scheduled jobs -------------------------------------------------------------
     const metering = new GpurentFunction(this, 'MeteringFunction', {
       handlerName: 'metering',
-      description: 'gpurent metering: charges the seconds of every running instance since its last checkpoint',
+      description:
+        'gpurent metering: charges the seconds of every running instance since its last checkpoint',
       timeout: Duration.seconds(50),
       logLevel,
     })

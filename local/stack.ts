@@ -3,8 +3,8 @@ import type { Server } from 'node:http';
 import { dirname } from 'node:path';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { QUEUES } from '../shared/resources';
-import { createLocalResources } from './bootstrap';
-import { type EmulatorEndpoints, emulatorEnvironment, startEmulators } from './emulators';
+import { type EmulatorEndpoints, startEmulators } from './emulators';
+import { prepareFunctionEnvironment } from './environment';
 import { startHttpGateway } from './runtime/http-gateway';
 import { type Schedules, startSchedules } from './runtime/schedules';
 import { startSqsPoller } from './runtime/sqs-poller';
@@ -45,16 +45,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const emulators = options.endpoints ? undefined : await startEmulators();
   const endpoints = options.endpoints ?? (emulators as NonNullable<typeof emulators>).endpoints;
   try {
-    const env: Record<string, string> = {
-      ...emulatorEnvironment(endpoints, region),
-      ...(await createLocalResources(endpoints, region, prefix)),
-      POWERTOOLS_SERVICE_NAME: 'gpurent',
-      POWERTOOLS_METRICS_NAMESPACE: 'gpurent',
-      POWERTOOLS_TRACE_ENABLED: 'false',
-      POWERTOOLS_METRICS_DISABLED: 'true',
-      POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-    };
+    const env = await prepareFunctionEnvironment(endpoints, region, prefix);
     // Handlers read their configuration once, at import: set it first.
     Object.assign(process.env, env);
     const [api, worker, metering] = await Promise.all([

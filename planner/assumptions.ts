@@ -39,8 +39,8 @@ export function replayAssumptions(
       `with capacity, else on-demand, after a ${RESTART_MS / 60_000}-minute restart that is billed and ends the ` +
       'lease that much later. A lease that finishes within the warning just ends.',
     `Billing: per second with a ${MINIMUM_BILLED_SECONDS}-second minimum per instance run; spot instances at the ` +
-      "zone's price when they launched, as the metering function records it (trace prices change about every " +
-      'six hours); reserved GPUs cost nothing per use beyond their term.',
+      "zone's price when they launched, as the metering function records it (the V100 price traces change " +
+      'about every six hours); reserved GPUs cost nothing per use beyond their term.',
     "Policy = the control plane's own code: chooseRentalMode per lease (training and inference on reserved " +
       'while the commitment has room, else on-demand; batch on spot with on-demand fallback; inference never on ' +
       `spot); choosePool per launch (cheapest pool with capacity; a pool that failed sits out ` +

@@ -1,14 +1,17 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { DEFAULT_RESERVATION_LOOKBACK_MS } from '../shared/domain/reservations';
 import { DEFAULT_DATA_DIR } from './paths';
-import { formatReport } from './report';
 import { replayTrace } from './replay';
+import { formatReport } from './report';
 import { UnplaceableLeaseError } from './simulate';
 import { SpotDataError } from './spot-market';
 import { TraceFormatError } from './trace/demand-trace';
 
-const USAGE = `Usage: gpurent simulate --trace FILE [--data DIR] [--json]
+const DAY_MS = 86_400_000;
+
+const USAGE = `Usage: gpurent simulate --trace FILE [--data DIR] [--json] [--lookback-days N]
 
 Replays a demand trace through the control plane's own rental policies (mode,
 placement, reservations, spot reclaims, metering) in simulated time, and
@@ -19,6 +22,9 @@ compares the bill with all on-demand and with the cheapest mix in hindsight.
   --data DIR    reference data with the spot traces
                 (default: ${DEFAULT_DATA_DIR})
   --json        print one JSON object instead of the table
+  --lookback-days N
+                past demand each reservation decision reads
+                (default: the policy's own, ${DEFAULT_RESERVATION_LOOKBACK_MS / DAY_MS} days)
 `;
 
 export interface CliIo {
@@ -58,7 +64,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
 }
 
 async function simulate(args: string[], io: CliIo): Promise<void> {
-  let values: { trace?: string; data?: string; json?: boolean; help?: boolean };
+  let values: { trace?: string; data?: string; json?: boolean; help?: boolean; 'lookback-days'?: string };
   try {
     ({ values } = parseArgs({
       args,
@@ -66,6 +72,7 @@ async function simulate(args: string[], io: CliIo): Promise<void> {
         trace: { type: 'string' },
         data: { type: 'string' },
         json: { type: 'boolean', default: false },
+        'lookback-days': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -82,8 +89,16 @@ async function simulate(args: string[], io: CliIo): Promise<void> {
   const replay = await replayTrace({
     tracePath: resolve(io.cwd, values.trace),
     dataDir: values.data ? resolve(io.cwd, values.data) : DEFAULT_DATA_DIR,
+    reservationLookbackMs: lookbackMs(values['lookback-days']),
   });
   io.out(values.json ? `${JSON.stringify(replay.report, null, 2)}\n` : formatReport(replay));
+}
+
+function lookbackMs(days: string | undefined): number | undefined {
+  if (days === undefined) return undefined;
+  const value = Number(days);
+  if (!(value > 0)) throw new UsageError(`--lookback-days must be a positive number of days, not "${days}"`);
+  return value * DAY_MS;
 }
 
 /** Errors that mean "fix your input", shown as one line rather than a stack trace. */

@@ -22,7 +22,8 @@ export class DemandRecorder {
   /** Demand from the origin up to `atMs`, the open step included; nothing after it. */
   historyUntil(atMs: number): DemandSegment[] {
     const history = [...this.closed];
-    if (this.gpus > 0 && atMs > this.sinceMs) history.push({ fromMs: this.sinceMs, toMs: atMs, gpus: this.gpus });
+    if (this.gpus > 0 && atMs > this.sinceMs)
+      history.push({ fromMs: this.sinceMs, toMs: atMs, gpus: this.gpus });
     return history;
   }
 }

@@ -93,7 +93,8 @@ export function formatReport(input: ReadableInput): string {
     (sum, term) => sum + (term.gpus * RESERVATION_TERM_MS) / MS_PER_HOUR,
     0,
   );
-  const used = committedGpuHours > 0 ? ` (${Math.round((100 * policy.reservedBusyGpuHours) / committedGpuHours)}%)` : '';
+  const used =
+    committedGpuHours > 0 ? ` (${Math.round((100 * policy.reservedBusyGpuHours) / committedGpuHours)}%)` : '';
   const lines = [
     `Rental-mix replay of ${source} (${trace.format})`,
     `${count(report.tasks)} tasks, ${money(report.gpuHours)} GPU-hours, ` +
@@ -101,7 +102,12 @@ export function formatReport(input: ReadableInput): string {
     '',
     table('lrrr', [
       ['', 'USD', 'x all on-demand', 'x hindsight'],
-      ['All on-demand', money(report.allOnDemandUsd), '1.000', times(allOnDemandMicro, hindsight.totalMicroUsd)],
+      [
+        'All on-demand',
+        money(report.allOnDemandUsd),
+        '1.000',
+        times(allOnDemandMicro, hindsight.totalMicroUsd),
+      ],
       ...costRows('Policy', policy.costMicroUsd),
       ...costRows('Hindsight', hindsight.costMicroUsd),
     ]),
@@ -117,8 +123,8 @@ export function formatReport(input: ReadableInput): string {
     ]),
     '',
     `Reserved GPU-hours carrying leases: ${money(policy.reservedBusyGpuHours)} of ${money(committedGpuHours)} committed${used}`,
-    `Spot: ${count(policy.interruptions)} interruptions, ${count(policy.spotFallbacks)} fallbacks to on-demand, ` +
-      `${count(policy.returnsToSpot)} returns to spot; inference leases on spot: ${policy.inferenceOnSpot}`,
+    `Spot: ${count(policy.interruptions, 'interruption')}, ${count(policy.spotFallbacks, 'fallback')} to ` +
+      `on-demand, ${count(policy.returnsToSpot, 'return')} to spot; inference leases on spot: ${policy.inferenceOnSpot}`,
     '',
     'Assumptions:',
     ...report.assumptions.map((line) => `  - ${line}`),
@@ -138,8 +144,10 @@ function money(value: number): string {
   return value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 }
 
-function count(value: number): string {
-  return value.toLocaleString('en-US');
+function count(value: number, noun?: string): string {
+  const figure = value.toLocaleString('en-US');
+  if (noun === undefined) return figure;
+  return `${figure} ${noun}${value === 1 ? '' : 's'}`;
 }
 
 function day(ms: number): string {

@@ -121,6 +121,8 @@ class PolicyReplay {
   private spotFallbacks = 0;
   private returnsToSpot = 0;
   private spotCheckPending = false;
+  /** Whether the runs off spot or the commitment changed since the last reassignment. */
+  private steadyChanged = false;
 
   constructor(private readonly input: SimulationInput) {
     this.onDemand = onDemandPools(input.market.traces.zones);
@@ -131,7 +133,9 @@ class PolicyReplay {
     for (const termStartMs of termStartsOf(this.input.trace)) {
       this.queue.push(termStartMs, RANK.term, { kind: 'term', termStartMs });
     }
-    for (const lease of this.input.trace.leases) this.queue.push(lease.startMs, RANK.start, { kind: 'start', lease });
+    for (const lease of this.input.trace.leases) {
+      this.queue.push(lease.startMs, RANK.start, { kind: 'start', lease });
+    }
     for (let next = this.queue.pop(); next; next = this.queue.pop()) {
       this.handle(next.event, next.atMs);
       this.reassignReserved(next.atMs);
@@ -151,9 +155,11 @@ class PolicyReplay {
   private handle(event: ReplayEvent, atMs: number): void {
     switch (event.kind) {
       case 'start':
-        return this.admit(event.lease, atMs);
+        this.admit(event.lease, atMs);
+        return;
       case 'term':
-        return this.commit(event.termStartMs);
+        this.commit(event.termStartMs);
+        return;
       case 'end':
         // A restart since this end was scheduled moved the end later.
         if (event.state.endMs !== atMs) return;
@@ -166,11 +172,13 @@ class PolicyReplay {
         const { run, pool } = event;
         const { gpus } = run;
         this.close(run, gpus, atMs);
-        return this.launch(run.state, pool.mode, atMs, gpus, pool);
+        this.launch(run.state, pool.mode, atMs, gpus, pool);
+        return;
       }
       case 'spot-check':
         this.spotCheckPending = false;
-        return this.returnToSpot(atMs);
+        this.returnToSpot(atMs);
+        return;
     }
   }
 
@@ -196,6 +204,7 @@ class PolicyReplay {
       onDemandMicroUsdPerHour: prices.onDemandMicroUsdPerHour,
     });
     this.reservedGpus = decision.gpus;
+    this.steadyChanged = true;
     this.cost.reserved += commitmentCost(decision.gpus, prices.reservedMicroUsdPerHour);
     this.terms.push({ termStartMs, gpus: decision.gpus, reason: decision.reason });
   }
@@ -206,18 +215,21 @@ class PolicyReplay {
    * paying on-demand, with no restart either way (only the billing changes).
    */
   private reassignReserved(atMs: number): void {
-    if (this.reservedGpus === 0 && this.reservedInUse === 0) return;
-    const byLease = new Map<string, { state: LeaseState; reserved: Run[]; onDemand: Run[] }>();
-    for (const run of this.steadyRuns) {
-      const id = run.state.lease.id;
-      const entry = byLease.get(id) ?? { state: run.state, reserved: [], onDemand: [] };
-      (run.pool.mode === 'reserved' ? entry.reserved : entry.onDemand).push(run);
-      byLease.set(id, entry);
-    }
+    if (!this.steadyChanged || (this.reservedGpus === 0 && this.reservedInUse === 0)) return;
+    const leases = new Set<LeaseState>();
+    for (const run of this.steadyRuns) leases.add(run.state);
+    const entries = [...leases].map((state) => {
+      const runs = [...state.runs];
+      return {
+        state,
+        reserved: runs.filter((run) => run.pool.mode === 'reserved'),
+        onDemand: runs.filter((run) => run.pool.mode === 'on-demand'),
+      };
+    });
     const count = (runs: readonly Run[]) => runs.reduce((sum, run) => sum + run.gpus, 0);
     const target = assignReservedGpus(
       this.reservedGpus,
-      [...byLease.values()].map(({ state, reserved, onDemand }) => ({
+      entries.map(({ state, reserved, onDemand }) => ({
         leaseId: state.lease.id,
         gpus: count(reserved) + count(onDemand),
         startedAtMs: state.lease.startMs,
@@ -225,13 +237,14 @@ class PolicyReplay {
       })),
     );
     // Moves off reserved first, so the moves onto it find the room.
-    const entries = [...byLease.values()];
     for (const { state, reserved } of entries) {
       this.move(reserved, count(reserved) - (target.get(state.lease.id) ?? 0), 'on-demand', atMs);
     }
     for (const { state, reserved, onDemand } of entries) {
       this.move(onDemand, (target.get(state.lease.id) ?? 0) - count(reserved), 'reserved', atMs);
     }
+    // The moves above changed the runs, but into the assignment itself: nothing more to do.
+    this.steadyChanged = false;
   }
 
   /** Moves `gpus` instances out of `runs` (youngest first) into `mode`. */
@@ -279,7 +292,9 @@ class PolicyReplay {
   }
 
   private fallenBack(): Run[] {
-    return [...this.steadyRuns].filter((run) => run.pool.mode === 'on-demand' && run.state.decision.mode === 'spot');
+    return [...this.steadyRuns].filter(
+      (run) => run.pool.mode === 'on-demand' && run.state.decision.mode === 'spot',
+    );
   }
 
   private returnToSpot(atMs: number): void {
@@ -360,6 +375,7 @@ class PolicyReplay {
       return;
     }
     this.steadyRuns.add(run);
+    this.steadyChanged = true;
     this.demand.change(atMs, gpus);
     if (pool.mode === 'reserved') this.reservedInUse += gpus;
   }
@@ -382,6 +398,9 @@ class PolicyReplay {
       this.cost[pool.mode] +=
         gpus * costOfRun({ launchedAtMs, priceMicroUsdPerHour: pool.priceMicroUsdPerHour }, atMs);
     }
-    if (pool.mode !== 'spot') this.demand.change(atMs, -gpus);
+    if (pool.mode !== 'spot') {
+      this.demand.change(atMs, -gpus);
+      this.steadyChanged = true;
+    }
   }
 }

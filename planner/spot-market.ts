@@ -73,7 +73,11 @@ export async function loadSpotTraces(dataDir: string): Promise<SpotTraces> {
       tickMs = trace.metadata.gap_seconds * 1000;
       ticks = trace.data.length;
     }
-    if (trace.metadata.gap_seconds * 1000 !== tickMs || trace.data.length !== ticks || series.length !== ticks) {
+    if (
+      trace.metadata.gap_seconds * 1000 !== tickMs ||
+      trace.data.length !== ticks ||
+      series.length !== ticks
+    ) {
       throw new SpotDataError(path, `expected ${ticks} ticks of ${tickMs / 1000} s with as many prices`);
     }
     const zone = key.split('_')[0] ?? key;
@@ -109,7 +113,9 @@ export class SpotMarket {
     readonly originMs: number,
   ) {
     this.zones = traces.zones.map((z) => z.zone);
-    this.byZone = new Map(traces.zones.map((z) => [z.zone, { ...z, ticksToLoss: ticksToLoss(z.unavailable) }]));
+    this.byZone = new Map(
+      traces.zones.map((z) => [z.zone, { ...z, ticksToLoss: ticksToLoss(z.unavailable) }]),
+    );
     this.cheapest = new Int32Array(traces.ticks).fill(-1);
     for (const zone of traces.zones) {
       for (let slot = 0; slot < traces.ticks; slot += 1) {

@@ -7,7 +7,7 @@ import { SqsLeaseCommandQueue } from '../../shared/adapters/sqs-lease-command-qu
 import { priceCatalog } from '../../shared/catalog';
 import { nonEmpty, readConfig } from '../../shared/config';
 import { createEventBridgeClient, createSqsClient } from '../../shared/lambda/clients';
-import { observed } from '../../shared/lambda/observability';
+import { metrics, observed } from '../../shared/lambda/observability';
 import { createStores, storeConfig } from '../../shared/lambda/stores';
 import { createLease } from '../../shared/usecases/create-lease';
 import { requestRelease } from '../../shared/usecases/release-lease';
@@ -83,6 +83,7 @@ const routes: Readonly<Record<RouteKey, Route>> = {
 
 export const handler = observed(async (event: ApiEvent, lambdaContext: Context): Promise<ApiResult> => {
   idempotency.registerLambdaContext(lambdaContext);
+  metrics.addMetric('ApiRequests', 'Count', 1);
   const route = routes[event.routeKey as RouteKey];
   if (!route)
     throw new ApiError(404, 'ROUTE_NOT_FOUND', `No route ${event.routeKey}; see GET /v1/openapi.json`);

@@ -15,7 +15,7 @@ import {
   Mfa,
   StringAttribute,
   UserPool,
-  UserPoolClient,
+  type UserPoolClient,
   UserPoolClientIdentityProvider,
 } from 'aws-cdk-lib/aws-cognito';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
@@ -27,14 +27,26 @@ import { acknowledge } from './nag';
 export interface ApiRoute {
   readonly method: HttpMethod;
   readonly path: string;
-  /** Reachable without a token (health check, API description). */
-  readonly public?: boolean;
+  /**
+   * Why the route is reachable without a token. Only routes with a reason are public;
+   * the reason is recorded with the cdk-nag APIG4 acknowledgement.
+   * @default - the route requires a Cognito token
+   */
+  readonly publicBecause?: string;
 }
 
-/** The routes of API v1. Every route needs a Cognito token unless marked public. */
+/** The routes of API v1. Every route needs a Cognito token unless it says why it is public. */
 export const API_ROUTES: readonly ApiRoute[] = [
-  { method: HttpMethod.GET, path: '/v1/health', public: true },
-  { method: HttpMethod.GET, path: '/v1/openapi.json', public: true },
+  {
+    method: HttpMethod.GET,
+    path: '/v1/health',
+    publicBecause: 'load balancers and uptime checks call it without credentials; it returns only a status',
+  },
+  {
+    method: HttpMethod.GET,
+    path: '/v1/openapi.json',
+    publicBecause: 'the API description is public documentation and contains no tenant data',
+  },
   { method: HttpMethod.POST, path: '/v1/leases' },
   { method: HttpMethod.GET, path: '/v1/leases' },
   { method: HttpMethod.GET, path: '/v1/leases/{id}' },
@@ -186,14 +198,14 @@ export class GpurentApi extends Construct {
         path: route.path,
         methods: [route.method],
         integration,
-        authorizer: route.public ? new HttpNoneAuthorizer() : undefined,
+        authorizer: route.publicBecause ? new HttpNoneAuthorizer() : undefined,
       });
       if (!created) throw new Error(`No route created for ${route.method} ${route.path}.`);
-      if (route.public) {
+      if (route.publicBecause) {
         acknowledge(
           created,
           'AwsSolutions-APIG4',
-          `${route.method} ${route.path} is public on purpose (health check / API description); it returns no tenant data.`,
+          `${route.method} ${route.path} is public on purpose: ${route.publicBecause}.`,
         );
       }
       this.routes.push(created);

@@ -1,7 +1,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import type { IGrantable } from 'aws-cdk-lib/aws-iam';
-import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct, type IConstruct } from 'constructs';
 import { TABLES, type TableDefinition, type TableName } from '../../shared/resources';
 import type { TableBinding } from './gpurent-function';

@@ -14,12 +14,12 @@ import {
   Vpc,
 } from 'aws-cdk-lib/aws-ec2';
 import {
+  Grant,
   type IGrantable,
   ManagedPolicy,
   PolicyStatement,
   Role,
   ServicePrincipal,
-  Grant,
 } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct, type IConstruct } from 'constructs';

@@ -124,7 +124,6 @@ export interface GpurentFunctionProps {
 export class GpurentFunction extends NodejsFunction {
   /** The execution role; never undefined for a GpurentFunction. */
   public override readonly role: IRole;
-  public readonly logGroupRef: LogGroup;
 
   constructor(scope: Construct, id: string, props: GpurentFunctionProps) {
     const projectRoot = props.projectRoot ?? PROJECT_ROOT;
@@ -136,7 +135,8 @@ export class GpurentFunction extends NodejsFunction {
     }
     const logLevel = props.logLevel ?? 'INFO';
 
-    // Created before super() (which must come first), so they are siblings of the function.
+    // Created in the parent scope, before super() (nothing may touch `this` earlier): they
+    // become siblings of the function, with ids derived from its id.
     const logGroup = new LogGroup(scope, `${id}LogGroup`, {
       retention: props.logRetention ?? RetentionDays.ONE_MONTH,
       removalPolicy: props.logRemovalPolicy ?? RemovalPolicy.DESTROY,
@@ -185,7 +185,6 @@ export class GpurentFunction extends NodejsFunction {
       },
     });
     this.role = role;
-    this.logGroupRef = logGroup;
 
     // Tracing.ACTIVE adds xray:PutTraceSegments / xray:PutTelemetryRecords on '*'.
     acknowledgeWildcardResource(

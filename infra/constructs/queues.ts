@@ -38,7 +38,9 @@ export class DeadLetteredQueue extends Construct {
     super(scope, id);
     const { definition } = props;
     if (definition.maxReceiveCount < 1) {
-      throw new Error(`Queue ${definition.id}: maxReceiveCount must be at least 1 (got ${definition.maxReceiveCount}).`);
+      throw new Error(
+        `Queue ${definition.id}: maxReceiveCount must be at least 1 (got ${definition.maxReceiveCount}).`,
+      );
     }
     this.definition = definition;
 

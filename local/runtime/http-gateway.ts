@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { ApiEvent } from '../../functions/api/http';
 import { API_ROUTES } from '../../functions/api/route-keys';
+import { apiEvent } from './api-event';
 import { lambdaContext } from './lambda-context';
 import type { LocalTokenIssuer } from './tokens';
 
@@ -87,14 +87,11 @@ export function startHttpGateway(
       for (const [name, value] of url.searchParams)
         query.set(name, query.has(name) ? `${query.get(name)},${value}` : value);
       const body = await readBody(request);
-      const now = new Date();
-      const event = {
-        version: '2.0',
+      const event = apiEvent({
         routeKey: route.key,
-        rawPath: url.pathname,
-        rawQueryString: url.search.replace(/^\?/, ''),
+        path: url.pathname,
         headers,
-        queryStringParameters: query.size > 0 ? Object.fromEntries(query) : undefined,
+        query: Object.fromEntries(query),
         pathParameters:
           route.params.length > 0
             ? Object.fromEntries(
@@ -102,31 +99,8 @@ export function startHttpGateway(
               )
             : undefined,
         body: body.length > 0 ? body : undefined,
-        isBase64Encoded: false,
-        requestContext: {
-          accountId: '000000000000',
-          apiId: 'local',
-          domainName: headers.host ?? 'localhost',
-          domainPrefix: 'local',
-          http: {
-            method,
-            path: url.pathname,
-            protocol: 'HTTP/1.1',
-            sourceIp: '127.0.0.1',
-            userAgent: headers['user-agent'] ?? '',
-          },
-          requestId: randomUUID(),
-          routeKey: route.key,
-          stage: '$default',
-          time: now.toISOString(),
-          timeEpoch: now.getTime(),
-          authorizer: {
-            principalId: '',
-            integrationLatency: 0,
-            jwt: { claims: claimStrings(claims), scopes: [] },
-          },
-        },
-      } as unknown as ApiEvent;
+        claims: claimStrings(claims),
+      });
       send(response, await handler(event, lambdaContext('gpurent-api', 29_000)));
     } catch (error) {
       // The handler answers its own errors; this is the gateway failing, as a 502 would be.

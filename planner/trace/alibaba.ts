@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Workload } from '../../shared/domain/lease';
 import { type CsvRow, parseRow } from './csv';
-import { type DemandTrace, type TraceLease, TraceFormatError } from './demand-trace';
+import { type DemandTrace, TraceFormatError, type TraceLease } from './demand-trace';
 import { wholeNumber } from './fields';
 
 export const ALIBABA_COLUMNS = [

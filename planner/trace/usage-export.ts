@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { RENTAL_MODES, WORKLOADS } from '../../shared/domain/lease';
 import { USAGE_EXPORT_HEADER } from '../../shared/domain/usage-export';
 import { type CsvRow, parseRow } from './csv';
-import { type DemandTrace, type TraceLease, TraceFormatError } from './demand-trace';
+import { type DemandTrace, TraceFormatError, type TraceLease } from './demand-trace';
 import { wholeNumber } from './fields';
 
 const COLUMNS = USAGE_EXPORT_HEADER.split(',');
@@ -41,7 +41,11 @@ export function parseUsageExportRows(rows: readonly CsvRow[], source: string): D
     const startedMs = Date.parse(lease.started_at);
     const endedMs = lease.ended_at === '' ? startedMs : Date.parse(lease.ended_at);
     if (endedMs < startedMs) {
-      throw new TraceFormatError(source, row.line, `ended_at ${lease.ended_at} is before started_at ${lease.started_at}`);
+      throw new TraceFormatError(
+        source,
+        row.line,
+        `ended_at ${lease.ended_at} is before started_at ${lease.started_at}`,
+      );
     }
     originMs = Math.min(originMs, startedMs);
     lastMs = Math.max(lastMs, endedMs);
@@ -61,8 +65,8 @@ export function parseUsageExportRows(rows: readonly CsvRow[], source: string): D
     endMs: lastMs,
     notes: [
       `Usage export: ${leases.length} leases; time zero is the first started_at (${iso(originMs)}).`,
-      `${running} leases without ended_at are still running; they are taken to run until ${iso(lastMs)}, ` +
-        'the last timestamp in the file.',
+      `${running === 1 ? '1 lease' : `${running} leases`} without ended_at still running: taken to run until ` +
+        `${iso(lastMs)}, the last timestamp in the file.`,
       'The exported mode and instance_type are not replayed: the policy decides the mode again and every GPU ' +
         'is priced as a p3.2xlarge, the only type with spot traces.',
     ],

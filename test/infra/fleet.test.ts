@@ -49,7 +49,10 @@ describe('GpuFleet', () => {
         Properties: { LaunchTemplateData: Record<string, unknown> };
       }
     ).Properties.LaunchTemplateData;
-    const specs = data.TagSpecifications as { ResourceType: string; Tags: { Key: string; Value: string }[] }[];
+    const specs = data.TagSpecifications as {
+      ResourceType: string;
+      Tags: { Key: string; Value: string }[];
+    }[];
     for (const type of ['instance', 'volume']) {
       expect(specs.find((spec) => spec.ResourceType === type)?.Tags).toContainEqual({
         Key: MANAGED_TAG.key,

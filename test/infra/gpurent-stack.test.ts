@@ -26,15 +26,26 @@ beforeAll(() => {
 const resourcesOfType = (type: string): Record<string, Resource> =>
   template.findResources(type) as Record<string, Resource>;
 
-const POWERTOOLS_ENV = ['POWERTOOLS_SERVICE_NAME', 'POWERTOOLS_METRICS_NAMESPACE', 'LOG_LEVEL', 'NODE_OPTIONS'];
+const POWERTOOLS_ENV = [
+  'POWERTOOLS_SERVICE_NAME',
+  'POWERTOOLS_METRICS_NAMESPACE',
+  'LOG_LEVEL',
+  'NODE_OPTIONS',
+];
 
 /** Every statement of every IAM policy attached to the role of `fn`. */
 function statementsOf(fn: keyof GpurentStack['functions']): Statement[] {
   const roleId = logicalIdOf(stack, stack.functions[fn].role);
   return Object.values(resourcesOfType('AWS::IAM::Policy'))
     .filter((policy) => JSON.stringify(policy.Properties?.Roles) === JSON.stringify([{ Ref: roleId }]))
-    .flatMap((policy) => (policy.Properties?.PolicyDocument as { Statement: Statement[] }).Statement);
+    .flatMap(
+      (policy) =>
+        (policy.Properties?.PolicyDocument as { Statement?: Statement[] } | undefined)?.Statement ?? [],
+    );
 }
+
+const environmentOf = (fn: Resource): Record<string, unknown> =>
+  (fn.Properties?.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {};
 
 const actionsOf = (statement: Statement): string[] =>
   Array.isArray(statement.Action) ? statement.Action : [statement.Action];
@@ -155,7 +166,10 @@ describe('queues', () => {
     for (const policy of policies) {
       expect(policy.Properties?.PolicyDocument).toMatchObject({
         Statement: expect.arrayContaining([
-          expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          expect.objectContaining({
+            Effect: 'Deny',
+            Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+          }),
         ]),
       });
     }
@@ -167,7 +181,12 @@ describe('queues', () => {
       template.hasResourceProperties('AWS::CloudWatch::Alarm', {
         Namespace: 'AWS/SQS',
         MetricName: 'ApproximateNumberOfMessagesVisible',
-        Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalIdOf(stack, queue.deadLetterQueue), 'QueueName'] } }],
+        Dimensions: [
+          {
+            Name: 'QueueName',
+            Value: { 'Fn::GetAtt': [logicalIdOf(stack, queue.deadLetterQueue), 'QueueName'] },
+          },
+        ],
         Threshold: 1,
         AlarmActions: [{ Ref: operatorTopic }],
       });
@@ -203,7 +222,10 @@ describe('HTTP API', () => {
       JwtConfiguration: {
         Audience: [{ Ref: logicalIdOf(stack, stack.api.userPoolClient) }],
         Issuer: {
-          'Fn::Join': ['', ['https://cognito-idp.us-east-1.amazonaws.com/', { Ref: logicalIdOf(stack, stack.api.userPool) }]],
+          'Fn::Join': [
+            '',
+            ['https://cognito-idp.us-east-1.amazonaws.com/', { Ref: logicalIdOf(stack, stack.api.userPool) }],
+          ],
         },
       },
     });
@@ -237,7 +259,9 @@ describe('HTTP API', () => {
 
   it('gives users an immutable tenant attribute they can read but not write', () => {
     template.hasResourceProperties('AWS::Cognito::UserPool', {
-      Schema: Match.arrayWith([Match.objectLike({ Name: 'tenant', AttributeDataType: 'String', Mutable: false })]),
+      Schema: Match.arrayWith([
+        Match.objectLike({ Name: 'tenant', AttributeDataType: 'String', Mutable: false }),
+      ]),
       MfaConfiguration: 'ON',
       AdminCreateUserConfig: { AllowAdminCreateUserOnly: true },
     });
@@ -311,9 +335,12 @@ describe('functions', () => {
         Architectures: ['arm64'],
         Handler: 'index.handler',
         TracingConfig: { Mode: 'Active' },
-        LoggingConfig: { LogFormat: 'JSON', LogGroup: { Ref: logicalIdOf(stack, stack.functions[name].logGroupRef) } },
+        LoggingConfig: {
+          LogFormat: 'JSON',
+          LogGroup: { Ref: logicalIdOf(stack, stack.functions[name].logGroup) },
+        },
       });
-      const variables = (fn.Properties?.Environment as { Variables: Record<string, unknown> }).Variables;
+      const variables = environmentOf(fn);
       expect(Object.keys(variables).sort()).toEqual([...POWERTOOLS_ENV, ...expectedEnvironment[name]].sort());
       expect(variables).toMatchObject({
         POWERTOOLS_SERVICE_NAME: 'gpurent',
@@ -326,7 +353,7 @@ describe('functions', () => {
 
   it('points the table variables at the right tables', () => {
     const apiFn = template.toJSON().Resources[logicalIdOf(stack, stack.functions.api)] as Resource;
-    const variables = (apiFn.Properties?.Environment as { Variables: Record<string, unknown> }).Variables;
+    const variables = environmentOf(apiFn);
     for (const [name, definition] of Object.entries(TABLES)) {
       expect(variables[definition.envVar]).toEqual({
         Ref: logicalIdOf(stack, stack.data.tables[name as keyof typeof TABLES]),
@@ -340,7 +367,7 @@ describe('functions', () => {
   it('retains 30 days of logs per function and attaches no AWS managed policy to function roles', () => {
     const resources = template.toJSON().Resources as Record<string, Resource>;
     for (const fn of Object.values(stack.functions)) {
-      expect(resources[logicalIdOf(stack, fn.logGroupRef)]?.Properties?.RetentionInDays).toBe(30);
+      expect(resources[logicalIdOf(stack, fn.logGroup)]?.Properties?.RetentionInDays).toBe(30);
       const role = template.toJSON().Resources[logicalIdOf(stack, fn.role)] as Resource;
       expect(role.Properties?.ManagedPolicyArns).toBeUndefined();
     }
@@ -363,7 +390,15 @@ describe('EC2 permissions', () => {
     expect(run?.Condition?.ArnLike?.['ec2:LaunchTemplate']).toBeDefined();
     expect(JSON.stringify(run?.Condition)).toContain(launchTemplateId);
     const resources = JSON.stringify(run?.Resource);
-    for (const part of [':launch-template/', ':subnet/', ':security-group/', '::image/*', ':instance/*', ':volume/*', ':network-interface/*']) {
+    for (const part of [
+      ':launch-template/',
+      ':subnet/',
+      ':security-group/',
+      '::image/*',
+      ':instance/*',
+      ':volume/*',
+      ':network-interface/*',
+    ]) {
       expect(resources).toContain(part);
     }
   });
@@ -374,21 +409,30 @@ describe('EC2 permissions', () => {
       StringEquals: { 'ec2:CreateAction': 'RunInstances' },
     });
     const passRole = statementWith(statements, 'iam:PassRole');
-    expect(passRole?.Resource).toEqual({ 'Fn::GetAtt': [logicalIdOf(stack, stack.fleet.instanceRole), 'Arn'] });
+    expect(passRole?.Resource).toEqual({
+      'Fn::GetAtt': [logicalIdOf(stack, stack.fleet.instanceRole), 'Arn'],
+    });
     expect(passRole?.Condition).toEqual({ StringEquals: { 'iam:PassedToService': 'ec2.amazonaws.com' } });
     expect(statementWith(statements, 'ec2:DescribeSpotPriceHistory')).toBeDefined();
   });
 
-  it.each(['leaseWorker', 'reconciler'] as const)('%s terminates only instances tagged gpurent:managed=true', (fn) => {
-    const terminate = statementWith(statementsOf(fn), 'ec2:TerminateInstances');
-    expect(terminate?.Condition).toEqual({ StringEquals: { 'aws:ResourceTag/gpurent:managed': 'true' } });
-    expect(JSON.stringify(terminate?.Resource)).toContain(':instance/*');
-    expect(statementWith(statementsOf(fn), 'ec2:DescribeInstances')).toBeDefined();
-  });
+  it.each(['leaseWorker', 'reconciler'] as const)(
+    '%s terminates only instances tagged gpurent:managed=true',
+    (fn) => {
+      const terminate = statementWith(statementsOf(fn), 'ec2:TerminateInstances');
+      expect(terminate?.Condition).toEqual({ StringEquals: { 'aws:ResourceTag/gpurent:managed': 'true' } });
+      expect(JSON.stringify(terminate?.Resource)).toContain(':instance/*');
+      expect(statementWith(statementsOf(fn), 'ec2:DescribeInstances')).toBeDefined();
+    },
+  );
 
   it('gives no EC2 rights to the API and metering functions, and no launch rights to the reconciler', () => {
     for (const fn of ['api', 'metering'] as const) {
-      expect(statementsOf(fn).flatMap(actionsOf).filter((action) => action.startsWith('ec2:'))).toEqual([]);
+      expect(
+        statementsOf(fn)
+          .flatMap(actionsOf)
+          .filter((action) => action.startsWith('ec2:')),
+      ).toEqual([]);
     }
     expect(statementWith(statementsOf('reconciler'), 'ec2:RunInstances')).toBeUndefined();
   });
@@ -405,7 +449,9 @@ describe('GPU fleet', () => {
         ImageId: { Ref: Match.stringLikeRegexp('^SsmParameterValue') },
       }),
     });
-    const parameters = Object.values(template.toJSON().Parameters as Record<string, { Type: string; Default: string }>);
+    const parameters = Object.values(
+      template.toJSON().Parameters as Record<string, { Type: string; Default: string }>,
+    );
     expect(parameters).toContainEqual({
       Type: 'AWS::SSM::Parameter::Value<AWS::EC2::Image::Id>',
       Default: GPU_AMI_SSM_PARAMETER,

@@ -57,7 +57,9 @@ describe('choosePool', () => {
   it('returns no pool, with the reason, when nothing can launch', () => {
     const placement = choosePool(request, [spot('us-east-2a', 0.93, { available: false })]);
     expect(placement.pool).toBeNull();
-    expect(placement.reason).toBe('no spot pool for p3.2xlarge can launch now (skipped: us-east-2a has no capacity)');
+    expect(placement.reason).toBe(
+      'no spot pool for p3.2xlarge can launch now (skipped: us-east-2a has no capacity)',
+    );
   });
 
   it('keeps the callers order between equal prices', () => {

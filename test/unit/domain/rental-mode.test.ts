@@ -40,13 +40,15 @@ describe('chooseRentalMode', () => {
   });
 
   it('honours requested modes where it can', () => {
-    expect(chooseRentalMode({ workload: 'batch', gpus: 1, requestedMode: 'on-demand', freeReservedGpus: 0 }).mode).toBe(
-      'on-demand',
-    );
-    expect(chooseRentalMode({ workload: 'training', gpus: 1, requestedMode: 'spot', freeReservedGpus: 5 }).mode).toBe(
-      'spot',
-    );
-    expect(chooseRentalMode({ workload: 'batch', gpus: 2, requestedMode: 'reserved', freeReservedGpus: 1 })).toMatchObject({
+    expect(
+      chooseRentalMode({ workload: 'batch', gpus: 1, requestedMode: 'on-demand', freeReservedGpus: 0 }).mode,
+    ).toBe('on-demand');
+    expect(
+      chooseRentalMode({ workload: 'training', gpus: 1, requestedMode: 'spot', freeReservedGpus: 5 }).mode,
+    ).toBe('spot');
+    expect(
+      chooseRentalMode({ workload: 'batch', gpus: 2, requestedMode: 'reserved', freeReservedGpus: 1 }),
+    ).toMatchObject({
       mode: 'on-demand',
       reason: 'requested reserved; no free reserved GPUs',
     });

@@ -50,7 +50,10 @@ describe('planReclaim', () => {
   });
 
   it('falls back to on-demand when no other spot zone has capacity', () => {
-    const plan = planReclaim({ ...batch, pools: [reclaimed, pool('spot', 'us-east-1a', 1.65, false), onDemand] });
+    const plan = planReclaim({
+      ...batch,
+      pools: [reclaimed, pool('spot', 'us-east-1a', 1.65, false), onDemand],
+    });
     expect(plan.pool).toEqual(onDemand);
     expect(plan.reason).toContain('falling back to on-demand us-east-1a');
   });

@@ -68,22 +68,34 @@ describe('the usage export', () => {
     });
     expect(trace.leases.map((l) => l.workload)).toEqual(['inference', 'training', 'batch', 'inference']);
     expect(trace.notes.join(' ')).toContain(
-      '1 leases without ended_at are still running; they are taken to run until 2026-01-31T00:00:00.000Z',
+      '1 lease without ended_at still running: taken to run until 2026-01-31T00:00:00.000Z',
     );
   });
 
   const good = 'a,batch,spot,p3.2xlarge,1,2026-11-30T12:00:00.000Z,2026-11-30T13:00:00.000Z';
   it.each([
-    ['b,batch,spot,p3.2xlarge,1,30/11/2026,', 'line 3: started_at "30/11/2026": started_at must be an ISO-8601 UTC time'],
-    ['b,gaming,spot,p3.2xlarge,1,2026-11-30T12:00:00.000Z,', 'line 3: workload "gaming": workload must be one of'],
+    [
+      'b,batch,spot,p3.2xlarge,1,30/11/2026,',
+      'line 3: started_at "30/11/2026": started_at must be an ISO-8601 UTC time',
+    ],
+    [
+      'b,gaming,spot,p3.2xlarge,1,2026-11-30T12:00:00.000Z,',
+      'line 3: workload "gaming": workload must be one of',
+    ],
     ['b,batch,cheap,p3.2xlarge,1,2026-11-30T12:00:00.000Z,', 'line 3: mode "cheap": mode must be one of'],
     ['b,batch,spot,p3.2xlarge,0,2026-11-30T12:00:00.000Z,', 'line 3: gpus "0": gpus must be at least 1'],
-    ['b,batch,spot,p3.2xlarge,two,2026-11-30T12:00:00.000Z,', 'line 3: gpus "two": gpus must be a whole number'],
+    [
+      'b,batch,spot,p3.2xlarge,two,2026-11-30T12:00:00.000Z,',
+      'line 3: gpus "two": gpus must be a whole number',
+    ],
     [
       'b,batch,spot,p3.2xlarge,1,2026-11-30T12:00:00.000Z,2026-11-30T11:00:00.000Z',
       'line 3: ended_at 2026-11-30T11:00:00.000Z is before started_at 2026-11-30T12:00:00.000Z',
     ],
-    ['b,batch,spot,p3.2xlarge,1,2026-11-30T12:00:00.000Z,soon', 'line 3: ended_at "soon": ended_at must be empty'],
+    [
+      'b,batch,spot,p3.2xlarge,1,2026-11-30T12:00:00.000Z,soon',
+      'line 3: ended_at "soon": ended_at must be empty',
+    ],
     ['a,batch,spot,p3.2xlarge,1,2026-11-30T12:00:00.000Z,', 'line 3: lease_id a repeats line 2'],
     [',batch,spot,p3.2xlarge,1,2026-11-30T12:00:00.000Z,', 'line 3: lease_id "": lease_id is empty'],
   ])('rejects %s with the line and the problem', (row, message) => {
@@ -93,7 +105,9 @@ describe('the usage export', () => {
   });
 
   it('counts lines as in the file, blank lines and CRLF included', () => {
-    const error = formatError(`${EXPORT_HEADER}\r\n${good}\r\n\r\nb,batch,spot,p3.2xlarge,x,2026-11-30T12:00:00.000Z,\r\n`);
+    const error = formatError(
+      `${EXPORT_HEADER}\r\n${good}\r\n\r\nb,batch,spot,p3.2xlarge,x,2026-11-30T12:00:00.000Z,\r\n`,
+    );
     expect(error.line).toBe(4);
   });
 });
@@ -108,6 +122,8 @@ describe('format detection', () => {
   });
 
   it('refuses a trace without any lease', () => {
-    expect(formatError(`${EXPORT_HEADER}\n`).message).toBe('bad.csv line 1: the trace holds no lease with at least one GPU');
+    expect(formatError(`${EXPORT_HEADER}\n`).message).toBe(
+      'bad.csv line 1: the trace holds no lease with at least one GPU',
+    );
   });
 });

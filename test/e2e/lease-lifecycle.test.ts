@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { type LocalStack, startLocalStack } from '../../local/stack';
+import { costOfSeconds } from '../../shared/domain/money';
+import { LEASE_TAG } from '../../shared/ports/compute';
+import { awsProbe } from '../support/aws';
+
+let stack: LocalStack;
+
+beforeAll(async () => {
+  stack = await startLocalStack({ port: 0, endpoints: inject('endpoints'), prefix: 'e2e', timers: false });
+});
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+async function api(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(`${stack.apiUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${stack.token}`, 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: await response.json() };
+}
+
+async function until<T>(
+  what: string,
+  probe: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 30_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('one lease end to end through the local HTTP API', () => {
+  it('refuses requests without a valid token, as the JWT authorizer does', async () => {
+    const response = await fetch(`${stack.apiUrl}/v1/leases`, {
+      headers: { authorization: 'Bearer forged.token.here' },
+    });
+    expect(response.status).toBe(401);
+    const health = await fetch(`${stack.apiUrl}/v1/health`);
+    expect(health.status).toBe(200);
+  });
+
+  it('runs, meters every tick, releases and bills max(60, ceil(duration)) × price exactly', async () => {
+    const created = await api(
+      'POST',
+      '/v1/leases',
+      { workload: 'training', gpus: 1 },
+      { 'idempotency-key': 'e2e-lease-0001' },
+    );
+    expect(created.status).toBe(202);
+    const { leaseId } = created.body;
+
+    const running = await until(
+      'RUNNING',
+      () => api('GET', `/v1/leases/${leaseId}`),
+      (r) => r.body.status === 'RUNNING',
+    );
+    const [instance] = running.body.instances;
+    expect(instance.mode).toBe('on-demand');
+    expect(await awsProbe().instancesTagged(LEASE_TAG, leaseId)).toHaveLength(1);
+    const launchedAtMs = Date.parse(instance.launchedAt);
+    const priceMicro = Math.round(instance.pricePerHourUsd * 1_000_000);
+
+    // Ticks as the one-minute schedule would fire them; time really passes.
+    await stack.schedules.fire('gpurent-metering', Date.now());
+    const first = (await api('GET', `/v1/leases/${leaseId}`)).body;
+    expect(first.instances[0].billedSeconds).toBe(60);
+    expect(first.costMicroUsd).toBe(costOfSeconds(60, priceMicro));
+
+    await sleep(Math.max(0, launchedAtMs + 63_000 - Date.now()));
+    await stack.schedules.fire('gpurent-metering', Date.now());
+    const second = (await api('GET', `/v1/leases/${leaseId}`)).body;
+    expect(second.instances[0].billedSeconds).toBeGreaterThan(first.instances[0].billedSeconds);
+    expect(second.costMicroUsd).toBeGreaterThan(first.costMicroUsd);
+
+    const deleted = await api('DELETE', `/v1/leases/${leaseId}`);
+    expect(deleted.status).toBe(202);
+    const released = await until(
+      'RELEASED',
+      () => api('GET', `/v1/leases/${leaseId}`),
+      (r) => r.body.status === 'RELEASED',
+    );
+    expect(await awsProbe().instancesTagged(LEASE_TAG, leaseId)).toHaveLength(0);
+
+    const ended = released.body.instances[0];
+    const seconds = Math.max(60, Math.ceil((Date.parse(ended.endedAt) - launchedAtMs) / 1000));
+    expect(ended.billedSeconds).toBe(seconds);
+    expect(released.body.costMicroUsd).toBe(costOfSeconds(seconds, priceMicro));
+
+    const usage = await api('GET', '/v1/usage?groupBy=lease');
+    expect(usage.body.groups).toContainEqual(
+      expect.objectContaining({ key: leaseId, seconds, costMicroUsd: released.body.costMicroUsd }),
+    );
+  }, 120_000);
+});

@@ -1,0 +1,218 @@
+import { RunInstancesCommand } from '@aws-sdk/client-ec2';
+import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { lambdaContext } from '../../local/runtime/lambda-context';
+import type { Lease } from '../../shared/domain/lease';
+import { newLeaseId } from '../../shared/ids';
+import { LEASE_TAG, MANAGED_TAG, TENANT_TAG } from '../../shared/ports/compute';
+import { awsProbe } from '../support/aws';
+import { useFreshResources } from '../support/function-env';
+
+let env: Record<string, string>;
+let handler: typeof import('../../functions/lease-worker/handler').handler;
+let leases: import('../../shared/ports/lease-repository').LeaseRepository;
+const aws = () => awsProbe();
+
+beforeAll(async () => {
+  env = await useFreshResources();
+  ({ handler } = await import('../../functions/lease-worker/handler'));
+  const { createStores } = await import('../../shared/lambda/stores');
+  leases = createStores({
+    LEASES_TABLE_NAME: env.LEASES_TABLE_NAME ?? '',
+    USAGE_TABLE_NAME: env.USAGE_TABLE_NAME ?? '',
+  }).leases;
+});
+
+let counter = 0;
+function record(body: unknown): SQSRecord {
+  counter += 1;
+  return {
+    messageId: `msg-${counter}`,
+    receiptHandle: `rh-${counter}`,
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    attributes: {
+      ApproximateReceiveCount: '1',
+      SentTimestamp: String(Date.now()),
+      SenderId: 'test',
+      ApproximateFirstReceiveTimestamp: String(Date.now()),
+    },
+    messageAttributes: {},
+    md5OfBody: '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:commands',
+    awsRegion: 'us-east-1',
+  };
+}
+
+const deliver = (...records: SQSRecord[]) =>
+  handler({ Records: records } satisfies SQSEvent, lambdaContext('lease-worker', 120_000));
+
+async function pendingLease(overrides: Partial<Lease> = {}): Promise<Lease> {
+  const now = Date.now();
+  const lease: Lease = {
+    tenantId: 'tenant-w',
+    leaseId: newLeaseId(now),
+    workload: 'training',
+    gpus: 2,
+    instanceType: 'g5.xlarge',
+    status: 'PENDING',
+    createdAtMs: now,
+    updatedAtMs: now,
+    ...overrides,
+  };
+  await leases.create(lease);
+  return lease;
+}
+
+const provision = (lease: Lease) =>
+  record({ type: 'provision', tenantId: lease.tenantId, leaseId: lease.leaseId });
+const release = (lease: Lease) =>
+  record({ type: 'release', tenantId: lease.tenantId, leaseId: lease.leaseId });
+
+describe('provisioning', () => {
+  it('launches one tagged 1-GPU instance per GPU and records them', async () => {
+    const lease = await pendingLease({ gpus: 2 });
+    const result = await deliver(provision(lease));
+    expect(result.batchItemFailures).toEqual([]);
+
+    const running = await aws().instancesTagged(LEASE_TAG, lease.leaseId);
+    expect(running).toHaveLength(2);
+    for (const instance of running) {
+      expect(instance.InstanceType).toBe('g5.xlarge');
+      const tags = Object.fromEntries((instance.Tags ?? []).map((t) => [t.Key, t.Value]));
+      expect(tags).toMatchObject({
+        [MANAGED_TAG]: 'true',
+        [TENANT_TAG]: 'tenant-w',
+        [LEASE_TAG]: lease.leaseId,
+      });
+    }
+    const stored = await leases.get(lease.tenantId, lease.leaseId);
+    expect(stored?.status).toBe('RUNNING');
+    expect(stored?.instances.map((i) => i.instanceId).sort()).toEqual(
+      running.map((i) => i.InstanceId).sort(),
+    );
+    expect(stored?.instances[0]).toMatchObject({
+      mode: 'on-demand',
+      priceMicroUsdPerHour: 1_006_000,
+      billedSeconds: 0,
+      meteringOpen: true,
+    });
+  });
+
+  it('launches once when the same provision message is delivered twice', async () => {
+    const lease = await pendingLease({ gpus: 3 });
+    const message = provision(lease);
+    await deliver(message);
+    await deliver(message);
+    expect(await aws().instancesTagged(LEASE_TAG, lease.leaseId)).toHaveLength(3);
+    expect((await leases.get(lease.tenantId, lease.leaseId))?.instances).toHaveLength(3);
+  });
+
+  it('launches once when duplicates arrive in one batch at the same time', async () => {
+    const lease = await pendingLease({ gpus: 1 });
+    const result = await deliver(provision(lease), provision(lease));
+    // One runs; its twin either waits for it or is handed back for a later retry.
+    expect(result.batchItemFailures.length).toBeLessThanOrEqual(1);
+    await deliver(provision(lease));
+    expect(await aws().instancesTagged(LEASE_TAG, lease.leaseId)).toHaveLength(1);
+    expect((await leases.get(lease.tenantId, lease.leaseId))?.status).toBe('RUNNING');
+  });
+
+  it('adopts instances an interrupted attempt launched but never recorded', async () => {
+    const lease = await pendingLease({ gpus: 2 });
+    // An earlier attempt got as far as RunInstances, then died.
+    await aws().ec2.send(
+      new RunInstancesCommand({
+        LaunchTemplate: { LaunchTemplateId: env.LAUNCH_TEMPLATE_ID },
+        InstanceType: 'g5.xlarge',
+        MinCount: 2,
+        MaxCount: 2,
+        TagSpecifications: [
+          {
+            ResourceType: 'instance',
+            Tags: [
+              { Key: MANAGED_TAG, Value: 'true' },
+              { Key: LEASE_TAG, Value: lease.leaseId },
+              { Key: TENANT_TAG, Value: lease.tenantId },
+            ],
+          },
+        ],
+      }),
+    );
+    await deliver(provision(lease));
+    expect(await aws().instancesTagged(LEASE_TAG, lease.leaseId)).toHaveLength(2);
+    const stored = await leases.get(lease.tenantId, lease.leaseId);
+    expect(stored?.status).toBe('RUNNING');
+    expect(stored?.instances).toHaveLength(2);
+  });
+
+  it('puts batch work on spot, as the mode policy says', async () => {
+    const lease = await pendingLease({ gpus: 1, workload: 'batch' });
+    await deliver(provision(lease));
+    const [instance] = await aws().instancesTagged(LEASE_TAG, lease.leaseId);
+    expect(instance?.InstanceLifecycle).toBe('spot');
+    expect((await leases.get(lease.tenantId, lease.leaseId))?.instances[0]?.mode).toBe('spot');
+  });
+
+  it('drops a malformed command instead of retrying it forever', async () => {
+    const result = await deliver(
+      record('{"type":"provision"'),
+      record({ type: 'explode', tenantId: 'x', leaseId: 'y' }),
+    );
+    expect(result.batchItemFailures).toEqual([]);
+  });
+});
+
+describe('releasing', () => {
+  it('terminates every instance, closes each bill and marks the lease RELEASED', async () => {
+    const lease = await pendingLease({ gpus: 2 });
+    await deliver(provision(lease));
+    await leases.transition(lease.tenantId, lease.leaseId, ['RUNNING'], 'RELEASING', Date.now(), {
+      releaseRequestedAtMs: Date.now(),
+    });
+    await deliver(release(lease));
+
+    expect(await aws().instancesTagged(LEASE_TAG, lease.leaseId)).toHaveLength(0);
+    const terminated = await aws().instancesTagged(LEASE_TAG, lease.leaseId, ['shutting-down', 'terminated']);
+    expect(terminated).toHaveLength(2);
+    const stored = await leases.get(lease.tenantId, lease.leaseId);
+    expect(stored?.status).toBe('RELEASED');
+    for (const instance of stored?.instances ?? []) {
+      expect(instance.meteringOpen).toBe(false);
+      expect(instance.endedAtMs).toBe(stored?.terminatedAtMs);
+      // A few seconds of life: the one-minute minimum at $1.006/h.
+      expect(instance.billedSeconds).toBe(60);
+      expect(instance.billedMicroUsd).toBe(16_767);
+    }
+    const usage = (await aws().scan(env.USAGE_TABLE_NAME ?? '')).filter(
+      (row) => row.leaseId === lease.leaseId,
+    );
+    expect(usage.reduce((sum, row) => sum + Number(row.microUsd), 0)).toBe(2 * 16_767);
+  });
+
+  it('bills nothing twice when the release is delivered again', async () => {
+    const lease = await pendingLease({ gpus: 1 });
+    await deliver(provision(lease));
+    await leases.transition(lease.tenantId, lease.leaseId, ['RUNNING'], 'RELEASING', Date.now());
+    await deliver(release(lease));
+    const before = await leases.get(lease.tenantId, lease.leaseId);
+    await deliver(release(lease));
+    const after = await leases.get(lease.tenantId, lease.leaseId);
+    expect(after).toEqual(before);
+  });
+
+  it('launches nothing for a lease released before it was provisioned', async () => {
+    const lease = await pendingLease({ gpus: 2 });
+    await leases.transition(lease.tenantId, lease.leaseId, ['PENDING'], 'RELEASING', Date.now());
+    await deliver(provision(lease), release(lease));
+    expect(
+      await aws().instancesTagged(LEASE_TAG, lease.leaseId, [
+        'pending',
+        'running',
+        'shutting-down',
+        'terminated',
+      ]),
+    ).toHaveLength(0);
+    expect((await leases.get(lease.tenantId, lease.leaseId))?.status).toBe('RELEASED');
+  });
+});

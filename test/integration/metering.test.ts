@@ -1,0 +1,106 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { lambdaContext } from '../../local/runtime/lambda-context';
+import { scheduledEvent } from '../../local/runtime/schedules';
+import { costOfRun } from '../../shared/domain/billing';
+import type { LeaseInstance } from '../../shared/domain/lease';
+import { newLeaseId } from '../../shared/ids';
+import { awsProbe } from '../support/aws';
+import { useFreshResources } from '../support/function-env';
+
+let env: Record<string, string>;
+let handler: typeof import('../../functions/metering/handler').handler;
+let stores: ReturnType<typeof import('../../shared/lambda/stores').createStores>;
+
+beforeAll(async () => {
+  env = await useFreshResources();
+  ({ handler } = await import('../../functions/metering/handler'));
+  const { createStores } = await import('../../shared/lambda/stores');
+  stores = createStores({
+    LEASES_TABLE_NAME: env.LEASES_TABLE_NAME ?? '',
+    USAGE_TABLE_NAME: env.USAGE_TABLE_NAME ?? '',
+  });
+});
+
+const T0 = Date.parse('2026-11-30T10:00:07.250Z');
+const tick = (atMs: number) =>
+  handler(scheduledEvent('metering', atMs, 'us-east-1'), lambdaContext('metering', 60_000));
+
+async function openInstance(): Promise<LeaseInstance> {
+  const leaseId = newLeaseId(Date.now());
+  const instance: LeaseInstance = {
+    tenantId: 'tenant-m',
+    leaseId,
+    instanceId: `i-${leaseId.slice(-12)}`,
+    instanceType: 'p5.4xlarge',
+    mode: 'on-demand',
+    zone: 'us-east-1a',
+    priceMicroUsdPerHour: 3_060_000,
+    launchedAtMs: T0,
+    meteredUntilMs: T0,
+    billedSeconds: 0,
+    billedMicroUsd: 0,
+    meteringOpen: true,
+  };
+  await stores.leases.recordInstances([instance]);
+  return instance;
+}
+
+const current = async (instance: LeaseInstance) =>
+  (await stores.leases.openInstances()).find((i) => i.instanceId === instance.instanceId);
+const usageRows = async (instance: LeaseInstance) =>
+  (await awsProbe().scan(env.USAGE_TABLE_NAME ?? '')).filter((row) => row.instanceId === instance.instanceId);
+
+describe('metering ticks against DynamoDB', () => {
+  it('charges the minimum first, then whole seconds, into one row per tick', async () => {
+    const instance = await openInstance();
+    await tick(T0 + 52_750); // 10:01:00
+    expect(await current(instance)).toMatchObject({ billedSeconds: 60, billedMicroUsd: 51_000 });
+    await tick(T0 + 112_750); // 10:02:00 → 112 whole seconds
+    expect(await current(instance)).toMatchObject({ billedSeconds: 112, billedMicroUsd: 112 * 850 });
+    const rows = await usageRows(instance);
+    expect(rows.map((r) => [r.seconds, r.microUsd]).sort()).toEqual([
+      [52, 52 * 850],
+      [60, 51_000],
+    ]);
+    expect(
+      rows.every(
+        (r) => r.tenantId === 'tenant-m' && r.mode === 'on-demand' && r.leaseId === instance.leaseId,
+      ),
+    ).toBe(true);
+  });
+
+  it('bills a repeated or late tick nothing', async () => {
+    const instance = await openInstance();
+    await tick(T0 + 172_750);
+    await tick(T0 + 172_750);
+    await tick(T0 + 112_750);
+    expect(await current(instance)).toMatchObject({ billedSeconds: 172, billedMicroUsd: 172 * 850 });
+    expect(await usageRows(instance)).toHaveLength(1);
+  });
+
+  it('bills a tick once when two runs race for it', async () => {
+    const instance = await openInstance();
+    await Promise.all([tick(T0 + 232_750), tick(T0 + 232_750), tick(T0 + 232_750)]);
+    expect(await current(instance)).toMatchObject({ billedSeconds: 232 });
+    expect(await usageRows(instance)).toHaveLength(1);
+  });
+
+  it('closes a bill at the exact end, adding up to the closed-form cost', async () => {
+    const instance = await openInstance();
+    await tick(T0 + 52_750);
+    await tick(T0 + 112_750);
+    const { closeInstanceBill } = await import('../../shared/usecases/metering');
+    const endedAtMs = T0 + 125_100; // 125.1 s → 126 s billed
+    const latest = (await current(instance)) as LeaseInstance;
+    await closeInstanceBill(stores, latest, endedAtMs, () => current(instance));
+
+    expect(await current(instance)).toBeUndefined();
+    const rows = await usageRows(instance);
+    const total = rows.reduce((sum, r) => sum + Number(r.microUsd), 0);
+    expect(total).toBe(costOfRun(instance, endedAtMs));
+    expect(total).toBe(126 * 850);
+    // A closed instance is off the work list: later ticks add nothing.
+    await tick(T0 + 600_000);
+    expect(await usageRows(instance)).toHaveLength(rows.length);
+  });
+});

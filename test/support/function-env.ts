@@ -1,0 +1,17 @@
+import { randomBytes } from 'node:crypto';
+import { inject } from 'vitest';
+import { prepareFunctionEnvironment } from '../../local/environment';
+
+export const REGION = 'us-east-1';
+
+/**
+ * Creates a fresh set of tables, queues, topics, bus and launch template on the
+ * shared emulators and points this test file's process at them. Handlers read
+ * their configuration at import, so import them after this.
+ */
+export async function useFreshResources(): Promise<Record<string, string>> {
+  const prefix = `t${randomBytes(4).toString('hex')}`;
+  const env = await prepareFunctionEnvironment(inject('endpoints'), REGION, prefix);
+  Object.assign(process.env, env);
+  return env;
+}

@@ -1,0 +1,114 @@
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadSpotTraces, SpotDataError, SpotMarket, type SpotTraces } from '../../../planner/spot-market';
+import { FIXTURE_DATA_DIR, HOUR, ORIGIN } from './fixtures';
+
+describe('loadSpotTraces', () => {
+  it('reads one availability file per zone and the price series of the same name', async () => {
+    const traces = await loadSpotTraces(FIXTURE_DATA_DIR);
+    expect(traces.tickMs).toBe(HOUR);
+    expect(traces.ticks).toBe(4);
+    expect(traces.zones.map((z) => [z.zone, z.region])).toEqual([
+      ['us-east-1a', 'us-east-1'],
+      ['us-east-2a', 'us-east-2'],
+    ]);
+    expect([...(traces.zones[0]?.unavailable ?? [])]).toEqual([0, 1, 0, 1]);
+    expect([...(traces.zones[0]?.priceMicroUsdPerHour ?? [])]).toEqual([
+      1_000_000, 1_000_000, 1_200_000, 1_000_000,
+    ]);
+  });
+
+  it('names the file when a zone has no price series', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'gpurent-spot-'));
+    await mkdir(join(dir, 'spot-availability-aws-v100'));
+    await mkdir(join(dir, 'spot-prices-aws-v100'));
+    await writeFile(
+      join(dir, 'spot-availability-aws-v100/us-east-1a_v100_1.json'),
+      '{"metadata":{"gap_seconds":195},"data":[0,1]}',
+    );
+    await writeFile(join(dir, 'spot-prices-aws-v100/v100_spot_prices.json'), '{"us-west-2a_v100_1":[1,1]}');
+    const error = await loadSpotTraces(dir).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SpotDataError);
+    expect((error as SpotDataError).message).toContain('no price series "us-east-1a_v100_1"');
+  });
+});
+
+describe('SpotMarket', () => {
+  const market = async () => new SpotMarket(await loadSpotTraces(FIXTURE_DATA_DIR), ORIGIN);
+
+  it('reads tick floor(t / tick) modulo the trace length', async () => {
+    const spot = await market();
+    expect(spot.isAvailable('us-east-1a', ORIGIN + 0.5 * HOUR)).toBe(true);
+    expect(spot.isAvailable('us-east-1a', ORIGIN + 1.5 * HOUR)).toBe(false);
+    // Tick 4 is tick 0 again; tick 6 is tick 2.
+    expect(spot.isAvailable('us-east-1a', ORIGIN + 4.5 * HOUR)).toBe(true);
+    expect(spot.priceMicroUsdPerHour('us-east-1a', ORIGIN + 6 * HOUR)).toBe(1_200_000);
+  });
+
+  it('finds the next loss of capacity, going round the trace', async () => {
+    const spot = await market();
+    expect(spot.nextLossMs('us-east-1a', ORIGIN)).toBe(ORIGIN + HOUR);
+    expect(spot.nextLossMs('us-east-1a', ORIGIN + 2.5 * HOUR)).toBe(ORIGIN + 3 * HOUR);
+    expect(spot.nextLossMs('us-east-2a', ORIGIN + 0.25 * HOUR)).toBe(ORIGIN + 2 * HOUR);
+    // Gone right now: the loss is now.
+    expect(spot.nextLossMs('us-east-2a', ORIGIN + 3.5 * HOUR)).toBe(ORIGIN + 3.5 * HOUR);
+    // From tick 4 (= tick 0) the next loss of us-east-2a is tick 6 (= tick 2).
+    expect(spot.nextLossMs('us-east-2a', ORIGIN + 4 * HOUR)).toBe(ORIGIN + 6 * HOUR);
+  });
+
+  it('never expects a loss in a zone that never lost capacity', () => {
+    const traces: SpotTraces = {
+      instanceType: 'p3.2xlarge',
+      tickMs: HOUR,
+      ticks: 2,
+      zones: [
+        {
+          zone: 'us-west-2c',
+          region: 'us-west-2',
+          unavailable: Uint8Array.from([0, 0]),
+          priceMicroUsdPerHour: Int32Array.from([1, 1]),
+        },
+      ],
+    };
+    expect(new SpotMarket(traces, ORIGIN).nextLossMs('us-west-2c', ORIGIN)).toBe(Number.POSITIVE_INFINITY);
+  });
+
+  it('knows the cheapest zone with capacity in every tick, or that there is none', async () => {
+    const spot = await market();
+    expect([0, 1, 2, 3, 4, -1].map((tick) => spot.cheapestAvailableMicroUsdPerHour(tick))).toEqual([
+      1_000_000,
+      1_400_000,
+      1_200_000,
+      null,
+      1_000_000,
+      null,
+    ]);
+  });
+
+  it('describes every zone as a spot pool with its recent failure', async () => {
+    const spot = await market();
+    const pools = spot.pools(ORIGIN + 1.5 * HOUR, new Map([['us-east-2a', ORIGIN]]));
+    expect(pools).toEqual([
+      {
+        region: 'us-east-1',
+        zone: 'us-east-1a',
+        instanceType: 'p3.2xlarge',
+        mode: 'spot',
+        priceMicroUsdPerHour: 1_000_000,
+        available: false,
+        lastCapacityFailureAtMs: undefined,
+      },
+      {
+        region: 'us-east-2',
+        zone: 'us-east-2a',
+        instanceType: 'p3.2xlarge',
+        mode: 'spot',
+        priceMicroUsdPerHour: 1_400_000,
+        available: true,
+        lastCapacityFailureAtMs: ORIGIN,
+      },
+    ]);
+  });
+});
