@@ -110,6 +110,9 @@ export class GpurentStack extends Stack {
     leaseWorker.addEventSource(
       new SqsEventSource(leaseCommands.queue, { batchSize: 10, reportBatchItemFailures: true }),
     );
+    // The shared control-plane wiring (shared/lambda/control-plane.ts) requires the queue URL
+    // at cold start; the worker only consumes (event source above), so it gets no send right.
+    leaseWorker.addEnvironment(leaseCommands.definition.envVar, leaseCommands.queue.queueUrl);
     this.fleet.grantLaunch(leaseWorker);
     this.fleet.grantTerminateManaged(leaseWorker);
     this.fleet.grantDescribe(leaseWorker, 'ec2:DescribeInstances', 'ec2:DescribeSpotPriceHistory');
@@ -131,9 +134,16 @@ export class GpurentStack extends Stack {
       description: 'gpurent reconciler: ends instances EC2 runs but no lease owns',
       timeout: Duration.minutes(2),
       logLevel,
+      // Required by the shared control-plane wiring; the reconciler never launches.
+      environment: {
+        LAUNCH_TEMPLATE_ID: this.fleet.launchTemplateId,
+        SUBNET_IDS: this.fleet.subnetIdsCsv,
+      },
     })
       .bindTable(this.data.binding('leases'), 'readWrite')
       .bindTable(this.data.binding('usage'), 'readWrite')
+      // Re-sends provision / release commands of leases stuck in PENDING or RELEASING.
+      .bindQueue(leaseCommands.binding, 'send')
       .bindEventBus(this.events.binding);
     this.fleet.grantDescribe(reconciler, 'ec2:DescribeInstances');
     this.fleet.grantTerminateManaged(reconciler);

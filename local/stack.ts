@@ -48,10 +48,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const env = await prepareFunctionEnvironment(endpoints, region, prefix);
     // Handlers read their configuration once, at import: set it first.
     Object.assign(process.env, env);
-    const [api, worker, metering] = await Promise.all([
+    const [api, worker, metering, reconciler] = await Promise.all([
       import('../functions/api/handler'),
       import('../functions/lease-worker/handler'),
       import('../functions/metering/handler'),
+      import('../functions/reconciler/handler'),
     ]);
 
     const tokens = new LocalTokenIssuer();
@@ -65,7 +66,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       timeoutMs: 120_000,
     });
     const schedules = startSchedules(
-      [{ name: 'gpurent-metering', everyMs: MINUTE_MS, handler: metering.handler }],
+      [
+        { name: 'gpurent-metering', everyMs: MINUTE_MS, handler: metering.handler },
+        { name: 'gpurent-reconciler', everyMs: 5 * MINUTE_MS, handler: reconciler.handler },
+      ],
       region,
       options.timers !== false,
     );

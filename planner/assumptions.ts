@@ -6,8 +6,7 @@ import { RECLAIM_WARNING_MS, RESTART_MS } from '../shared/domain/spot-reclaim';
 import { REPLAY_INSTANCE_TYPE, RESERVED_REGION, type ReplayPrices } from './model';
 import type { SpotTraces } from './spot-market';
 import type { DemandTrace } from './trace/demand-trace';
-
-const DAY_MS = 86_400_000;
+import { MS_PER_DAY } from './units';
 
 /** The model behind the figures, in words: printed with every replay and kept in its JSON. */
 export function replayAssumptions(
@@ -22,7 +21,7 @@ export function replayAssumptions(
   const reservedSource = prices.reservedIsStandIn
     ? `${ratio} x on-demand, the catalog's median reserved/on-demand ratio, as no 1-year rate is published`
     : 'the published 1-year rate';
-  const termDays = RESERVATION_TERM_MS / DAY_MS;
+  const termDays = RESERVATION_TERM_MS / MS_PER_DAY;
   const tickSeconds = spot.tickMs / 1000;
   return [
     'A lease holds its GPUs from its start to its end; the policy never knows the end before it happens.',
@@ -45,7 +44,7 @@ export function replayAssumptions(
       'while the commitment has room, else on-demand; batch on spot with on-demand fallback; inference never on ' +
       `spot); choosePool per launch (cheapest pool with capacity; a pool that failed sits out ` +
       `${FAILED_POOL_BACKOFF_MS / 60_000} minutes); recommendReservedGpus at each term start from the last ` +
-      `${lookbackMs / DAY_MS} days of reserved + on-demand demand only (so 0 GPUs in the first term); ` +
+      `${lookbackMs / MS_PER_DAY} days of reserved + on-demand demand only (so 0 GPUs in the first term); ` +
       'planReclaim on each spot reclaim; planReturnToSpot and assignReservedGpus as below.',
     'Reserved GPUs carry the instances assignReservedGpus picks after every change: leases that cannot be ' +
       'interrupted before batch, oldest first, the last one possibly in part. Moving an instance on or off ' +

@@ -2,14 +2,13 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DEFAULT_RESERVATION_LOOKBACK_MS } from '../shared/domain/reservations';
+import { formatReport } from './format-report';
 import { DEFAULT_DATA_DIR } from './paths';
 import { replayTrace } from './replay';
-import { formatReport } from './report';
 import { UnplaceableLeaseError } from './simulate';
 import { SpotDataError } from './spot-market';
 import { TraceFormatError } from './trace/demand-trace';
-
-const DAY_MS = 86_400_000;
+import { MS_PER_DAY } from './units';
 
 const USAGE = `Usage: gpurent simulate --trace FILE [--data DIR] [--json] [--lookback-days N]
 
@@ -24,7 +23,7 @@ compares the bill with all on-demand and with the cheapest mix in hindsight.
   --json        print one JSON object instead of the table
   --lookback-days N
                 past demand each reservation decision reads
-                (default: the policy's own, ${DEFAULT_RESERVATION_LOOKBACK_MS / DAY_MS} days)
+                (default: the policy's own, ${DEFAULT_RESERVATION_LOOKBACK_MS / MS_PER_DAY} days)
 `;
 
 export interface CliIo {
@@ -98,7 +97,7 @@ function lookbackMs(days: string | undefined): number | undefined {
   if (days === undefined) return undefined;
   const value = Number(days);
   if (!(value > 0)) throw new UsageError(`--lookback-days must be a positive number of days, not "${days}"`);
-  return value * DAY_MS;
+  return value * MS_PER_DAY;
 }
 
 /** Errors that mean "fix your input", shown as one line rather than a stack trace. */

@@ -2,9 +2,10 @@ import { priceCatalog } from '../shared/catalog';
 import type { PriceCatalog } from '../shared/domain/catalog';
 import type { MicroUsd } from '../shared/domain/money';
 import type { Pool } from '../shared/domain/placement';
+import { SPOT_TRACE_INSTANCE_TYPE } from './spot-market';
 
 /** Every replayed GPU is one of these: the only type with spot traces (1× V100). */
-export const REPLAY_INSTANCE_TYPE = 'p3.2xlarge';
+export const REPLAY_INSTANCE_TYPE = SPOT_TRACE_INSTANCE_TYPE;
 
 /** Reserved capacity is committed in the region the spot traces start with. */
 export const RESERVED_REGION = 'us-east-1';

@@ -3,7 +3,7 @@ import { costOfRun } from '../shared/domain/billing';
 import type { MicroUsd } from '../shared/domain/money';
 import { replayAssumptions } from './assumptions';
 import { type Hindsight, hindsightCost } from './hindsight';
-import { type ReplayPrices, replayPrices } from './model';
+import { replayPrices } from './model';
 import { type RentalMixReport, rentalMixReport } from './report';
 import { type PolicyOutcome, simulatePolicy } from './simulate';
 import { loadSpotTraces, SpotMarket, type SpotTraces } from './spot-market';
@@ -20,7 +20,6 @@ export interface ReplayOptions {
 export interface Replay {
   readonly source: string;
   readonly trace: DemandTrace;
-  readonly prices: ReplayPrices;
   readonly allOnDemandMicroUsd: MicroUsd;
   readonly policy: PolicyOutcome;
   readonly hindsight: Hindsight;
@@ -33,7 +32,7 @@ export async function replayTrace(options: ReplayOptions): Promise<Replay> {
 }
 
 /** Replays a parsed trace against spot traces: the policy, the hindsight bound and the all-on-demand baseline. */
-export function replayDemand(
+function replayDemand(
   trace: DemandTrace,
   spot: SpotTraces,
   source: string,
@@ -58,5 +57,5 @@ export function replayDemand(
     gpuMs,
     assumptions: replayAssumptions(trace, spot, prices, reservationLookbackMs),
   });
-  return { source, trace, prices, allOnDemandMicroUsd, policy, hindsight, report };
+  return { source, trace, allOnDemandMicroUsd, policy, hindsight, report };
 }

@@ -11,6 +11,7 @@ import { onDemandPools, REPLAY_INSTANCE_TYPE, type ReplayPrices, reservedPool } 
 import type { SpotMarket } from './spot-market';
 import { termStartsOf } from './terms';
 import type { DemandTrace, TraceLease } from './trace/demand-trace';
+import { MS_PER_HOUR } from './units';
 
 export interface TermDecision {
   readonly termStartMs: number;
@@ -87,8 +88,6 @@ const RANK: Readonly<Record<ReplayEvent['kind'], number>> = {
   'spot-check': 4,
   start: 5,
 };
-
-const MS_PER_HOUR = 3_600_000;
 
 /**
  * Replays the trace in simulated time through the control plane's own

@@ -4,6 +4,9 @@ import { z } from 'zod';
 import { type MicroUsd, usdToMicro } from '../shared/domain/money';
 import type { Pool } from '../shared/domain/placement';
 
+/** The instance type the V100 spot traces probed: one V100 each. */
+export const SPOT_TRACE_INSTANCE_TYPE = 'p3.2xlarge';
+
 export const AVAILABILITY_DIR = 'spot-availability-aws-v100';
 export const PRICES_FILE = join('spot-prices-aws-v100', 'v100_spot_prices.json');
 
@@ -89,7 +92,7 @@ export async function loadSpotTraces(dataDir: string): Promise<SpotTraces> {
     });
   }
   if (zones.length === 0) throw new SpotDataError(dir, 'no spot availability traces');
-  return { instanceType: 'p3.2xlarge', tickMs, ticks, zones };
+  return { instanceType: SPOT_TRACE_INSTANCE_TYPE, tickMs, ticks, zones };
 }
 
 interface ZoneState extends SpotZone {

@@ -2,43 +2,15 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { Ec2Compute } from '../../shared/adapters/ec2-compute';
-import { EventBridgePublisher } from '../../shared/adapters/eventbridge-publisher';
-import { SqsLeaseCommandQueue } from '../../shared/adapters/sqs-lease-command-queue';
-import { priceCatalog } from '../../shared/catalog';
-import { commaList, nonEmpty, readConfig } from '../../shared/config';
-import { createEc2Client, createEventBridgeClient, createSqsClient } from '../../shared/lambda/clients';
+import { nonEmpty, readConfig } from '../../shared/config';
+import { controlPlaneConfig, createControlPlane } from '../../shared/lambda/control-plane';
 import { logger, metrics, observed } from '../../shared/lambda/observability';
-import { createStores, storeConfig } from '../../shared/lambda/stores';
 import { type LeaseCommand, leaseCommandSchema } from '../../shared/ports/lease-commands';
-import type { ControlPlane } from '../../shared/usecases/dependencies';
 import { provisionLease } from '../../shared/usecases/provision-lease';
 import { completeRelease } from '../../shared/usecases/release-lease';
 
-const config = readConfig({
-  AWS_REGION: nonEmpty,
-  ...storeConfig,
-  IDEMPOTENCY_TABLE_NAME: nonEmpty,
-  LEASE_COMMANDS_QUEUE_URL: nonEmpty,
-  EVENT_BUS_NAME: nonEmpty,
-  LAUNCH_TEMPLATE_ID: nonEmpty,
-  SUBNET_IDS: commaList,
-});
-
-const { dynamoDb, leases, ledger } = createStores(config);
-const controlPlane: ControlPlane = {
-  leases,
-  ledger,
-  compute: new Ec2Compute(createEc2Client(), {
-    launchTemplateId: config.LAUNCH_TEMPLATE_ID,
-    subnetIds: config.SUBNET_IDS,
-  }),
-  commands: new SqsLeaseCommandQueue(createSqsClient(), config.LEASE_COMMANDS_QUEUE_URL),
-  events: new EventBridgePublisher(createEventBridgeClient(), config.EVENT_BUS_NAME),
-  catalog: priceCatalog,
-  region: config.AWS_REGION,
-  now: Date.now,
-};
+const config = readConfig({ ...controlPlaneConfig, IDEMPOTENCY_TABLE_NAME: nonEmpty });
+const { dynamoDb, controlPlane } = createControlPlane(config);
 
 const idempotency = new IdempotencyConfig({
   // The command itself is the key, so a re-sent command (not only a re-delivered

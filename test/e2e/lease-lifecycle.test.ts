@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { leaseBody } from '../../functions/api/lease-view';
 import { type LocalStack, startLocalStack } from '../../local/stack';
 import { costOfSeconds } from '../../shared/domain/money';
 import { LEASE_TAG } from '../../shared/ports/compute';
@@ -14,13 +15,20 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-async function api(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+type LeaseJson = ReturnType<typeof leaseBody>;
+
+async function api<Body = LeaseJson>(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
   const response = await fetch(`${stack.apiUrl}${path}`, {
     method,
     headers: { authorization: `Bearer ${stack.token}`, 'content-type': 'application/json', ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: response.status, body: await response.json() };
+  return { status: response.status, body: (await response.json()) as Body };
 }
 
 async function until<T>(
@@ -65,7 +73,8 @@ describe('one lease end to end through the local HTTP API', () => {
       () => api('GET', `/v1/leases/${leaseId}`),
       (r) => r.body.status === 'RUNNING',
     );
-    const [instance] = running.body.instances;
+    const instance = running.body.instances[0];
+    if (!instance?.launchedAt) throw new Error('no instance launched');
     expect(instance.mode).toBe('on-demand');
     expect(await awsProbe().instancesTagged(LEASE_TAG, leaseId)).toHaveLength(1);
     const launchedAtMs = Date.parse(instance.launchedAt);
@@ -74,13 +83,13 @@ describe('one lease end to end through the local HTTP API', () => {
     // Ticks as the one-minute schedule would fire them; time really passes.
     await stack.schedules.fire('gpurent-metering', Date.now());
     const first = (await api('GET', `/v1/leases/${leaseId}`)).body;
-    expect(first.instances[0].billedSeconds).toBe(60);
+    expect(first.instances[0]?.billedSeconds).toBe(60);
     expect(first.costMicroUsd).toBe(costOfSeconds(60, priceMicro));
 
     await sleep(Math.max(0, launchedAtMs + 63_000 - Date.now()));
     await stack.schedules.fire('gpurent-metering', Date.now());
     const second = (await api('GET', `/v1/leases/${leaseId}`)).body;
-    expect(second.instances[0].billedSeconds).toBeGreaterThan(first.instances[0].billedSeconds);
+    expect(second.instances[0]?.billedSeconds).toBeGreaterThan(first.instances[0]?.billedSeconds ?? 0);
     expect(second.costMicroUsd).toBeGreaterThan(first.costMicroUsd);
 
     const deleted = await api('DELETE', `/v1/leases/${leaseId}`);
@@ -93,11 +102,11 @@ describe('one lease end to end through the local HTTP API', () => {
     expect(await awsProbe().instancesTagged(LEASE_TAG, leaseId)).toHaveLength(0);
 
     const ended = released.body.instances[0];
-    const seconds = Math.max(60, Math.ceil((Date.parse(ended.endedAt) - launchedAtMs) / 1000));
-    expect(ended.billedSeconds).toBe(seconds);
+    const seconds = Math.max(60, Math.ceil((Date.parse(ended?.endedAt ?? '') - launchedAtMs) / 1000));
+    expect(ended?.billedSeconds).toBe(seconds);
     expect(released.body.costMicroUsd).toBe(costOfSeconds(seconds, priceMicro));
 
-    const usage = await api('GET', '/v1/usage?groupBy=lease');
+    const usage = await api<{ groups: unknown[] }>('GET', '/v1/usage?groupBy=lease');
     expect(usage.body.groups).toContainEqual(
       expect.objectContaining({ key: leaseId, seconds, costMicroUsd: released.body.costMicroUsd }),
     );

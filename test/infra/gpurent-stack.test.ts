@@ -314,6 +314,7 @@ describe('functions', () => {
       'LEASE_COMMANDS_QUEUE_URL',
       'EVENT_BUS_NAME',
     ],
+    // LEASE_COMMANDS_QUEUE_URL: the shared control-plane config of worker and reconciler requires it.
     leaseWorker: [
       'LEASES_TABLE_NAME',
       'USAGE_TABLE_NAME',
@@ -321,9 +322,17 @@ describe('functions', () => {
       'EVENT_BUS_NAME',
       'LAUNCH_TEMPLATE_ID',
       'SUBNET_IDS',
+      'LEASE_COMMANDS_QUEUE_URL',
     ],
     metering: ['LEASES_TABLE_NAME', 'USAGE_TABLE_NAME', 'EVENT_BUS_NAME'],
-    reconciler: ['LEASES_TABLE_NAME', 'USAGE_TABLE_NAME', 'EVENT_BUS_NAME'],
+    reconciler: [
+      'LEASES_TABLE_NAME',
+      'USAGE_TABLE_NAME',
+      'EVENT_BUS_NAME',
+      'LAUNCH_TEMPLATE_ID',
+      'SUBNET_IDS',
+      'LEASE_COMMANDS_QUEUE_URL',
+    ],
   };
 
   it.each(Object.keys(expectedEnvironment) as (keyof GpurentStack['functions'])[])(
@@ -371,6 +380,15 @@ describe('functions', () => {
       const role = template.toJSON().Resources[logicalIdOf(stack, fn.role)] as Resource;
       expect(role.Properties?.ManagedPolicyArns).toBeUndefined();
     }
+  });
+
+  it('lets the API and the reconciler send lease commands, and the worker only consume them', () => {
+    for (const fn of ['api', 'reconciler'] as const) {
+      expect(statementWith(statementsOf(fn), 'sqs:SendMessage')).toBeDefined();
+    }
+    expect(statementWith(statementsOf('leaseWorker'), 'sqs:SendMessage')).toBeUndefined();
+    expect(statementWith(statementsOf('leaseWorker'), 'sqs:ReceiveMessage')).toBeDefined();
+    expect(statementWith(statementsOf('metering'), 'sqs:SendMessage')).toBeUndefined();
   });
 
   it('feeds the lease worker from the lease-commands queue in batches of 10 with partial failures', () => {

@@ -1,0 +1,77 @@
+import { isTerminal } from '../domain/lease';
+import type { ComputeInstance } from '../ports/compute';
+import type { DomainEvent } from '../ports/domain-events';
+import type { ControlPlane } from './dependencies';
+import { toLeaseInstances } from './lease-instances';
+
+/** How long a lease may sit in PENDING or RELEASING before its command is sent again. */
+export const STUCK_AFTER_MS = 10 * 60_000;
+
+export interface ReconcileSummary {
+  readonly managed: number;
+  readonly terminated: number;
+  readonly adopted: number;
+  readonly resent: number;
+}
+
+/**
+ * No GPU runs unseen: every live instance carrying the managed tag must belong
+ * to a live lease. Instances of no lease, an unknown lease or an ended lease
+ * are terminated; live instances a RUNNING lease does not know are recorded so
+ * they are billed; commands of leases stuck in PENDING or RELEASING are re-sent.
+ */
+export async function reconcileFleet(deps: ControlPlane): Promise<ReconcileSummary> {
+  const managed = await deps.compute.managedInstances();
+  const byLease = new Map<string, ComputeInstance[]>();
+  const orphans: ComputeInstance[] = [];
+  for (const instance of managed) {
+    if (!instance.leaseId || !instance.tenantId) orphans.push(instance);
+    else
+      byLease.set(`${instance.tenantId}/${instance.leaseId}`, [
+        ...(byLease.get(`${instance.tenantId}/${instance.leaseId}`) ?? []),
+        instance,
+      ]);
+  }
+
+  let adopted = 0;
+  let resent = 0;
+  for (const instances of byLease.values()) {
+    const { tenantId = '', leaseId = '' } = instances[0] ?? {};
+    const lease = await deps.leases.get(tenantId, leaseId);
+    if (!lease || isTerminal(lease.status)) {
+      orphans.push(...instances);
+      continue;
+    }
+    const known = new Set(lease.instances.map((i) => i.instanceId));
+    const unknown = instances.filter((i) => !known.has(i.instanceId));
+    if (lease.status === 'RUNNING' && unknown.length > 0) {
+      await deps.leases.recordInstances(await toLeaseInstances(deps, lease, unknown));
+      adopted += unknown.length;
+    }
+    if (
+      (lease.status === 'PENDING' || lease.status === 'RELEASING') &&
+      deps.now() - lease.updatedAtMs > STUCK_AFTER_MS
+    ) {
+      await deps.commands.send({
+        type: lease.status === 'PENDING' ? 'provision' : 'release',
+        tenantId,
+        leaseId,
+      });
+      resent += 1;
+    }
+  }
+
+  await deps.compute.terminate(orphans.map((i) => i.instanceId));
+  const events: DomainEvent[] = orphans.map((i) => ({
+    type: 'OrphanInstanceTerminated',
+    tenantId: i.tenantId ?? 'unknown',
+    detail: {
+      instanceId: i.instanceId,
+      leaseId: i.leaseId,
+      instanceType: i.instanceType,
+      launchedAtMs: i.launchedAtMs,
+    },
+  }));
+  await deps.events.publish(events);
+  return { managed: managed.length, terminated: orphans.length, adopted, resent };
+}

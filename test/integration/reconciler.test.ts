@@ -1,0 +1,98 @@
+import { RunInstancesCommand, type Tag } from '@aws-sdk/client-ec2';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { lambdaContext } from '../../local/runtime/lambda-context';
+import { scheduledEvent } from '../../local/runtime/schedules';
+import type { Lease } from '../../shared/domain/lease';
+import { newLeaseId } from '../../shared/ids';
+import { LEASE_TAG, MANAGED_TAG, TENANT_TAG } from '../../shared/ports/compute';
+import type { LeaseRepository } from '../../shared/ports/lease-repository';
+import { awsProbe } from '../support/aws';
+import { useFreshResources } from '../support/function-env';
+
+let env: Record<string, string>;
+let handler: typeof import('../../functions/reconciler/handler').handler;
+let leases: LeaseRepository;
+
+beforeAll(async () => {
+  env = await useFreshResources();
+  ({ handler } = await import('../../functions/reconciler/handler'));
+  const { createStores } = await import('../../shared/lambda/stores');
+  leases = createStores({
+    LEASES_TABLE_NAME: env.LEASES_TABLE_NAME ?? '',
+    USAGE_TABLE_NAME: env.USAGE_TABLE_NAME ?? '',
+  }).leases;
+});
+
+const reconcile = () =>
+  handler(scheduledEvent('reconciler', Date.now(), 'us-east-1'), lambdaContext('reconciler', 60_000));
+
+async function launch(tags: Tag[]): Promise<string> {
+  const result = await awsProbe().ec2.send(
+    new RunInstancesCommand({
+      LaunchTemplate: { LaunchTemplateId: env.LAUNCH_TEMPLATE_ID },
+      InstanceType: 'g5.xlarge',
+      MinCount: 1,
+      MaxCount: 1,
+      TagSpecifications: [{ ResourceType: 'instance', Tags: [{ Key: MANAGED_TAG, Value: 'true' }, ...tags] }],
+    }),
+  );
+  return result.Instances?.[0]?.InstanceId ?? '';
+}
+
+async function lease(status: Lease['status']): Promise<Lease> {
+  const now = Date.now();
+  const created: Lease = {
+    tenantId: 'tenant-r',
+    leaseId: newLeaseId(now),
+    workload: 'training',
+    gpus: 1,
+    instanceType: 'g5.xlarge',
+    status,
+    createdAtMs: now,
+    updatedAtMs: now,
+  };
+  await leases.create(created);
+  return created;
+}
+
+const ownedBy = (owner: Lease) => [
+  { Key: LEASE_TAG, Value: owner.leaseId },
+  { Key: TENANT_TAG, Value: owner.tenantId },
+];
+
+async function isLive(instanceId: string): Promise<boolean> {
+  const live = await awsProbe().instancesTagged(MANAGED_TAG, 'true');
+  return live.some((i) => i.InstanceId === instanceId);
+}
+
+describe('reconciler', () => {
+  it('ends instances of no lease, of an unknown lease and of an ended lease; adopts strays of a running one', async () => {
+    const running = await lease('RUNNING');
+    const released = await lease('RELEASED');
+    const untagged = await launch([]);
+    const unknown = await launch([
+      { Key: LEASE_TAG, Value: newLeaseId(Date.now()) },
+      { Key: TENANT_TAG, Value: 'tenant-r' },
+    ]);
+    const ofReleased = await launch(ownedBy(released));
+    const stray = await launch(ownedBy(running));
+
+    const summary = await reconcile();
+    expect(summary.terminated).toBeGreaterThanOrEqual(3);
+    expect(summary.adopted).toBe(1);
+
+    expect(await isLive(untagged)).toBe(false);
+    expect(await isLive(unknown)).toBe(false);
+    expect(await isLive(ofReleased)).toBe(false);
+    expect(await isLive(stray)).toBe(true);
+    const adopted = (await leases.get(running.tenantId, running.leaseId))?.instances ?? [];
+    expect(adopted.map((i) => [i.instanceId, i.meteringOpen, i.mode])).toEqual([[stray, true, 'on-demand']]);
+  });
+
+  it('leaves a healthy fleet alone on the next run', async () => {
+    const before = await awsProbe().instancesTagged(MANAGED_TAG, 'true');
+    const summary = await reconcile();
+    expect(summary).toMatchObject({ terminated: 0, adopted: 0 });
+    expect(await awsProbe().instancesTagged(MANAGED_TAG, 'true')).toHaveLength(before.length);
+  });
+});
