@@ -42,7 +42,7 @@ export const openApiDocument = {
   components: {
     securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
     schemas: {
-      CreateLeaseRequest: z.toJSONSchema(createLeaseBody, { target: 'openapi-3.0' }),
+      CreateLeaseRequest: z.toJSONSchema(createLeaseBody, { target: 'draft-2020-12', io: 'input' }),
       Instance: {
         type: 'object',
         properties: {
