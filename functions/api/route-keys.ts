@@ -1,16 +1,25 @@
 /**
  * The API's routes as API Gateway route keys. The CDK API construct, the local
- * gateway and the handler's route table are all checked against this list.
+ * gateway, the OpenAPI document and the handler's route table all follow this list.
+ * A route is public only with a reason; every other route needs a tenant token.
  */
 export const API_ROUTES = [
-  { key: 'GET /v1/health', public: true },
-  { key: 'GET /v1/openapi.json', public: true },
-  { key: 'POST /v1/leases', public: false },
-  { key: 'GET /v1/leases', public: false },
-  { key: 'GET /v1/leases/{id}', public: false },
-  { key: 'DELETE /v1/leases/{id}', public: false },
-  { key: 'GET /v1/usage', public: false },
-  { key: 'GET /v1/usage/export', public: false },
-] as const;
+  {
+    key: 'GET /v1/health',
+    publicBecause: 'load balancers and uptime checks call it without credentials; it returns only a status',
+  },
+  {
+    key: 'GET /v1/openapi.json',
+    publicBecause: 'the API description is public documentation and contains no tenant data',
+  },
+  { key: 'POST /v1/leases' },
+  { key: 'GET /v1/leases' },
+  { key: 'GET /v1/leases/{id}' },
+  { key: 'DELETE /v1/leases/{id}' },
+  { key: 'GET /v1/usage' },
+  { key: 'GET /v1/usage/export' },
+] as const satisfies readonly { key: string; publicBecause?: string }[];
 
 export type RouteKey = (typeof API_ROUTES)[number]['key'];
+
+export const isPublicRoute = (route: (typeof API_ROUTES)[number]): boolean => 'publicBecause' in route;

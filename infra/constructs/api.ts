@@ -2,7 +2,7 @@ import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
   HttpApi,
-  HttpMethod,
+  type HttpMethod,
   HttpNoneAuthorizer,
   type HttpRoute,
   HttpStage,
@@ -21,6 +21,7 @@ import {
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { API_ROUTES as V1_ROUTES } from '../../functions/api/route-keys';
 import { acknowledge } from './nag';
 
 /** One route of the public HTTP API. */
@@ -35,25 +36,15 @@ export interface ApiRoute {
   readonly publicBecause?: string;
 }
 
-/** The routes of API v1. Every route needs a Cognito token unless it says why it is public. */
-export const API_ROUTES: readonly ApiRoute[] = [
-  {
-    method: HttpMethod.GET,
-    path: '/v1/health',
-    publicBecause: 'load balancers and uptime checks call it without credentials; it returns only a status',
-  },
-  {
-    method: HttpMethod.GET,
-    path: '/v1/openapi.json',
-    publicBecause: 'the API description is public documentation and contains no tenant data',
-  },
-  { method: HttpMethod.POST, path: '/v1/leases' },
-  { method: HttpMethod.GET, path: '/v1/leases' },
-  { method: HttpMethod.GET, path: '/v1/leases/{id}' },
-  { method: HttpMethod.DELETE, path: '/v1/leases/{id}' },
-  { method: HttpMethod.GET, path: '/v1/usage' },
-  { method: HttpMethod.GET, path: '/v1/usage/export' },
-];
+/** The routes of API v1, from the list the handler and the local gateway share. */
+export const API_ROUTES: readonly ApiRoute[] = V1_ROUTES.map((route) => {
+  const [method = '', path = ''] = route.key.split(' ');
+  return {
+    method: method as HttpMethod,
+    path,
+    ...('publicBecause' in route ? { publicBecause: route.publicBecause } : {}),
+  };
+});
 
 /** The Cognito custom attribute that names a user's tenant; tokens carry it as `custom:tenant`. */
 export const TENANT_ATTRIBUTE = 'tenant';

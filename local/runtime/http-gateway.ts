@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { ApiEvent } from '../../functions/api/http';
-import { API_ROUTES } from '../../functions/api/route-keys';
+import { API_ROUTES, isPublicRoute } from '../../functions/api/route-keys';
 import { apiEvent } from './api-event';
 import { lambdaContext } from './lambda-context';
 import type { LocalTokenIssuer } from './tokens';
@@ -23,7 +23,7 @@ const compiled: readonly CompiledRoute[] = API_ROUTES.map((route) => {
     params.push(name);
     return '([^/]+)';
   });
-  return { key: route.key, method, pattern: new RegExp(`^${source}$`), params, public: route.public };
+  return { key: route.key, method, pattern: new RegExp(`^${source}$`), params, public: isPublicRoute(route) };
 });
 
 function readBody(request: IncomingMessage): Promise<string> {

@@ -9,7 +9,9 @@ export const RESERVATION_TERM_MS = 30 * DAY_MS;
  * How much past demand a reservation decision looks at. Short on purpose: in a
  * growing fleet a month-long window lags the trend by half a month, while the
  * last few days already hold the long-running leases that will fill the next
- * term; three days still span weekday and night cycles.
+ * term; three days still span weekday and night cycles. Replaying the Alibaba
+ * trace (`npm run simulate -- --lookback-days N`): 1-3 days land 4.3-4.4% above
+ * hindsight, 7 days 6%, 30 days 18%.
  */
 export const DEFAULT_RESERVATION_LOOKBACK_MS = 3 * DAY_MS;
 

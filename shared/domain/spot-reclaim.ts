@@ -95,9 +95,9 @@ export interface ReturnToSpotPlan {
 
 /**
  * A lease that fell back from spot goes back once spot capacity returns, if the
- * saving over the time it probably has left beats the billed restart. Half of
- * all leases that have run for a time t run at least t more (the usual
- * heavy-tailed job lengths), so the lease's age is the estimate of what is left.
+ * saving over the time it probably has left beats the billed restart. Nobody
+ * knows when a lease ends; with heavy-tailed job lengths a lease that has run
+ * for t is about as likely as not to run another t, so its age is the estimate.
  */
 export function planReturnToSpot(request: ReturnToSpotRequest): ReturnToSpotPlan {
   if (request.workload === 'inference') return { pool: null, reason: 'inference never goes to spot' };
