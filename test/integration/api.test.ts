@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { API_ROUTES } from '../../functions/api/route-keys';
@@ -52,8 +53,7 @@ async function call(request: Call) {
   };
 }
 
-let keyCounter = 0;
-const newKey = () => `test-key-${Date.now()}-${(keyCounter += 1)}`;
+const newKey = () => `test-key-${randomUUID()}`;
 const create = (body: unknown, tenant = 'acme', key = newKey()) =>
   call({ routeKey: 'POST /v1/leases', body, tenant, headers: { 'idempotency-key': key } });
 
