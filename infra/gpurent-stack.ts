@@ -126,8 +126,7 @@ export class GpurentStack extends Stack {
       logLevel,
     })
       .bindTable(this.data.binding('leases'), 'readWrite')
-      .bindTable(this.data.binding('usage'), 'readWrite')
-      .bindEventBus(this.events.binding);
+      .bindTable(this.data.binding('usage'), 'readWrite');
 
     const reconciler = new GpurentFunction(this, 'ReconcilerFunction', {
       handlerName: 'reconciler',

@@ -324,7 +324,7 @@ describe('functions', () => {
       'SUBNET_IDS',
       'LEASE_COMMANDS_QUEUE_URL',
     ],
-    metering: ['LEASES_TABLE_NAME', 'USAGE_TABLE_NAME', 'EVENT_BUS_NAME'],
+    metering: ['LEASES_TABLE_NAME', 'USAGE_TABLE_NAME'],
     reconciler: [
       'LEASES_TABLE_NAME',
       'USAGE_TABLE_NAME',

@@ -7,7 +7,7 @@ import { newLeaseId } from '../../shared/ids';
 import { LEASE_TAG } from '../../shared/ports/compute';
 import type { LeaseRepository } from '../../shared/ports/lease-repository';
 import { awsProbe } from '../support/aws';
-import { useFreshResources } from '../support/function-env';
+import { storesOf, useFreshResources } from '../support/function-env';
 
 // The module the planner's replay also calls (see test/unit/planner/uses-domain-policies.test.ts):
 // swapping it here must change what the lease worker launches, with nothing else touched.
@@ -22,11 +22,7 @@ let leases: LeaseRepository;
 beforeAll(async () => {
   const env = await useFreshResources();
   ({ handler } = await import('../../functions/lease-worker/handler'));
-  const { createStores } = await import('../../shared/lambda/stores');
-  leases = createStores({
-    LEASES_TABLE_NAME: env.LEASES_TABLE_NAME ?? '',
-    USAGE_TABLE_NAME: env.USAGE_TABLE_NAME ?? '',
-  }).leases;
+  ({ leases } = await storesOf(env));
 });
 
 afterEach(() => vi.mocked(chooseRentalMode).mockReset());

@@ -6,7 +6,7 @@ import type { Lease } from '../../shared/domain/lease';
 import { newLeaseId } from '../../shared/ids';
 import { LEASE_TAG, MANAGED_TAG, TENANT_TAG } from '../../shared/ports/compute';
 import { awsProbe } from '../support/aws';
-import { useFreshResources } from '../support/function-env';
+import { storesOf, useFreshResources } from '../support/function-env';
 
 let env: Record<string, string>;
 let handler: typeof import('../../functions/lease-worker/handler').handler;
@@ -16,11 +16,7 @@ const aws = () => awsProbe();
 beforeAll(async () => {
   env = await useFreshResources();
   ({ handler } = await import('../../functions/lease-worker/handler'));
-  const { createStores } = await import('../../shared/lambda/stores');
-  leases = createStores({
-    LEASES_TABLE_NAME: env.LEASES_TABLE_NAME ?? '',
-    USAGE_TABLE_NAME: env.USAGE_TABLE_NAME ?? '',
-  }).leases;
+  ({ leases } = await storesOf(env));
 });
 
 let counter = 0;

@@ -5,20 +5,16 @@ import { costOfRun } from '../../shared/domain/billing';
 import type { LeaseInstance } from '../../shared/domain/lease';
 import { newLeaseId } from '../../shared/ids';
 import { awsProbe } from '../support/aws';
-import { useFreshResources } from '../support/function-env';
+import { storesOf, useFreshResources } from '../support/function-env';
 
 let env: Record<string, string>;
 let handler: typeof import('../../functions/metering/handler').handler;
-let stores: ReturnType<typeof import('../../shared/lambda/stores').createStores>;
+let stores: Awaited<ReturnType<typeof storesOf>>;
 
 beforeAll(async () => {
   env = await useFreshResources();
   ({ handler } = await import('../../functions/metering/handler'));
-  const { createStores } = await import('../../shared/lambda/stores');
-  stores = createStores({
-    LEASES_TABLE_NAME: env.LEASES_TABLE_NAME ?? '',
-    USAGE_TABLE_NAME: env.USAGE_TABLE_NAME ?? '',
-  });
+  stores = await storesOf(env);
 });
 
 const T0 = Date.parse('2026-11-30T10:00:07.250Z');

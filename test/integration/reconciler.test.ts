@@ -7,7 +7,7 @@ import { newLeaseId } from '../../shared/ids';
 import { LEASE_TAG, MANAGED_TAG, TENANT_TAG } from '../../shared/ports/compute';
 import type { LeaseRepository } from '../../shared/ports/lease-repository';
 import { awsProbe } from '../support/aws';
-import { useFreshResources } from '../support/function-env';
+import { storesOf, useFreshResources } from '../support/function-env';
 
 let env: Record<string, string>;
 let handler: typeof import('../../functions/reconciler/handler').handler;
@@ -16,11 +16,7 @@ let leases: LeaseRepository;
 beforeAll(async () => {
   env = await useFreshResources();
   ({ handler } = await import('../../functions/reconciler/handler'));
-  const { createStores } = await import('../../shared/lambda/stores');
-  leases = createStores({
-    LEASES_TABLE_NAME: env.LEASES_TABLE_NAME ?? '',
-    USAGE_TABLE_NAME: env.USAGE_TABLE_NAME ?? '',
-  }).leases;
+  ({ leases } = await storesOf(env));
 });
 
 const reconcile = () =>

@@ -15,3 +15,13 @@ export async function useFreshResources(): Promise<Record<string, string>> {
   Object.assign(process.env, env);
   return env;
 }
+
+/** The lease repository and ledger over the resources `useFreshResources` made, for tests to look behind handlers. */
+export async function storesOf(env: Record<string, string>) {
+  // Imported after the environment is set: Powertools reads its settings at import.
+  const { createStores } = await import('../../shared/lambda/stores');
+  return createStores({
+    LEASES_TABLE_NAME: env.LEASES_TABLE_NAME ?? '',
+    USAGE_TABLE_NAME: env.USAGE_TABLE_NAME ?? '',
+  });
+}
