@@ -83,7 +83,6 @@ export async function run(): Promise<BenchmarkResult> {
         medianLoadMs: round(ms, 1),
         loadRatioVsBare: round(ms / bareMs, 2),
         loadMsOverBare: round(ms - bareMs, 1),
-        placeholderEnv: Object.keys(target.env).filter((key) => !(key in bare.target.env)),
       };
       return [name, figures];
     }),
@@ -99,7 +98,7 @@ export async function run(): Promise<BenchmarkResult> {
       'everything bundled, @aws-sdk/* included; bytesWithSdkExternal is the same build with @aws-sdk/* left to the Lambda runtime (the construct default, bundleAwsSdk: false)',
       `cold load = wall time of a fresh \`node <bundle>\` process until it exits (process start, parse, module top level), median of ${LOAD_RUNS}, functions taking turns run by run`,
       `baseline: a bare handler (\`${BARE_HANDLER}\`) bundled and loaded the same way in the same run`,
-      'Lambda-like environment (AWS_REGION, AWS_LAMBDA_FUNCTION_NAME, AWS_EXECUTION_ENV, Powertools names); the configuration variables a handler asks for (placeholderEnv) get placeholder values, as nothing connects at load',
+      'Lambda-like environment (AWS_REGION, AWS_LAMBDA_FUNCTION_NAME, AWS_EXECUTION_ENV, Powertools names) plus every variable the functions read (resources of shared/resources.ts, launch template, subnets) as placeholders, for the bare handler too: nothing connects at load',
       `local Node ${process.version}, not the Lambda runtime: the ratios carry over better than the milliseconds`,
     ],
   };

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
+import { EVENT_BUS, QUEUES, TABLES, TOPICS } from '../../shared/resources';
 import { median } from './stats';
 
 /** What Lambda sets, so Powertools and the SDK take the same paths at load as in the cloud. */
@@ -13,14 +14,7 @@ const LAMBDA_LIKE_ENV = {
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
 };
 
-/** The most variables a bundle may ask for before we give up learning them. */
-const MAX_LEARNED_VARIABLES = 50;
 const LOAD_TIMEOUT_MS = 30_000;
-/**
- * shared/config.ts's ConfigError as Node prints it uncaught: `ConfigError: Invalid configuration: A: …; B: …`,
- * or `<minified class> [ConfigError]: …` from a bundle.
- */
-const CONFIG_ERROR = /ConfigError\]?: Invalid configuration: (.*)$/m;
 /** The `Name: message` line Node prints for an uncaught error (after the offending source line). */
 const ERROR_LINE = /^(?:\S+ )?\[?\w*Error\]?: .*$/m;
 
@@ -43,27 +37,24 @@ function load(bundlePath: string, env: LoadEnvironment) {
 }
 
 /**
- * The environment a bundle needs to load. Handlers read their configuration at
- * module load and fail fast naming what is missing (shared/config.ts), so the
- * names come from that message and get placeholder values: nothing connects
- * while a module loads.
+ * Every variable a gpurent function reads at load (the resources of
+ * shared/resources.ts plus the fleet's launch settings), with placeholder
+ * values: nothing connects while a module loads.
  */
-export function environmentFor(bundlePath: string): LoadEnvironment | LoadFailure {
-  const env: Record<string, string> = { ...LAMBDA_LIKE_ENV };
-  for (;;) {
-    const attempt = load(bundlePath, env);
-    if (attempt.status === 0) return env;
-    const missing = missingVariables(attempt.stderr).filter((name) => !(name in env));
-    if (missing.length === 0 || Object.keys(env).length > MAX_LEARNED_VARIABLES) {
-      return { error: firstErrorLine(attempt.stderr) ?? `exit status ${attempt.status}` };
-    }
-    for (const name of missing) env[name] = 'bench-placeholder';
-  }
-}
+export const FUNCTION_ENV: LoadEnvironment = Object.fromEntries([
+  ...[...Object.values(TABLES), ...Object.values(QUEUES), ...Object.values(TOPICS), EVENT_BUS].map(
+    (resource) => [resource.envVar, 'bench-placeholder'],
+  ),
+  ['LAUNCH_TEMPLATE_ID', 'lt-bench-placeholder'],
+  ['SUBNET_IDS', 'subnet-bench-placeholder'],
+]);
 
-function missingVariables(stderr: string): string[] {
-  const problems = CONFIG_ERROR.exec(stderr)?.[1]?.split('; ') ?? [];
-  return problems.flatMap((problem) => /^([A-Z][A-Z0-9_]*): /.exec(problem)?.[1] ?? []);
+/** The Lambda-like environment a bundle loads in, or why it does not load. */
+export function environmentFor(bundlePath: string): LoadEnvironment | LoadFailure {
+  const env = { ...LAMBDA_LIKE_ENV, ...FUNCTION_ENV };
+  const attempt = load(bundlePath, env);
+  if (attempt.status === 0) return env;
+  return { error: firstErrorLine(attempt.stderr) ?? `exit status ${attempt.status}` };
 }
 
 function firstErrorLine(stderr: string): string | undefined {

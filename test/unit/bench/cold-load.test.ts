@@ -12,25 +12,26 @@ function script(name: string, source: string): string {
   return path;
 }
 
-/** Fails at load the way shared/config.ts does until both variables are set. */
+/** Fails at load the way shared/config.ts does unless the function's variables are set. */
 const CONFIGURED = script(
   'configured.mjs',
   `class ConfigError extends Error {
     constructor(problems) { super('Invalid configuration: ' + problems.join('; ')); this.name = 'ConfigError'; }
   }
-  const missing = ['TABLE_NAME', 'QUEUE_URL'].filter((name) => !process.env[name]);
+  const missing = ['LEASES_TABLE_NAME', 'LEASE_COMMANDS_QUEUE_URL', 'SUBNET_IDS'].filter((name) => !process.env[name]);
   if (missing.length > 0) throw new ConfigError(missing.map((name) => name + ': must be set'));
   export const handler = async () => ({});`,
 );
 
 describe('environmentFor', () => {
-  it('learns the configuration variables a module asks for and fills them with placeholders', () => {
+  it('gives a module every variable the functions read, as placeholders', () => {
     const env = environmentFor(CONFIGURED);
 
     expect(env).toMatchObject({
       AWS_REGION: 'us-east-1',
-      TABLE_NAME: 'bench-placeholder',
-      QUEUE_URL: 'bench-placeholder',
+      LEASES_TABLE_NAME: 'bench-placeholder',
+      LEASE_COMMANDS_QUEUE_URL: 'bench-placeholder',
+      SUBNET_IDS: 'subnet-bench-placeholder',
     });
   });
 
@@ -54,7 +55,7 @@ describe('medianColdLoadMs', () => {
 
   it('fails loudly when a target stops loading', () => {
     expect(() => medianColdLoadMs([{ name: 'configured', bundlePath: CONFIGURED, env: {} }], 1)).toThrow(
-      /configured stopped loading on run 1: ConfigError: Invalid configuration: TABLE_NAME: must be set/,
+      /configured stopped loading on run 1: ConfigError: Invalid configuration: LEASES_TABLE_NAME: must be set/,
     );
   });
 });
