@@ -71,7 +71,7 @@ export async function run(): Promise<BenchmarkResult> {
   const loadMs = medianColdLoadMs([bare.target, ...built.map((b) => b.target)], LOAD_RUNS);
   const bareMs = loadMs.get(BARE) as number;
   const functions = Object.fromEntries(
-    built.map(({ name, bundle, sdkExternalBytes, target }) => {
+    built.map(({ name, bundle, sdkExternalBytes }) => {
       const ms = loadMs.get(name) as number;
       const figures = {
         bytes: bundle.bytes,

@@ -50,8 +50,7 @@ interface Ticks {
   readonly ended: Uint8Array;
 }
 
-function sampleFleet(random: () => number): Fleet {
-  const tasks = readGpuTasks();
+function sampleFleet(random: () => number, tasks: readonly GpuTask[]): Fleet {
   const runs: InstanceRun[] = [];
   const endsAtMs: number[] = [];
   for (let i = 0; i < RUNS; i++) {
@@ -139,7 +138,7 @@ const sum = (values: readonly number[]) => values.reduce((total, v) => total + v
 
 export async function run(): Promise<BenchmarkResult> {
   const random = seededRandom(SEED);
-  const fleet = sampleFleet(random);
+  const fleet = sampleFleet(random, await readGpuTasks());
   const ticks = scheduleTicks(fleet, random);
   const tickCount = ticks.run.length;
 

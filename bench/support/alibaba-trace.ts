@@ -1,7 +1,8 @@
-import { readCsv } from './csv';
-import { referenceData } from './paths';
+import { join } from 'node:path';
+import { ALIBABA_TRACE, DEFAULT_DATA_DIR } from '../../planner/paths';
+import { readTrace } from '../../planner/trace/read-trace';
 
-export const ALIBABA_TRACE = 'alibaba-gpu-2023/openb_pod_list_default.csv';
+export { ALIBABA_TRACE };
 
 /** A task of the Alibaba GPU trace that got whole GPUs and ran. */
 export interface GpuTask {
@@ -10,15 +11,14 @@ export interface GpuTask {
   readonly durationSeconds: number;
 }
 
-/** The trace's tasks that were scheduled and hold at least one whole GPU (the rest never rented one). */
-export function readGpuTasks(): GpuTask[] {
-  const rows = readCsv(referenceData(ALIBABA_TRACE), ['num_gpu', 'scheduled_time', 'deletion_time']);
-  return rows
-    .filter((row) => row.scheduled_time !== '' && Number(row.num_gpu) >= 1)
-    .map((row) => ({
-      gpus: Number(row.num_gpu),
-      scheduledAtSeconds: Number(row.scheduled_time),
-      durationSeconds: Number(row.deletion_time) - Number(row.scheduled_time),
+/** The trace's leases as the planner reads them (scheduled, at least one whole GPU), that lasted at all. */
+export async function readGpuTasks(): Promise<GpuTask[]> {
+  const trace = await readTrace(join(DEFAULT_DATA_DIR, ALIBABA_TRACE));
+  return trace.leases
+    .map((lease) => ({
+      gpus: lease.gpus,
+      scheduledAtSeconds: (lease.startMs - trace.originMs) / 1000,
+      durationSeconds: (lease.endMs - lease.startMs) / 1000,
     }))
     .filter((task) => task.durationSeconds > 0);
 }

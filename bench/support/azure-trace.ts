@@ -1,11 +1,18 @@
-import { readCsv } from './csv';
-import { referenceData } from './paths';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DEFAULT_DATA_DIR } from '../../planner/paths';
+import { splitCsv } from '../../planner/trace/csv';
 
 export const AZURE_TRACE = 'azure-functions-requests/requests_per_minute.csv';
+const HEADER = 'Time (min),Requests';
 
 /** Requests per minute of the Azure Functions trace, minute 0 first. */
 export function readRequestsPerMinute(): number[] {
-  return readCsv(referenceData(AZURE_TRACE), ['Time (min)', 'Requests'])
-    .sort((a, b) => Number(a['Time (min)']) - Number(b['Time (min)']))
-    .map((row) => Number(row.Requests));
+  const path = join(DEFAULT_DATA_DIR, AZURE_TRACE);
+  const { header, rows } = splitCsv(readFileSync(path, 'utf8'));
+  if (header !== HEADER) throw new Error(`${path}: expected the header "${HEADER}", found "${header}"`);
+  return rows
+    .map((row) => ({ minute: Number(row.fields[0]), requests: Number(row.fields[1]) }))
+    .sort((a, b) => a.minute - b.minute)
+    .map((row) => row.requests);
 }
