@@ -9,14 +9,13 @@ import {
   type ServiceOutputTypes,
   TerminateInstancesCommand,
 } from '@aws-sdk/client-ec2';
-import type { SQSEvent } from 'aws-lambda';
 import { type AwsStub, mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { lambdaContext } from '../../local/runtime/lambda-context';
 import type { Lease } from '../../shared/domain/lease';
-import { newLeaseId } from '../../shared/ids';
 import type { LeaseRepository } from '../../shared/ports/lease-repository';
 import { storesOf, useFreshResources } from '../support/function-env';
+import { commandRecord, storedLease } from '../support/leases';
 
 // Fault injection: moto always has capacity, so EC2 is replaced here by
 // aws-sdk-client-mock to refuse launches. DynamoDB, SQS and EventBridge stay real.
@@ -51,23 +50,11 @@ const noCapacity = () =>
   });
 
 async function provision(workload: Lease['workload']): Promise<Lease> {
-  const now = Date.now();
-  const lease: Lease = {
-    tenantId: 'tenant-cap',
-    leaseId: newLeaseId(now),
-    workload,
-    gpus: 1,
-    instanceType: 'g5.xlarge',
-    status: 'PENDING',
-    createdAtMs: now,
-    updatedAtMs: now,
-  };
-  await leases.create(lease);
-  const body = JSON.stringify({ type: 'provision', tenantId: lease.tenantId, leaseId: lease.leaseId });
-  const event = {
-    Records: [{ messageId: lease.leaseId, receiptHandle: 'r', body, attributes: {}, messageAttributes: {} }],
-  } as unknown as SQSEvent;
-  const result = await handler(event, lambdaContext('lease-worker', 60_000));
+  const lease = await storedLease(leases, { tenantId: 'tenant-cap', workload });
+  const result = await handler(
+    { Records: [commandRecord('provision', lease)] },
+    lambdaContext('lease-worker', 60_000),
+  );
   expect(result.batchItemFailures).toEqual([]);
   return lease;
 }
@@ -119,24 +106,8 @@ describe('when EC2 has no capacity', () => {
         message: 'slow down',
       }),
     );
-    const now = Date.now();
-    const lease: Lease = {
-      tenantId: 'tenant-cap',
-      leaseId: newLeaseId(now),
-      workload: 'training',
-      gpus: 1,
-      instanceType: 'g5.xlarge',
-      status: 'PENDING',
-      createdAtMs: now,
-      updatedAtMs: now,
-    };
-    await leases.create(lease);
-    const body = JSON.stringify({ type: 'provision', tenantId: lease.tenantId, leaseId: lease.leaseId });
-    const event = {
-      Records: [
-        { messageId: 'm-throttled', receiptHandle: 'r', body, attributes: {}, messageAttributes: {} },
-      ],
-    } as unknown as SQSEvent;
+    const lease = await storedLease(leases, { tenantId: 'tenant-cap' });
+    const event = { Records: [commandRecord('provision', lease)] };
     // Every record of the batch failed: Powertools fails the invocation, so SQS redelivers it all.
     await expect(handler(event, lambdaContext('lease-worker', 60_000))).rejects.toThrow(/All records failed/);
     expect((await leases.get(lease.tenantId, lease.leaseId))?.status).toBe('PENDING');

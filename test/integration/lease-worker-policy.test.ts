@@ -1,13 +1,12 @@
-import type { SQSEvent } from 'aws-lambda';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { lambdaContext } from '../../local/runtime/lambda-context';
 import type { Lease } from '../../shared/domain/lease';
 import { chooseRentalMode } from '../../shared/domain/rental-mode';
-import { newLeaseId } from '../../shared/ids';
 import { LEASE_TAG } from '../../shared/ports/compute';
 import type { LeaseRepository } from '../../shared/ports/lease-repository';
 import { awsProbe } from '../support/aws';
 import { storesOf, useFreshResources } from '../support/function-env';
+import { commandRecord, storedLease } from '../support/leases';
 
 // The module the planner's replay also calls (see test/unit/planner/uses-domain-policies.test.ts):
 // swapping it here must change what the lease worker launches, with nothing else touched.
@@ -28,23 +27,8 @@ beforeAll(async () => {
 afterEach(() => vi.mocked(chooseRentalMode).mockReset());
 
 async function provisionNew(workload: Lease['workload']) {
-  const now = Date.now();
-  const lease: Lease = {
-    tenantId: 'tenant-p',
-    leaseId: newLeaseId(now),
-    workload,
-    gpus: 1,
-    instanceType: 'g5.xlarge',
-    status: 'PENDING',
-    createdAtMs: now,
-    updatedAtMs: now,
-  };
-  await leases.create(lease);
-  const body = JSON.stringify({ type: 'provision', tenantId: lease.tenantId, leaseId: lease.leaseId });
-  const event = {
-    Records: [{ messageId: lease.leaseId, receiptHandle: 'r', body, attributes: {}, messageAttributes: {} }],
-  } as unknown as SQSEvent;
-  await handler(event, lambdaContext('lease-worker', 60_000));
+  const lease = await storedLease(leases, { tenantId: 'tenant-p', workload });
+  await handler({ Records: [commandRecord('provision', lease)] }, lambdaContext('lease-worker', 60_000));
   const [instance] = await awsProbe().instancesTagged(LEASE_TAG, lease.leaseId);
   return {
     lifecycle: instance?.InstanceLifecycle ?? 'on-demand',

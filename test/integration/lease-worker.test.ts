@@ -3,10 +3,10 @@ import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { lambdaContext } from '../../local/runtime/lambda-context';
 import type { Lease } from '../../shared/domain/lease';
-import { newLeaseId } from '../../shared/ids';
 import { LEASE_TAG, MANAGED_TAG, TENANT_TAG } from '../../shared/ports/compute';
 import { awsProbe } from '../support/aws';
 import { storesOf, useFreshResources } from '../support/function-env';
+import { commandRecord, sqsRecord, storedLease } from '../support/leases';
 
 let env: Record<string, string>;
 let handler: typeof import('../../functions/lease-worker/handler').handler;
@@ -19,51 +19,11 @@ beforeAll(async () => {
   ({ leases } = await storesOf(env));
 });
 
-let counter = 0;
-function record(body: unknown): SQSRecord {
-  counter += 1;
-  return {
-    messageId: `msg-${counter}`,
-    receiptHandle: `rh-${counter}`,
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-    attributes: {
-      ApproximateReceiveCount: '1',
-      SentTimestamp: String(Date.now()),
-      SenderId: 'test',
-      ApproximateFirstReceiveTimestamp: String(Date.now()),
-    },
-    messageAttributes: {},
-    md5OfBody: '',
-    eventSource: 'aws:sqs',
-    eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:commands',
-    awsRegion: 'us-east-1',
-  };
-}
-
 const deliver = (...records: SQSRecord[]) =>
   handler({ Records: records } satisfies SQSEvent, lambdaContext('lease-worker', 120_000));
-
-async function pendingLease(overrides: Partial<Lease> = {}): Promise<Lease> {
-  const now = Date.now();
-  const lease: Lease = {
-    tenantId: 'tenant-w',
-    leaseId: newLeaseId(now),
-    workload: 'training',
-    gpus: 2,
-    instanceType: 'g5.xlarge',
-    status: 'PENDING',
-    createdAtMs: now,
-    updatedAtMs: now,
-    ...overrides,
-  };
-  await leases.create(lease);
-  return lease;
-}
-
-const provision = (lease: Lease) =>
-  record({ type: 'provision', tenantId: lease.tenantId, leaseId: lease.leaseId });
-const release = (lease: Lease) =>
-  record({ type: 'release', tenantId: lease.tenantId, leaseId: lease.leaseId });
+const pendingLease = (overrides: Partial<Lease> = {}) => storedLease(leases, { gpus: 2, ...overrides });
+const provision = (lease: Lease) => commandRecord('provision', lease);
+const release = (lease: Lease) => commandRecord('release', lease);
 
 describe('provisioning', () => {
   it('launches one tagged 1-GPU instance per GPU and records them', async () => {
@@ -152,8 +112,8 @@ describe('provisioning', () => {
 
   it('drops a malformed command instead of retrying it forever', async () => {
     const result = await deliver(
-      record('{"type":"provision"'),
-      record({ type: 'explode', tenantId: 'x', leaseId: 'y' }),
+      sqsRecord('{"type":"provision"'),
+      sqsRecord({ type: 'explode', tenantId: 'x', leaseId: 'y' }),
     );
     expect(result.batchItemFailures).toEqual([]);
   });

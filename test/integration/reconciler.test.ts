@@ -8,6 +8,7 @@ import { LEASE_TAG, MANAGED_TAG, TENANT_TAG } from '../../shared/ports/compute';
 import type { LeaseRepository } from '../../shared/ports/lease-repository';
 import { awsProbe } from '../support/aws';
 import { storesOf, useFreshResources } from '../support/function-env';
+import { storedLease } from '../support/leases';
 
 let env: Record<string, string>;
 let handler: typeof import('../../functions/reconciler/handler').handler;
@@ -35,21 +36,7 @@ async function launch(tags: Tag[]): Promise<string> {
   return result.Instances?.[0]?.InstanceId ?? '';
 }
 
-async function lease(status: Lease['status']): Promise<Lease> {
-  const now = Date.now();
-  const created: Lease = {
-    tenantId: 'tenant-r',
-    leaseId: newLeaseId(now),
-    workload: 'training',
-    gpus: 1,
-    instanceType: 'g5.xlarge',
-    status,
-    createdAtMs: now,
-    updatedAtMs: now,
-  };
-  await leases.create(created);
-  return created;
-}
+const lease = (status: Lease['status']) => storedLease(leases, { tenantId: 'tenant-r', status });
 
 const ownedBy = (owner: Lease) => [
   { Key: LEASE_TAG, Value: owner.leaseId },
