@@ -1,5 +1,5 @@
 import { Duration } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, ComparisonOperator, type IMetric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
@@ -70,23 +70,27 @@ export class GpurentAlerts extends Construct {
 
   /** Alarms as soon as one message sits in the queue's dead-letter queue. */
   public alarmOnDeadLetters(queue: DeadLetteredQueue): Alarm {
-    const alarm = new Alarm(this, `${queue.definition.id}DeadLettersAlarm`, {
-      alarmDescription: `Messages in the dead-letter queue of ${queue.definition.id}: commands failed ${queue.definition.maxReceiveCount} times and need an operator.`,
-      metric: queue.metricDeadLetterDepth(),
-      threshold: 1,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      evaluationPeriods: 1,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
-    });
-    this.notifyOperators(alarm);
-    return alarm;
+    return this.alarmOnAny(
+      `${queue.definition.id}DeadLettersAlarm`,
+      `Messages in the dead-letter queue of ${queue.definition.id}: commands failed ${queue.definition.maxReceiveCount} times and need an operator.`,
+      queue.metricDeadLetterDepth(),
+    );
   }
 
   /** Alarms when a function fails (unhandled errors, timeouts) within 5 minutes. */
   public alarmOnErrors(id: string, fn: IFunction): Alarm {
-    const alarm = new Alarm(this, `${id}ErrorsAlarm`, {
-      alarmDescription: `The gpurent ${id} function failed (unhandled error or timeout).`,
-      metric: fn.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),
+    return this.alarmOnAny(
+      `${id}ErrorsAlarm`,
+      `The gpurent ${id} function failed (unhandled error or timeout).`,
+      fn.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),
+    );
+  }
+
+  /** An alarm that fires on the first occurrence (one datapoint at or above 1) and tells operators. */
+  private alarmOnAny(id: string, description: string, metric: IMetric): Alarm {
+    const alarm = new Alarm(this, id, {
+      alarmDescription: description,
+      metric,
       threshold: 1,
       comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       evaluationPeriods: 1,
