@@ -98,10 +98,7 @@ export class GpurentStack extends Stack {
       // SQS visibility timeout (180 s) is six times this, as AWS recommends.
       timeout: Duration.seconds(30),
       logLevel,
-      environment: {
-        LAUNCH_TEMPLATE_ID: this.fleet.launchTemplateId,
-        SUBNET_IDS: this.fleet.subnetIdsCsv,
-      },
+      environment: this.fleet.launchEnvironment,
     })
       .bindTable(this.data.binding('leases'), 'readWrite')
       .bindTable(this.data.binding('usage'), 'readWrite')
@@ -134,10 +131,7 @@ export class GpurentStack extends Stack {
       timeout: Duration.minutes(2),
       logLevel,
       // Required by the shared control-plane wiring; the reconciler never launches.
-      environment: {
-        LAUNCH_TEMPLATE_ID: this.fleet.launchTemplateId,
-        SUBNET_IDS: this.fleet.subnetIdsCsv,
-      },
+      environment: this.fleet.launchEnvironment,
     })
       .bindTable(this.data.binding('leases'), 'readWrite')
       .bindTable(this.data.binding('usage'), 'readWrite')

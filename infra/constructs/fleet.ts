@@ -160,6 +160,11 @@ export class GpuFleet extends Construct {
     return Fn.join(',', this.subnetIds);
   }
 
+  /** What a function acting on this fleet reads: the launch template and the subnets to try. */
+  public get launchEnvironment(): Record<string, string> {
+    return { LAUNCH_TEMPLATE_ID: this.launchTemplateId, SUBNET_IDS: this.subnetIdsCsv };
+  }
+
   /**
    * Lets `grantee` launch instances from this fleet's launch template (any instance
    * type, on-demand, spot or into a capacity reservation), tag them while they are

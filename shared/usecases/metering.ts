@@ -32,6 +32,17 @@ export async function meterOpenInstances(deps: Deps, atMs: number): Promise<Tick
 
 const CLOSE_ATTEMPTS = 5;
 
+/** Concurrent ticks kept moving the checkpoint; the release is retried by its queue. */
+export class BillCloseContentionError extends Error {
+  constructor(
+    readonly instanceId: string,
+    readonly attempts: number,
+  ) {
+    super(`Could not close the bill of ${instanceId} in ${attempts} attempts`);
+    this.name = 'BillCloseContentionError';
+  }
+}
+
 /**
  * Closes an instance's bill at `endedAtMs`. A tick that slipped in between the
  * read and the write moves the checkpoint; the close is recomputed from the new
@@ -50,5 +61,5 @@ export async function closeInstanceBill(
     if ((await deps.ledger.applyCharge(current, charge, endAt, { endedAtMs: endAt })) === 'recorded') return;
     current = await reload();
   }
-  if (current?.meteringOpen) throw new Error(`Could not close the bill of ${instance.instanceId}`);
+  if (current?.meteringOpen) throw new BillCloseContentionError(instance.instanceId, CLOSE_ATTEMPTS);
 }

@@ -22,8 +22,8 @@ export async function requestRelease(
   });
   // A concurrent request or the provisioner moved it first; the command is idempotent either way.
   await deps.commands.send({ type: 'release', tenantId, leaseId });
-  const current = moved ? await deps.leases.get(tenantId, leaseId) : lease;
-  return current ?? lease;
+  if (moved) return { ...lease, status: 'RELEASING', updatedAtMs: now, releaseRequestedAtMs: now };
+  return (await deps.leases.get(tenantId, leaseId)) ?? lease;
 }
 
 /**
