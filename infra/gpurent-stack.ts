@@ -60,6 +60,7 @@ export class GpurentStack extends Stack {
     readonly leaseWorker: GpurentFunction;
     readonly metering: GpurentFunction;
     readonly reconciler: GpurentFunction;
+    readonly budgetEvaluator: GpurentFunction;
   };
 
   constructor(scope: Construct, id: string, props: GpurentStackProps = {}) {
@@ -86,6 +87,8 @@ export class GpurentStack extends Stack {
     })
       .bindTable(this.data.binding('leases'), 'readWrite')
       .bindTable(this.data.binding('usage'), 'read')
+      .bindTable(this.data.binding('spend'), 'read')
+      .bindTable(this.data.binding('budgets'), 'readWrite')
       .bindTable(this.data.binding('idempotency'), 'readWrite')
       .bindQueue(leaseCommands.binding, 'send')
       .bindEventBus(this.events.binding);
@@ -102,6 +105,8 @@ export class GpurentStack extends Stack {
     })
       .bindTable(this.data.binding('leases'), 'readWrite')
       .bindTable(this.data.binding('usage'), 'readWrite')
+      // Closing a bill adds its last charge to the spend counters.
+      .bindTable(this.data.binding('spend'), 'readWrite')
       .bindTable(this.data.binding('idempotency'), 'readWrite')
       .bindEventBus(this.events.binding);
     leaseWorker.addEventSource(
@@ -123,7 +128,8 @@ export class GpurentStack extends Stack {
       logLevel,
     })
       .bindTable(this.data.binding('leases'), 'readWrite')
-      .bindTable(this.data.binding('usage'), 'readWrite');
+      .bindTable(this.data.binding('usage'), 'readWrite')
+      .bindTable(this.data.binding('spend'), 'readWrite');
 
     const reconciler = new GpurentFunction(this, 'ReconcilerFunction', {
       handlerName: 'reconciler',
@@ -135,23 +141,48 @@ export class GpurentStack extends Stack {
     })
       .bindTable(this.data.binding('leases'), 'readWrite')
       .bindTable(this.data.binding('usage'), 'readWrite')
+      // Adopting a stray of a running lease starts its bill; charges go through the ledger.
+      .bindTable(this.data.binding('spend'), 'readWrite')
       // Re-sends provision / release commands of leases stuck in PENDING or RELEASING.
       .bindQueue(leaseCommands.binding, 'send')
       .bindEventBus(this.events.binding);
     this.fleet.grantDescribe(reconciler, 'ec2:DescribeInstances');
     this.fleet.grantTerminateManaged(reconciler);
 
+    const budgetEvaluator = new GpurentFunction(this, 'BudgetEvaluatorFunction', {
+      handlerName: 'budget-evaluator',
+      description:
+        'gpurent budgets: judges every budget on month-to-date spend and forecast, alerts once per threshold over SNS',
+      timeout: Duration.minutes(2),
+      logLevel,
+    })
+      .bindTable(this.data.binding('budgets'), 'readWrite')
+      .bindTable(this.data.binding('spend'), 'read')
+      // Reads open instances (run rates); stop-interruptible moves leases to RELEASING.
+      .bindTable(this.data.binding('leases'), 'readWrite')
+      // The shared store wiring names the usage table; the evaluator never reads rows.
+      .bindTable(this.data.binding('usage'), 'read')
+      .bindTopic(this.alerts.binding('budgetAlerts'))
+      .bindQueue(leaseCommands.binding, 'send')
+      .bindEventBus(this.events.binding);
+
     this.schedules = new GpurentSchedules(this, 'Schedules');
     this.schedules.addFunctionSchedule('MeteringSchedule', metering, {
       every: Duration.minutes(1),
       description: 'gpurent metering, every minute',
+      // Budgets are judged right after each metering run, on fresh counters.
+      onSuccess: budgetEvaluator,
+    });
+    this.schedules.addFunctionSchedule('BudgetEvaluatorSchedule', budgetEvaluator, {
+      every: Duration.minutes(5),
+      description: 'gpurent budget evaluation, every five minutes (also runs after each metering run)',
     });
     this.schedules.addFunctionSchedule('ReconcilerSchedule', reconciler, {
       every: Duration.minutes(5),
       description: 'gpurent reconciler, every five minutes',
     });
 
-    this.functions = { api: apiFunction, leaseWorker, metering, reconciler };
+    this.functions = { api: apiFunction, leaseWorker, metering, reconciler, budgetEvaluator };
 
     // --- alarms ---------------------------------------------------------------------
     for (const queue of this.queues.all) this.alerts.alarmOnDeadLetters(queue);

@@ -2,9 +2,10 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { dirname } from 'node:path';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { QUEUES } from '../shared/resources';
+import { QUEUES, TOPICS } from '../shared/resources';
 import { type EmulatorEndpoints, startEmulators } from './emulators';
 import { prepareFunctionEnvironment } from './environment';
+import { startAlertFeed } from './runtime/alert-feed';
 import { startHttpGateway } from './runtime/http-gateway';
 import { type Schedules, startSchedules } from './runtime/schedules';
 import { startSqsPoller } from './runtime/sqs-poller';
@@ -20,6 +21,8 @@ export interface LocalStackOptions {
   readonly endpoints?: EmulatorEndpoints;
   /** Fire scheduled functions on their timers (off in tests, which fire them on purpose). */
   readonly timers?: boolean;
+  /** Print each budget alert published to the topic, as a subscriber receives it. */
+  readonly printAlerts?: (text: string) => void;
 }
 
 export interface LocalStack {
@@ -48,11 +51,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const env = await prepareFunctionEnvironment(endpoints, region, prefix);
     // Handlers read their configuration once, at import: set it first.
     Object.assign(process.env, env);
-    const [api, worker, metering, reconciler] = await Promise.all([
+    const [api, worker, metering, reconciler, budgetEvaluator] = await Promise.all([
       import('../functions/api/handler'),
       import('../functions/lease-worker/handler'),
       import('../functions/metering/handler'),
       import('../functions/reconciler/handler'),
+      import('../functions/budget-evaluator/handler'),
     ]);
 
     const tokens = new LocalTokenIssuer();
@@ -67,12 +71,27 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     });
     const schedules = startSchedules(
       [
-        { name: 'gpurent-metering', everyMs: MINUTE_MS, handler: metering.handler },
+        {
+          name: 'gpurent-metering',
+          everyMs: MINUTE_MS,
+          handler: metering.handler,
+          // As in AWS: the budget evaluator is metering's on-success destination.
+          onSuccess: { name: 'gpurent-budget-evaluator', handler: budgetEvaluator.handler },
+        },
         { name: 'gpurent-reconciler', everyMs: 5 * MINUTE_MS, handler: reconciler.handler },
+        { name: 'gpurent-budget-evaluator', everyMs: 5 * MINUTE_MS, handler: budgetEvaluator.handler },
       ],
       region,
       options.timers !== false,
     );
+    const alertFeed = options.printAlerts
+      ? await startAlertFeed(
+          sqs,
+          env[TOPICS.budgetAlerts.envVar] ?? '',
+          `${prefix}-budget-alerts-feed`,
+          options.printAlerts,
+        )
+      : undefined;
     return {
       apiUrl: `http://127.0.0.1:${port}`,
       token: await tokens.issue('local-user', { 'custom:tenant': LOCAL_TENANT }),
@@ -85,7 +104,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       schedules,
       async stop() {
         schedules.stop();
-        await poller.stop();
+        await Promise.all([poller.stop(), alertFeed?.stop()]);
         await new Promise((resolve) => server.close(resolve));
         sqs.destroy();
         await emulators?.stop();

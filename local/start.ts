@@ -11,7 +11,7 @@ async function main(): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65_535)
     throw new Error(`PORT must be a port number, got ${process.env.PORT}`);
   console.log('Starting DynamoDB Local, fauxqs and moto_server…');
-  const stack = await startLocalStack({ port });
+  const stack = await startLocalStack({ port, printAlerts: (text) => console.log(text) });
   await writeLocalManifest(MANIFEST, stack);
   console.log(`
 gpurent is running locally.

@@ -53,6 +53,25 @@ export const TABLES = {
     sortKey: 'sk',
     indexes: [],
   },
+  /**
+   * Month-to-date spend counters per tenant and month: the whole tenant, each
+   * project, mode and lease. Metering adds to them with every charge.
+   */
+  spend: {
+    id: 'SpendTable',
+    envVar: 'SPEND_TABLE_NAME',
+    partitionKey: 'pk',
+    sortKey: 'sk',
+    indexes: [],
+  },
+  /** Tenants' budgets, each with the alert records of its current month. */
+  budgets: {
+    id: 'BudgetsTable',
+    envVar: 'BUDGETS_TABLE_NAME',
+    partitionKey: 'pk',
+    sortKey: 'sk',
+    indexes: [],
+  },
   /** Powertools idempotency records (API create, lease commands). */
   idempotency: {
     id: 'IdempotencyTable',

@@ -3,7 +3,13 @@ import {
   IdempotencyValidationError,
 } from '@aws-lambda-powertools/idempotency';
 import { InvalidCursorError } from '../../shared/adapters/dynamodb-lease-repository';
-import { LeaseNotFoundError, UnsupportedInstanceTypeError } from '../../shared/errors';
+import {
+  BudgetExceededError,
+  BudgetNotFoundError,
+  LeaseNotFoundError,
+  UnsupportedInstanceTypeError,
+} from '../../shared/errors';
+import { BudgetUpdateConflictError } from '../../shared/usecases/budgets/put-budget';
 import { ApiError } from './http';
 
 /** Maps the errors use cases and adapters raise on bad client input to API errors. */
@@ -14,6 +20,13 @@ export function toApiError(error: unknown): ApiError | undefined {
     ]);
   }
   if (error instanceof LeaseNotFoundError) return new ApiError(404, 'LEASE_NOT_FOUND', error.message);
+  if (error instanceof BudgetNotFoundError) return new ApiError(404, 'BUDGET_NOT_FOUND', error.message);
+  if (error instanceof BudgetExceededError) {
+    return new ApiError(402, 'BUDGET_EXCEEDED', error.message, [
+      { path: 'budget', message: error.budgetName },
+    ]);
+  }
+  if (error instanceof BudgetUpdateConflictError) return new ApiError(409, 'BUDGET_CHANGED', error.message);
   if (error instanceof InvalidCursorError) {
     return new ApiError(400, 'INVALID_CURSOR', 'cursor must be a nextCursor value returned by this API');
   }

@@ -2,6 +2,7 @@ import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempo
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import type { Context } from 'aws-lambda';
 import { z } from 'zod';
+import { DynamoDbBudgetRepository } from '../../shared/adapters/dynamodb-budget-repository';
 import { EventBridgePublisher } from '../../shared/adapters/eventbridge-publisher';
 import { SqsLeaseCommandQueue } from '../../shared/adapters/sqs-lease-command-queue';
 import { priceCatalog } from '../../shared/catalog';
@@ -15,6 +16,7 @@ import { apiErrors } from './error-handler';
 import { toApiError } from './errors';
 import { ApiError, type ApiEvent, type ApiResult } from './http';
 import type { RouteKey } from './route-keys';
+import { deleteBudget, getBudget, listAllBudgets, listBudgets, putBudgetRoute } from './routes/budgets';
 import type { ApiContext, ApiDeps } from './routes/context';
 import { deleteLease, getLease, listLeases, postLease } from './routes/leases';
 import { health, openApi } from './routes/meta';
@@ -23,6 +25,7 @@ import { exportUsage, getUsage } from './routes/usage';
 const config = readConfig({
   AWS_REGION: nonEmpty,
   ...storeConfig,
+  BUDGETS_TABLE_NAME: nonEmpty,
   IDEMPOTENCY_TABLE_NAME: nonEmpty,
   LEASE_COMMANDS_QUEUE_URL: nonEmpty,
   EVENT_BUS_NAME: nonEmpty,
@@ -31,10 +34,12 @@ const config = readConfig({
   IDEMPOTENCY_TTL_SECONDS: z.coerce.number().int().positive().default(86_400),
 });
 
-const { dynamoDb, leases, ledger } = createStores(config);
+const { dynamoDb, documents, leases, ledger, spend } = createStores(config);
 const deps: ApiDeps = {
   leases,
   ledger,
+  spend,
+  budgets: new DynamoDbBudgetRepository(documents, config.BUDGETS_TABLE_NAME),
   commands: new SqsLeaseCommandQueue(createSqsClient(), config.LEASE_COMMANDS_QUEUE_URL),
   events: new EventBridgePublisher(createEventBridgeClient(), config.EVENT_BUS_NAME),
   catalog: priceCatalog,
@@ -79,6 +84,11 @@ const routes: Readonly<Record<RouteKey, Route>> = {
   'DELETE /v1/leases/{id}': deleteLease,
   'GET /v1/usage': getUsage,
   'GET /v1/usage/export': exportUsage,
+  'GET /v1/budgets': listBudgets,
+  'PUT /v1/budgets/{name}': putBudgetRoute,
+  'GET /v1/budgets/{name}': getBudget,
+  'DELETE /v1/budgets/{name}': deleteBudget,
+  'GET /v1/admin/budgets': listAllBudgets,
 };
 
 export const handler = observed(async (event: ApiEvent, lambdaContext: Context): Promise<ApiResult> => {

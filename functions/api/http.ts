@@ -71,3 +71,28 @@ export function tenantOf(event: ApiEvent): string {
   }
   return tenant;
 }
+
+const GROUPS_CLAIM = 'cognito:groups';
+const ADMIN_GROUP = 'admin';
+
+/** Groups from the verified token: API Gateway renders a list claim as `[a b]`. */
+function groupsOf(event: ApiEvent): string[] {
+  const claim = event.requestContext.authorizer?.jwt?.claims?.[GROUPS_CLAIM];
+  if (Array.isArray(claim)) return claim.map(String);
+  if (typeof claim !== 'string') return [];
+  return claim
+    .replace(/^\[|\]$/g, '')
+    .split(/[\s,]+/)
+    .filter(Boolean);
+}
+
+/** Operator routes: the token's `cognito:groups` must hold `admin`. */
+export function requireAdmin(event: ApiEvent): void {
+  if (!groupsOf(event).includes(ADMIN_GROUP)) {
+    throw new ApiError(
+      403,
+      'ADMIN_REQUIRED',
+      `This route is for operators: the token's ${GROUPS_CLAIM} must include ${ADMIN_GROUP}`,
+    );
+  }
+}

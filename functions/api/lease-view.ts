@@ -29,6 +29,7 @@ export function leaseBody(lease: LeaseView) {
     gpus: lease.gpus,
     instanceType: lease.instanceType,
     requestedMode: lease.requestedMode,
+    project: lease.project,
     mode: modes.length === 1 ? modes[0] : modes.length === 0 ? undefined : 'mixed',
     createdAt: iso(lease.createdAtMs),
     updatedAt: iso(lease.updatedAtMs),

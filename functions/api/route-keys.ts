@@ -18,6 +18,11 @@ export const API_ROUTES = [
   { key: 'DELETE /v1/leases/{id}' },
   { key: 'GET /v1/usage' },
   { key: 'GET /v1/usage/export' },
+  { key: 'GET /v1/budgets' },
+  { key: 'PUT /v1/budgets/{name}' },
+  { key: 'GET /v1/budgets/{name}' },
+  { key: 'DELETE /v1/budgets/{name}' },
+  { key: 'GET /v1/admin/budgets' },
 ] as const satisfies readonly { key: string; publicBecause?: string }[];
 
 export type RouteKey = (typeof API_ROUTES)[number]['key'];

@@ -19,7 +19,7 @@ import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { acknowledgeTableIndexes } from './data';
-import { acknowledgeWildcardResource } from './nag';
+import { acknowledgeWildcardAction, acknowledgeWildcardResource } from './nag';
 
 /** Root of the repository: `functions/`, `package-lock.json` and `tsconfig.json` live here. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -211,10 +211,20 @@ export class GpurentFunction extends NodejsFunction {
     return this;
   }
 
-  /** Grants publish on a topic and puts its ARN into the topic's environment variable. */
+  /**
+   * Grants publish on a topic and puts its ARN into the topic's environment variable.
+   * On a KMS-encrypted topic this includes `kms:GenerateDataKey*` on the topic's key.
+   */
   public bindTopic(binding: TopicBinding): this {
     binding.topic.grantPublish(this);
     this.addEnvironment(binding.envVar, binding.topic.topicArn);
+    if (binding.topic.masterKey) {
+      acknowledgeWildcardAction(
+        this.role,
+        'kms:GenerateDataKey*',
+        'Publishing to a KMS-encrypted SNS topic: CDK grants kms:GenerateDataKey* (its data-key variants) on that topic key only.',
+      );
+    }
     return this;
   }
 

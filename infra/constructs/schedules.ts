@@ -1,6 +1,7 @@
 import { Aws, type Duration } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { LambdaDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import {
   ContextAttribute,
   Schedule,
@@ -21,6 +22,12 @@ export interface FunctionScheduleOptions {
    * @default true
    */
   readonly enabled?: boolean;
+  /**
+   * A function invoked (Lambda on-success destination) after each run that succeeds,
+   * with the run's event as `requestPayload`.
+   * @default - none
+   */
+  readonly onSuccess?: IFunction;
 }
 
 /**
@@ -79,7 +86,20 @@ export class GpurentSchedules extends Construct {
         maxEventAge: options.every,
       }),
     });
-    fn.configureAsyncInvoke({ retryAttempts: 0, maxEventAge: options.every });
+    fn.configureAsyncInvoke({
+      retryAttempts: 0,
+      maxEventAge: options.every,
+      onSuccess: options.onSuccess
+        ? new LambdaDestination(options.onSuccess, { responseOnly: false })
+        : undefined,
+    });
+    if (options.onSuccess && fn.role) {
+      acknowledgeWildcardResource(
+        fn.role,
+        `${options.onSuccess.functionArn}:*`,
+        `lambda:InvokeFunction of the on-success destination ${options.onSuccess.node.path} and its versions; CDK's destination grant adds <function arn>:*.`,
+      );
+    }
 
     // grantInvoke covers the function and its versions/aliases (`<arn>:*`).
     acknowledgeWildcardResource(

@@ -3,11 +3,23 @@ import type { Context, ScheduledEvent } from 'aws-lambda';
 import { lambdaContext } from './lambda-context';
 
 type ScheduledHandler = (event: ScheduledEvent, context: Context) => Promise<unknown>;
+type DestinationHandler = (event: DestinationRecord, context: Context) => Promise<unknown>;
 
 export interface ScheduledFunction {
   readonly name: string;
   readonly everyMs: number;
   readonly handler: ScheduledHandler;
+  /** Plays Lambda's on-success destination: invoked after each run that succeeds. */
+  readonly onSuccess?: { readonly name: string; readonly handler: DestinationHandler };
+}
+
+/** What Lambda hands an on-success destination function after an asynchronous invocation. */
+export interface DestinationRecord {
+  readonly version: '1.0';
+  readonly timestamp: string;
+  readonly requestContext: { readonly functionArn: string; readonly condition: 'Success' };
+  readonly requestPayload: ScheduledEvent;
+  readonly responsePayload: unknown;
 }
 
 /** The event EventBridge Scheduler delivers, with `time` the scheduled instant. */
@@ -47,7 +59,22 @@ export function startSchedules(
   const fire = async (name: string, atMs = Date.now()) => {
     const fn = byName.get(name);
     if (!fn) throw new Error(`No scheduled function ${name}`);
-    return fn.handler(scheduledEvent(name, atMs, region), lambdaContext(name, 60_000));
+    const event = scheduledEvent(name, atMs, region);
+    const result = await fn.handler(event, lambdaContext(name, 60_000));
+    if (fn.onSuccess) {
+      const record: DestinationRecord = {
+        version: '1.0',
+        timestamp: new Date().toISOString(),
+        requestContext: {
+          functionArn: `arn:aws:lambda:${region}:000000000000:function:${name}`,
+          condition: 'Success',
+        },
+        requestPayload: event,
+        responsePayload: result,
+      };
+      await fn.onSuccess.handler(record, lambdaContext(fn.onSuccess.name, 60_000));
+    }
+    return result;
   };
   const arm = (fn: ScheduledFunction) => {
     if (stopped) return;

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { USAGE_EXPORT_HEADER } from '../../shared/domain/usage-export';
+import { USAGE_EXPORT_HEADER, USAGE_EXPORT_HEADER_V1 } from '../../shared/domain/usage-export';
 import { ALIBABA_HEADER, parseAlibabaRows } from './alibaba';
 import { splitCsv } from './csv';
 import { type DemandTrace, TraceFormatError } from './demand-trace';
@@ -12,8 +12,8 @@ export function parseTrace(text: string, source: string): DemandTrace {
   let trace: DemandTrace;
   if (header === ALIBABA_HEADER) {
     trace = parseAlibabaRows(rows, source);
-  } else if (header === USAGE_EXPORT_HEADER) {
-    trace = parseUsageExportRows(rows, source);
+  } else if (header === USAGE_EXPORT_HEADER || header === USAGE_EXPORT_HEADER_V1) {
+    trace = parseUsageExportRows(rows, header.split(','), source);
   } else {
     throw new TraceFormatError(
       source,

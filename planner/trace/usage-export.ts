@@ -1,11 +1,8 @@
 import { z } from 'zod';
 import { RENTAL_MODES, WORKLOADS } from '../../shared/domain/lease';
-import { USAGE_EXPORT_HEADER } from '../../shared/domain/usage-export';
 import { type CsvRow, parseRow } from './csv';
 import { type DemandTrace, TraceFormatError, type TraceLease } from './demand-trace';
 import { wholeNumber } from './fields';
-
-const COLUMNS = USAGE_EXPORT_HEADER.split(',');
 
 const UTC_EXAMPLE = '2026-11-30T12:00:00.000Z';
 
@@ -20,6 +17,8 @@ const exportRow = z.object({
     z.literal(''),
     z.iso.datetime(`ended_at must be empty (still running) or an ISO-8601 UTC time like ${UTC_EXAMPLE}`),
   ]),
+  /** Absent from exports made before leases had a project label. */
+  project: z.string().optional(),
 });
 
 /**
@@ -27,8 +26,12 @@ const exportRow = z.object({
  * no ended_at; it is taken to run until the last timestamp in the file, the
  * latest moment the export knows about.
  */
-export function parseUsageExportRows(rows: readonly CsvRow[], source: string): DemandTrace {
-  const parsed = rows.map((row) => ({ row, lease: parseRow(exportRow, COLUMNS, row, source) }));
+export function parseUsageExportRows(
+  rows: readonly CsvRow[],
+  columns: readonly string[],
+  source: string,
+): DemandTrace {
+  const parsed = rows.map((row) => ({ row, lease: parseRow(exportRow, columns, row, source) }));
   const firstLine = new Map<string, number>();
   let originMs = Number.POSITIVE_INFINITY;
   let lastMs = Number.NEGATIVE_INFINITY;

@@ -185,7 +185,16 @@ export class DynamoDbLeaseRepository implements LeaseRepository {
     );
   }
 
-  async openInstances(): Promise<LeaseInstance[]> {
+  openInstances(): Promise<LeaseInstance[]> {
+    return this.queryOpenInstances();
+  }
+
+  /** Reads the open-instance index and keeps the tenant's: it scales with the open fleet, not the tenant's history. */
+  openInstancesOf(tenantId: string): Promise<LeaseInstance[]> {
+    return this.queryOpenInstances(tenantId);
+  }
+
+  private async queryOpenInstances(tenantId?: string): Promise<LeaseInstance[]> {
     const instances: LeaseInstance[] = [];
     let startKey: Record<string, unknown> | undefined;
     do {
@@ -194,7 +203,11 @@ export class DynamoDbLeaseRepository implements LeaseRepository {
           TableName: this.tableName,
           IndexName: OPEN_METERING_INDEX,
           KeyConditionExpression: 'meteringOpen = :open',
-          ExpressionAttributeValues: { ':open': METERING_OPEN },
+          ExpressionAttributeValues: {
+            ':open': METERING_OPEN,
+            ...(tenantId === undefined ? {} : { ':tenant': tenantId }),
+          },
+          ...(tenantId === undefined ? {} : { FilterExpression: 'tenantId = :tenant' }),
           ExclusiveStartKey: startKey,
         }),
       );

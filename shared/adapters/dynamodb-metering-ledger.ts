@@ -2,18 +2,21 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Charge } from '../domain/billing';
 import type { LeaseInstance } from '../domain/lease';
+import { monthOfCharge, spendScopesOf } from '../domain/spend';
 import type { ChargeOutcome, MeteringLedger, UsageRecord } from '../ports/metering-ledger';
-import { instanceKey, tenantKey, usageKey } from './dynamodb-keys';
+import { instanceKey, spendKey, tenantKey, usageKey } from './dynamodb-keys';
 
 export interface MeteringTables {
   readonly leases: string;
   readonly usage: string;
+  readonly spend: string;
 }
 
 /**
- * A charge is a usage row plus the instance's checkpoint moving forward, written
- * in one transaction guarded by the previous checkpoint. Two ticks racing for the
- * same window: one wins, the other's condition fails and nothing is billed twice.
+ * A charge is a usage row, the instance's checkpoint moving forward and the
+ * month-to-date spend counters it adds to, written in one transaction guarded by
+ * the previous checkpoint. Two ticks racing for the same window: one wins, the
+ * other's condition fails and nothing is billed or counted twice.
  */
 export class DynamoDbMeteringLedger implements MeteringLedger {
   constructor(
@@ -58,6 +61,7 @@ export class DynamoDbMeteringLedger implements MeteringLedger {
           instanceId: instance.instanceId,
           instanceType: instance.instanceType,
           mode: instance.mode,
+          project: instance.project,
           atMs,
           seconds: charge.seconds,
           microUsd: charge.microUsd,
@@ -65,7 +69,10 @@ export class DynamoDbMeteringLedger implements MeteringLedger {
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     };
-    const items = charge.seconds > 0 ? [usageRow, checkpointUpdate] : [checkpointUpdate];
+    const items =
+      charge.seconds > 0
+        ? [usageRow, checkpointUpdate, ...this.counterUpdates(instance, charge, atMs)]
+        : [checkpointUpdate];
     try {
       await this.client.send(new TransactWriteCommand({ TransactItems: items }));
       return 'recorded';
@@ -73,6 +80,39 @@ export class DynamoDbMeteringLedger implements MeteringLedger {
       if (isConditionFailure(error)) return 'already-recorded';
       throw error;
     }
+  }
+
+  /** One `ADD` per spend counter the charge counts toward (tenant, mode, lease, project). */
+  private counterUpdates(instance: LeaseInstance, charge: Charge, atMs: number) {
+    const month = monthOfCharge(atMs);
+    return spendScopesOf(instance).map((scope) => {
+      // A lease's counter also names the lease and its project, for the costliest-leases list.
+      const labels: Record<string, string | undefined> =
+        scope.kind === 'lease' ? { leaseId: instance.leaseId, project: instance.project } : {};
+      const present = Object.entries(labels).filter(([, value]) => value !== undefined);
+      return {
+        Update: {
+          TableName: this.tables.spend,
+          Key: { pk: tenantKey(instance.tenantId), sk: spendKey(month, scope) },
+          UpdateExpression: [
+            'ADD microUsd :micro, seconds :seconds',
+            `SET ${['tenantId = :tenant', '#month = :month', ...present.map(([name]) => `#${name} = :${name}`)].join(', ')}`,
+          ].join(' '),
+          // `month` and `project` are DynamoDB reserved words.
+          ExpressionAttributeNames: {
+            '#month': 'month',
+            ...Object.fromEntries(present.map(([name]) => [`#${name}`, name])),
+          },
+          ExpressionAttributeValues: {
+            ':micro': charge.microUsd,
+            ':seconds': charge.seconds,
+            ':tenant': instance.tenantId,
+            ':month': month,
+            ...Object.fromEntries(present.map(([name, value]) => [`:${name}`, value])),
+          },
+        },
+      };
+    });
   }
 
   async usage(tenantId: string, fromMs: number, toMs: number): Promise<UsageRecord[]> {

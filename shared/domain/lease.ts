@@ -25,6 +25,8 @@ export interface Lease {
   readonly instanceType: string;
   /** The mode the tenant asked for; the provisioner's decision is on each instance. */
   readonly requestedMode?: RentalMode | undefined;
+  /** The tenant's own label for cost attribution and project budgets. */
+  readonly project?: string | undefined;
   readonly status: LeaseStatus;
   readonly createdAtMs: number;
   readonly updatedAtMs: number;
@@ -41,6 +43,8 @@ export interface LeaseInstance {
   readonly instanceId: string;
   readonly instanceType: string;
   readonly mode: RentalMode;
+  /** The lease's project label, copied so metering can count spend per project. */
+  readonly project?: string | undefined;
   readonly zone: string;
   readonly priceMicroUsdPerHour: number;
   readonly launchedAtMs: number;

@@ -1,7 +1,9 @@
 import type { LeaseView } from './lease';
 
 /** Columns of `GET /v1/usage/export`; the planner's replay reads the same header. */
-export const USAGE_EXPORT_HEADER = 'lease_id,workload,mode,instance_type,gpus,started_at,ended_at';
+export const USAGE_EXPORT_HEADER = 'lease_id,workload,mode,instance_type,gpus,started_at,ended_at,project';
+/** The header before leases had a project label; the planner still reads such exports. */
+export const USAGE_EXPORT_HEADER_V1 = 'lease_id,workload,mode,instance_type,gpus,started_at,ended_at';
 
 /**
  * One row per lease that ran during [fromMs, toMs): from its first launch to its
@@ -25,6 +27,7 @@ export function usageExportCsv(leases: readonly LeaseView[], fromMs: number, toM
         lease.gpus,
         new Date(startedAtMs).toISOString(),
         endedAtMs === undefined ? '' : new Date(endedAtMs).toISOString(),
+        lease.project ?? '',
       ].join(','),
     );
   }

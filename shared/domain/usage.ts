@@ -1,7 +1,9 @@
 import type { RentalMode } from './lease';
 import type { MicroUsd } from './money';
 
-export const USAGE_GROUPINGS = ['mode', 'lease', 'instanceType'] as const;
+export const USAGE_GROUPINGS = ['mode', 'lease', 'instanceType', 'project'] as const;
+/** The group of charges of leases without a project label. */
+export const NO_PROJECT = '(none)';
 export type UsageGrouping = (typeof USAGE_GROUPINGS)[number];
 
 /** The fields of a charge that usage reports read. */
@@ -9,6 +11,7 @@ export interface ChargeLine {
   readonly leaseId: string;
   readonly instanceType: string;
   readonly mode: RentalMode;
+  readonly project?: string | undefined;
   readonly seconds: number;
   readonly microUsd: MicroUsd;
 }
@@ -29,6 +32,7 @@ const groupKey: Record<UsageGrouping, (line: ChargeLine) => string> = {
   mode: (line) => line.mode,
   lease: (line) => line.leaseId,
   instanceType: (line) => line.instanceType,
+  project: (line) => line.project ?? NO_PROJECT,
 };
 
 /** Sums charges per group, largest cost first (ties by key, so output is stable). */

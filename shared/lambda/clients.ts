@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EC2Client } from '@aws-sdk/client-ec2';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
+import { SNSClient } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { tracer } from './observability';
@@ -18,3 +19,4 @@ export const createEc2Client = () => tracer.captureAWSv3Client(new EC2Client({})
 export const createSqsClient = () =>
   tracer.captureAWSv3Client(new SQSClient({ useQueueUrlAsEndpoint: false }));
 export const createEventBridgeClient = () => tracer.captureAWSv3Client(new EventBridgeClient({}));
+export const createSnsClient = () => tracer.captureAWSv3Client(new SNSClient({}));

@@ -21,6 +21,7 @@ export interface ControlPlaneConfig {
   readonly AWS_REGION: string;
   readonly LEASES_TABLE_NAME: string;
   readonly USAGE_TABLE_NAME: string;
+  readonly SPEND_TABLE_NAME: string;
   readonly LEASE_COMMANDS_QUEUE_URL: string;
   readonly EVENT_BUS_NAME: string;
   readonly LAUNCH_TEMPLATE_ID: string;
@@ -29,10 +30,11 @@ export interface ControlPlaneConfig {
 
 /** Wires every port to its AWS adapter, one client per service. */
 export function createControlPlane(config: ControlPlaneConfig) {
-  const { dynamoDb, leases, ledger } = createStores(config);
+  const { dynamoDb, leases, ledger, spend } = createStores(config);
   const controlPlane: ControlPlane = {
     leases,
     ledger,
+    spend,
     compute: new Ec2Compute(createEc2Client(), {
       launchTemplateId: config.LAUNCH_TEMPLATE_ID,
       subnetIds: config.SUBNET_IDS,

@@ -1,13 +1,24 @@
 import { DynamoDbLeaseRepository } from '../adapters/dynamodb-lease-repository';
 import { DynamoDbMeteringLedger } from '../adapters/dynamodb-metering-ledger';
+import { DynamoDbSpendCounters } from '../adapters/dynamodb-spend-counters';
 import { nonEmpty } from '../config';
 import { createDocumentClient, createDynamoDbClient } from './clients';
 
 /** Environment every function that reads or writes leases needs. */
-export const storeConfig = { LEASES_TABLE_NAME: nonEmpty, USAGE_TABLE_NAME: nonEmpty };
+export const storeConfig = {
+  LEASES_TABLE_NAME: nonEmpty,
+  USAGE_TABLE_NAME: nonEmpty,
+  SPEND_TABLE_NAME: nonEmpty,
+};
 
-/** The lease repository and the metering ledger over one DynamoDB client. */
-export function createStores(config: { LEASES_TABLE_NAME: string; USAGE_TABLE_NAME: string }) {
+export interface StoreConfig {
+  readonly LEASES_TABLE_NAME: string;
+  readonly USAGE_TABLE_NAME: string;
+  readonly SPEND_TABLE_NAME: string;
+}
+
+/** The lease repository, the metering ledger and the spend counters over one DynamoDB client. */
+export function createStores(config: StoreConfig) {
   const dynamoDb = createDynamoDbClient();
   const documents = createDocumentClient(dynamoDb);
   return {
@@ -16,6 +27,9 @@ export function createStores(config: { LEASES_TABLE_NAME: string; USAGE_TABLE_NA
     ledger: new DynamoDbMeteringLedger(documents, {
       leases: config.LEASES_TABLE_NAME,
       usage: config.USAGE_TABLE_NAME,
+      spend: config.SPEND_TABLE_NAME,
     }),
+    spend: new DynamoDbSpendCounters(documents, config.SPEND_TABLE_NAME),
+    documents,
   };
 }

@@ -5,7 +5,9 @@ export interface DomainEvent {
     | 'LeaseRunning'
     | 'LeaseReleased'
     | 'LeaseFailed'
-    | 'OrphanInstanceTerminated';
+    | 'OrphanInstanceTerminated'
+    | 'BudgetThresholdCrossed'
+    | 'BudgetActionTaken';
   readonly tenantId: string;
   readonly detail: Readonly<Record<string, unknown>>;
 }

@@ -40,4 +40,6 @@ export interface LeaseRepository {
   recordInstances(instances: readonly LeaseInstance[]): Promise<void>;
   /** Every instance whose bill is still open, across tenants (the metering work list). */
   openInstances(): Promise<LeaseInstance[]>;
+  /** The open instances of one tenant (what its running leases cost per hour now). */
+  openInstancesOf(tenantId: string): Promise<LeaseInstance[]>;
 }

@@ -7,6 +7,7 @@ export interface UsageRecord {
   readonly instanceId: string;
   readonly instanceType: string;
   readonly mode: RentalMode;
+  readonly project?: string | undefined;
   /** The instant the charge runs up to. */
   readonly atMs: number;
   readonly seconds: number;
@@ -15,7 +16,10 @@ export interface UsageRecord {
 
 export type ChargeOutcome = 'recorded' | 'already-recorded';
 
-/** Writes charges and advances the instance checkpoint in one atomic step. */
+/**
+ * Writes charges, advances the instance checkpoint and adds to the month-to-date
+ * spend counters in one atomic step.
+ */
 export interface MeteringLedger {
   /**
    * Applies `charge` (computed from `instance`'s checkpoint) as of `atMs`.

@@ -1,7 +1,8 @@
 import type { Lease, RentalMode, Workload } from '../domain/lease';
 import { UnsupportedInstanceTypeError } from '../errors';
 import { newLeaseId } from '../ids';
-import type { ControlPlane } from './dependencies';
+import { assertWithinBudgets } from './budgets/budget-guard';
+import type { BudgetControl, ControlPlane } from './dependencies';
 
 export interface CreateLeaseRequest {
   readonly tenantId: string;
@@ -9,13 +10,16 @@ export interface CreateLeaseRequest {
   readonly gpus: number;
   readonly instanceType?: string | undefined;
   readonly mode?: RentalMode | undefined;
+  readonly project?: string | undefined;
 }
 
-type Deps = Pick<ControlPlane, 'leases' | 'commands' | 'events' | 'catalog' | 'region' | 'now'>;
+type Deps = Pick<ControlPlane, 'leases' | 'spend' | 'commands' | 'events' | 'catalog' | 'region' | 'now'> &
+  Pick<BudgetControl, 'budgets'>;
 
 /**
- * Stores the lease PENDING and queues its provisioning. If queuing fails the
- * lease is removed again, so a tenant never sees a lease nothing will act on.
+ * Stores the lease PENDING and queues its provisioning, unless a budget in its
+ * scope blocks new leases. If queuing fails the lease is removed again, so a
+ * tenant never sees a lease nothing will act on.
  */
 export async function createLease(
   deps: Deps,
@@ -25,6 +29,7 @@ export async function createLease(
   const instanceType = request.instanceType ?? defaultInstanceType;
   const supported = deps.catalog.singleGpuTypes(deps.region);
   if (!supported.includes(instanceType)) throw new UnsupportedInstanceTypeError(instanceType, supported);
+  await assertWithinBudgets(deps, request.tenantId, request.project);
 
   const now = deps.now();
   const lease: Lease = {
@@ -34,6 +39,7 @@ export async function createLease(
     gpus: request.gpus,
     instanceType,
     requestedMode: request.mode,
+    project: request.project,
     status: 'PENDING',
     createdAtMs: now,
     updatedAtMs: now,
@@ -49,7 +55,13 @@ export async function createLease(
     {
       type: 'LeaseRequested',
       tenantId: lease.tenantId,
-      detail: { leaseId: lease.leaseId, workload: lease.workload, gpus: lease.gpus, instanceType },
+      detail: {
+        leaseId: lease.leaseId,
+        workload: lease.workload,
+        gpus: lease.gpus,
+        instanceType,
+        project: lease.project,
+      },
     },
   ]);
   return lease;

@@ -1,4 +1,5 @@
 import type { PriceCatalog } from '../domain/catalog';
+import type { BudgetNotifier, BudgetRepository, SpendCounters } from '../ports/budgets';
 import type { Compute } from '../ports/compute';
 import type { DomainEventPublisher } from '../ports/domain-events';
 import type { LeaseCommandQueue } from '../ports/lease-commands';
@@ -9,10 +10,17 @@ import type { MeteringLedger } from '../ports/metering-ledger';
 export interface ControlPlane {
   readonly leases: LeaseRepository;
   readonly ledger: MeteringLedger;
+  readonly spend: SpendCounters;
   readonly compute: Compute;
   readonly commands: LeaseCommandQueue;
   readonly events: DomainEventPublisher;
   readonly catalog: PriceCatalog;
   readonly region: string;
   readonly now: () => number;
+}
+
+/** What budget use cases add: the budgets and the alerts topic. */
+export interface BudgetControl {
+  readonly budgets: BudgetRepository;
+  readonly notifier: BudgetNotifier;
 }

@@ -40,6 +40,7 @@ export function toLeaseInstances(
       instanceId: instance.instanceId,
       instanceType: instance.instanceType,
       mode: instance.mode,
+      project: lease.project,
       zone: instance.zone,
       priceMicroUsdPerHour: await priceAtLaunch(deps, instance.instanceType, instance.mode, instance.zone),
       launchedAtMs: instance.launchedAtMs,

@@ -288,6 +288,7 @@ describe('schedules', () => {
   it.each([
     ['metering', 'rate(1 minute)', 60],
     ['reconciler', 'rate(5 minutes)', 300],
+    ['budgetEvaluator', 'rate(5 minutes)', 300],
   ] as const)('invokes %s at %s, without retries', (fn, expression, maxAge) => {
     template.hasResourceProperties('AWS::Scheduler::Schedule', {
       ScheduleExpression: expression,
@@ -305,11 +306,53 @@ describe('schedules', () => {
   });
 });
 
+describe('budgets', () => {
+  it('runs the budget evaluator right after each successful metering run (on-success destination)', () => {
+    template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+      FunctionName: { Ref: logicalIdOf(stack, stack.functions.metering) },
+      DestinationConfig: {
+        OnSuccess: {
+          Destination: { 'Fn::GetAtt': [logicalIdOf(stack, stack.functions.budgetEvaluator), 'Arn'] },
+        },
+      },
+    });
+  });
+
+  it('lets only the budget evaluator publish, and only to the budget alerts topic', () => {
+    const budgetTopic = { Ref: logicalIdOf(stack, stack.alerts.topics.budgetAlerts) };
+    const publish = statementWith(statementsOf('budgetEvaluator'), 'sns:Publish');
+    expect(publish?.Resource).toEqual(budgetTopic);
+    for (const fn of ['api', 'leaseWorker', 'metering', 'reconciler'] as const) {
+      expect(statementWith(statementsOf(fn), 'sns:Publish')).toBeUndefined();
+    }
+  });
+
+  it('alarms the operators when the budget evaluator fails', () => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'Errors',
+      Namespace: 'AWS/Lambda',
+      Dimensions: [
+        { Name: 'FunctionName', Value: { Ref: logicalIdOf(stack, stack.functions.budgetEvaluator) } },
+      ],
+      AlarmActions: [{ Ref: logicalIdOf(stack, stack.alerts.topics.operatorAlerts) }],
+    });
+  });
+
+  it('keeps spend counters and budgets in retained tables', () => {
+    for (const name of ['spend', 'budgets'] as const) {
+      const table = template.toJSON().Resources[logicalIdOf(stack, stack.data.tables[name])] as Resource;
+      expect(table.DeletionPolicy).toBe('Retain');
+    }
+  });
+});
+
 describe('functions', () => {
   const expectedEnvironment: Record<keyof GpurentStack['functions'], string[]> = {
     api: [
       'LEASES_TABLE_NAME',
       'USAGE_TABLE_NAME',
+      'SPEND_TABLE_NAME',
+      'BUDGETS_TABLE_NAME',
       'IDEMPOTENCY_TABLE_NAME',
       'LEASE_COMMANDS_QUEUE_URL',
       'EVENT_BUS_NAME',
@@ -318,20 +361,31 @@ describe('functions', () => {
     leaseWorker: [
       'LEASES_TABLE_NAME',
       'USAGE_TABLE_NAME',
+      'SPEND_TABLE_NAME',
       'IDEMPOTENCY_TABLE_NAME',
       'EVENT_BUS_NAME',
       'LAUNCH_TEMPLATE_ID',
       'SUBNET_IDS',
       'LEASE_COMMANDS_QUEUE_URL',
     ],
-    metering: ['LEASES_TABLE_NAME', 'USAGE_TABLE_NAME'],
+    metering: ['LEASES_TABLE_NAME', 'USAGE_TABLE_NAME', 'SPEND_TABLE_NAME'],
     reconciler: [
       'LEASES_TABLE_NAME',
       'USAGE_TABLE_NAME',
+      'SPEND_TABLE_NAME',
       'EVENT_BUS_NAME',
       'LAUNCH_TEMPLATE_ID',
       'SUBNET_IDS',
       'LEASE_COMMANDS_QUEUE_URL',
+    ],
+    budgetEvaluator: [
+      'LEASES_TABLE_NAME',
+      'USAGE_TABLE_NAME',
+      'SPEND_TABLE_NAME',
+      'BUDGETS_TABLE_NAME',
+      'BUDGET_ALERTS_TOPIC_ARN',
+      'LEASE_COMMANDS_QUEUE_URL',
+      'EVENT_BUS_NAME',
     ],
   };
 

@@ -23,5 +23,6 @@ export async function storesOf(env: Record<string, string>) {
   return createStores({
     LEASES_TABLE_NAME: env.LEASES_TABLE_NAME ?? '',
     USAGE_TABLE_NAME: env.USAGE_TABLE_NAME ?? '',
+    SPEND_TABLE_NAME: env.SPEND_TABLE_NAME ?? '',
   });
 }

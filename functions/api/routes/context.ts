@@ -1,11 +1,12 @@
 import type { LeaseStatus, LeaseView } from '../../../shared/domain/lease';
 import type { CreateLeaseRequest } from '../../../shared/usecases/create-lease';
-import type { ControlPlane } from '../../../shared/usecases/dependencies';
+import type { BudgetControl, ControlPlane } from '../../../shared/usecases/dependencies';
 
 export type ApiDeps = Pick<
   ControlPlane,
-  'leases' | 'ledger' | 'commands' | 'events' | 'catalog' | 'region' | 'now'
->;
+  'leases' | 'ledger' | 'spend' | 'commands' | 'events' | 'catalog' | 'region' | 'now'
+> &
+  Pick<BudgetControl, 'budgets'>;
 
 /** What the routes are given by the API's composition root. */
 export interface ApiContext {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PROJECT_PATTERN } from '../../../shared/domain/budgets/budget';
 import { RENTAL_MODES, WORKLOADS } from '../../../shared/domain/lease';
 import { LEASE_ID_PATTERN } from '../../../shared/ids';
 import type { CreateLeaseRequest } from '../../../shared/usecases/create-lease';
@@ -17,6 +18,10 @@ export const createLeaseBody = z.strictObject({
     .regex(/^[a-z0-9-]+\.[a-z0-9]+$/, 'must be an EC2 instance type such as g5.xlarge')
     .optional(),
   mode: z.enum(RENTAL_MODES).optional(),
+  project: z
+    .string()
+    .regex(PROJECT_PATTERN, 'must be 1-64 lowercase letters, digits or hyphens, such as team-vision')
+    .optional(),
 });
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{8,128}$/;

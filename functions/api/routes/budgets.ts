@@ -1,0 +1,180 @@
+import { z } from 'zod';
+import {
+  BUDGET_ACTIONS,
+  BUDGET_BASES,
+  BUDGET_NAME_PATTERN,
+  type BudgetSettings,
+  DEFAULT_THRESHOLDS,
+  MAX_THRESHOLD_PERCENT,
+  MIN_THRESHOLD_PERCENT,
+  PROJECT_PATTERN,
+} from '../../../shared/domain/budgets/budget';
+import { microToUsd, usdToMicro } from '../../../shared/domain/money';
+import { BudgetNotFoundError } from '../../../shared/errors';
+import {
+  type BudgetStatus,
+  measureBudgets,
+  statusOfTenantBudgets,
+} from '../../../shared/usecases/budgets/budget-status';
+import { putBudget } from '../../../shared/usecases/budgets/put-budget';
+import {
+  ApiError,
+  type ApiEvent,
+  type ApiResult,
+  json,
+  parseJsonBody,
+  requireAdmin,
+  tenantOf,
+  validate,
+} from '../http';
+import type { ApiContext } from './context';
+
+/** Limits stay far inside exact integer micro-dollars. */
+export const MAX_MONTHLY_LIMIT_USD = 1_000_000_000;
+const MAX_THRESHOLDS = 20;
+
+const sixDecimals = (usd: number) => usdToMicro(usd) / 1_000_000 === usd;
+
+export const putBudgetBody = z.strictObject({
+  monthlyLimitUsd: z
+    .number('must be a number of USD such as 2500 or 99.5')
+    .positive('must be greater than 0')
+    .max(MAX_MONTHLY_LIMIT_USD, `must be at most ${MAX_MONTHLY_LIMIT_USD}`)
+    .refine(sixDecimals, 'may have at most 6 decimal places (micro-dollars)'),
+  project: z
+    .string()
+    .regex(PROJECT_PATTERN, 'must be 1-64 lowercase letters, digits or hyphens, such as team-vision')
+    .optional(),
+  thresholds: z
+    .array(
+      z
+        .number()
+        .int('must be a whole percentage')
+        .min(MIN_THRESHOLD_PERCENT, `must be at least ${MIN_THRESHOLD_PERCENT}`)
+        .max(MAX_THRESHOLD_PERCENT, `must be at most ${MAX_THRESHOLD_PERCENT}`),
+    )
+    .min(1, 'needs at least one percentage')
+    .max(MAX_THRESHOLDS, `may list at most ${MAX_THRESHOLDS} percentages`)
+    .refine(
+      (list) => list.every((value, i) => i === 0 || value > (list[i - 1] as number)),
+      'must be ascending without repeats, such as [50, 80, 100]',
+    )
+    .default([...DEFAULT_THRESHOLDS]),
+  basis: z.enum(BUDGET_BASES).default('both'),
+  action: z.enum(BUDGET_ACTIONS).default('notify'),
+});
+
+function budgetNameOf(event: ApiEvent): string {
+  const name = event.pathParameters?.name ?? '';
+  if (!BUDGET_NAME_PATTERN.test(name)) {
+    throw new ApiError(
+      400,
+      'INVALID_BUDGET_NAME',
+      `"${name}" is not a budget name (1-64 lowercase letters, digits or hyphens)`,
+    );
+  }
+  return name;
+}
+
+const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
+const money = (micro: number, name: string) => ({
+  [`${name}MicroUsd`]: micro,
+  [`${name}Usd`]: microToUsd(micro),
+});
+
+/** The API's shape of a budget: its settings, this month's spend, forecast and alerts. */
+export function budgetBody(status: BudgetStatus) {
+  const { budget, forecast } = status;
+  const records = Object.values(status.alerts);
+  const thresholds = records.filter((record) => record.kind === 'threshold');
+  const action = records.find((record) => record.kind === 'action');
+  return {
+    name: budget.name,
+    tenantId: budget.tenantId,
+    project: budget.project,
+    monthlyLimitUsd: microToUsd(budget.limitMicroUsd),
+    limitMicroUsd: budget.limitMicroUsd,
+    thresholds: budget.thresholds,
+    basis: budget.basis,
+    action: budget.action,
+    revision: budget.revision,
+    createdAt: iso(budget.createdAtMs),
+    updatedAt: iso(budget.updatedAtMs),
+    month: status.month,
+    ...money(forecast.spendMicroUsd, 'spend'),
+    ...money(forecast.microUsd, 'forecast'),
+    percentUsed: Math.floor((forecast.spendMicroUsd * 10_000) / budget.limitMicroUsd) / 100,
+    forecastMethod: {
+      description: 'spend so far + the run rate of running leases now × hours left in the month (UTC)',
+      ...money(forecast.runRateMicroUsdPerHour, 'runRatePerHour'),
+      hoursLeft: Math.round((forecast.secondsLeft / 3600) * 100) / 100,
+    },
+    thresholdsCrossed: thresholds
+      .sort(
+        (a, b) => (a.threshold ?? 0) - (b.threshold ?? 0) || String(a.basis).localeCompare(String(b.basis)),
+      )
+      .map((record) => ({
+        threshold: record.threshold,
+        basis: record.basis,
+        crossedAt: iso(record.claimedAtMs),
+        ...money(record.valueMicroUsd, 'value'),
+        alertId: record.alertId,
+        sentAt: iso(record.sentAtMs),
+      })),
+    alertsSent: records.filter((record) => record.sentAtMs !== undefined).length,
+    actionTaken: action
+      ? { action: budget.action, at: iso(action.claimedAtMs), sentAt: iso(action.sentAtMs) }
+      : undefined,
+  };
+}
+
+export async function putBudgetRoute(event: ApiEvent, ctx: ApiContext): Promise<ApiResult> {
+  const tenantId = tenantOf(event);
+  const name = budgetNameOf(event);
+  const body = validate(putBudgetBody, parseJsonBody(event), 'body');
+  const settings: BudgetSettings = {
+    limitMicroUsd: usdToMicro(body.monthlyLimitUsd),
+    project: body.project,
+    thresholds: body.thresholds,
+    basis: body.basis,
+    action: body.action,
+  };
+  const result = await putBudget(ctx.deps, tenantId, name, settings);
+  const [status] = await statusOfTenantBudgets(ctx.deps, tenantId, [result.budget]);
+  return json(result.created ? 201 : 200, { ...budgetBody(status as BudgetStatus), rearmed: result.rearmed });
+}
+
+export async function listBudgets(event: ApiEvent, ctx: ApiContext): Promise<ApiResult> {
+  const tenantId = tenantOf(event);
+  const budgets = await ctx.deps.budgets.list(tenantId);
+  const statuses = await statusOfTenantBudgets(ctx.deps, tenantId, budgets);
+  return json(200, { budgets: statuses.map(budgetBody) });
+}
+
+export async function getBudget(event: ApiEvent, ctx: ApiContext): Promise<ApiResult> {
+  const tenantId = tenantOf(event);
+  const name = budgetNameOf(event);
+  const budget = await ctx.deps.budgets.get(tenantId, name);
+  if (!budget) throw new BudgetNotFoundError(name);
+  const [status] = await statusOfTenantBudgets(ctx.deps, tenantId, [budget]);
+  return json(200, budgetBody(status as BudgetStatus));
+}
+
+export async function deleteBudget(event: ApiEvent, ctx: ApiContext): Promise<ApiResult> {
+  const tenantId = tenantOf(event);
+  const name = budgetNameOf(event);
+  if (!(await ctx.deps.budgets.delete(tenantId, name))) throw new BudgetNotFoundError(name);
+  return { statusCode: 204 };
+}
+
+/** Every tenant's budgets, for operators (`cognito:groups` holds `admin`). */
+export async function listAllBudgets(event: ApiEvent, ctx: ApiContext): Promise<ApiResult> {
+  requireAdmin(event);
+  const budgets = await ctx.deps.budgets.all();
+  const statuses = await measureBudgets(ctx.deps, budgets, ctx.deps.leases.openInstances(), ctx.deps.now());
+  return json(200, {
+    budgets: statuses
+      .map(budgetBody)
+      .sort((a, b) => a.tenantId.localeCompare(b.tenantId) || a.name.localeCompare(b.name)),
+  });
+}

@@ -1,0 +1,30 @@
+import { PublishCommand, type SNSClient } from '@aws-sdk/client-sns';
+import type { BudgetAlertMessage } from '../domain/budgets/alert-message';
+import type { BudgetNotifier } from '../ports/budgets';
+
+/** Publishes budget alerts with message attributes subscribers can filter on. */
+export class SnsBudgetNotifier implements BudgetNotifier {
+  constructor(
+    private readonly client: SNSClient,
+    private readonly topicArn: string,
+  ) {}
+
+  async publish(message: BudgetAlertMessage): Promise<void> {
+    const attributes: Record<string, { DataType: string; StringValue: string }> = {};
+    for (const [name, value] of Object.entries(message.attributes)) {
+      if (value === undefined) continue;
+      attributes[name] = {
+        DataType: typeof value === 'number' ? 'Number' : 'String',
+        StringValue: String(value),
+      };
+    }
+    await this.client.send(
+      new PublishCommand({
+        TopicArn: this.topicArn,
+        Subject: message.subject,
+        Message: message.body,
+        MessageAttributes: attributes,
+      }),
+    );
+  }
+}

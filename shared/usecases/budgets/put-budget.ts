@@ -1,0 +1,69 @@
+import { alertsOf, type Budget, type BudgetSettings } from '../../domain/budgets/budget';
+import { rearmedAlertKeys } from '../../domain/budgets/evaluation';
+import type { BudgetRepository } from '../../ports/budgets';
+import { measuresOf, type StatusDeps, statusOfTenantBudgets } from './budget-status';
+
+/** A concurrent change (another PUT, an evaluator's claim) won every attempt. */
+export class BudgetUpdateConflictError extends Error {
+  constructor(readonly budgetName: string) {
+    super(`Budget ${budgetName} kept changing while it was being saved; retry the request`);
+    this.name = 'BudgetUpdateConflictError';
+  }
+}
+
+const SAVE_ATTEMPTS = 4;
+
+export interface PutBudgetResult {
+  readonly budget: Budget;
+  readonly created: boolean;
+  /** Alert keys armed again by this change (e.g. `actual#80` after the limit was raised). */
+  readonly rearmed: readonly string[];
+}
+
+/**
+ * Creates or replaces a budget's settings. Alerts already sent this month stay
+ * sent, except those the change voids (see `rearmedAlertKeys`): raising the
+ * limit above the spend arms the thresholds no longer crossed again. The write is
+ * conditioned on the revision read, so a claim racing the change is redone.
+ */
+export async function putBudget(
+  deps: StatusDeps & { readonly budgets: BudgetRepository },
+  tenantId: string,
+  name: string,
+  settings: BudgetSettings,
+): Promise<PutBudgetResult> {
+  for (let attempt = 0; attempt < SAVE_ATTEMPTS; attempt += 1) {
+    const now = deps.now();
+    const existing = await deps.budgets.get(tenantId, name);
+    if (!existing) {
+      const budget: Budget = {
+        tenantId,
+        name,
+        ...settings,
+        revision: 1,
+        createdAtMs: now,
+        updatedAtMs: now,
+        alerts: {},
+      };
+      if (await deps.budgets.save(budget, undefined)) return { budget, created: true, rearmed: [] };
+      continue;
+    }
+    const [status] = await statusOfTenantBudgets(deps, tenantId, [existing]);
+    const month = status?.month ?? '';
+    const rearmed = status ? rearmedAlertKeys(existing, settings, month, measuresOf(status.forecast)) : [];
+    const kept = Object.fromEntries(
+      Object.entries(alertsOf(existing, month)).filter(([key]) => !rearmed.includes(key)),
+    );
+    const budget: Budget = {
+      ...existing,
+      project: undefined,
+      ...settings,
+      revision: existing.revision + 1,
+      updatedAtMs: now,
+      alertMonth: month,
+      alerts: kept,
+    };
+    if (await deps.budgets.save(budget, existing.revision)) return { budget, created: false, rearmed };
+  }
+  throw new BudgetUpdateConflictError(name);
+}
