@@ -1,33 +1,19 @@
 import { z } from 'zod';
 import { LEASE_STATUSES, RENTAL_MODES, WORKLOADS } from '../../shared/domain/lease';
 import { USAGE_GROUPINGS } from '../../shared/domain/usage';
+import { budgetPaths, budgetSchemas } from './openapi-budgets';
+import {
+  authErrors,
+  errorResponse,
+  instant,
+  jsonContent,
+  leaseIdParameter,
+  micro,
+  rangeParameters,
+  ref,
+  usd,
+} from './openapi-parts';
 import { createLeaseBody } from './routes/leases';
-
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const jsonContent = (schema: object) => ({ 'application/json': { schema } });
-const errorResponse = (description: string) => ({ description, content: jsonContent(ref('Error')) });
-const usd = { type: 'number', description: 'USD, rounded to the micro-dollar' };
-const micro = { type: 'integer', description: 'Exact amount in micro-dollars (1 USD = 1,000,000)' };
-const instant = { type: 'string', format: 'date-time' };
-const rangeParameters = [
-  {
-    name: 'from',
-    in: 'query',
-    schema: instant,
-    description: 'Start (inclusive); default: start of this month (UTC)',
-  },
-  { name: 'to', in: 'query', schema: instant, description: 'End (exclusive); default: now' },
-];
-const leaseIdParameter = {
-  name: 'id',
-  in: 'path',
-  required: true,
-  schema: { type: 'string', pattern: '^lease_[0-9a-hjkmnp-tv-z]{26}$' },
-};
-const authErrors = {
-  '401': errorResponse('Missing or invalid bearer token'),
-  '403': errorResponse('The token has no tenant claim (TENANT_CLAIM_MISSING)'),
-};
 
 /** The API contract, served at GET /v1/openapi.json; the request schema is the validator itself. */
 export const openApiDocument = {
@@ -77,6 +63,10 @@ export const openApiDocument = {
           gpus: { type: 'integer' },
           instanceType: { type: 'string' },
           requestedMode: { type: 'string', enum: RENTAL_MODES },
+          project: {
+            type: 'string',
+            description: 'The lease’s project label, for cost attribution and budgets',
+          },
           mode: { type: 'string', enum: [...RENTAL_MODES, 'mixed'] },
           createdAt: instant,
           updatedAt: instant,
@@ -111,6 +101,7 @@ export const openApiDocument = {
           },
         },
       },
+      ...budgetSchemas,
       Error: {
         type: 'object',
         properties: {
@@ -163,6 +154,9 @@ export const openApiDocument = {
             }),
           },
           '400': errorResponse('VALIDATION_FAILED, INVALID_JSON, BODY_REQUIRED or IDEMPOTENCY_KEY_REQUIRED'),
+          '402': errorResponse(
+            'BUDGET_EXCEEDED: a block-new-leases budget in the lease’s scope (tenant or project) has reached its limit; details name the budget',
+          ),
           '409': errorResponse('REQUEST_IN_PROGRESS: the same key is still being processed'),
           '422': errorResponse('UNSUPPORTED_INSTANCE_TYPE or IDEMPOTENCY_KEY_REUSED'),
           ...authErrors,
@@ -238,7 +232,7 @@ export const openApiDocument = {
         parameters: rangeParameters,
         responses: {
           '200': {
-            description: 'lease_id,workload,mode,instance_type,gpus,started_at,ended_at',
+            description: 'lease_id,workload,mode,instance_type,gpus,started_at,ended_at,project',
             content: { 'text/csv': { schema: { type: 'string' } } },
           },
           '400': errorResponse('VALIDATION_FAILED'),
@@ -246,5 +240,6 @@ export const openApiDocument = {
         },
       },
     },
+    ...budgetPaths,
   },
 } as const;

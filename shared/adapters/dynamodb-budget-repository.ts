@@ -15,7 +15,7 @@ import { budgetKey, tenantKey } from './dynamodb-keys';
 type Item = Record<string, unknown>;
 
 /** Scan segments the evaluator reads in parallel. */
-const SCAN_SEGMENTS = 4;
+const SCAN_SEGMENTS = 8;
 
 function toBudget(item: Item): Budget {
   const { pk: _pk, sk: _sk, alerts, ...budget } = item;

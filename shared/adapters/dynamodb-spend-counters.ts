@@ -1,4 +1,5 @@
 import { BatchGetCommand, type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { mapWithConcurrency } from '../concurrency';
 import type { LeaseSpend } from '../domain/budgets/alert-message';
 import type { MicroUsd } from '../domain/money';
 import type { SpendCounterKey, SpendCounters } from '../ports/budgets';
@@ -6,6 +7,8 @@ import { spendKey, spendMonthPrefix, tenantKey } from './dynamodb-keys';
 
 /** BatchGetItem reads at most 100 keys a call. */
 const BATCH_GET_LIMIT = 100;
+/** BatchGetItem calls in flight at once. */
+const BATCH_CONCURRENCY = 16;
 /** Rounds of UnprocessedKeys before giving up (DynamoDB returns them under throttling). */
 const MAX_UNPROCESSED_ROUNDS = 8;
 
@@ -38,7 +41,7 @@ export class DynamoDbSpendCounters implements SpendCounters {
     for (let start = 0; start < unique.length; start += BATCH_GET_LIMIT) {
       chunks.push(unique.slice(start, start + BATCH_GET_LIMIT));
     }
-    await Promise.all(chunks.map((chunk) => this.readChunk(chunk, found)));
+    await mapWithConcurrency(chunks, BATCH_CONCURRENCY, (chunk) => this.readChunk(chunk, found));
     return wanted.map((key) => found.get(id(key)) ?? 0);
   }
 

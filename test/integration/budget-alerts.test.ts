@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { subscribeToAlerts } from '../support/budgets';
+import { CLAIM_GRACE_MS } from '../../shared/domain/budgets/evaluation';
+import { evaluateBudgets } from '../../shared/usecases/budgets/evaluate-budgets';
+import { budgetDepsOf, subscribeToAlerts } from '../support/budgets';
 import { subscribeToDomainEvents } from '../support/events';
 import { type Harness, startHarness } from '../support/harness';
 
@@ -112,5 +114,47 @@ describe('budget alerts over SNS', () => {
     const again = await alerts.drain();
     expect(keysOf(again)).toEqual(['actual#80']);
     expect(again[0]?.attributes.alertId).not.toBe(undefined);
+  });
+});
+
+describe('an evaluation that dies between claim and publish', () => {
+  it('leaves the claim to the next evaluation after the grace period, which sends it once with the same id', async () => {
+    const tenant = 'tenant-crash';
+    const alerts = await subscribeToAlerts(env.BUDGET_ALERTS_TOPIC_ARN ?? '', { tenant: [tenant] });
+    const sns = await budgetDepsOf(env);
+    let crash = true;
+    // Fault injection: the first publish dies as a Lambda timed out mid-call would.
+    const flaky = await budgetDepsOf(env, {
+      publish: async (message) => {
+        if (crash) throw new Error('injected: the function died before SNS answered');
+        await sns.notifier.publish(message);
+      },
+    });
+    await call(tenant, 'PUT /v1/budgets/{name}', {
+      params: { name: 'fragile' },
+      body: { monthlyLimitUsd: 0.01, basis: 'actual', thresholds: [100] },
+    });
+    const instance = await firstInstance(tenant, { workload: 'training', gpus: 1 });
+    const at = (instance?.launchedAtMs ?? 0) + 60_000;
+    await harness.tick(at);
+
+    await expect(evaluateBudgets(flaky, at)).rejects.toThrow('injected');
+    const claimed = await flaky.budgets.get(tenant, 'fragile');
+    const record = claimed?.alerts['actual#100'];
+    expect(record?.sentAtMs).toBeUndefined();
+
+    crash = false;
+    await evaluateBudgets(flaky, at + 60_000); // inside the grace period: presumed still publishing
+    expect(await alerts.drain()).toEqual([]);
+    await Promise.all([
+      evaluateBudgets(flaky, at + CLAIM_GRACE_MS),
+      evaluateBudgets(flaky, at + CLAIM_GRACE_MS),
+    ]);
+    const sent = await alerts.drain();
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.attributes.alertId).toBe(record?.alertId);
+    expect((await flaky.budgets.get(tenant, 'fragile'))?.alerts['actual#100']?.sentAtMs).toBeDefined();
+    await evaluateBudgets(flaky, at + 2 * CLAIM_GRACE_MS);
+    expect(await alerts.drain()).toEqual([]);
   });
 });

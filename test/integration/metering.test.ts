@@ -21,7 +21,7 @@ const T0 = Date.parse('2026-11-30T10:00:07.250Z');
 const tick = (atMs: number) =>
   handler(scheduledEvent('metering', atMs, 'us-east-1'), lambdaContext('metering', 60_000));
 
-async function openInstance(): Promise<LeaseInstance> {
+async function openInstance(overrides: Partial<LeaseInstance> = {}): Promise<LeaseInstance> {
   const leaseId = newLeaseId(Date.now());
   const instance: LeaseInstance = {
     tenantId: 'tenant-m',
@@ -36,6 +36,7 @@ async function openInstance(): Promise<LeaseInstance> {
     billedSeconds: 0,
     billedMicroUsd: 0,
     meteringOpen: true,
+    ...overrides,
   };
   await stores.leases.recordInstances([instance]);
   return instance;
@@ -98,5 +99,36 @@ describe('metering ticks against DynamoDB', () => {
     // A closed instance is off the work list: later ticks add nothing.
     await tick(T0 + 600_000);
     expect(await usageRows(instance)).toHaveLength(rows.length);
+  });
+});
+
+describe('month-to-date spend counters', () => {
+  it('add every charge to the tenant, mode, lease and project counters, once, even when ticks repeat or race', async () => {
+    const instance = await openInstance({ tenantId: 'tenant-counters', project: 'vision' });
+    await tick(T0 + 52_750);
+    await Promise.all([tick(T0 + 112_750), tick(T0 + 112_750)]);
+    await tick(T0 + 112_750);
+
+    const month = '2026-11';
+    const [tenant, mode, lease, project, otherMode] = await stores.spend.spendOf(
+      (
+        [
+          { kind: 'tenant' },
+          { kind: 'mode', mode: 'on-demand' },
+          { kind: 'lease', leaseId: instance.leaseId },
+          { kind: 'project', project: 'vision' },
+          { kind: 'mode', mode: 'spot' },
+        ] as const
+      ).map((scope) => ({ tenantId: 'tenant-counters', month, scope })),
+    );
+    const rows = await usageRows(instance);
+    const charged = rows.reduce((sum, r) => sum + Number(r.microUsd), 0);
+    expect(charged).toBe(112 * 850);
+    expect([tenant, mode, lease, project, otherMode]).toEqual([charged, charged, charged, charged, 0]);
+    expect(rows.every((r) => r.project === 'vision')).toBe(true);
+    expect(await stores.spend.leaseSpends('tenant-counters', month, 'vision')).toEqual([
+      { leaseId: instance.leaseId, microUsd: charged },
+    ]);
+    expect(await stores.spend.leaseSpends('tenant-counters', month, 'speech')).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@ import {
   ReceiveMessageCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
+import type { BudgetNotifier } from '../../shared/ports/budgets';
 
 /** A budget alert as an SQS subscriber of the topic receives it (SNS envelope, raw delivery off). */
 export interface ReceivedAlert {
@@ -69,5 +70,30 @@ export async function subscribeToAlerts(
         );
       }
     },
+  };
+}
+
+/**
+ * The budget evaluator's dependencies over the emulators, as its handler wires
+ * them, with the notifier given (a test may wrap the SNS one to inject faults).
+ */
+export async function budgetDepsOf(env: Record<string, string>, notifier?: BudgetNotifier) {
+  const { storesOf } = await import('./function-env');
+  const { DynamoDbBudgetRepository } = await import('../../shared/adapters/dynamodb-budget-repository');
+  const { SnsBudgetNotifier } = await import('../../shared/adapters/sns-budget-notifier');
+  const { SqsLeaseCommandQueue } = await import('../../shared/adapters/sqs-lease-command-queue');
+  const { EventBridgePublisher } = await import('../../shared/adapters/eventbridge-publisher');
+  const { EventBridgeClient } = await import('@aws-sdk/client-eventbridge');
+  const stores = await storesOf(env);
+  return {
+    ...stores,
+    budgets: new DynamoDbBudgetRepository(stores.documents, env.BUDGETS_TABLE_NAME ?? ''),
+    notifier: notifier ?? new SnsBudgetNotifier(new SNSClient({}), env.BUDGET_ALERTS_TOPIC_ARN ?? ''),
+    commands: new SqsLeaseCommandQueue(
+      new SQSClient({ useQueueUrlAsEndpoint: false }),
+      env.LEASE_COMMANDS_QUEUE_URL ?? '',
+    ),
+    events: new EventBridgePublisher(new EventBridgeClient({}), env.EVENT_BUS_NAME ?? ''),
+    now: Date.now,
   };
 }

@@ -66,11 +66,17 @@ export async function startHarness() {
     };
   }
 
+  /** A metering tick alone (no budget evaluation after it). */
+  async function tick(atMs: number) {
+    const event = scheduledEvent('metering', atMs, 'us-east-1');
+    await metering(event, lambdaContext('metering', 60_000));
+    return event;
+  }
+
   /** A metering tick, then its on-success destination racing `parallel` scheduled evaluations. */
   async function tickAndEvaluate(atMs: number, parallel = 0) {
-    const tick = scheduledEvent('metering', atMs, 'us-east-1');
-    await metering(tick, lambdaContext('metering', 60_000));
-    const destination = { version: '1.0', requestPayload: tick, responsePayload: {} };
+    const tickEvent = await tick(atMs);
+    const destination = { version: '1.0', requestPayload: tickEvent, responsePayload: {} };
     await Promise.all([
       evaluator(destination, lambdaContext('budgets', 60_000)),
       ...Array.from({ length: parallel }, () =>
@@ -79,7 +85,7 @@ export async function startHarness() {
     ]);
   }
 
-  return { env, stores, call, runningLease, tickAndEvaluate };
+  return { env, stores, call, runningLease, tick, tickAndEvaluate };
 }
 
 export type Harness = Awaited<ReturnType<typeof startHarness>>;

@@ -14,7 +14,8 @@ import type { BudgetControl, ControlPlane } from '../dependencies';
 import { requestRelease } from '../release-lease';
 import { measureBudgets } from './budget-status';
 
-type Deps = Pick<ControlPlane, 'leases' | 'spend' | 'commands' | 'events' | 'now'> & BudgetControl;
+export type BudgetEvaluationDeps = Pick<ControlPlane, 'leases' | 'spend' | 'commands' | 'events' | 'now'> &
+  BudgetControl;
 
 export interface EvaluationSummary {
   readonly budgets: number;
@@ -24,10 +25,10 @@ export interface EvaluationSummary {
 }
 
 /** Budgets judged at once; almost all need no write, so this bounds only the rare alert paths. */
-const CONCURRENCY = 16;
+const CONCURRENCY = 64;
 
-interface BudgetRound {
-  readonly deps: Deps;
+export interface BudgetRound {
+  readonly deps: BudgetEvaluationDeps;
   readonly budget: Budget;
   readonly month: string;
   readonly atMs: number;
@@ -42,13 +43,13 @@ interface BudgetRound {
  * an alert is published only by the evaluation whose conditional claim won, and
  * a claim left unpublished is finished by a later round.
  */
-export async function evaluateBudgets(deps: Deps, atMs: number): Promise<EvaluationSummary> {
+export async function evaluateBudgets(deps: BudgetEvaluationDeps, atMs: number): Promise<EvaluationSummary> {
   const budgets = await deps.budgets.all();
   const open = budgets.length > 0 ? deps.leases.openInstances() : Promise.resolve([]);
   const statuses = await measureBudgets(deps, budgets, open, atMs);
   const instances = await open;
   const outcomes = await mapWithConcurrency(statuses, CONCURRENCY, (status) =>
-    evaluateOne({ deps, ...status, atMs, open: instances }),
+    settleBudget({ deps, ...status, atMs, open: instances }),
   );
   return outcomes.reduce<EvaluationSummary>(
     (sum, outcome) => ({
@@ -61,7 +62,8 @@ export async function evaluateBudgets(deps: Deps, atMs: number): Promise<Evaluat
   );
 }
 
-async function evaluateOne(round: BudgetRound) {
+/** What one budget owes this round, carried out: claims, alerts, the limit action. */
+export async function settleBudget(round: BudgetRound): Promise<Omit<EvaluationSummary, 'budgets'>> {
   const { budget, month, atMs, forecast } = round;
   const evaluation = evaluateBudget(
     budget,

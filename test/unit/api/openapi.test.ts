@@ -32,7 +32,13 @@ describe('OpenAPI document', () => {
       properties: Record<string, unknown>;
       required: string[];
     };
-    expect(Object.keys(schema.properties).sort()).toEqual(['gpus', 'instanceType', 'mode', 'workload']);
+    expect(Object.keys(schema.properties).sort()).toEqual([
+      'gpus',
+      'instanceType',
+      'mode',
+      'project',
+      'workload',
+    ]);
     expect(schema.required.sort()).toEqual(['gpus', 'workload']);
   });
 });

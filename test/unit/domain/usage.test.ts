@@ -32,13 +32,22 @@ describe('usage summary', () => {
     ]);
   });
 
+  it('groups by project, leases without a label under (none)', () => {
+    const labelled = [{ ...lines[0], project: 'vision' }, lines[1], { ...lines[2], project: 'vision' }];
+    expect(summarizeUsage(labelled, 'project').groups.map((g) => [g.key, g.microUsd])).toEqual([
+      ['vision', 23_767],
+      ['(none)', 10_000],
+    ]);
+  });
+
   it('is empty for no charges', () => {
     expect(summarizeUsage([], 'mode')).toEqual({ seconds: 0, microUsd: 0, groups: [] });
   });
 });
 
-function lease(id: string, instances: Partial<LeaseInstance>[]): LeaseView {
+function lease(id: string, instances: Partial<LeaseInstance>[], project?: string): LeaseView {
   return {
+    project,
     tenantId: 't',
     leaseId: id,
     workload: 'batch',
@@ -60,7 +69,7 @@ describe('usage export', () => {
           { launchedAtMs: day, endedAtMs: day + 3_600_000 },
           { launchedAtMs: day + 1000, endedAtMs: day + 7_200_000 },
         ]),
-        lease('running', [{ launchedAtMs: day + 5000 }]),
+        lease('running', [{ launchedAtMs: day + 5000 }], 'vision'),
         lease('never-launched', []),
         lease('before', [{ launchedAtMs: day - 10_000_000, endedAtMs: day - 9_000_000 }]),
       ],
@@ -69,8 +78,8 @@ describe('usage export', () => {
     );
     expect(csv.trim().split('\n')).toEqual([
       USAGE_EXPORT_HEADER,
-      'ran,batch,spot,g5.xlarge,2,2026-11-02T00:00:00.000Z,2026-11-02T02:00:00.000Z',
-      'running,batch,spot,g5.xlarge,1,2026-11-02T00:00:05.000Z,',
+      'ran,batch,spot,g5.xlarge,2,2026-11-02T00:00:00.000Z,2026-11-02T02:00:00.000Z,',
+      'running,batch,spot,g5.xlarge,1,2026-11-02T00:00:05.000Z,,vision',
     ]);
   });
 });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ALIBABA_HEADER, ALIBABA_ORIGIN_MS } from '../../../planner/trace/alibaba';
 import { TraceFormatError } from '../../../planner/trace/demand-trace';
 import { parseTrace, readTrace } from '../../../planner/trace/read-trace';
+import { USAGE_EXPORT_HEADER, USAGE_EXPORT_HEADER_V1 } from '../../../shared/domain/usage-export';
 
 const fixture = (name: string) => fileURLToPath(new URL(`../../fixtures/planner/${name}`, import.meta.url));
 const EXPORT_HEADER = 'lease_id,workload,mode,instance_type,gpus,started_at,ended_at';
@@ -69,6 +70,27 @@ describe('the usage export', () => {
     expect(trace.leases.map((l) => l.workload)).toEqual(['inference', 'training', 'batch', 'inference']);
     expect(trace.notes.join(' ')).toContain(
       '1 lease without ended_at still running: taken to run until 2026-01-31T00:00:00.000Z',
+    );
+  });
+
+  it('reads the export with its project column as well as the older one without', () => {
+    const rows = ['a,batch,spot,p3.2xlarge,1,2026-11-30T12:00:00.000Z,2026-11-30T13:00:00.000Z'];
+    const withProject = parseTrace(
+      [
+        USAGE_EXPORT_HEADER,
+        `${rows[0]},vision`,
+        'b,training,on-demand,g5.xlarge,2,2026-11-30T12:00:00.000Z,,',
+      ].join('\n'),
+      'new.csv',
+    );
+    const without = parseTrace([USAGE_EXPORT_HEADER_V1, ...rows].join('\n'), 'old.csv');
+    expect(withProject.leases.map((l) => [l.id, l.gpus])).toEqual([
+      ['a', 1],
+      ['b', 2],
+    ]);
+    expect(without.leases.map((l) => l.id)).toEqual(['a']);
+    expect(() => parseTrace([USAGE_EXPORT_HEADER, rows[0]].join('\n'), 'short.csv')).toThrow(
+      'expected 8 fields',
     );
   });
 

@@ -1,0 +1,26 @@
+/** Building blocks of the OpenAPI document, shared by its route groups. */
+export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+export const jsonContent = (schema: object) => ({ 'application/json': { schema } });
+export const errorResponse = (description: string) => ({ description, content: jsonContent(ref('Error')) });
+export const usd = { type: 'number', description: 'USD, rounded to the micro-dollar' };
+export const micro = { type: 'integer', description: 'Exact amount in micro-dollars (1 USD = 1,000,000)' };
+export const instant = { type: 'string', format: 'date-time' };
+export const rangeParameters = [
+  {
+    name: 'from',
+    in: 'query',
+    schema: instant,
+    description: 'Start (inclusive); default: start of this month (UTC)',
+  },
+  { name: 'to', in: 'query', schema: instant, description: 'End (exclusive); default: now' },
+];
+export const leaseIdParameter = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  schema: { type: 'string', pattern: '^lease_[0-9a-hjkmnp-tv-z]{26}$' },
+};
+export const authErrors = {
+  '401': errorResponse('Missing or invalid bearer token'),
+  '403': errorResponse('The token has no tenant claim (TENANT_CLAIM_MISSING)'),
+};
