@@ -53,7 +53,10 @@ function countingClient(endpoint: string) {
     { step: 'initialize', name: 'countRequests' },
   );
   const documents = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
-  return { documents, requests: () => requests, reset: () => void (requests = 0) };
+  const reset = () => {
+    requests = 0;
+  };
+  return { documents, requests: () => requests, reset };
 }
 
 async function writeAll(documents: DynamoDBDocumentClient, table: string, items: Record<string, unknown>[]) {

@@ -24,7 +24,10 @@ Try:
        -H "Idempotency-Key: $(uuidgen || date +%s%N)" -H 'content-type: application/json' \\
        -d '{"workload":"training","gpus":1}'
 (TOKEN is in the manifest: TOKEN=$(node -p "require('./.gpurent/local.json').token"))
-Metering runs every minute. Ctrl-C stops everything.`);
+Set a tiny budget and budget alerts print here as the topic delivers them:
+  curl -s -X PUT ${stack.apiUrl}/v1/budgets/demo -H "Authorization: Bearer $TOKEN" \\
+       -H 'content-type: application/json' -d '{"monthlyLimitUsd":0.01}'
+Metering runs every minute, budgets are judged right after it. Ctrl-C stops everything.`);
 
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -73,7 +73,8 @@ export function tenantOf(event: ApiEvent): string {
 }
 
 const GROUPS_CLAIM = 'cognito:groups';
-const ADMIN_GROUP = 'admin';
+/** The user pool group whose members may call the /v1/admin routes. */
+export const ADMIN_GROUP = 'admin';
 
 /** Groups from the verified token: API Gateway renders a list claim as `[a b]`. */
 function groupsOf(event: ApiEvent): string[] {

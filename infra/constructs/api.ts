@@ -11,6 +11,7 @@ import {
 import { HttpJwtAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import {
+  CfnUserPoolGroup,
   ClientAttributes,
   Mfa,
   StringAttribute,
@@ -21,6 +22,7 @@ import {
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { ADMIN_GROUP } from '../../functions/api/http';
 import { API_ROUTES as V1_ROUTES } from '../../functions/api/route-keys';
 import { acknowledge } from './nag';
 
@@ -91,6 +93,7 @@ export class GpurentApi extends Construct {
   public readonly stage: HttpStage;
   public readonly accessLogGroup: LogGroup;
   public readonly routes: HttpRoute[] = [];
+  public readonly adminGroup: CfnUserPoolGroup;
 
   constructor(scope: Construct, id: string, props: GpurentApiProps) {
     super(scope, id);
@@ -119,6 +122,13 @@ export class GpurentApi extends Construct {
       'AwsSolutions-COG8',
       'Essentials tier: users are created by operators (self sign-up disabled) and must use TOTP MFA; Plus-tier threat protection adds a per-user charge without a public sign-up or password-reset surface to protect.',
     );
+
+    // Operators: members reach the /v1/admin routes (the API checks cognito:groups).
+    this.adminGroup = new CfnUserPoolGroup(this, 'AdminGroup', {
+      userPoolId: this.userPool.userPoolId,
+      groupName: ADMIN_GROUP,
+      description: 'gpurent operators: may call the /v1/admin routes',
+    });
 
     this.userPoolClient = this.userPool.addClient('ApiClient', {
       authFlows: { userSrp: true },

@@ -299,7 +299,7 @@ describe('usage', () => {
     const response = await call({ routeKey: 'GET /v1/usage/export', tenant: 'tenant-usage' });
     expect(response.status).toBe(200);
     expect(response.headers?.['content-type']).toMatch(/^text\/csv/);
-    expect(response.body).toBe('lease_id,workload,mode,instance_type,gpus,started_at,ended_at\n');
+    expect(response.body).toBe('lease_id,workload,mode,instance_type,gpus,started_at,ended_at,project\n');
   });
 });
 

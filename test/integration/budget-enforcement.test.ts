@@ -121,7 +121,7 @@ describe('stop-interruptible', () => {
     const taken = (await integrator.drain()).filter((e) => e['detail-type'] === 'BudgetActionTaken');
     expect(taken).toHaveLength(1);
     expect(taken[0]?.detail).toMatchObject({ budget: 'spot-cap', action: 'stop-interruptible' });
-    expect([...(taken[0]?.detail.releasedLeaseIds as string[])].sort()).toEqual(
+    expect([...((taken[0]?.detail.releasedLeaseIds ?? []) as string[])].sort()).toEqual(
       [batch.leaseId, spotTraining.leaseId].sort(),
     );
   });
