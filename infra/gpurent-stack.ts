@@ -129,7 +129,15 @@ export class GpurentStack extends Stack {
     })
       .bindTable(this.data.binding('leases'), 'readWrite')
       .bindTable(this.data.binding('usage'), 'readWrite')
-      .bindTable(this.data.binding('spend'), 'readWrite');
+      .bindTable(this.data.binding('spend'), 'readWrite')
+      // Hands what does not fit one invocation to the metering work queue, which feeds it back.
+      .bindQueue(this.queues.queues.meteringWork.binding, 'send');
+    metering.addEventSource(
+      new SqsEventSource(this.queues.queues.meteringWork.queue, {
+        batchSize: 2,
+        reportBatchItemFailures: true,
+      }),
+    );
 
     const reconciler = new GpurentFunction(this, 'ReconcilerFunction', {
       handlerName: 'reconciler',

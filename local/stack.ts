@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { dirname } from 'node:path';
 import { SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSBatchResponse } from 'aws-lambda';
 import { QUEUES, TOPICS } from '../shared/resources';
 import { type EmulatorEndpoints, startEmulators } from './emulators';
 import { prepareFunctionEnvironment } from './environment';
@@ -64,11 +65,20 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : options.port;
     const sqs = new SQSClient({ useQueueUrlAsEndpoint: false });
-    const poller = startSqsPoller(sqs, env[QUEUES.leaseCommands.envVar] ?? '', worker.handler, {
-      functionName: 'gpurent-lease-worker',
-      region,
-      timeoutMs: 120_000,
-    });
+    const pollers = [
+      startSqsPoller(sqs, env[QUEUES.leaseCommands.envVar] ?? '', worker.handler, {
+        functionName: 'gpurent-lease-worker',
+        region,
+        timeoutMs: 120_000,
+      }),
+      // Shares of a metering run that did not fit its invocation go back to the metering function.
+      startSqsPoller(
+        sqs,
+        env[QUEUES.meteringWork.envVar] ?? '',
+        async (event, context) => (await metering.handler(event, context)) as SQSBatchResponse,
+        { functionName: 'gpurent-metering', region, timeoutMs: 50_000 },
+      ),
+    ];
     const schedules = startSchedules(
       [
         {
@@ -104,7 +114,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       schedules,
       async stop() {
         schedules.stop();
-        await Promise.all([poller.stop(), alertFeed?.stop()]);
+        await Promise.all([...pollers.map((poller) => poller.stop()), alertFeed?.stop()]);
         await new Promise((resolve) => server.close(resolve));
         sqs.destroy();
         await emulators?.stop();

@@ -45,17 +45,22 @@ export const TABLES = {
       { name: 'open-metering', partitionKey: 'meteringOpen', sortKey: 'sk' },
     ],
   },
-  /** One row per charge: tenant, lease, instance, mode, seconds, micro-dollars. */
+  /**
+   * One row per charge: tenant, lease, instance, mode, seconds, micro-dollars.
+   * Rows expire (`expiresAt`, USAGE_ROW_TTL_DAYS); reports read the rollups.
+   */
   usage: {
     id: 'UsageTable',
     envVar: 'USAGE_TABLE_NAME',
     partitionKey: 'pk',
     sortKey: 'sk',
+    timeToLiveAttribute: 'expiresAt',
     indexes: [],
   },
   /**
-   * Month-to-date spend counters per tenant and month: the whole tenant, each
-   * project, mode and lease. Metering adds to them with every charge.
+   * Aggregates of every charge, per tenant: month-to-date counters (tenant,
+   * project, mode) and daily rollups (mode × instance type × project; lease).
+   * Metering adds to them in the transaction of each charge.
    */
   spend: {
     id: 'SpendTable',
@@ -88,6 +93,14 @@ export const QUEUES = {
     id: 'LeaseCommandsQueue',
     envVar: 'LEASE_COMMANDS_QUEUE_URL',
     visibilityTimeoutSeconds: 180,
+    maxReceiveCount: 5,
+  },
+  /** Shares of a metering run that did not fit the scheduled invocation's time. */
+  meteringWork: {
+    id: 'MeteringWorkQueue',
+    envVar: 'METERING_WORK_QUEUE_URL',
+    // Six times the metering function's timeout (50 s), as AWS recommends.
+    visibilityTimeoutSeconds: 300,
     maxReceiveCount: 5,
   },
 } as const satisfies Record<string, QueueDefinition>;

@@ -5,14 +5,20 @@ export const errorResponse = (description: string) => ({ description, content: j
 export const usd = { type: 'number', description: 'USD, rounded to the micro-dollar' };
 export const micro = { type: 'integer', description: 'Exact amount in micro-dollars (1 USD = 1,000,000)' };
 export const instant = { type: 'string', format: 'date-time' };
+const dateOrInstant = { oneOf: [{ type: 'string', format: 'date' }, instant] };
 export const rangeParameters = [
   {
     name: 'from',
     in: 'query',
-    schema: instant,
-    description: 'Start (inclusive); default: start of this month (UTC)',
+    schema: dateOrInstant,
+    description: 'Start (inclusive), a date or date-time; default: start of this month (UTC)',
   },
-  { name: 'to', in: 'query', schema: instant, description: 'End (exclusive); default: now' },
+  {
+    name: 'to',
+    in: 'query',
+    schema: dateOrInstant,
+    description: 'End (exclusive), a date or date-time; default: now',
+  },
 ];
 export const leaseIdParameter = {
   name: 'id',

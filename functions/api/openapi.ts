@@ -80,9 +80,12 @@ export const openApiDocument = {
       },
       Usage: {
         type: 'object',
+        description:
+          'Read from daily rollups written with every charge; the range is widened to the whole UTC days it touches, and from/to say which.',
         properties: {
           from: instant,
           to: instant,
+          granularity: { type: 'string', enum: ['day'] },
           groupBy: { type: 'string', enum: USAGE_GROUPINGS },
           seconds: { type: 'integer' },
           costMicroUsd: micro,

@@ -1,17 +1,44 @@
-import type { ScheduledEvent } from 'aws-lambda';
-import { readConfig } from '../../shared/config';
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import type { Context, ScheduledEvent, SQSEvent, SQSRecord } from 'aws-lambda';
+import { SqsMeteringWorkQueue } from '../../shared/adapters/sqs-metering-work-queue';
+import { nonEmpty, readConfig } from '../../shared/config';
+import { createSqsClient } from '../../shared/lambda/clients';
 import { logger, metrics, observed } from '../../shared/lambda/observability';
 import { createStores, storeConfig } from '../../shared/lambda/stores';
-import { meterOpenInstances } from '../../shared/usecases/metering';
+import { meteringWorkSchema } from '../../shared/ports/metering-work';
+import { meterDeferred, meterOpenInstances, type TickSummary } from '../../shared/usecases/metering';
 
-const config = readConfig(storeConfig);
+const config = readConfig({ ...storeConfig, METERING_WORK_QUEUE_URL: nonEmpty });
 const stores = createStores(config);
+const overflow = new SqsMeteringWorkQueue(createSqsClient(), config.METERING_WORK_QUEUE_URL);
+const processor = new BatchProcessor(EventType.SQS);
 
-/** Every minute: charge each open instance up to the tick's scheduled time. */
-export const handler = observed(async (event: ScheduledEvent) => {
-  const summary = await meterOpenInstances(stores, Date.parse(event.time));
-  logger.info('Metering tick', { time: event.time, ...summary });
+function record(kind: string, summary: TickSummary): TickSummary {
+  logger.info(`Metering ${kind}`, { ...summary });
   metrics.addMetric('InstancesMetered', 'Count', summary.charged);
   metrics.addMetric('MeteredMicroUsd', 'Count', summary.microUsd);
+  metrics.addMetric('InstancesDeferred', 'Count', summary.deferred);
   return summary;
+}
+
+/** A share of a run another invocation deferred: charged up to that run's instant. */
+async function meterWork(sqsRecord: SQSRecord): Promise<void> {
+  const work = meteringWorkSchema.parse(JSON.parse(sqsRecord.body));
+  record('deferred work', await meterDeferred(stores, work.atMs, work.instances));
+}
+
+const isSqs = (event: ScheduledEvent | SQSEvent): event is SQSEvent => 'Records' in event;
+
+/**
+ * Every minute: charge each open instance up to the tick's scheduled time; what
+ * does not fit this invocation's time goes to the metering work queue, which
+ * feeds this same function.
+ */
+export const handler = observed(async (event: ScheduledEvent | SQSEvent, context: Context) => {
+  if (isSqs(event)) return processPartialResponse(event, meterWork, processor, { context });
+  const summary = await meterOpenInstances(stores, Date.parse(event.time), {
+    remainingMs: () => context.getRemainingTimeInMillis(),
+    overflow,
+  });
+  return record('tick', summary);
 });

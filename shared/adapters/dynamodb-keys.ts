@@ -1,4 +1,4 @@
-import type { SpendScope } from '../domain/spend';
+import type { Aggregate, SpendScope } from '../domain/spend';
 
 /** Key layout of the leases and usage tables (one partition per tenant). */
 export const tenantKey = (tenantId: string) => `TENANT#${tenantId}`;
@@ -9,18 +9,32 @@ export const usageKey = (atMs: number, instanceId: string) => `${new Date(atMs).
 /** Value of the sparse GSI key that lists instances whose bill is still open. */
 export const METERING_OPEN = 'OPEN';
 export const budgetKey = (name: string) => `BUDGET#${name}`;
-/** Spend counters: `MONTH#<yyyy-mm>#TENANT`, `…#PROJECT#<p>`, `…#MODE#<m>`, `…#LEASE#<id>`. */
-export const spendMonthPrefix = (month: string) => `MONTH#${month}#`;
+/**
+ * Aggregates (spend table), all under the tenant's partition:
+ * `MONTH#<yyyy-mm>#TENANT` | `…#PROJECT#<p>` | `…#MODE#<m>` (month-to-date counters),
+ * `DAY#<yyyy-mm-dd>#<mode>#<type>#<project>` (daily rollups),
+ * `LEASEDAY#<yyyy-mm-dd>#<leaseId>` (daily per-lease rollups).
+ */
 export function spendKey(month: string, scope: SpendScope): string {
-  const prefix = spendMonthPrefix(month);
   switch (scope.kind) {
     case 'tenant':
-      return `${prefix}TENANT`;
+      return `MONTH#${month}#TENANT`;
     case 'project':
-      return `${prefix}PROJECT#${scope.project}`;
+      return `MONTH#${month}#PROJECT#${scope.project}`;
     case 'mode':
-      return `${prefix}MODE#${scope.mode}`;
-    case 'lease':
-      return `${prefix}LEASE#${scope.leaseId}`;
+      return `MONTH#${month}#MODE#${scope.mode}`;
+  }
+}
+export const dayRollupPrefix = (day: string) => `DAY#${day}`;
+export const leaseDayPrefix = (day: string) => `LEASEDAY#${day}`;
+
+export function aggregateKey(aggregate: Aggregate): string {
+  switch (aggregate.kind) {
+    case 'month':
+      return spendKey(aggregate.month, aggregate.scope);
+    case 'day':
+      return `${dayRollupPrefix(aggregate.day)}#${aggregate.mode}#${aggregate.instanceType}#${aggregate.project ?? ''}`;
+    case 'lease-day':
+      return `${leaseDayPrefix(aggregate.day)}#${aggregate.leaseId}`;
   }
 }

@@ -9,6 +9,8 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { Lease, LeaseInstance, LeaseStatus, LeaseView } from '../domain/lease';
 import type { LeasePage, LeaseRepository, TransitionChanges } from '../ports/lease-repository';
+import type { InstanceRef } from '../ports/metering-work';
+import { batchGetAll } from './dynamodb-batch-get';
 import { instanceKey, instancePrefix, leaseKey, METERING_OPEN, tenantKey } from './dynamodb-keys';
 
 export class InvalidCursorError extends Error {
@@ -183,6 +185,15 @@ export class DynamoDbLeaseRepository implements LeaseRepository {
         }
       }),
     );
+  }
+
+  async instancesByRef(refs: readonly InstanceRef[]): Promise<LeaseInstance[]> {
+    const keys = refs.map((ref) => ({
+      pk: tenantKey(ref.tenantId),
+      sk: instanceKey(ref.leaseId, ref.instanceId),
+    }));
+    const items = await batchGetAll(this.client, this.tableName, keys, { consistentRead: true });
+    return items.map(toInstance);
   }
 
   openInstances(): Promise<LeaseInstance[]> {

@@ -1,10 +1,16 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { type DynamoDBDocumentClient, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { mapWithConcurrency } from '../concurrency';
 import type { Charge } from '../domain/billing';
+import {
+  type AggregateTotal,
+  type ChargeBatch,
+  type ChargeEntry,
+  packChargeBatches,
+} from '../domain/charge-batches';
 import type { LeaseInstance } from '../domain/lease';
-import { monthOfCharge, spendScopesOf } from '../domain/spend';
 import type { ChargeOutcome, MeteringLedger, UsageRecord } from '../ports/metering-ledger';
-import { instanceKey, spendKey, tenantKey, usageKey } from './dynamodb-keys';
+import { aggregateKey, instanceKey, tenantKey, usageKey } from './dynamodb-keys';
 
 export interface MeteringTables {
   readonly leases: string;
@@ -12,17 +18,36 @@ export interface MeteringTables {
   readonly spend: string;
 }
 
+export interface MeteringLedgerOptions {
+  /** Usage rows expire (DynamoDB TTL) this many days after their charge. @default 400 */
+  readonly usageRowTtlDays?: number;
+  /** Transactions in flight at once. @default 16 */
+  readonly concurrency?: number;
+}
+
+const DAY_SECONDS = 86_400;
+
 /**
  * A charge is a usage row, the instance's checkpoint moving forward and the
- * month-to-date spend counters it adds to, written in one transaction guarded by
- * the previous checkpoint. Two ticks racing for the same window: one wins, the
- * other's condition fails and nothing is billed or counted twice.
+ * aggregates it adds to (month-to-date counters, daily rollups), written in one
+ * transaction guarded by the previous checkpoint. Charges are packed up to 100
+ * actions a transaction, their aggregates summed. Two runs racing for the same
+ * window: one wins, the other's condition fails and nothing is billed or counted
+ * twice; a batch that fails a condition is retried charge by charge, so the
+ * others in it still land.
  */
 export class DynamoDbMeteringLedger implements MeteringLedger {
+  private readonly rowTtlSeconds: number;
+  private readonly concurrency: number;
+
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tables: MeteringTables,
-  ) {}
+    options: MeteringLedgerOptions = {},
+  ) {
+    this.rowTtlSeconds = (options.usageRowTtlDays ?? 400) * DAY_SECONDS;
+    this.concurrency = options.concurrency ?? 16;
+  }
 
   async applyCharge(
     instance: LeaseInstance,
@@ -30,6 +55,42 @@ export class DynamoDbMeteringLedger implements MeteringLedger {
     atMs: number,
     close: { endedAtMs: number } | null,
   ): Promise<ChargeOutcome> {
+    const [outcome] = await this.applyCharges([{ instance, charge, atMs, close: close ?? undefined }]);
+    return outcome ?? 'already-recorded';
+  }
+
+  async applyCharges(entries: readonly ChargeEntry[]): Promise<ChargeOutcome[]> {
+    const outcomes = new Map<ChargeEntry, ChargeOutcome>();
+    await mapWithConcurrency(packChargeBatches(entries), this.concurrency, async (batch) => {
+      if (await this.write(batch)) {
+        for (const entry of batch.entries) outcomes.set(entry, 'recorded');
+        return;
+      }
+      // One stale checkpoint sank the batch: each charge on its own, so the rest still land.
+      for (const entry of batch.entries) {
+        const [single] = packChargeBatches([entry]);
+        outcomes.set(entry, single && (await this.write(single)) ? 'recorded' : 'already-recorded');
+      }
+    });
+    return entries.map((entry) => outcomes.get(entry) ?? 'already-recorded');
+  }
+
+  /** True when the transaction committed, false when a checkpoint condition failed. */
+  private async write(batch: ChargeBatch): Promise<boolean> {
+    const items = [
+      ...batch.entries.flatMap((entry) => this.entryItems(entry)),
+      ...batch.totals.map((total) => this.aggregateUpdate(total)),
+    ];
+    try {
+      await this.client.send(new TransactWriteCommand({ TransactItems: items }));
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  private entryItems({ instance, charge, atMs, close }: ChargeEntry) {
     const sets = ['billedSeconds = :seconds', 'billedMicroUsd = :micro', 'meteredUntilMs = :at'];
     const values: Record<string, unknown> = {
       ':seconds': charge.checkpoint.billedSeconds,
@@ -41,7 +102,7 @@ export class DynamoDbMeteringLedger implements MeteringLedger {
       sets.push('endedAtMs = :endedAt');
       values[':endedAt'] = close.endedAtMs;
     }
-    const checkpointUpdate = {
+    const checkpoint = {
       Update: {
         TableName: this.tables.leases,
         Key: { pk: tenantKey(instance.tenantId), sk: instanceKey(instance.leaseId, instance.instanceId) },
@@ -50,7 +111,8 @@ export class DynamoDbMeteringLedger implements MeteringLedger {
         ExpressionAttributeValues: values,
       },
     };
-    const usageRow = {
+    if (charge.seconds === 0) return [checkpoint];
+    const row = {
       Put: {
         TableName: this.tables.usage,
         Item: {
@@ -65,77 +127,47 @@ export class DynamoDbMeteringLedger implements MeteringLedger {
           atMs,
           seconds: charge.seconds,
           microUsd: charge.microUsd,
-        } satisfies UsageRecord & { pk: string; sk: string },
+          expiresAt: Math.floor(atMs / 1000) + this.rowTtlSeconds,
+        } satisfies UsageRecord & { pk: string; sk: string; expiresAt: number },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     };
-    const items =
-      charge.seconds > 0
-        ? [usageRow, checkpointUpdate, ...this.counterUpdates(instance, charge, atMs)]
-        : [checkpointUpdate];
-    try {
-      await this.client.send(new TransactWriteCommand({ TransactItems: items }));
-      return 'recorded';
-    } catch (error) {
-      if (isConditionFailure(error)) return 'already-recorded';
-      throw error;
-    }
+    return [row, checkpoint];
   }
 
-  /** One `ADD` per spend counter the charge counts toward (tenant, mode, lease, project). */
-  private counterUpdates(instance: LeaseInstance, charge: Charge, atMs: number) {
-    const month = monthOfCharge(atMs);
-    return spendScopesOf(instance).map((scope) => {
-      // A lease's counter also names the lease and its project, for the costliest-leases list.
-      const labels: Record<string, string | undefined> =
-        scope.kind === 'lease' ? { leaseId: instance.leaseId, project: instance.project } : {};
-      const present = Object.entries(labels).filter(([, value]) => value !== undefined);
-      return {
-        Update: {
-          TableName: this.tables.spend,
-          Key: { pk: tenantKey(instance.tenantId), sk: spendKey(month, scope) },
-          UpdateExpression: [
-            'ADD microUsd :micro, seconds :seconds',
-            `SET ${['tenantId = :tenant', '#month = :month', ...present.map(([name]) => `#${name} = :${name}`)].join(', ')}`,
-          ].join(' '),
-          // `month` and `project` are DynamoDB reserved words.
-          ExpressionAttributeNames: {
-            '#month': 'month',
-            ...Object.fromEntries(present.map(([name]) => [`#${name}`, name])),
-          },
-          ExpressionAttributeValues: {
-            ':micro': charge.microUsd,
-            ':seconds': charge.seconds,
-            ':tenant': instance.tenantId,
-            ':month': month,
-            ...Object.fromEntries(present.map(([name, value]) => [`:${name}`, value])),
-          },
+  /** `ADD` the batch's sum to one aggregate; its descriptive attributes are (re)set alongside. */
+  private aggregateUpdate(total: AggregateTotal) {
+    const { aggregate } = total;
+    const labels: Record<string, string | undefined> =
+      aggregate.kind === 'month'
+        ? { month: aggregate.month }
+        : aggregate.kind === 'day'
+          ? {
+              day: aggregate.day,
+              mode: aggregate.mode,
+              instanceType: aggregate.instanceType,
+              project: aggregate.project,
+            }
+          : { day: aggregate.day, leaseId: aggregate.leaseId, project: aggregate.project };
+    const present = Object.entries({ tenantId: total.tenantId, ...labels }).filter(
+      ([, value]) => value !== undefined,
+    );
+    return {
+      Update: {
+        TableName: this.tables.spend,
+        Key: { pk: tenantKey(total.tenantId), sk: aggregateKey(aggregate) },
+        UpdateExpression: `ADD microUsd :micro, seconds :seconds SET ${present
+          .map(([name]) => `#${name} = :${name}`)
+          .join(', ')}`,
+        // Names go through placeholders: `month`, `day` and `project` are DynamoDB reserved words.
+        ExpressionAttributeNames: Object.fromEntries(present.map(([name]) => [`#${name}`, name])),
+        ExpressionAttributeValues: {
+          ':micro': total.microUsd,
+          ':seconds': total.seconds,
+          ...Object.fromEntries(present.map(([name, value]) => [`:${name}`, value])),
         },
-      };
-    });
-  }
-
-  async usage(tenantId: string, fromMs: number, toMs: number): Promise<UsageRecord[]> {
-    const records: UsageRecord[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.client.send(
-        new QueryCommand({
-          TableName: this.tables.usage,
-          // Rows are keyed `<ISO instant>#<instance>`: [from, to) is a plain key range.
-          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-          ExpressionAttributeValues: {
-            ':pk': tenantKey(tenantId),
-            ':from': new Date(fromMs).toISOString(),
-            ':to': new Date(toMs).toISOString(),
-          },
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      for (const { pk: _pk, sk: _sk, ...record } of page.Items ?? []) records.push(record as UsageRecord);
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return records;
+      },
+    };
   }
 }
 

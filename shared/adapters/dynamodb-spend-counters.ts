@@ -1,23 +1,10 @@
-import { BatchGetCommand, type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { mapWithConcurrency } from '../concurrency';
+import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { LeaseSpend } from '../domain/budgets/alert-message';
+import type { RentalMode } from '../domain/lease';
 import type { MicroUsd } from '../domain/money';
-import type { SpendCounterKey, SpendCounters } from '../ports/budgets';
-import { spendKey, spendMonthPrefix, tenantKey } from './dynamodb-keys';
-
-/** BatchGetItem reads at most 100 keys a call. */
-const BATCH_GET_LIMIT = 100;
-/** BatchGetItem calls in flight at once. */
-const BATCH_CONCURRENCY = 16;
-/** Rounds of UnprocessedKeys before giving up (DynamoDB returns them under throttling). */
-const MAX_UNPROCESSED_ROUNDS = 8;
-
-export class UnprocessedSpendKeysError extends Error {
-  constructor(readonly remaining: number) {
-    super(`DynamoDB left ${remaining} spend counter(s) unread after ${MAX_UNPROCESSED_ROUNDS} rounds`);
-    this.name = 'UnprocessedSpendKeysError';
-  }
-}
+import type { DailyUsage, LeaseDayUsage, SpendCounterKey, SpendCounters } from '../ports/budgets';
+import { batchGetAll } from './dynamodb-batch-get';
+import { dayRollupPrefix, leaseDayPrefix, spendKey, tenantKey } from './dynamodb-keys';
 
 type Key = { pk: string; sk: string };
 const keyOf = (key: SpendCounterKey): Key => ({
@@ -26,7 +13,7 @@ const keyOf = (key: SpendCounterKey): Key => ({
 });
 const id = (key: Key) => `${key.pk}\n${key.sk}`;
 
-/** Reads the month-to-date counters the metering ledger keeps (one item per scope). */
+/** Reads the aggregates the metering ledger keeps: month-to-date counters and daily rollups. */
 export class DynamoDbSpendCounters implements SpendCounters {
   constructor(
     private readonly client: DynamoDBDocumentClient,
@@ -36,58 +23,62 @@ export class DynamoDbSpendCounters implements SpendCounters {
   async spendOf(keys: readonly SpendCounterKey[]): Promise<MicroUsd[]> {
     const wanted = keys.map(keyOf);
     const unique = [...new Map(wanted.map((key) => [id(key), key])).values()];
-    const found = new Map<string, MicroUsd>();
-    const chunks: Key[][] = [];
-    for (let start = 0; start < unique.length; start += BATCH_GET_LIMIT) {
-      chunks.push(unique.slice(start, start + BATCH_GET_LIMIT));
-    }
-    await mapWithConcurrency(chunks, BATCH_CONCURRENCY, (chunk) => this.readChunk(chunk, found));
+    const items = await batchGetAll(this.client, this.tableName, unique, { projection: 'pk, sk, microUsd' });
+    const found = new Map(
+      items.map((item) => [id({ pk: String(item.pk), sk: String(item.sk) }), Number(item.microUsd ?? 0)]),
+    );
     return wanted.map((key) => found.get(id(key)) ?? 0);
   }
 
   async leaseSpends(tenantId: string, month: string, project?: string): Promise<LeaseSpend[]> {
-    const spends: LeaseSpend[] = [];
+    const days = await this.leaseDailyUsage(tenantId, `${month}-01`, `${month}-31`);
+    const byLease = new Map<string, number>();
+    for (const day of days) {
+      if (project !== undefined && day.project !== project) continue;
+      byLease.set(day.leaseId, (byLease.get(day.leaseId) ?? 0) + day.microUsd);
+    }
+    return [...byLease].map(([leaseId, microUsd]) => ({ leaseId, microUsd }));
+  }
+
+  async dailyUsage(tenantId: string, fromDay: string, toDay: string): Promise<DailyUsage[]> {
+    const items = await this.queryRange(tenantId, dayRollupPrefix(fromDay), `${dayRollupPrefix(toDay)}#~`);
+    return items.map((item) => ({
+      day: String(item.day),
+      mode: item.mode as RentalMode,
+      instanceType: String(item.instanceType),
+      project: item.project === undefined ? undefined : String(item.project),
+      seconds: Number(item.seconds ?? 0),
+      microUsd: Number(item.microUsd ?? 0),
+    }));
+  }
+
+  async leaseDailyUsage(tenantId: string, fromDay: string, toDay: string): Promise<LeaseDayUsage[]> {
+    const items = await this.queryRange(tenantId, leaseDayPrefix(fromDay), `${leaseDayPrefix(toDay)}#~`);
+    return items.map((item) => ({
+      day: String(item.day),
+      leaseId: String(item.leaseId),
+      project: item.project === undefined ? undefined : String(item.project),
+      seconds: Number(item.seconds ?? 0),
+      microUsd: Number(item.microUsd ?? 0),
+    }));
+  }
+
+  /** Every item of the tenant's partition with a sort key in [from, to]. */
+  private async queryRange(tenantId: string, from: string, to: string): Promise<Record<string, unknown>[]> {
+    const items: Record<string, unknown>[] = [];
     let startKey: Record<string, unknown> | undefined;
     do {
       const page = await this.client.send(
         new QueryCommand({
           TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: {
-            ':pk': tenantKey(tenantId),
-            ':prefix': `${spendMonthPrefix(month)}LEASE#`,
-            ...(project ? { ':project': project } : {}),
-          },
-          ...(project
-            ? { FilterExpression: '#project = :project', ExpressionAttributeNames: { '#project': 'project' } }
-            : {}),
+          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+          ExpressionAttributeValues: { ':pk': tenantKey(tenantId), ':from': from, ':to': to },
           ExclusiveStartKey: startKey,
         }),
       );
-      for (const item of page.Items ?? []) {
-        spends.push({ leaseId: String(item.leaseId), microUsd: Number(item.microUsd ?? 0) });
-      }
+      items.push(...(page.Items ?? []));
       startKey = page.LastEvaluatedKey;
     } while (startKey);
-    return spends;
-  }
-
-  private async readChunk(keys: Key[], found: Map<string, MicroUsd>): Promise<void> {
-    let pending: Key[] = keys;
-    for (let round = 0; round < MAX_UNPROCESSED_ROUNDS && pending.length > 0; round += 1) {
-      const result = await this.client.send(
-        new BatchGetCommand({
-          RequestItems: {
-            [this.tableName]: { Keys: pending, ProjectionExpression: 'pk, sk, microUsd' },
-          },
-        }),
-      );
-      for (const item of result.Responses?.[this.tableName] ?? []) {
-        found.set(id({ pk: String(item.pk), sk: String(item.sk) }), Number(item.microUsd ?? 0));
-      }
-      pending = (result.UnprocessedKeys?.[this.tableName]?.Keys ?? []) as Key[];
-      if (pending.length > 0) await new Promise((resolve) => setTimeout(resolve, 2 ** round * 25));
-    }
-    if (pending.length > 0) throw new UnprocessedSpendKeysError(pending.length);
+    return items;
   }
 }

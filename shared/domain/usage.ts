@@ -1,16 +1,20 @@
 import type { RentalMode } from './lease';
 import type { MicroUsd } from './money';
 
-export const USAGE_GROUPINGS = ['mode', 'lease', 'instanceType', 'project'] as const;
+export const USAGE_GROUPINGS = ['mode', 'lease', 'instanceType', 'project', 'day'] as const;
+export type UsageGrouping = (typeof USAGE_GROUPINGS)[number];
 /** The group of charges of leases without a project label. */
 export const NO_PROJECT = '(none)';
-export type UsageGrouping = (typeof USAGE_GROUPINGS)[number];
 
-/** The fields of a charge that usage reports read. */
-export interface ChargeLine {
-  readonly leaseId: string;
-  readonly instanceType: string;
-  readonly mode: RentalMode;
+/**
+ * One rollup as usage reports read it: a day's charges of one mode, instance
+ * type and project, or of one lease (then mode and instance type are absent).
+ */
+export interface UsageLine {
+  readonly day: string;
+  readonly leaseId?: string | undefined;
+  readonly instanceType?: string | undefined;
+  readonly mode?: RentalMode | undefined;
   readonly project?: string | undefined;
   readonly seconds: number;
   readonly microUsd: MicroUsd;
@@ -28,15 +32,22 @@ export interface UsageSummary {
   readonly groups: readonly UsageGroup[];
 }
 
-const groupKey: Record<UsageGrouping, (line: ChargeLine) => string> = {
-  mode: (line) => line.mode,
-  lease: (line) => line.leaseId,
-  instanceType: (line) => line.instanceType,
+/** Grouping by lease reads the per-lease rollups; every other grouping the daily ones. */
+export const readsLeaseRollups = (grouping: UsageGrouping) => grouping === 'lease';
+
+const groupKey: Record<UsageGrouping, (line: UsageLine) => string> = {
+  mode: (line) => line.mode ?? 'unknown',
+  lease: (line) => line.leaseId ?? 'unknown',
+  instanceType: (line) => line.instanceType ?? 'unknown',
   project: (line) => line.project ?? NO_PROJECT,
+  day: (line) => line.day,
 };
 
-/** Sums charges per group, largest cost first (ties by key, so output is stable). */
-export function summarizeUsage(lines: readonly ChargeLine[], grouping: UsageGrouping): UsageSummary {
+/**
+ * Sums lines per group, largest cost first (ties by key, so output is stable);
+ * by day, in calendar order.
+ */
+export function summarizeUsage(lines: readonly UsageLine[], grouping: UsageGrouping): UsageSummary {
   const groups = new Map<string, { seconds: number; microUsd: number }>();
   let seconds = 0;
   let microUsd = 0;
@@ -49,11 +60,13 @@ export function summarizeUsage(lines: readonly ChargeLine[], grouping: UsageGrou
     seconds += line.seconds;
     microUsd += line.microUsd;
   }
+  const order =
+    grouping === 'day'
+      ? (a: UsageGroup, b: UsageGroup) => a.key.localeCompare(b.key)
+      : (a: UsageGroup, b: UsageGroup) => b.microUsd - a.microUsd || a.key.localeCompare(b.key);
   return {
     seconds,
     microUsd,
-    groups: [...groups.entries()]
-      .map(([key, group]) => ({ key, ...group }))
-      .sort((a, b) => b.microUsd - a.microUsd || a.key.localeCompare(b.key)),
+    groups: [...groups.entries()].map(([key, group]) => ({ key, ...group })).sort(order),
   };
 }

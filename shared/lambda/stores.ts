@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { DynamoDbLeaseRepository } from '../adapters/dynamodb-lease-repository';
 import { DynamoDbMeteringLedger } from '../adapters/dynamodb-metering-ledger';
 import { DynamoDbSpendCounters } from '../adapters/dynamodb-spend-counters';
@@ -9,12 +10,15 @@ export const storeConfig = {
   LEASES_TABLE_NAME: nonEmpty,
   USAGE_TABLE_NAME: nonEmpty,
   SPEND_TABLE_NAME: nonEmpty,
+  /** How long raw usage rows are kept; reports read rollups, the export and audits read rows. */
+  USAGE_ROW_TTL_DAYS: z.coerce.number().int().min(1).max(3650).default(400),
 };
 
 export interface StoreConfig {
   readonly LEASES_TABLE_NAME: string;
   readonly USAGE_TABLE_NAME: string;
   readonly SPEND_TABLE_NAME: string;
+  readonly USAGE_ROW_TTL_DAYS?: number;
 }
 
 /** The lease repository, the metering ledger and the spend counters over one DynamoDB client. */
@@ -24,11 +28,15 @@ export function createStores(config: StoreConfig) {
   return {
     dynamoDb,
     leases: new DynamoDbLeaseRepository(documents, config.LEASES_TABLE_NAME),
-    ledger: new DynamoDbMeteringLedger(documents, {
-      leases: config.LEASES_TABLE_NAME,
-      usage: config.USAGE_TABLE_NAME,
-      spend: config.SPEND_TABLE_NAME,
-    }),
+    ledger: new DynamoDbMeteringLedger(
+      documents,
+      {
+        leases: config.LEASES_TABLE_NAME,
+        usage: config.USAGE_TABLE_NAME,
+        spend: config.SPEND_TABLE_NAME,
+      },
+      { usageRowTtlDays: config.USAGE_ROW_TTL_DAYS },
+    ),
     spend: new DynamoDbSpendCounters(documents, config.SPEND_TABLE_NAME),
     documents,
   };

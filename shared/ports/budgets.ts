@@ -1,5 +1,6 @@
 import type { BudgetAlertMessage, LeaseSpend } from '../domain/budgets/alert-message';
 import type { AlertRecord, Budget } from '../domain/budgets/budget';
+import type { RentalMode } from '../domain/lease';
 import type { MicroUsd } from '../domain/money';
 import type { SpendScope } from '../domain/spend';
 
@@ -39,12 +40,35 @@ export interface SpendCounterKey {
   readonly scope: SpendScope;
 }
 
-/** Month-to-date spend counters, written by metering with each charge. */
+/** One daily rollup: what a tenant's charges of one mode, instance type and project came to on a day. */
+export interface DailyUsage {
+  readonly day: string;
+  readonly mode: RentalMode;
+  readonly instanceType: string;
+  readonly project?: string | undefined;
+  readonly seconds: number;
+  readonly microUsd: MicroUsd;
+}
+
+/** One lease's charges on one day. */
+export interface LeaseDayUsage {
+  readonly day: string;
+  readonly leaseId: string;
+  readonly project?: string | undefined;
+  readonly seconds: number;
+  readonly microUsd: MicroUsd;
+}
+
+/** Month-to-date counters and daily rollups, written by metering with each charge. */
 export interface SpendCounters {
   /** Spend of each key, in the order asked (0 where nothing was charged). */
   spendOf(keys: readonly SpendCounterKey[]): Promise<MicroUsd[]>;
   /** Per-lease spend of a tenant's month, optionally only leases of one project. */
   leaseSpends(tenantId: string, month: string, project?: string): Promise<LeaseSpend[]>;
+  /** Daily rollups of the days `fromDay`..`toDay` (inclusive, `yyyy-mm-dd`). */
+  dailyUsage(tenantId: string, fromDay: string, toDay: string): Promise<DailyUsage[]>;
+  /** Per-lease daily rollups of the days `fromDay`..`toDay` (inclusive). */
+  leaseDailyUsage(tenantId: string, fromDay: string, toDay: string): Promise<LeaseDayUsage[]>;
 }
 
 /** The budget alerts topic. */

@@ -1,4 +1,5 @@
 import type { Lease, LeaseInstance, LeaseStatus, LeaseView } from '../domain/lease';
+import type { InstanceRef } from './metering-work';
 
 export interface LeasePage {
   readonly leases: readonly LeaseView[];
@@ -40,6 +41,8 @@ export interface LeaseRepository {
   recordInstances(instances: readonly LeaseInstance[]): Promise<void>;
   /** Every instance whose bill is still open, across tenants (the metering work list). */
   openInstances(): Promise<LeaseInstance[]>;
+  /** Instance records by key, as stored now (missing ones are left out). */
+  instancesByRef(refs: readonly InstanceRef[]): Promise<LeaseInstance[]>;
   /** The open instances of one tenant (what its running leases cost per hour now). */
   openInstancesOf(tenantId: string): Promise<LeaseInstance[]>;
 }

@@ -1,4 +1,5 @@
 import type { Charge } from '../domain/billing';
+import type { ChargeEntry } from '../domain/charge-batches';
 import type { LeaseInstance, RentalMode } from '../domain/lease';
 
 export interface UsageRecord {
@@ -32,5 +33,10 @@ export interface MeteringLedger {
     atMs: number,
     close: { endedAtMs: number } | null,
   ): Promise<ChargeOutcome>;
-  usage(tenantId: string, fromMs: number, toMs: number): Promise<UsageRecord[]>;
+  /**
+   * Applies many charges in as few transactions as the 100-action limit allows;
+   * one outcome per entry, in order. A charge whose checkpoint moved is
+   * `already-recorded`; the others in its batch still land.
+   */
+  applyCharges(entries: readonly ChargeEntry[]): Promise<ChargeOutcome[]>;
 }

@@ -1,5 +1,7 @@
 import { chargeUpTo } from '../domain/billing';
+import type { ChargeEntry } from '../domain/charge-batches';
 import type { LeaseInstance } from '../domain/lease';
+import type { InstanceRef, MeteringWorkQueue } from '../ports/metering-work';
 import type { ControlPlane } from './dependencies';
 
 type Deps = Pick<ControlPlane, 'leases' | 'ledger'>;
@@ -8,26 +10,79 @@ export interface TickSummary {
   readonly instances: number;
   readonly charged: number;
   readonly microUsd: number;
+  /** Instances handed to another invocation because this one was running out of time. */
+  readonly deferred: number;
 }
+
+export interface MeteringRunOptions {
+  /** Milliseconds this invocation has left (Lambda's `getRemainingTimeInMillis`). */
+  readonly remainingMs?: () => number;
+  /** Takes the instances a run has no time left for; they are charged up to the same instant. */
+  readonly overflow?: MeteringWorkQueue;
+}
+
+/** Charges handed to the ledger at once: enough for many full transactions, small enough to stop in time. */
+const CHUNK = 2_000;
+/** Stop starting chunks when less than this is left: a chunk, and the hand-over, must still fit. */
+const RESERVE_MS = 15_000;
 
 /**
  * One metering tick: charges every open instance up to `atMs`, the scheduled
  * time of the tick (not the wall clock), so a re-delivered tick lands on the same
- * instant and finds nothing left to charge.
+ * instant and finds nothing left to charge. Charges go to the ledger in batches;
+ * what would not fit this invocation's time goes to the overflow queue, never
+ * dropped.
  */
-export async function meterOpenInstances(deps: Deps, atMs: number): Promise<TickSummary> {
-  const open = await deps.leases.openInstances();
+export async function meterOpenInstances(
+  deps: Deps,
+  atMs: number,
+  options: MeteringRunOptions = {},
+): Promise<TickSummary> {
+  return meterInstances(deps, await deps.leases.openInstances(), atMs, options);
+}
+
+/** Charges work a run deferred: the instances are read again, so their checkpoints are current. */
+export async function meterDeferred(
+  deps: Deps,
+  atMs: number,
+  refs: readonly InstanceRef[],
+): Promise<TickSummary> {
+  const instances = (await deps.leases.instancesByRef(refs)).filter((instance) => instance.meteringOpen);
+  return meterInstances(deps, instances, atMs, {});
+}
+
+async function meterInstances(
+  deps: Deps,
+  instances: readonly LeaseInstance[],
+  atMs: number,
+  options: MeteringRunOptions,
+): Promise<TickSummary> {
+  const entries: ChargeEntry[] = instances
+    .map((instance) => ({ instance, charge: chargeUpTo(instance, instance, atMs, false), atMs }))
+    .filter((entry) => entry.charge.seconds > 0);
   let charged = 0;
   let microUsd = 0;
-  for (const instance of open) {
-    const charge = chargeUpTo(instance, instance, atMs, false);
-    if (charge.seconds === 0) continue;
-    if ((await deps.ledger.applyCharge(instance, charge, atMs, null)) === 'recorded') {
-      charged += 1;
-      microUsd += charge.microUsd;
+  let deferred = 0;
+  for (let start = 0; start < entries.length; start += CHUNK) {
+    if (options.overflow && options.remainingMs && options.remainingMs() < RESERVE_MS) {
+      const rest = entries.slice(start).map(({ instance: { tenantId, leaseId, instanceId } }) => ({
+        tenantId,
+        leaseId,
+        instanceId,
+      }));
+      await options.overflow.defer(atMs, rest);
+      deferred = rest.length;
+      break;
     }
+    const chunk = entries.slice(start, start + CHUNK);
+    const outcomes = await deps.ledger.applyCharges(chunk);
+    chunk.forEach((entry, i) => {
+      if (outcomes[i] !== 'recorded') return;
+      charged += 1;
+      microUsd += entry.charge.microUsd;
+    });
   }
-  return { instances: open.length, charged, microUsd };
+  return { instances: instances.length, charged, microUsd, deferred };
 }
 
 const CLOSE_ATTEMPTS = 5;

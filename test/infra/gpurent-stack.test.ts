@@ -380,7 +380,7 @@ describe('functions', () => {
       'SUBNET_IDS',
       'LEASE_COMMANDS_QUEUE_URL',
     ],
-    metering: ['LEASES_TABLE_NAME', 'USAGE_TABLE_NAME', 'SPEND_TABLE_NAME'],
+    metering: ['LEASES_TABLE_NAME', 'USAGE_TABLE_NAME', 'SPEND_TABLE_NAME', 'METERING_WORK_QUEUE_URL'],
     reconciler: [
       'LEASES_TABLE_NAME',
       'USAGE_TABLE_NAME',
@@ -454,7 +454,23 @@ describe('functions', () => {
     }
     expect(statementWith(statementsOf('leaseWorker'), 'sqs:SendMessage')).toBeUndefined();
     expect(statementWith(statementsOf('leaseWorker'), 'sqs:ReceiveMessage')).toBeDefined();
-    expect(statementWith(statementsOf('metering'), 'sqs:SendMessage')).toBeUndefined();
+    // Metering sends only to its own work queue (the overflow of a run), never lease commands.
+    expect(statementWith(statementsOf('metering'), 'sqs:SendMessage')?.Resource).toEqual({
+      'Fn::GetAtt': [logicalIdOf(stack, stack.queues.queues.meteringWork.queue), 'Arn'],
+    });
+  });
+
+  it('feeds metering the work a run deferred, from the metering work queue', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: logicalIdOf(stack, stack.functions.metering) },
+      EventSourceArn: { 'Fn::GetAtt': [logicalIdOf(stack, stack.queues.queues.meteringWork.queue), 'Arn'] },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+  });
+
+  it('expires raw usage rows through DynamoDB TTL', () => {
+    const usage = template.toJSON().Resources[logicalIdOf(stack, stack.data.tables.usage)] as Resource;
+    expect(usage.Properties?.TimeToLiveSpecification).toEqual({ AttributeName: 'expiresAt', Enabled: true });
   });
 
   it('feeds the lease worker from the lease-commands queue in batches of 10 with partial failures', () => {

@@ -274,6 +274,7 @@ describe('usage', () => {
     expect(response.body).toEqual({
       from: '2026-10-01T00:00:00.000Z',
       to: '2026-11-01T00:00:00.000Z',
+      granularity: 'day',
       groupBy: 'lease',
       seconds: 0,
       costMicroUsd: 0,

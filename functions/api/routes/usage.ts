@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import type { LeaseView } from '../../../shared/domain/lease';
 import { microToUsd } from '../../../shared/domain/money';
-import { summarizeUsage, USAGE_GROUPINGS } from '../../../shared/domain/usage';
+import { dayOf } from '../../../shared/domain/spend';
+import {
+  readsLeaseRollups,
+  summarizeUsage,
+  USAGE_GROUPINGS,
+  type UsageLine,
+} from '../../../shared/domain/usage';
 import { usageExportCsv } from '../../../shared/domain/usage-export';
 import { type ApiEvent, type ApiResult, json, tenantOf, validate } from '../http';
 import type { ApiContext } from './context';
@@ -9,9 +15,8 @@ import type { ApiContext } from './context';
 const MAX_RANGE_DAYS = 400;
 const DAY_MS = 86_400_000;
 
-const instant = z.iso.datetime({
-  offset: true,
-  message: 'must be an ISO-8601 date-time such as 2026-11-01T00:00:00Z',
+const instant = z.union([z.iso.date(), z.iso.datetime({ offset: true })], {
+  message: 'must be an ISO-8601 date or date-time such as 2026-11-01 or 2026-11-01T00:00:00Z',
 });
 
 function startOfMonth(nowMs: number): number {
@@ -60,16 +65,27 @@ const exportQuery = (nowMs: number) =>
     .transform((query) => resolveRange(query, nowMs))
     .superRefine(checkRange);
 
+/**
+ * Usage from the daily rollups metering writes with each charge: a month is a
+ * bounded number of items whatever the fleet size or tick count. Rollups are per
+ * UTC day, so the range is widened to the whole days it touches, and the
+ * answer's `from` and `to` say which.
+ */
 export async function getUsage(event: ApiEvent, ctx: ApiContext): Promise<ApiResult> {
   const tenantId = tenantOf(event);
-  const range = validate(usageQuery(ctx.deps.now()), event.queryStringParameters ?? {}, 'query');
-  const summary = summarizeUsage(
-    await ctx.deps.ledger.usage(tenantId, range.fromMs, range.toMs),
-    range.groupBy,
-  );
+  const nowMs = ctx.deps.now();
+  const range = validate(usageQuery(nowMs), event.queryStringParameters ?? {}, 'query');
+  const fromDay = dayOf(range.fromMs);
+  const toDay = dayOf(range.toMs - 1);
+  const lines: UsageLine[] = readsLeaseRollups(range.groupBy)
+    ? await ctx.deps.spend.leaseDailyUsage(tenantId, fromDay, toDay)
+    : await ctx.deps.spend.dailyUsage(tenantId, fromDay, toDay);
+  const summary = summarizeUsage(lines, range.groupBy);
+  const endOfLastDay = Date.parse(`${toDay}T00:00:00Z`) + DAY_MS;
   return json(200, {
-    from: new Date(range.fromMs).toISOString(),
-    to: new Date(range.toMs).toISOString(),
+    from: `${fromDay}T00:00:00.000Z`,
+    to: new Date(Math.min(endOfLastDay, Math.max(nowMs, range.toMs))).toISOString(),
+    granularity: 'day',
     groupBy: range.groupBy,
     seconds: summary.seconds,
     costMicroUsd: summary.microUsd,

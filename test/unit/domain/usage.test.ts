@@ -4,9 +4,30 @@ import { summarizeUsage } from '../../../shared/domain/usage';
 import { USAGE_EXPORT_HEADER, usageExportCsv } from '../../../shared/domain/usage-export';
 
 const lines = [
-  { leaseId: 'a', instanceType: 'g5.xlarge', mode: 'on-demand', seconds: 60, microUsd: 16_767 },
-  { leaseId: 'b', instanceType: 'g5.xlarge', mode: 'spot', seconds: 120, microUsd: 10_000 },
-  { leaseId: 'a', instanceType: 'g6.xlarge', mode: 'on-demand', seconds: 30, microUsd: 7_000 },
+  {
+    day: '2026-11-02',
+    leaseId: 'a',
+    instanceType: 'g5.xlarge',
+    mode: 'on-demand',
+    seconds: 60,
+    microUsd: 16_767,
+  },
+  {
+    day: '2026-11-01',
+    leaseId: 'b',
+    instanceType: 'g5.xlarge',
+    mode: 'spot',
+    seconds: 120,
+    microUsd: 10_000,
+  },
+  {
+    day: '2026-11-02',
+    leaseId: 'a',
+    instanceType: 'g6.xlarge',
+    mode: 'on-demand',
+    seconds: 30,
+    microUsd: 7_000,
+  },
 ] as const;
 
 describe('usage summary', () => {
@@ -37,6 +58,13 @@ describe('usage summary', () => {
     expect(summarizeUsage(labelled, 'project').groups.map((g) => [g.key, g.microUsd])).toEqual([
       ['vision', 23_767],
       ['(none)', 10_000],
+    ]);
+  });
+
+  it('groups by day in calendar order', () => {
+    expect(summarizeUsage(lines, 'day').groups.map((g) => [g.key, g.microUsd])).toEqual([
+      ['2026-11-01', 10_000],
+      ['2026-11-02', 23_767],
     ]);
   });
 

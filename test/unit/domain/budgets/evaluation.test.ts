@@ -211,14 +211,13 @@ describe('forecast', () => {
 });
 
 describe('spend counters', () => {
-  it('counts a charge for the tenant, its mode, its lease and its project', () => {
-    expect(spendScopesOf({ leaseId: 'l', mode: 'spot', project: 'p' })).toEqual([
+  it('counts a charge for the tenant, its mode and its project', () => {
+    expect(spendScopesOf({ mode: 'spot', project: 'p' })).toEqual([
       { kind: 'tenant' },
       { kind: 'mode', mode: 'spot' },
-      { kind: 'lease', leaseId: 'l' },
       { kind: 'project', project: 'p' },
     ]);
-    expect(spendScopesOf({ leaseId: 'l', mode: 'spot' })).toHaveLength(3);
+    expect(spendScopesOf({ mode: 'spot' })).toHaveLength(2);
   });
 
   it('puts a charge up to midnight on the 1st into the month before', () => {

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+
+/** Names one instance record: enough to read its checkpoint again. */
+export const instanceRefSchema = z.object({
+  tenantId: z.string().min(1),
+  leaseId: z.string().min(1),
+  instanceId: z.string().min(1),
+});
+export type InstanceRef = z.infer<typeof instanceRefSchema>;
+
+/** A share of a metering run handed to another invocation: charge these instances up to `atMs`. */
+export const meteringWorkSchema = z.object({
+  atMs: z.number().int().nonnegative(),
+  instances: z.array(instanceRefSchema).min(1),
+});
+export type MeteringWork = z.infer<typeof meteringWorkSchema>;
+
+/** Where a metering run puts the instances it has no time left for. */
+export interface MeteringWorkQueue {
+  defer(atMs: number, instances: readonly InstanceRef[]): Promise<void>;
+}
