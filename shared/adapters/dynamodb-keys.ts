@@ -6,6 +6,8 @@ export const leaseKey = (leaseId: string) => `LEASE#${leaseId}`;
 export const instancePrefix = (leaseId: string) => `INSTANCE#${leaseId}#`;
 export const instanceKey = (leaseId: string, instanceId: string) => `${instancePrefix(leaseId)}${instanceId}`;
 export const usageKey = (atMs: number, instanceId: string) => `${new Date(atMs).toISOString()}#${instanceId}`;
+/** The closing charge of a run has a key of its own: it may fall on the instant of the run's last tick. */
+export const closingUsageKey = (atMs: number, instanceId: string) => `${usageKey(atMs, instanceId)}#end`;
 /** Value of the sparse GSI key that lists instances whose bill is still open. */
 export const METERING_OPEN = 'OPEN';
 export const budgetKey = (name: string) => `BUDGET#${name}`;

@@ -168,6 +168,22 @@ export class DynamoDbLeaseRepository implements LeaseRepository {
     return Number(result.Attributes?.terminatedAtMs ?? atMs);
   }
 
+  async stampInstanceEnds(instances: readonly InstanceRef[], endedAtMs: number): Promise<void> {
+    await Promise.all(
+      instances.map((instance) =>
+        this.client.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: { pk: tenantKey(instance.tenantId), sk: instanceKey(instance.leaseId, instance.instanceId) },
+            UpdateExpression: 'SET endedAtMs = if_not_exists(endedAtMs, :end)',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeValues: { ':end': endedAtMs },
+          }),
+        ),
+      ),
+    );
+  }
+
   async recordInstances(instances: readonly LeaseInstance[]): Promise<void> {
     await Promise.all(
       instances.map(async (instance) => {

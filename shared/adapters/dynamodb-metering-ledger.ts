@@ -10,7 +10,7 @@ import {
 } from '../domain/charge-batches';
 import type { LeaseInstance } from '../domain/lease';
 import type { ChargeOutcome, MeteringLedger, UsageRecord } from '../ports/metering-ledger';
-import { aggregateKey, instanceKey, tenantKey, usageKey } from './dynamodb-keys';
+import { aggregateKey, closingUsageKey, instanceKey, tenantKey, usageKey } from './dynamodb-keys';
 
 export interface MeteringTables {
   readonly leases: string;
@@ -117,7 +117,7 @@ export class DynamoDbMeteringLedger implements MeteringLedger {
         TableName: this.tables.usage,
         Item: {
           pk: tenantKey(instance.tenantId),
-          sk: usageKey(atMs, instance.instanceId),
+          sk: close ? closingUsageKey(atMs, instance.instanceId) : usageKey(atMs, instance.instanceId),
           tenantId: instance.tenantId,
           leaseId: instance.leaseId,
           instanceId: instance.instanceId,

@@ -37,6 +37,11 @@ export interface LeaseRepository {
    * release reads back the first stamp, so the bill end never drifts later.
    */
   recordTermination(tenantId: string, leaseId: string, atMs: number): Promise<number>;
+  /**
+   * Stamps the instant the instances ended, once (a later stamp keeps the first):
+   * from then on metering charges them up to that instant and no further.
+   */
+  stampInstanceEnds(instances: readonly InstanceRef[], endedAtMs: number): Promise<void>;
   /** Records instances a lease owns; an instance already recorded is left as it is. */
   recordInstances(instances: readonly LeaseInstance[]): Promise<void>;
   /** Every instance whose bill is still open, across tenants (the metering work list). */

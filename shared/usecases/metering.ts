@@ -51,15 +51,34 @@ export async function meterDeferred(
   return meterInstances(deps, instances, atMs, {});
 }
 
-async function meterInstances(
+/**
+ * What an instance owes at a tick. An instance whose end is stamped is charged
+ * up to that end and no further, and the charge closes its bill: a tick finishes
+ * what a release that died half-way left open.
+ */
+function chargeEntryAt(instance: LeaseInstance, atMs: number): ChargeEntry {
+  const { endedAtMs } = instance;
+  if (endedAtMs === undefined || atMs < endedAtMs) {
+    return { instance, charge: chargeUpTo(instance, instance, atMs, false), atMs };
+  }
+  const endAt = Math.max(endedAtMs, instance.meteredUntilMs);
+  return {
+    instance,
+    charge: chargeUpTo(instance, instance, endAt, true),
+    atMs: endAt,
+    close: { endedAtMs: endAt },
+  };
+}
+
+export async function meterInstances(
   deps: Deps,
   instances: readonly LeaseInstance[],
   atMs: number,
   options: MeteringRunOptions,
 ): Promise<TickSummary> {
-  const entries: ChargeEntry[] = instances
-    .map((instance) => ({ instance, charge: chargeUpTo(instance, instance, atMs, false), atMs }))
-    .filter((entry) => entry.charge.seconds > 0);
+  const entries = instances
+    .map((instance) => chargeEntryAt(instance, atMs))
+    .filter((entry) => entry.charge.seconds > 0 || entry.close);
   let charged = 0;
   let microUsd = 0;
   let deferred = 0;

@@ -38,6 +38,12 @@ export async function endInstances(deps: ControlPlane, lease: LeaseView): Promis
   const live = lease.instances.filter((i) => i.meteringOpen).map((i) => i.instanceId);
   await deps.compute.terminate([...live, ...strays.map((i) => i.instanceId)]);
   const endedAtMs = await deps.leases.recordTermination(tenantId, leaseId, deps.now());
+  const open = [
+    ...lease.instances.filter((i) => i.meteringOpen),
+    ...strays.map((i) => ({ ...i, tenantId, leaseId })),
+  ];
+  // From here on a metering tick charges up to the termination instant and no further.
+  await deps.leases.stampInstanceEnds(open, endedAtMs);
 
   const recorded = (await deps.leases.get(tenantId, leaseId))?.instances ?? [];
   for (const instance of recorded.filter((i) => i.meteringOpen)) {

@@ -6,6 +6,7 @@ import type { LeaseInstance } from '../../shared/domain/lease';
 import { newLeaseId } from '../../shared/ids';
 import { awsProbe } from '../support/aws';
 import { storesOf, useFreshResources } from '../support/function-env';
+import { sqsRecord } from '../support/leases';
 
 let env: Record<string, string>;
 let handler: typeof import('../../functions/metering/handler').handler;
@@ -129,5 +130,40 @@ describe('month-to-date spend counters', () => {
       { leaseId: instance.leaseId, microUsd: charged },
     ]);
     expect(await stores.spend.leaseSpends('tenant-counters', month, 'speech')).toEqual([]);
+  });
+});
+
+describe('a run that would not fit its invocation', () => {
+  it('hands the rest to the metering work queue, and the queued share is charged up to the same instant', async () => {
+    const instances = await Promise.all(
+      Array.from({ length: 3 }, (_, i) =>
+        openInstance({ tenantId: 'tenant-overflow', instanceId: `i-overflow-${i}` }),
+      ),
+    );
+    // 10 s left: less than a chunk and the hand-over need, so nothing is charged here.
+    const summary = (await handler(
+      scheduledEvent('metering', T0 + 52_750, 'us-east-1'),
+      lambdaContext('metering', 10_000),
+    )) as { deferred: number; charged: number };
+    expect(summary.deferred).toBeGreaterThanOrEqual(3);
+    expect(summary.charged).toBe(0);
+
+    const bodies = await awsProbe().receiveAll(env.METERING_WORK_QUEUE_URL ?? '');
+    const work = bodies.map((body) => JSON.parse(body));
+    expect(work.every((w) => w.atMs === T0 + 52_750)).toBe(true);
+    const deferred = work.flatMap((w) => w.instances.map((i: { instanceId: string }) => i.instanceId));
+    for (const instance of instances) expect(deferred).toContain(instance.instanceId);
+
+    const result = await handler(
+      { Records: bodies.map((body) => sqsRecord(body)) },
+      lambdaContext('metering', 50_000),
+    );
+    expect(result).toEqual({ batchItemFailures: [] });
+    for (const instance of instances) {
+      expect(await current(instance)).toMatchObject({ billedSeconds: 60, billedMicroUsd: 51_000 });
+    }
+    // Delivered again (SQS is at-least-once), the work charges nothing more.
+    await handler({ Records: bodies.map((body) => sqsRecord(body)) }, lambdaContext('metering', 50_000));
+    for (const instance of instances) expect(await usageRows(instance)).toHaveLength(1);
   });
 });
