@@ -64,7 +64,7 @@ function countingReader() {
       items += ((result.output as { Items?: unknown[] }).Items ?? []).length;
       return result;
     },
-    { step: 'deserialize', name: 'countItems' },
+    { step: 'initialize', name: 'countItems' },
   );
   const reader = new DynamoDbSpendCounters(
     DynamoDBDocumentClient.from(client),
