@@ -6,11 +6,10 @@
  * with its own request, one after the other. Both rounds judge and alert with
  * the same code (`settleBudget`), on identical seeded data in separate tables.
  */
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { startEmulators } from '../local/emulators';
 import { prepareFunctionEnvironment } from '../local/environment';
 import { DynamoDbBudgetRepository } from '../shared/adapters/dynamodb-budget-repository';
@@ -30,6 +29,7 @@ import {
   settleBudget,
 } from '../shared/usecases/budgets/evaluate-budgets';
 import type { BenchmarkResult } from './support/benchmark';
+import { countingClient, writeAll } from './support/dynamodb';
 import { seededRandom } from './support/random';
 import { round } from './support/stats';
 
@@ -40,40 +40,6 @@ const OPEN_INSTANCES = 2_000;
 const CROSSING_SHARE = 0.01;
 const AT_MS = Date.parse('2031-03-15T12:00:00Z');
 const MONTH = monthOf(AT_MS);
-
-/** Counts every request a DynamoDB client sends. */
-function countingClient(endpoint: string) {
-  const client = new DynamoDBClient({ endpoint });
-  let requests = 0;
-  client.middlewareStack.add(
-    (next) => async (args) => {
-      requests += 1;
-      return next(args);
-    },
-    { step: 'initialize', name: 'countRequests' },
-  );
-  const documents = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
-  const reset = () => {
-    requests = 0;
-  };
-  return { documents, requests: () => requests, reset };
-}
-
-async function writeAll(documents: DynamoDBDocumentClient, table: string, items: Record<string, unknown>[]) {
-  const chunks: Record<string, unknown>[][] = [];
-  for (let i = 0; i < items.length; i += 25) chunks.push(items.slice(i, i + 25));
-  for (let i = 0; i < chunks.length; i += 16) {
-    await Promise.all(
-      chunks.slice(i, i + 16).map(async (chunk) => {
-        let pending = chunk.map((Item) => ({ PutRequest: { Item } }));
-        while (pending.length > 0) {
-          const result = await documents.send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
-          pending = (result.UnprocessedItems?.[table] ?? []) as typeof pending;
-        }
-      }),
-    );
-  }
-}
 
 /** 10,000 budgets, 5 per tenant (one tenant-wide, four per project), their counters and a running fleet. */
 async function seed(documents: DynamoDBDocumentClient, env: Record<string, string>) {

@@ -1,196 +1,169 @@
 /**
- * Metering replay: a fleet of instance runs drawn from the Alibaba GPU trace is
- * metered tick by tick through the domain's `chargeUpTo`, with the faults a
- * scheduled Lambda really sees (jitter, retried, skipped and reordered ticks,
- * duplicate close events), and compared with a naive float accumulator on the
- * same ticks: speed, and exactness against the closed-form cost of each run.
+ * Metering at fleet scale, against DynamoDB Local: one metering pass over 1,000
+ * and over 10,000 open instances as the metering function runs it (the open
+ * list read from its index, charges packed up to 100 actions a transaction with
+ * their counters and rollups summed, tenants side by side), against a naive
+ * pass in the same run (one read and one transaction per instance, in
+ * sequence) on an identical fleet in separate tables. Both passes must bill
+ * exactly the closed-form amount. Then a month of daily passes shows how many
+ * items a month's `GET /v1/usage` reads for that fleet.
  */
-import {
-  type BillingCheckpoint,
-  chargeUpTo,
-  costOfRun,
-  EMPTY_CHECKPOINT,
-  type InstanceRun,
-} from '../shared/domain/billing';
-import { formatUsd, usdToMicro } from '../shared/domain/money';
-import { ALIBABA_TRACE, type GpuTask, readGpuTasks } from './support/alibaba-trace';
+import { type EmulatorEndpoints, startEmulators } from '../local/emulators';
+import { prepareFunctionEnvironment } from '../local/environment';
+import { instanceKey, METERING_OPEN, tenantKey } from '../shared/adapters/dynamodb-keys';
+import { DynamoDbLeaseRepository } from '../shared/adapters/dynamodb-lease-repository';
+import { DynamoDbMeteringLedger } from '../shared/adapters/dynamodb-metering-ledger';
+import { DynamoDbSpendCounters } from '../shared/adapters/dynamodb-spend-counters';
+import { chargeUpTo, EMPTY_CHECKPOINT } from '../shared/domain/billing';
+import type { LeaseInstance, RentalMode } from '../shared/domain/lease';
+import { meterOpenInstances } from '../shared/usecases/metering';
 import type { BenchmarkResult } from './support/benchmark';
-import { seededRandom } from './support/random';
-import { medianMs, round } from './support/stats';
+import { countingClient, writeAll } from './support/dynamodb';
+import { round } from './support/stats';
 
-const RUNS = 1000;
-const SEED = 2023;
-const ROUNDS = 25;
-const TICK_MS = 60_000;
-/** p3.2xlarge on-demand, one V100; p3.8xlarge and p3.16xlarge cost exactly 4× and 8× for 4 and 8 GPUs. */
-const USD_PER_GPU_HOUR = 3.06;
-const MAX_JITTER_MS = 3_000;
-const RETRIED_TICK_SHARE = 0.02;
-const SKIPPED_TICK_SHARE = 0.01;
-const REORDERED_TICK_SHARE = 0.01;
-const DUPLICATE_CLOSE_SHARE = 0.05;
+const SIZES = [1_000, 10_000] as const;
+const TENANTS = 10;
+const MODES: RentalMode[] = ['on-demand', 'spot', 'reserved'];
+const TYPES = ['g5.xlarge', 'g6.xlarge', 'p5.4xlarge', 'p3.2xlarge'];
+const PROJECTS = ['vision', 'speech', undefined];
+const T0 = Date.parse('2031-03-01T00:00:00Z');
+const PASS_AT = T0 + 5 * 60_000;
+const DAYS = 30;
 
-const ASSUMPTIONS = [
-  `${RUNS} runs drawn with replacement (seed ${SEED}) from the ${ALIBABA_TRACE} tasks that ran on ≥ 1 whole GPU; launch at the task's scheduled_time plus a random sub-second offset, duration from the trace plus a random sub-second fraction`,
-  `priced at $${USD_PER_GPU_HOUR}/GPU-hour (p3.2xlarge on-demand) × the task's GPU count`,
-  `the metering schedule ticks on every wall-clock minute with 0–${MAX_JITTER_MS / 1000} s invocation delay; ${RETRIED_TICK_SHARE * 100}% of ticks are delivered twice, ${SKIPPED_TICK_SHARE * 100}% are lost, ${REORDERED_TICK_SHARE * 100}% arrive after the next tick`,
-  `each run closes with an exact end time (ended = true); ${DUPLICATE_CLOSE_SHARE * 100}% of closes are delivered twice`,
-  'the naive baseline adds price_per_second × seconds since its last tick in float USD and knows neither the one-minute minimum nor the round-up of the last second',
-];
-
-interface Fleet {
-  readonly runs: readonly InstanceRun[];
-  readonly endsAtMs: readonly number[];
+function fleet(size: number): LeaseInstance[] {
+  return Array.from({ length: size }, (_, i) => ({
+    tenantId: `tenant-${i % TENANTS}`,
+    leaseId: `lease-${i}`,
+    instanceId: `i-${i}`,
+    instanceType: TYPES[i % TYPES.length] as string,
+    mode: MODES[Math.floor(i / TYPES.length) % MODES.length] as RentalMode,
+    project: PROJECTS[Math.floor(i / (TYPES.length * MODES.length)) % PROJECTS.length],
+    zone: 'us-east-1a',
+    priceMicroUsdPerHour: 1_006_000 + (i % 97) * 10_001,
+    launchedAtMs: T0 + (i % 60) * 1_000,
+    meteredUntilMs: T0 + (i % 60) * 1_000,
+    billedSeconds: 0,
+    billedMicroUsd: 0,
+    meteringOpen: true,
+  }));
 }
 
-/** Ticks in delivery order, as parallel arrays: a million objects would measure the garbage collector. */
-interface Ticks {
-  readonly run: Int32Array;
-  readonly atMs: Float64Array;
-  readonly ended: Uint8Array;
-}
-
-function sampleFleet(random: () => number, tasks: readonly GpuTask[]): Fleet {
-  const runs: InstanceRun[] = [];
-  const endsAtMs: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const task = tasks[Math.floor(random() * tasks.length)] as GpuTask;
-    const launchedAtMs = task.scheduledAtSeconds * 1000 + Math.floor(random() * 1000);
-    runs.push({ launchedAtMs, priceMicroUsdPerHour: usdToMicro(USD_PER_GPU_HOUR * task.gpus) });
-    endsAtMs.push(launchedAtMs + task.durationSeconds * 1000 + Math.floor(random() * 1000));
-  }
-  return { runs, endsAtMs };
-}
-
-function scheduleTicks(fleet: Fleet, random: () => number): Ticks {
-  const run: number[] = [];
-  const atMs: number[] = [];
-  const ended: number[] = [];
-  const deliver = (index: number, at: number, isClose: boolean) => {
-    run.push(index);
-    atMs.push(at);
-    ended.push(isClose ? 1 : 0);
-  };
-  fleet.runs.forEach((instance, index) => {
-    const endMs = fleet.endsAtMs[index] as number;
-    let reordered: number | null = null;
-    for (
-      let minute = Math.ceil(instance.launchedAtMs / TICK_MS) * TICK_MS;
-      minute < endMs;
-      minute += TICK_MS
-    ) {
-      const at = Math.min(endMs - 1, minute + Math.floor(random() * MAX_JITTER_MS));
-      const fault = random();
-      if (fault < SKIPPED_TICK_SHARE) continue;
-      if (fault < SKIPPED_TICK_SHARE + REORDERED_TICK_SHARE && reordered === null) {
-        reordered = at;
-        continue;
-      }
-      deliver(index, at, false);
-      if (reordered !== null) {
-        deliver(index, reordered, false);
-        reordered = null;
-      }
-      if (fault > 1 - RETRIED_TICK_SHARE) deliver(index, at, false);
-    }
-    deliver(index, endMs, true);
-    if (reordered !== null) deliver(index, reordered, false);
-    if (random() < DUPLICATE_CLOSE_SHARE) deliver(index, endMs, true);
+async function seededStores(prefix: string, instances: readonly LeaseInstance[]) {
+  const env = await prepareFunctionEnvironment(emulatorEndpoints, 'us-east-1', prefix);
+  const counting = countingClient(emulatorEndpoints.dynamodb);
+  await writeAll(
+    counting.documents,
+    env.LEASES_TABLE_NAME ?? '',
+    instances.map(({ meteringOpen: _open, ...instance }) => ({
+      pk: tenantKey(instance.tenantId),
+      sk: instanceKey(instance.leaseId, instance.instanceId),
+      entity: 'instance',
+      ...instance,
+      meteringOpen: METERING_OPEN,
+    })),
+  );
+  const leases = new DynamoDbLeaseRepository(counting.documents, env.LEASES_TABLE_NAME ?? '');
+  const ledger = new DynamoDbMeteringLedger(counting.documents, {
+    leases: env.LEASES_TABLE_NAME ?? '',
+    usage: env.USAGE_TABLE_NAME ?? '',
+    spend: env.SPEND_TABLE_NAME ?? '',
   });
-  return { run: Int32Array.from(run), atMs: Float64Array.from(atMs), ended: Uint8Array.from(ended) };
+  const spend = new DynamoDbSpendCounters(counting.documents, env.SPEND_TABLE_NAME ?? '');
+  counting.reset();
+  return { leases, ledger, spend, counting };
 }
 
-/** The domain path: checkpoint per run, integer micro-dollars. Returns µ$ per run. */
-function meterWithDomain(fleet: Fleet, ticks: Ticks): number[] {
-  const checkpoints: BillingCheckpoint[] = fleet.runs.map(() => EMPTY_CHECKPOINT);
-  const charged = new Array<number>(fleet.runs.length).fill(0);
-  for (let i = 0; i < ticks.run.length; i++) {
-    const index = ticks.run[i] as number;
-    const charge = chargeUpTo(
-      fleet.runs[index] as InstanceRun,
-      checkpoints[index] as BillingCheckpoint,
-      ticks.atMs[i] as number,
-      ticks.ended[i] === 1,
+let emulatorEndpoints: EmulatorEndpoints;
+
+/** What the fleet owes at the pass, in closed form. */
+const owed = (instances: readonly LeaseInstance[]) =>
+  instances.reduce((sum, i) => sum + chargeUpTo(i, EMPTY_CHECKPOINT, PASS_AT, false).microUsd, 0);
+
+async function batchedPass(size: number) {
+  const instances = fleet(size);
+  const stores = await seededStores(`bench-batched-${size}`, instances);
+  const start = performance.now();
+  const summary = await meterOpenInstances(stores, PASS_AT);
+  const seconds = (performance.now() - start) / 1000;
+  if (summary.microUsd !== owed(instances) || summary.charged !== size) {
+    throw new Error(
+      `batched pass billed ${summary.microUsd} µ$ for ${summary.charged}, owed ${owed(instances)}`,
     );
-    checkpoints[index] = charge.checkpoint;
-    charged[index] = (charged[index] as number) + charge.microUsd;
   }
-  return charged;
+  return { stores, seconds, requests: stores.counting.requests() };
 }
 
-/** The naive baseline: float USD per second, added on each tick. Returns USD per run. */
-function meterNaively(fleet: Fleet, ticks: Ticks): number[] {
-  const usdPerSecond = fleet.runs.map((r) => r.priceMicroUsdPerHour / 1_000_000 / 3600);
-  const lastMs = fleet.runs.map((r) => r.launchedAtMs);
-  const charged = new Array<number>(fleet.runs.length).fill(0);
-  for (let i = 0; i < ticks.run.length; i++) {
-    const index = ticks.run[i] as number;
-    const at = ticks.atMs[i] as number;
-    const since = lastMs[index] as number;
-    if (at <= since) continue;
-    charged[index] = (charged[index] as number) + (usdPerSecond[index] as number) * ((at - since) / 1000);
-    lastMs[index] = at;
+async function naivePass(size: number) {
+  const instances = fleet(size);
+  const stores = await seededStores(`bench-naive-${size}`, instances);
+  let microUsd = 0;
+  const start = performance.now();
+  for (const ref of instances) {
+    const [instance] = await stores.leases.instancesByRef([ref]);
+    if (!instance) continue;
+    const charge = chargeUpTo(instance, instance, PASS_AT, false);
+    if ((await stores.ledger.applyCharge(instance, charge, PASS_AT, null)) === 'recorded')
+      microUsd += charge.microUsd;
   }
-  return charged;
+  const seconds = (performance.now() - start) / 1000;
+  if (microUsd !== owed(instances))
+    throw new Error(`naive pass billed ${microUsd} µ$, owed ${owed(instances)}`);
+  return { seconds, requests: stores.counting.requests() };
 }
-
-const sum = (values: readonly number[]) => values.reduce((total, v) => total + v, 0);
 
 export async function run(): Promise<BenchmarkResult> {
-  const random = seededRandom(SEED);
-  const fleet = sampleFleet(random, await readGpuTasks());
-  const ticks = scheduleTicks(fleet, random);
-  const tickCount = ticks.run.length;
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+  const emulators = await startEmulators();
+  emulatorEndpoints = emulators.endpoints;
+  try {
+    const bySize: Record<string, Record<string, number>> = {};
+    let largest: Awaited<ReturnType<typeof batchedPass>> | undefined;
+    for (const size of SIZES) {
+      const batched = await batchedPass(size);
+      const naive = await naivePass(size);
+      bySize[size] = {
+        instancesPerSecond: round(size / batched.seconds, 0),
+        baselineInstancesPerSecond: round(size / naive.seconds, 0),
+        speedup: round(naive.seconds / batched.seconds, 1),
+        requestsPerInstance: round(batched.requests / size, 4),
+        baselineRequestsPerInstance: round(naive.requests / size, 4),
+        passSeconds: round(batched.seconds, 2),
+      };
+      largest = batched;
+    }
+    // A month of the largest fleet: one pass a day, then the month's usage as the API reads it.
+    const stores = largest?.stores;
+    if (!stores) throw new Error('no pass ran');
+    for (let day = 1; day < DAYS; day += 1) await meterOpenInstances(stores, PASS_AT + day * 86_400_000);
+    stores.counting.reset();
+    const month = await stores.spend.dailyUsage('tenant-0', '2031-03-01', '2031-03-31');
+    const usageMonthItemsRead = stores.counting.items();
+    if (usageMonthItemsRead !== month.length) throw new Error('the month read more items than it returned');
 
-  const exactPerRun = fleet.runs.map((r, i) => costOfRun(r, fleet.endsAtMs[i] as number));
-  const exactMicroUsd = sum(exactPerRun);
-  const domainPerRun = meterWithDomain(fleet, ticks);
-  const domainMicroUsd = sum(domainPerRun);
-  if (domainMicroUsd !== exactMicroUsd || domainPerRun.some((v, i) => v !== exactPerRun[i])) {
-    throw new Error(
-      `Domain metering drifted from the closed form: ${domainMicroUsd} µ$ metered vs ${exactMicroUsd} µ$ costOfRun`,
-    );
+    const top = bySize[10_000] as Record<string, number>;
+    const figures = {
+      instances: 10_000,
+      instancesPerSecond: top.instancesPerSecond,
+      baselineInstancesPerSecond: top.baselineInstancesPerSecond,
+      requestsPerInstance: top.requestsPerInstance,
+      baselineRequestsPerInstance: top.baselineRequestsPerInstance,
+      usageMonthItemsRead,
+      bySize,
+      fleet: `${TENANTS} tenants, 1-GPU leases, ${MODES.length} modes × ${TYPES.length} types × ${PROJECTS.length} project labels`,
+    };
+    return {
+      key: 'metering',
+      figures,
+      summary: [
+        ...SIZES.map((size) => {
+          const f = bySize[size] as Record<string, number>;
+          return `${size} instances: ${f.instancesPerSecond}/s batched (${f.passSeconds} s, ${f.requestsPerInstance} requests each) vs ${f.baselineInstancesPerSecond}/s naive (${f.baselineRequestsPerInstance} requests each): ${f.speedup}x`;
+        }),
+        `both passes billed exactly the closed-form amount`,
+        `a month of one tenant's usage (${DAYS} daily passes over ${10_000 / TENANTS} of its instances): ${usageMonthItemsRead} items read`,
+      ].join('\n'),
+    };
+  } finally {
+    await emulators.stop();
   }
-  const naivePerRun = meterNaively(fleet, ticks);
-  const naiveMicroUsd = sum(naivePerRun) * 1_000_000;
-  // What the naive sums would be with exact arithmetic: price × real duration, no billing rules.
-  const unruledMicroUsd = sum(
-    fleet.runs.map(
-      (r, i) => ((r.priceMicroUsdPerHour / 3600) * ((fleet.endsAtMs[i] as number) - r.launchedAtMs)) / 1000,
-    ),
-  );
-  const naiveRunsOff = naivePerRun.filter((usd, i) => Math.round(usd * 1_000_000) !== exactPerRun[i]).length;
-
-  const domainMs = medianMs(() => meterWithDomain(fleet, ticks), ROUNDS);
-  const naiveMs = medianMs(() => meterNaively(fleet, ticks), ROUNDS);
-  const domainTicksPerSecond = tickCount / (domainMs / 1000);
-  const naiveTicksPerSecond = tickCount / (naiveMs / 1000);
-
-  const figures = {
-    runs: RUNS,
-    ticks: tickCount,
-    rounds: ROUNDS,
-    domain: { ticksPerSecond: Math.round(domainTicksPerSecond), medianMs: round(domainMs) },
-    naiveFloat: { ticksPerSecond: Math.round(naiveTicksPerSecond), medianMs: round(naiveMs) },
-    speedRatioDomainVsNaive: round(domainTicksPerSecond / naiveTicksPerSecond, 3),
-    exactness: {
-      closedFormMicroUsd: exactMicroUsd,
-      closedFormUsd: formatUsd(exactMicroUsd),
-      domainMicroUsd,
-      domainEqualsClosedForm: true,
-      naiveFloatMicroUsd: round(naiveMicroUsd, 3),
-      naiveDriftMicroUsd: round(naiveMicroUsd - exactMicroUsd, 3),
-      naiveDriftFromBillingRulesMicroUsd: round(unruledMicroUsd - exactMicroUsd, 3),
-      naiveDriftFromFloatArithmeticMicroUsd: round(naiveMicroUsd - unruledMicroUsd, 6),
-      naiveRunsNotExactToTheMicroUsd: naiveRunsOff,
-    },
-    assumptions: ASSUMPTIONS,
-  };
-  const summary = [
-    `${RUNS} runs, ${tickCount.toLocaleString('en-US')} ticks (median of ${ROUNDS} replays)`,
-    `domain chargeUpTo: ${Math.round(domainTicksPerSecond).toLocaleString('en-US')} ticks/s; naive float: ${Math.round(naiveTicksPerSecond).toLocaleString('en-US')} ticks/s; ratio ${figures.speedRatioDomainVsNaive}`,
-    `domain total ${exactMicroUsd} µ$ equals the closed form costOfRun exactly`,
-    `naive float total is off by ${figures.exactness.naiveDriftMicroUsd} µ$ (${figures.exactness.naiveDriftFromBillingRulesMicroUsd} from ignoring the minimum and round-up, ${figures.exactness.naiveDriftFromFloatArithmeticMicroUsd} from float arithmetic); ${naiveRunsOff} of ${RUNS} runs not exact to the µ$`,
-  ].join('\n');
-  return { key: 'metering', figures, summary };
 }

@@ -20,6 +20,7 @@ import { deleteBudget, getBudget, listAllBudgets, listBudgets, putBudgetRoute } 
 import type { ApiContext, ApiDeps } from './routes/context';
 import { deleteLease, getLease, listLeases, postLease } from './routes/leases';
 import { health, openApi } from './routes/meta';
+import { getProfile } from './routes/profile';
 import { exportUsage, getUsage } from './routes/usage';
 
 const config = readConfig({
@@ -89,6 +90,7 @@ const routes: Readonly<Record<RouteKey, Route>> = {
   'GET /v1/budgets/{name}': getBudget,
   'DELETE /v1/budgets/{name}': deleteBudget,
   'GET /v1/admin/budgets': listAllBudgets,
+  'GET /v1/profile': getProfile,
 };
 
 export const handler = observed(async (event: ApiEvent, lambdaContext: Context): Promise<ApiResult> => {

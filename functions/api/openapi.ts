@@ -243,6 +243,29 @@ export const openApiDocument = {
         },
       },
     },
+    '/v1/profile': {
+      get: {
+        summary: 'Demand profile per UTC day: GPU-hours, average and peak concurrent GPUs, wait to RUNNING',
+        parameters: rangeParameters,
+        responses: {
+          '200': {
+            description:
+              'days[]: {day, gpuHours, avgConcurrentGpus, peakConcurrentGpus, waitSeconds: {leases, p50, p95}, byWorkload, byMode}; gpuUtilization is null until GPU telemetry is collected',
+            content: jsonContent({
+              type: 'object',
+              properties: {
+                from: instant,
+                to: instant,
+                gpuUtilization: { type: ['number', 'null'] },
+                days: { type: 'array', items: { type: 'object' } },
+              },
+            }),
+          },
+          '400': errorResponse('VALIDATION_FAILED'),
+          ...authErrors,
+        },
+      },
+    },
     ...budgetPaths,
   },
 } as const;

@@ -26,6 +26,8 @@ export interface MeteringLedgerOptions {
 }
 
 const DAY_SECONDS = 86_400;
+/** Tries of a transaction that keeps conflicting with others on shared counters. */
+const CONFLICT_ATTEMPTS = 8;
 
 /**
  * A charge is a usage row, the instance's checkpoint moving forward and the
@@ -59,34 +61,55 @@ export class DynamoDbMeteringLedger implements MeteringLedger {
     return outcome ?? 'already-recorded';
   }
 
+  /**
+   * A tenant's batches share its month-to-date counters, and DynamoDB cancels a
+   * transaction that touches an item another one is writing: each tenant's
+   * batches go one after another, tenants side by side.
+   */
   async applyCharges(entries: readonly ChargeEntry[]): Promise<ChargeOutcome[]> {
     const outcomes = new Map<ChargeEntry, ChargeOutcome>();
-    await mapWithConcurrency(packChargeBatches(entries), this.concurrency, async (batch) => {
-      if (await this.write(batch)) {
-        for (const entry of batch.entries) outcomes.set(entry, 'recorded');
-        return;
-      }
-      // One stale checkpoint sank the batch: each charge on its own, so the rest still land.
-      for (const entry of batch.entries) {
-        const [single] = packChargeBatches([entry]);
-        outcomes.set(entry, single && (await this.write(single)) ? 'recorded' : 'already-recorded');
+    const byTenant = new Map<string, ChargeEntry[]>();
+    for (const entry of entries) {
+      const lane = byTenant.get(entry.instance.tenantId);
+      if (lane) lane.push(entry);
+      else byTenant.set(entry.instance.tenantId, [entry]);
+    }
+    await mapWithConcurrency([...byTenant.values()], this.concurrency, async (tenantEntries) => {
+      for (const batch of packChargeBatches(tenantEntries)) {
+        if (await this.write(batch)) {
+          for (const entry of batch.entries) outcomes.set(entry, 'recorded');
+          continue;
+        }
+        // One stale checkpoint sank the batch: each charge on its own, so the rest still land.
+        for (const entry of batch.entries) {
+          const [single] = packChargeBatches([entry]);
+          outcomes.set(entry, single && (await this.write(single)) ? 'recorded' : 'already-recorded');
+        }
       }
     });
     return entries.map((entry) => outcomes.get(entry) ?? 'already-recorded');
   }
 
-  /** True when the transaction committed, false when a checkpoint condition failed. */
+  /**
+   * True when the transaction committed, false when a checkpoint condition
+   * failed. A conflict with another transaction on a shared counter (an
+   * overlapping run, a bill closing) is retried with jittered backoff.
+   */
   private async write(batch: ChargeBatch): Promise<boolean> {
     const items = [
       ...batch.entries.flatMap((entry) => this.entryItems(entry)),
       ...batch.totals.map((total) => this.aggregateUpdate(total)),
     ];
-    try {
-      await this.client.send(new TransactWriteCommand({ TransactItems: items }));
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await this.client.send(new TransactWriteCommand({ TransactItems: items }));
+        return true;
+      } catch (error) {
+        const reasons = cancellationReasons(error);
+        if (reasons.includes('ConditionalCheckFailed')) return false;
+        if (!reasons.includes('TransactionConflict') || attempt >= CONFLICT_ATTEMPTS) throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 ** attempt * 20));
+      }
     }
   }
 
@@ -171,9 +194,8 @@ export class DynamoDbMeteringLedger implements MeteringLedger {
   }
 }
 
-function isConditionFailure(error: unknown): boolean {
-  return (
-    error instanceof TransactionCanceledException &&
-    (error.CancellationReasons ?? []).some((reason) => reason.Code === 'ConditionalCheckFailed')
-  );
+/** The codes DynamoDB gave for cancelling a transaction (none for any other error). */
+function cancellationReasons(error: unknown): string[] {
+  if (!(error instanceof TransactionCanceledException)) return [];
+  return (error.CancellationReasons ?? []).map((reason) => reason.Code ?? '');
 }

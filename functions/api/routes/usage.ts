@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { LeaseView } from '../../../shared/domain/lease';
 import { microToUsd } from '../../../shared/domain/money';
 import { dayOf } from '../../../shared/domain/spend';
 import {
@@ -9,45 +8,10 @@ import {
   type UsageLine,
 } from '../../../shared/domain/usage';
 import { usageExportCsv } from '../../../shared/domain/usage-export';
+import { allLeasesOf } from '../../../shared/usecases/all-leases';
 import { type ApiEvent, type ApiResult, json, tenantOf, validate } from '../http';
+import { checkRange, DAY_MS, instant, resolveRange } from '../range';
 import type { ApiContext } from './context';
-
-const MAX_RANGE_DAYS = 400;
-const DAY_MS = 86_400_000;
-
-const instant = z.union([z.iso.date(), z.iso.datetime({ offset: true })], {
-  message: 'must be an ISO-8601 date or date-time such as 2026-11-01 or 2026-11-01T00:00:00Z',
-});
-
-function startOfMonth(nowMs: number): number {
-  const now = new Date(nowMs);
-  return Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
-}
-
-interface RangeInput {
-  readonly from?: string | undefined;
-  readonly to?: string | undefined;
-}
-
-/** [from, to): defaults to the current calendar month so far. */
-function resolveRange(input: RangeInput, nowMs: number) {
-  return {
-    fromMs: input.from ? Date.parse(input.from) : startOfMonth(nowMs),
-    toMs: input.to ? Date.parse(input.to) : nowMs,
-  };
-}
-
-function checkRange(range: { fromMs: number; toMs: number }, ctx: z.RefinementCtx): void {
-  if (range.fromMs >= range.toMs)
-    ctx.addIssue({ code: 'custom', message: 'from must be before to', path: ['from'] });
-  if (range.toMs - range.fromMs > MAX_RANGE_DAYS * DAY_MS) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `the range may span at most ${MAX_RANGE_DAYS} days`,
-      path: ['to'],
-    });
-  }
-}
 
 const usageQuery = (nowMs: number) =>
   z
@@ -102,13 +66,7 @@ export async function getUsage(event: ApiEvent, ctx: ApiContext): Promise<ApiRes
 export async function exportUsage(event: ApiEvent, ctx: ApiContext): Promise<ApiResult> {
   const tenantId = tenantOf(event);
   const range = validate(exportQuery(ctx.deps.now()), event.queryStringParameters ?? {}, 'query');
-  const leases: LeaseView[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await ctx.deps.leases.list(tenantId, 100, cursor);
-    leases.push(...page.leases);
-    cursor = page.nextCursor;
-  } while (cursor);
+  const leases = await allLeasesOf(ctx.deps.leases, tenantId);
   return {
     statusCode: 200,
     headers: {
