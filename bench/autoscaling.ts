@@ -9,11 +9,13 @@
 import { microToUsd, usdToMicro } from '../shared/domain/money';
 import {
   type Datapoint,
+  DEFAULT_SCALE_OUT,
   decideScaling,
   parseScalingPolicy,
   type ScalingCondition,
   type ScalingPolicy,
   type ScalingRule,
+  seriesKey,
 } from '../shared/domain/scaling';
 import { AZURE_TRACE, readRequestsPerMinute } from './support/azure-trace';
 import type { BenchmarkResult } from './support/benchmark';
@@ -35,6 +37,8 @@ const SPEED_ROUNDS = 15;
 
 /** The product defaults, bounded for an inference service: 2 GPUs for redundancy, 40 as the spending cap. */
 const POLICY: ScalingPolicy = parseScalingPolicy({ minCapacity: 2, maxCapacity: 40 });
+/** The fleet series the default rules read. */
+const UTILIZATION = seriesKey(DEFAULT_SCALE_OUT.conditions[0] as ScalingCondition);
 /** What the scaler reads each minute: the last few datapoints, as a GetMetricData query over ten minutes. */
 const METRIC_WINDOW = 10;
 
@@ -52,9 +56,9 @@ function policyScaler(policy: ScalingPolicy): Scaler {
   return (state) =>
     decideScaling({
       policy,
-      metrics: { gpuUtilization: state.utilization.slice(-METRIC_WINDOW) },
+      metrics: { [UTILIZATION]: state.utilization.slice(-METRIC_WINDOW) },
       currentCapacity: state.capacity,
-      lastScalingAtMs: state.lastScalingAtMs,
+      lastAction: state.lastAction,
       nowMs: state.nowMs,
     }).to;
 }
@@ -167,7 +171,7 @@ export async function run(): Promise<BenchmarkResult> {
       'an SLO miss is a minute whose requests exceed the serving GPUs’ capacity; those requests are counted as missed, not queued into the next minute',
       `a launched GPU serves after ${BOOT_MINUTES} minutes (boot from a pre-baked AMI and model load) and is billed from launch; a removed GPU stops billing at once, booting ones are removed first`,
       `price: p3.2xlarge on-demand $${USD_PER_GPU_HOUR}/h per GPU, billed per second with the one-minute minimum (shared/domain/billing.ts)`,
-      `policy: the product defaults (out when ${describeRule(POLICY.scaleOut)}; in when ${describeRule(POLICY.scaleIn)}; cooldown ${POLICY.cooldownSeconds} s) with ${POLICY.minCapacity}–${POLICY.maxCapacity} GPUs; the autoscaled and threshold fleets start at ${POLICY.minCapacity} GPUs`,
+      `policy: the product defaults (out when ${describeRule(POLICY.scaleOut)}; in when ${describeRule(POLICY.scaleIn)}; cooldowns ${POLICY.scaleOut.cooldownSeconds} s after scale-out, ${POLICY.scaleIn.cooldownSeconds} s after scale-in) with ${POLICY.minCapacity}–${POLICY.maxCapacity} GPUs; the autoscaled and threshold fleets start at ${POLICY.minCapacity} GPUs`,
       `the scaler reads the last ${METRIC_WINDOW} datapoints each minute, the decision uses fleet size including booting GPUs`,
       'naive threshold: same thresholds, step and bounds, on the latest datapoint only, no cooldown',
       `evaluation speed: both deciders timed on the same ${states.length} recorded fleet states, median of ${SPEED_ROUNDS} passes`,
