@@ -30,7 +30,7 @@ export const scalingGroupSpecSchema = z
       (max) => max >= 1,
       'must be at least 1 GPU',
     ),
-    /** @default min */
+    /** Omitted on an update: the group keeps its current size (within the bounds). @default min */
     desired: size('').optional(),
     onDemandBase: size('').default(0),
     spotAboveBase: z.boolean().default(false),
@@ -61,11 +61,20 @@ export const scalingGroupSpecSchema = z
       });
     }
     for (const issue of rulesIssues(spec, spec.min, 'min')) ctx.addIssue({ code: 'custom', ...issue });
-  })
-  .transform((spec) => ({ ...spec, desired: spec.desired ?? spec.min }));
+  });
 
 export type ScalingGroupSpecInput = z.input<typeof scalingGroupSpecSchema>;
 export type ScalingGroupSpec = z.output<typeof scalingGroupSpecSchema>;
+
+/**
+ * The size a group converges to after its spec is written: `desired` when the
+ * spec names it, else the current size kept within the (new) bounds; a new
+ * group without one starts at `min`.
+ */
+export function desiredAfterUpdate(spec: ScalingGroupSpec, current: number | undefined): number {
+  if (spec.desired !== undefined) return spec.desired;
+  return Math.min(spec.max, Math.max(spec.min, current ?? spec.min));
+}
 
 export function policyOf(spec: ScalingGroupSpec): ScalingPolicy {
   return {

@@ -10,6 +10,7 @@ export {
 } from './decide';
 export { combineFleetSeries, memoryUsedPercent } from './fleet';
 export {
+  desiredAfterUpdate,
   GROUP_NAME_PATTERN,
   type GroupMember,
   isBooting,

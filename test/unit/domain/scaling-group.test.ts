@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   combineFleetSeries,
+  desiredAfterUpdate,
   type GroupMember,
   launchModes,
   memoryUsedPercent,
@@ -33,16 +34,23 @@ const member = (leaseId: string, overrides: Partial<GroupMember> = {}): GroupMem
 });
 
 describe('scaling group spec', () => {
-  it('fills in inference, desired = min, no spot, the default rules and a 5-minute warm-up', () => {
+  it('fills in inference, no spot, the default rules and a 5-minute warm-up', () => {
     expect(spec()).toMatchObject({
       workload: 'inference',
-      desired: 1,
       onDemandBase: 0,
       spotAboveBase: false,
       instanceWarmupSeconds: 300,
       scaleOut: { cooldownSeconds: 300 },
       scaleIn: { cooldownSeconds: 600 },
     });
+  });
+
+  it('starts at desired or min, and keeps the current size within new bounds when desired is omitted', () => {
+    expect(desiredAfterUpdate(spec({ desired: 3 }), undefined)).toBe(3);
+    expect(desiredAfterUpdate(spec(), undefined)).toBe(1);
+    expect(desiredAfterUpdate(spec({ min: 2, max: 4 }), 7)).toBe(4);
+    expect(desiredAfterUpdate(spec({ min: 2, max: 4 }), 3)).toBe(3);
+    expect(desiredAfterUpdate(spec({ min: 2, max: 4, desired: 2 }), 3)).toBe(2);
   });
 
   it('refuses min above max and desired outside them, naming each field', () => {
