@@ -4,6 +4,7 @@ import {
 } from '@aws-lambda-powertools/idempotency';
 import { InvalidCursorError } from '../../shared/adapters/dynamodb-lease-repository';
 import { LeaseNotFoundError, UnsupportedInstanceTypeError } from '../../shared/errors';
+import { ScalingGroupDeletingError, ScalingGroupNotFoundError } from '../../shared/scaling-errors';
 import { ApiError } from './http';
 
 /** Maps the errors use cases and adapters raise on bad client input to API errors. */
@@ -14,6 +15,11 @@ export function toApiError(error: unknown): ApiError | undefined {
     ]);
   }
   if (error instanceof LeaseNotFoundError) return new ApiError(404, 'LEASE_NOT_FOUND', error.message);
+  if (error instanceof ScalingGroupNotFoundError) {
+    return new ApiError(404, 'SCALING_GROUP_NOT_FOUND', error.message);
+  }
+  if (error instanceof ScalingGroupDeletingError)
+    return new ApiError(409, 'SCALING_GROUP_DELETING', error.message);
   if (error instanceof InvalidCursorError) {
     return new ApiError(400, 'INVALID_CURSOR', 'cursor must be a nextCursor value returned by this API');
   }

@@ -2,22 +2,34 @@ import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempo
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import type { Context } from 'aws-lambda';
 import { z } from 'zod';
+import { CloudWatchMetricReader } from '../../shared/adapters/cloudwatch-metric-reader';
+import { DynamoDbScalingGroupRepository } from '../../shared/adapters/dynamodb-scaling-group-repository';
 import { EventBridgePublisher } from '../../shared/adapters/eventbridge-publisher';
 import { SqsLeaseCommandQueue } from '../../shared/adapters/sqs-lease-command-queue';
 import { priceCatalog } from '../../shared/catalog';
 import { nonEmpty, readConfig } from '../../shared/config';
-import { createEventBridgeClient, createSqsClient } from '../../shared/lambda/clients';
+import { DEFAULT_GPU_TEMPERATURE_LIMIT_C } from '../../shared/domain/gpu-health';
+import {
+  createCloudWatchClient,
+  createDocumentClient,
+  createEventBridgeClient,
+  createSqsClient,
+} from '../../shared/lambda/clients';
 import { metrics, observed } from '../../shared/lambda/observability';
 import { createStores, storeConfig } from '../../shared/lambda/stores';
 import { createLease } from '../../shared/usecases/create-lease';
+import { readLeaseGpuMetrics } from '../../shared/usecases/lease-metrics';
 import { requestRelease } from '../../shared/usecases/release-lease';
+import { deleteScalingGroup, getScalingGroup, putScalingGroup } from '../../shared/usecases/scaling-groups';
 import { apiErrors } from './error-handler';
 import { toApiError } from './errors';
 import { ApiError, type ApiEvent, type ApiResult } from './http';
 import type { RouteKey } from './route-keys';
 import type { ApiContext, ApiDeps } from './routes/context';
+import { getLeaseMetrics } from './routes/lease-metrics';
 import { deleteLease, getLease, listLeases, postLease } from './routes/leases';
 import { health, openApi } from './routes/meta';
+import * as scalingGroupRoutes from './routes/scaling-groups';
 import { exportUsage, getUsage } from './routes/usage';
 
 const config = readConfig({
@@ -29,6 +41,9 @@ const config = readConfig({
   DEFAULT_INSTANCE_TYPE: nonEmpty.default('g5.xlarge'),
   /** How long an Idempotency-Key is remembered. */
   IDEMPOTENCY_TTL_SECONDS: z.coerce.number().int().positive().default(86_400),
+  SCALING_GROUPS_TABLE_NAME: nonEmpty,
+  /** A GPU hotter than this is reported unhealthy. */
+  GPU_TEMPERATURE_LIMIT_C: z.coerce.number().min(40).max(120).default(DEFAULT_GPU_TEMPERATURE_LIMIT_C),
 });
 
 const { dynamoDb, leases, ledger } = createStores(config);
@@ -40,6 +55,15 @@ const deps: ApiDeps = {
   catalog: priceCatalog,
   region: config.AWS_REGION,
   now: Date.now,
+};
+
+const scalingDeps = {
+  ...deps,
+  groups: new DynamoDbScalingGroupRepository(
+    createDocumentClient(dynamoDb),
+    config.SCALING_GROUPS_TABLE_NAME,
+  ),
+  metrics: new CloudWatchMetricReader(createCloudWatchClient()),
 };
 
 const idempotency = new IdempotencyConfig({
@@ -65,6 +89,13 @@ const context: ApiContext = {
     },
   ),
   releaseLease: (tenantId, leaseId) => requestRelease(deps, tenantId, leaseId),
+  scaling: {
+    putGroup: (tenantId, name, spec) => putScalingGroup(scalingDeps, tenantId, name, spec),
+    getGroup: (tenantId, name) => getScalingGroup(scalingDeps, tenantId, name),
+    deleteGroup: (tenantId, name) => deleteScalingGroup(scalingDeps, tenantId, name),
+    leaseMetrics: (tenantId, leaseId, window) =>
+      readLeaseGpuMetrics(scalingDeps, tenantId, leaseId, window, config.GPU_TEMPERATURE_LIMIT_C),
+  },
 };
 
 type Route = (event: ApiEvent, ctx: ApiContext) => Promise<ApiResult>;
@@ -79,6 +110,10 @@ const routes: Readonly<Record<RouteKey, Route>> = {
   'DELETE /v1/leases/{id}': deleteLease,
   'GET /v1/usage': getUsage,
   'GET /v1/usage/export': exportUsage,
+  'GET /v1/leases/{id}/metrics': getLeaseMetrics,
+  'PUT /v1/scaling-groups/{name}': scalingGroupRoutes.putScalingGroup,
+  'GET /v1/scaling-groups/{name}': scalingGroupRoutes.getScalingGroup,
+  'DELETE /v1/scaling-groups/{name}': scalingGroupRoutes.deleteScalingGroup,
 };
 
 export const handler = observed(async (event: ApiEvent, lambdaContext: Context): Promise<ApiResult> => {

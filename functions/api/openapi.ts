@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LEASE_STATUSES, RENTAL_MODES, WORKLOADS } from '../../shared/domain/lease';
 import { USAGE_GROUPINGS } from '../../shared/domain/usage';
+import { scalingOpenApi } from './openapi-scaling';
 import { createLeaseBody } from './routes/leases';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -28,6 +29,8 @@ const authErrors = {
   '401': errorResponse('Missing or invalid bearer token'),
   '403': errorResponse('The token has no tenant claim (TENANT_CLAIM_MISSING)'),
 };
+
+const scaling = scalingOpenApi({ ref, jsonContent, errorResponse, instant, authErrors, leaseIdParameter });
 
 /** The API contract, served at GET /v1/openapi.json; the request schema is the validator itself. */
 export const openApiDocument = {
@@ -111,6 +114,7 @@ export const openApiDocument = {
           },
         },
       },
+      ...scaling.schemas,
       Error: {
         type: 'object',
         properties: {
@@ -246,5 +250,6 @@ export const openApiDocument = {
         },
       },
     },
+    ...scaling.paths,
   },
 } as const;

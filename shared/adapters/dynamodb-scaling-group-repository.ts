@@ -15,14 +15,8 @@ import type {
   ScalingGroupRepository,
   StoredDecision,
 } from '../ports/scaling-groups';
+import { ScalingGroupDeletingError } from '../scaling-errors';
 import { tenantKey } from './dynamodb-keys';
-
-export class ScalingGroupDeletingError extends Error {
-  constructor(readonly groupName: string) {
-    super(`Scaling group ${groupName} is being deleted; PUT it again once DELETE has finished`);
-    this.name = 'ScalingGroupDeletingError';
-  }
-}
 
 const ALL_GROUPS_INDEX = 'all-groups';
 /** Value of the sparse index key every group item carries. */

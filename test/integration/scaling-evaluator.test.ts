@@ -67,9 +67,15 @@ async function publishUtilization(
   );
 }
 
+async function leaseOf(leaseId: string) {
+  const lease = await deps.leases.get(TENANT, leaseId);
+  if (!lease) throw new Error(`lease ${leaseId} is gone`);
+  return lease;
+}
+
 async function membersOf(name: string) {
   const group = await deps.groups.get(TENANT, name);
-  return Promise.all((group?.members ?? []).map(async (m) => (await deps.leases.get(TENANT, m.leaseId))!));
+  return Promise.all((group?.members ?? []).map((m) => leaseOf(m.leaseId)));
 }
 
 const minuteOf = (ms: number) => Math.floor(ms / MINUTE) * MINUTE;
@@ -106,7 +112,7 @@ describe('scaling evaluator against moto CloudWatch, with the real lease worker'
     await publishUtilization(instances, idleAt, 6, 8);
     await evaluateAt(idleAt);
     expect(await runCommands()).toBe(1);
-    members = await Promise.all(members.map(async (m) => (await deps.leases.get(TENANT, m.leaseId))!));
+    members = await Promise.all(members.map((m) => leaseOf(m.leaseId)));
     expect(members.map((m) => m.status)).toEqual(['RUNNING', 'RELEASED']);
     expect(await awsProbe().instancesTagged('gpurent:lease', members[1]?.leaseId ?? '')).toHaveLength(0);
     expect((await deps.groups.get(TENANT, 'web'))?.members.map((m) => m.leaseId)).toEqual([first?.leaseId]);
