@@ -60,6 +60,7 @@ export class GpurentStack extends Stack {
     readonly leaseWorker: GpurentFunction;
     readonly metering: GpurentFunction;
     readonly reconciler: GpurentFunction;
+    readonly scalingEvaluator: GpurentFunction;
   };
 
   constructor(scope: Construct, id: string, props: GpurentStackProps = {}) {
@@ -88,7 +89,10 @@ export class GpurentStack extends Stack {
       .bindTable(this.data.binding('usage'), 'read')
       .bindTable(this.data.binding('idempotency'), 'readWrite')
       .bindQueue(leaseCommands.binding, 'send')
-      .bindEventBus(this.events.binding);
+      .bindEventBus(this.events.binding)
+      .bindTable(this.data.binding('scalingGroups'), 'readWrite');
+    // GET /v1/leases/{id}/metrics reads the GPU telemetry.
+    this.fleet.grantReadMetrics(apiFunction);
     this.api = new GpurentApi(this, 'Api', { handler: apiFunction });
 
     // --- lease worker: provision / release commands --------------------------------
@@ -141,6 +145,20 @@ export class GpurentStack extends Stack {
     this.fleet.grantDescribe(reconciler, 'ec2:DescribeInstances');
     this.fleet.grantTerminateManaged(reconciler);
 
+    const scalingEvaluator = new GpurentFunction(this, 'ScalingEvaluatorFunction', {
+      handlerName: 'scaling-evaluator',
+      description: 'gpurent scaling evaluator: every scaling group against its GPU metrics, every minute',
+      timeout: Duration.seconds(55),
+      logLevel,
+    })
+      .bindTable(this.data.binding('scalingGroups'), 'readWrite')
+      .bindTable(this.data.binding('leases'), 'readWrite')
+      // Required by the shared store wiring; members' usage is never read here.
+      .bindTable(this.data.binding('usage'), 'read')
+      .bindQueue(leaseCommands.binding, 'send')
+      .bindEventBus(this.events.binding);
+    this.fleet.grantReadMetrics(scalingEvaluator);
+
     this.schedules = new GpurentSchedules(this, 'Schedules');
     this.schedules.addFunctionSchedule('MeteringSchedule', metering, {
       every: Duration.minutes(1),
@@ -151,7 +169,12 @@ export class GpurentStack extends Stack {
       description: 'gpurent reconciler, every five minutes',
     });
 
-    this.functions = { api: apiFunction, leaseWorker, metering, reconciler };
+    this.schedules.addFunctionSchedule('ScalingEvaluatorSchedule', scalingEvaluator, {
+      every: Duration.minutes(1),
+      description: 'gpurent scaling evaluator, every minute',
+    });
+
+    this.functions = { api: apiFunction, leaseWorker, metering, reconciler, scalingEvaluator };
 
     // --- alarms ---------------------------------------------------------------------
     for (const queue of this.queues.all) this.alerts.alarmOnDeadLetters(queue);

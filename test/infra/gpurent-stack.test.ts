@@ -59,7 +59,7 @@ describe('gpurent stack: one stack with every resource of the walking skeleton',
     template.resourceCountIs('AWS::SQS::Queue', 2 * Object.keys(QUEUES).length);
     template.resourceCountIs('AWS::SNS::Topic', Object.keys(TOPICS).length);
     template.resourceCountIs('AWS::Events::EventBus', 1);
-    template.resourceCountIs('AWS::Scheduler::Schedule', 2);
+    template.resourceCountIs('AWS::Scheduler::Schedule', 3);
     template.resourceCountIs('AWS::ApiGatewayV2::Api', 1);
     template.resourceCountIs('AWS::ApiGatewayV2::Route', API_ROUTES.length);
     template.resourceCountIs('AWS::ApiGatewayV2::Authorizer', 1);
@@ -67,11 +67,11 @@ describe('gpurent stack: one stack with every resource of the walking skeleton',
     template.resourceCountIs('AWS::EC2::LaunchTemplate', 1);
     template.resourceCountIs('AWS::EC2::NatGateway', 0);
     template.resourceCountIs('AWS::EC2::FlowLog', 1);
-    // The four gpurent functions run on ARM64 (CDK's own custom resource handler does not).
+    // The gpurent functions run on ARM64 (CDK's own custom resource handler does not).
     const gpurentFunctions = Object.values(resourcesOfType('AWS::Lambda::Function')).filter(
       (fn) => JSON.stringify(fn.Properties?.Architectures) === '["arm64"]',
     );
-    expect(gpurentFunctions).toHaveLength(4);
+    expect(gpurentFunctions).toHaveLength(Object.keys(stack.functions).length);
   });
 
   it('names the domain event bus gpurent', () => {
@@ -245,6 +245,10 @@ describe('HTTP API', () => {
       'DELETE /v1/leases/{id}',
       'GET /v1/usage',
       'GET /v1/usage/export',
+      'GET /v1/leases/{id}/metrics',
+      'PUT /v1/scaling-groups/{name}',
+      'GET /v1/scaling-groups/{name}',
+      'DELETE /v1/scaling-groups/{name}',
     ];
     expect([...byKey.keys()].sort()).toEqual([...publicKeys, ...protectedKeys].sort());
     for (const key of publicKeys) {
@@ -288,6 +292,7 @@ describe('schedules', () => {
   it.each([
     ['metering', 'rate(1 minute)', 60],
     ['reconciler', 'rate(5 minutes)', 300],
+    ['scalingEvaluator', 'rate(1 minute)', 60],
   ] as const)('invokes %s at %s, without retries', (fn, expression, maxAge) => {
     template.hasResourceProperties('AWS::Scheduler::Schedule', {
       ScheduleExpression: expression,
@@ -313,6 +318,7 @@ describe('functions', () => {
       'IDEMPOTENCY_TABLE_NAME',
       'LEASE_COMMANDS_QUEUE_URL',
       'EVENT_BUS_NAME',
+      'SCALING_GROUPS_TABLE_NAME',
     ],
     // LEASE_COMMANDS_QUEUE_URL: the shared control-plane config of worker and reconciler requires it.
     leaseWorker: [
@@ -332,6 +338,13 @@ describe('functions', () => {
       'LAUNCH_TEMPLATE_ID',
       'SUBNET_IDS',
       'LEASE_COMMANDS_QUEUE_URL',
+    ],
+    scalingEvaluator: [
+      'LEASES_TABLE_NAME',
+      'USAGE_TABLE_NAME',
+      'SCALING_GROUPS_TABLE_NAME',
+      'LEASE_COMMANDS_QUEUE_URL',
+      'EVENT_BUS_NAME',
     ],
   };
 
@@ -453,6 +466,34 @@ describe('EC2 permissions', () => {
       ).toEqual([]);
     }
     expect(statementWith(statementsOf('reconciler'), 'ec2:RunInstances')).toBeUndefined();
+  });
+});
+
+describe('scaling and GPU telemetry permissions', () => {
+  it('lets the evaluator and the API read metrics with cloudwatch:GetMetricData only', () => {
+    for (const fn of ['scalingEvaluator', 'api'] as const) {
+      const cloudWatch = statementsOf(fn)
+        .flatMap(actionsOf)
+        .filter((action) => action.startsWith('cloudwatch:'));
+      expect(cloudWatch).toEqual(['cloudwatch:GetMetricData']);
+    }
+    expect(
+      statementsOf('scalingEvaluator')
+        .flatMap(actionsOf)
+        .filter((a) => a.startsWith('ec2:')),
+    ).toEqual([]);
+    expect(statementWith(statementsOf('scalingEvaluator'), 'sqs:SendMessage')).toBeDefined();
+  });
+
+  it("alarms on the evaluator's errors into the operator topic", () => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/Lambda',
+      MetricName: 'Errors',
+      Dimensions: [
+        { Name: 'FunctionName', Value: { Ref: logicalIdOf(stack, stack.functions.scalingEvaluator) } },
+      ],
+      AlarmActions: [{ Ref: logicalIdOf(stack, stack.alerts.topics.operatorAlerts) }],
+    });
   });
 });
 
