@@ -6,6 +6,8 @@
  * cooldown rules buy. Also measures how fast the policy decides, against that
  * threshold check on the same inputs.
  */
+
+import { AZURE_TRACE, readRequestsPerMinute } from '../planner/trace/azure-functions';
 import { microToUsd, usdToMicro } from '../shared/domain/money';
 import {
   type Datapoint,
@@ -17,7 +19,6 @@ import {
   type ScalingRule,
   seriesKey,
 } from '../shared/domain/scaling';
-import { AZURE_TRACE, readRequestsPerMinute } from './support/azure-trace';
 import type { BenchmarkResult } from './support/benchmark';
 import {
   type FleetState,

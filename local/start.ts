@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { gpuLoadModelFromEnv } from './runtime/gpu-load-simulator';
 import { startLocalStack, writeLocalManifest } from './stack';
 
 // The SDK's notice about Node 20 support says nothing a local user can act on.
@@ -11,7 +12,8 @@ async function main(): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65_535)
     throw new Error(`PORT must be a port number, got ${process.env.PORT}`);
   console.log('Starting DynamoDB Local, fauxqs and moto_server…');
-  const stack = await startLocalStack({ port });
+  const gpuLoad = gpuLoadModelFromEnv(process.env, Date.now());
+  const stack = await startLocalStack({ port, gpuLoad });
   await writeLocalManifest(MANIFEST, stack);
   console.log(`
 gpurent is running locally.
@@ -24,7 +26,8 @@ Try:
        -H "Idempotency-Key: $(uuidgen || date +%s%N)" -H 'content-type: application/json' \\
        -d '{"workload":"training","gpus":1}'
 (TOKEN is in the manifest: TOKEN=$(node -p "require('./.gpurent/local.json').token"))
-Metering runs every minute. Ctrl-C stops everything.`);
+Metering and the scaling evaluator run every minute; simulated GPU load: ${gpuLoad.kind}
+(GPURENT_GPU_LOAD=idle|steady|azure). Ctrl-C stops everything.`);
 
   let stopping = false;
   const shutdown = async (signal: string) => {
