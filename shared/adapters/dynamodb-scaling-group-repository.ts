@@ -34,7 +34,10 @@ function toGroup(item: Item): ScalingGroup {
   const { pk: _pk, sk: _sk, groupIndex: _index, members, ...group } = item;
   return {
     ...(group as unknown as Omit<ScalingGroup, 'members'>),
-    members: Object.values((members ?? {}) as Record<string, MemberRecord>),
+    // Oldest first: a map keeps no order.
+    members: Object.values((members ?? {}) as Record<string, MemberRecord>).sort(
+      (a, b) => a.createdAtMs - b.createdAtMs,
+    ),
   };
 }
 

@@ -1,9 +1,12 @@
+import { z } from 'zod';
 import { CloudWatchMetricReader } from '../adapters/cloudwatch-metric-reader';
+import { DynamoDbGpuHealthMarks } from '../adapters/dynamodb-gpu-health-marks';
 import { DynamoDbScalingGroupRepository } from '../adapters/dynamodb-scaling-group-repository';
 import { EventBridgePublisher } from '../adapters/eventbridge-publisher';
 import { SqsLeaseCommandQueue } from '../adapters/sqs-lease-command-queue';
 import { priceCatalog } from '../catalog';
 import { nonEmpty } from '../config';
+import { DEFAULT_GPU_TEMPERATURE_LIMIT_C } from '../domain/gpu-health';
 import type { ScalingDeps } from '../usecases/evaluate-scaling-groups';
 import {
   createCloudWatchClient,
@@ -20,6 +23,8 @@ export const scalingConfig = {
   SCALING_GROUPS_TABLE_NAME: nonEmpty,
   LEASE_COMMANDS_QUEUE_URL: nonEmpty,
   EVENT_BUS_NAME: nonEmpty,
+  /** A GPU hotter than this is reported unhealthy. */
+  GPU_TEMPERATURE_LIMIT_C: z.coerce.number().min(40).max(120).default(DEFAULT_GPU_TEMPERATURE_LIMIT_C),
 };
 
 export interface ScalingConfig {
@@ -29,11 +34,13 @@ export interface ScalingConfig {
   readonly SCALING_GROUPS_TABLE_NAME: string;
   readonly LEASE_COMMANDS_QUEUE_URL: string;
   readonly EVENT_BUS_NAME: string;
+  readonly GPU_TEMPERATURE_LIMIT_C: number;
 }
 
 /** Wires the scaling evaluator's ports to their AWS adapters, one client per service. */
 export function createScaling(config: ScalingConfig, cloudWatch = createCloudWatchClient()): ScalingDeps {
   const { dynamoDb, leases } = createStores(config);
+  const documents = createDocumentClient(dynamoDb);
   return {
     leases,
     commands: new SqsLeaseCommandQueue(createSqsClient(), config.LEASE_COMMANDS_QUEUE_URL),
@@ -41,10 +48,9 @@ export function createScaling(config: ScalingConfig, cloudWatch = createCloudWat
     catalog: priceCatalog,
     region: config.AWS_REGION,
     now: Date.now,
-    groups: new DynamoDbScalingGroupRepository(
-      createDocumentClient(dynamoDb),
-      config.SCALING_GROUPS_TABLE_NAME,
-    ),
+    groups: new DynamoDbScalingGroupRepository(documents, config.SCALING_GROUPS_TABLE_NAME),
     metrics: new CloudWatchMetricReader(cloudWatch),
+    marks: new DynamoDbGpuHealthMarks(documents, config.SCALING_GROUPS_TABLE_NAME),
+    temperatureLimitC: config.GPU_TEMPERATURE_LIMIT_C,
   };
 }

@@ -68,3 +68,19 @@ export interface ScalingGroupRepository {
   markDeleting(tenantId: string, name: string, nowMs: number): Promise<ScalingGroup | undefined>;
   delete(tenantId: string, name: string): Promise<void>;
 }
+
+/** A GPU reported unhealthy, remembered so that it is reported once per episode. */
+export interface UnhealthyGpuMark {
+  readonly instanceId: string;
+  readonly gpuIndex: number;
+  readonly status: 'hot' | 'silent';
+  readonly sinceMs: number;
+}
+
+export interface GpuHealthMarks {
+  /** The GPUs currently marked unhealthy. */
+  marked(): Promise<UnhealthyGpuMark[]>;
+  /** Marks the GPU; false when it already carried this very mark (nothing to report). */
+  mark(mark: UnhealthyGpuMark): Promise<boolean>;
+  clear(instanceId: string, gpuIndex: number): Promise<void>;
+}

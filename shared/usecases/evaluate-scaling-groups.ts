@@ -9,9 +9,10 @@ import {
   scaleInOrder,
 } from '../domain/scaling';
 import type { MetricReader } from '../ports/metrics';
-import type { ScalingGroup, ScalingGroupRepository } from '../ports/scaling-groups';
+import type { GpuHealthMarks, ScalingGroup, ScalingGroupRepository } from '../ports/scaling-groups';
 import { createLease } from './create-lease';
 import type { ControlPlane } from './dependencies';
+import { HEALTH_WINDOW_PERIODS, reportGpuHealth, watchedGpus } from './gpu-health-sweep';
 import { requestRelease } from './release-lease';
 import { mapConcurrently, membersOf } from './scaling-group-members';
 import { planScalingMetrics } from './scaling-metrics';
@@ -22,6 +23,9 @@ export type ScalingDeps = Pick<
 > & {
   readonly groups: ScalingGroupRepository;
   readonly metrics: MetricReader;
+  readonly marks: GpuHealthMarks;
+  /** A GPU hotter than this is reported unhealthy. */
+  readonly temperatureLimitC: number;
 };
 
 /** Groups decided and acted on at once; each acts through a handful of DynamoDB and SQS calls. */
@@ -35,13 +39,16 @@ export interface EvaluationSummary {
   readonly outcomes: Readonly<Record<GroupOutcome, number>>;
   readonly launched: number;
   readonly released: number;
+  /** GPUs newly reported hot or silent (GpuUnhealthy events). */
+  readonly unhealthyGpus: number;
   /** Groups whose evaluation threw, with the error; the others still ran. */
   readonly failures: readonly { tenantId: string; name: string; error: unknown }[];
 }
 
 /**
  * One evaluation of every active scaling group, as the one-minute schedule
- * runs it: the members' leases, one metric read for all groups, then per group
+ * runs it: the members' leases, one metric read for all groups (and for the
+ * health of every running GPU, reported as GpuUnhealthy), then per group
  * the policy's decision, claimed on the group's version so that an overlapping
  * evaluation never acts twice, then launches (through createLease, so every
  * rule a lease obeys applies to members) and releases until the group's size
@@ -54,8 +61,18 @@ export async function evaluateScalingGroups(deps: ScalingDeps, nowMs: number): P
     spec: group.spec,
     members: await membersOf(deps, group),
   }));
-  const plan = planScalingMetrics(withMembers, nowMs);
+  const gpus = watchedGpus(await deps.leases.openInstances());
+  const plan = planScalingMetrics(withMembers, nowMs, {
+    queries: gpus.map((gpu) => gpu.query),
+    windowPeriods: HEALTH_WINDOW_PERIODS,
+  });
   const results = await deps.metrics.read(plan.queries, plan.fromMs, plan.toMs);
+  const unhealthyGpus = await reportGpuHealth(
+    deps,
+    gpus.map((gpu, i) => ({ ...gpu, temperature: results[plan.extraIndexes[i] ?? -1] ?? [] })),
+    nowMs,
+    deps.temperatureLimitC,
+  );
 
   const outcomes: Record<GroupOutcome, number> = {
     acted: 0,
@@ -83,6 +100,7 @@ export async function evaluateScalingGroups(deps: ScalingDeps, nowMs: number): P
     outcomes,
     launched,
     released,
+    unhealthyGpus,
     failures,
   };
 }

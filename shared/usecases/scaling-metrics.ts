@@ -103,8 +103,10 @@ export interface GroupToRead {
 }
 
 export interface ScalingMetricsPlan {
-  /** Every distinct query of every group. */
+  /** Every distinct query of every group, and the extra ones. */
   readonly queries: readonly MetricQuery[];
+  /** Where each extra query's results are in `queries`. */
+  readonly extraIndexes: readonly number[];
   readonly fromMs: number;
   readonly toMs: number;
   /** The fleet series of group `index` (in the order given) from the results of `queries`. */
@@ -115,11 +117,20 @@ export interface ScalingMetricsPlan {
  * One read for all groups: each condition becomes one query per judged GPU
  * (running members past their warm-up; booting ones publish nothing useful
  * yet) or one query for a custom metric, deduplicated across groups, over one
- * window long enough for the longest condition.
+ * window long enough for the longest condition. `extra` queries (the GPU
+ * health sweep's) ride along in the same calls.
  */
-export function planScalingMetrics(groups: readonly GroupToRead[], nowMs: number): ScalingMetricsPlan {
+export function planScalingMetrics(
+  groups: readonly GroupToRead[],
+  nowMs: number,
+  extra: { readonly queries: readonly MetricQuery[]; readonly windowPeriods: number } = {
+    queries: [],
+    windowPeriods: 1,
+  },
+): ScalingMetricsPlan {
   const list = new QueryList();
-  let longestWindow = 1;
+  const extraIndexes = extra.queries.map((query) => list.add(query));
+  let longestWindow = extra.windowPeriods;
   const recipes = groups.map(({ spec, members }) => {
     const judged = members
       .filter((m) => isLive(m) && !isBooting(m, spec.instanceWarmupSeconds, nowMs))
@@ -136,6 +147,7 @@ export function planScalingMetrics(groups: readonly GroupToRead[], nowMs: number
   const fromMs = (Math.floor(nowMs / PERIOD_MS) - longestWindow - 2) * PERIOD_MS;
   return {
     queries: list.queries,
+    extraIndexes,
     fromMs,
     toMs: nowMs,
     seriesOf: (index, results) =>

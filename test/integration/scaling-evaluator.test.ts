@@ -22,8 +22,9 @@ beforeAll(async () => {
   env = await useFreshResources();
   ({ handler: evaluator } = await import('../../functions/scaling-evaluator/handler'));
   ({ handler: worker } = await import('../../functions/lease-worker/handler'));
-  const { createScaling } = await import('../../shared/lambda/scaling');
-  deps = createScaling(env as never);
+  const { createScaling, scalingConfig } = await import('../../shared/lambda/scaling');
+  const { readConfig } = await import('../../shared/config');
+  deps = createScaling(readConfig(scalingConfig, env));
 });
 
 const putGroup = (name: string, input: Partial<ScalingGroupSpecInput> = {}) =>
@@ -140,8 +141,11 @@ describe('scaling evaluator against moto CloudWatch, with the real lease worker'
     const members = await membersOf('quiet');
     expect(members).toHaveLength(2);
 
-    // Ten minutes later nobody has published anything: no scale-in, however long the silence.
-    await evaluateAt(start + 30 * MINUTE);
+    // Half an hour later nobody has published anything: no scale-in, however long the silence,
+    // but each silent GPU is reported unhealthy, once.
+    const silent = await evaluateAt(start + 30 * MINUTE);
+    expect(silent.unhealthyGpus).toBeGreaterThanOrEqual(2);
+    expect((await evaluateAt(start + 31 * MINUTE)).unhealthyGpus).toBe(0);
     expect(await runCommands()).toBe(0);
     expect((await deps.groups.get(TENANT, 'quiet'))?.lastEvaluation?.reason).toContain('no recent datapoint');
     expect((await membersOf('quiet')).map((m) => m.status)).toEqual(['RUNNING', 'RUNNING']);
@@ -157,5 +161,24 @@ describe('scaling evaluator against moto CloudWatch, with the real lease worker'
     expect(a.outcomes['claimed-elsewhere'] + b.outcomes['claimed-elsewhere']).toBeGreaterThanOrEqual(1);
     expect((await deps.groups.get(TENANT, 'racy'))?.members).toHaveLength(2);
     expect(await runCommands()).toBe(2);
+  });
+
+  it('deletes a group by releasing every member, and stops evaluating it', async () => {
+    await putGroup('gone', { min: 2, max: 2 });
+    const at = minuteOf(Date.now());
+    await evaluateAt(at);
+    await runCommands();
+    const members = await membersOf('gone');
+    expect(members.map((m) => m.status)).toEqual(['RUNNING', 'RUNNING']);
+
+    const { deleteScalingGroup } = await import('../../shared/usecases/scaling-groups');
+    const released = await deleteScalingGroup(deps, TENANT, 'gone');
+    expect(released.sort()).toEqual(members.map((m) => m.leaseId).sort());
+    expect(await runCommands()).toBe(2);
+    for (const member of members) expect((await leaseOf(member.leaseId)).status).toBe('RELEASED');
+    expect(await deps.groups.get(TENANT, 'gone')).toBeUndefined();
+
+    await evaluateAt(at + 2 * MINUTE);
+    expect(await runCommands()).toBe(0);
   });
 });
