@@ -5,6 +5,10 @@ import {
   NVIDIA_SMI_METRICS,
 } from '../../shared/domain/gpu-telemetry';
 
+/** The agent substitutes the instance id for this placeholder on the instance. */
+// biome-ignore lint/suspicious/noTemplateCurlyInString: the agent's own placeholder syntax, not a template literal
+export const INSTANCE_ID_PLACEHOLDER = '${aws:InstanceId}';
+
 /** The agent's measurement for a metric is its name without the plugin's prefix. */
 const MEASUREMENT_PREFIX = 'nvidia_smi_';
 
@@ -27,7 +31,7 @@ export function cloudWatchAgentConfig() {
     agent: { metrics_collection_interval: GPU_METRIC_PERIOD_SECONDS, omit_hostname: true },
     metrics: {
       namespace: GPU_METRIC_NAMESPACE,
-      append_dimensions: { InstanceId: '${aws:InstanceId}' },
+      append_dimensions: { InstanceId: INSTANCE_ID_PLACEHOLDER },
       aggregation_dimensions: [['InstanceId', 'index']],
       metrics_collected: {
         nvidia_gpu: {

@@ -2,7 +2,7 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { GPU_AMI_SSM_PARAMETER, GpuFleet, MANAGED_TAG } from '../../infra/constructs/fleet';
-import { cloudWatchAgentConfig } from '../../infra/constructs/gpu-telemetry-agent';
+import { cloudWatchAgentConfig, INSTANCE_ID_PLACEHOLDER } from '../../infra/constructs/gpu-telemetry-agent';
 import { NVIDIA_SMI_METRICS } from '../../shared/domain/gpu-telemetry';
 
 // GpuFleet alone (no functions to bundle), so the AMI variants are cheap to synthesize.
@@ -75,7 +75,8 @@ describe('GpuFleet', () => {
     expect(userData).toContain('amazon-cloudwatch-agent-ctl -a fetch-config -m ec2 -s');
     const config = cloudWatchAgentConfig();
     expect(config.metrics.namespace).toBe('CWAgent');
-    expect(config.metrics.append_dimensions).toEqual({ InstanceId: '${aws:InstanceId}' });
+    expect(config.metrics.append_dimensions).toEqual({ InstanceId: INSTANCE_ID_PLACEHOLDER });
+    expect(INSTANCE_ID_PLACEHOLDER).toBe(['$', '{aws:InstanceId}'].join(''));
     expect(config.metrics.aggregation_dimensions).toEqual([['InstanceId', 'index']]);
     expect(config.metrics.metrics_collected.nvidia_gpu).toEqual({
       measurement: ['utilization_gpu', 'memory_used', 'memory_total', 'temperature_gpu', 'power_draw'],
