@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { GpuHealthMarks, UnhealthyGpuMark } from '../ports/scaling-groups';
+import { queryAll } from './dynamodb-query-all';
 
 /** One partition of the scaling-groups table holds the marks: few GPUs are unhealthy at once. */
 const MARKS_PARTITION = 'GPU_HEALTH';
@@ -16,24 +17,12 @@ export class DynamoDbGpuHealthMarks implements GpuHealthMarks {
   ) {}
 
   async marked(): Promise<UnhealthyGpuMark[]> {
-    const marks: UnhealthyGpuMark[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.client.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': MARKS_PARTITION },
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      for (const item of page.Items ?? []) {
-        const { pk: _pk, sk: _sk, ...mark } = item;
-        marks.push(mark as UnhealthyGpuMark);
-      }
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return marks;
+    const items = await queryAll(this.client, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': MARKS_PARTITION },
+    });
+    return items.map(({ pk: _pk, sk: _sk, ...mark }) => mark as unknown as UnhealthyGpuMark);
   }
 
   async mark(mark: UnhealthyGpuMark): Promise<boolean> {

@@ -10,6 +10,7 @@ import {
 import type { Lease, LeaseInstance, LeaseStatus, LeaseView } from '../domain/lease';
 import type { LeasePage, LeaseRepository, TransitionChanges } from '../ports/lease-repository';
 import { instanceKey, instancePrefix, leaseKey, METERING_OPEN, tenantKey } from './dynamodb-keys';
+import { queryAll } from './dynamodb-query-all';
 
 export class InvalidCursorError extends Error {
   constructor() {
@@ -186,22 +187,13 @@ export class DynamoDbLeaseRepository implements LeaseRepository {
   }
 
   async openInstances(): Promise<LeaseInstance[]> {
-    const instances: LeaseInstance[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.client.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: OPEN_METERING_INDEX,
-          KeyConditionExpression: 'meteringOpen = :open',
-          ExpressionAttributeValues: { ':open': METERING_OPEN },
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      instances.push(...(page.Items ?? []).map(toInstance));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return instances;
+    const items = await queryAll(this.client, {
+      TableName: this.tableName,
+      IndexName: OPEN_METERING_INDEX,
+      KeyConditionExpression: 'meteringOpen = :open',
+      ExpressionAttributeValues: { ':open': METERING_OPEN },
+    });
+    return items.map(toInstance);
   }
 
   private async instancesOf(tenantId: string, leaseId: string): Promise<LeaseInstance[]> {

@@ -17,6 +17,7 @@ import type {
 } from '../ports/scaling-groups';
 import { ScalingGroupDeletingError } from '../scaling-errors';
 import { tenantKey } from './dynamodb-keys';
+import { queryAll } from './dynamodb-query-all';
 
 const ALL_GROUPS_INDEX = 'all-groups';
 /** Value of the sparse index key every group item carries. */
@@ -103,22 +104,13 @@ export class DynamoDbScalingGroupRepository implements ScalingGroupRepository {
   }
 
   async listAll(): Promise<ScalingGroup[]> {
-    const groups: ScalingGroup[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.client.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: ALL_GROUPS_INDEX,
-          KeyConditionExpression: 'groupIndex = :group',
-          ExpressionAttributeValues: { ':group': GROUP_INDEX_VALUE },
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      groups.push(...(page.Items ?? []).map(toGroup));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return groups;
+    const items = await queryAll(this.client, {
+      TableName: this.tableName,
+      IndexName: ALL_GROUPS_INDEX,
+      KeyConditionExpression: 'groupIndex = :group',
+      ExpressionAttributeValues: { ':group': GROUP_INDEX_VALUE },
+    });
+    return items.map(toGroup);
   }
 
   async claim(

@@ -6,7 +6,7 @@ import { publishGpuSamples } from '../../local/runtime/gpu-telemetry-publisher';
 import { lambdaContext } from '../../local/runtime/lambda-context';
 import { awsProbe } from '../support/aws';
 import { storesOf, useFreshResources } from '../support/function-env';
-import { storedLease } from '../support/leases';
+import { launchedInstance, storedLease } from '../support/leases';
 
 const MINUTE = 60_000;
 
@@ -170,22 +170,7 @@ describe('GET /v1/leases/{id}/metrics', () => {
     const launchedAtMs = now - 30 * MINUTE;
     const lease = await storedLease(stores.leases, { tenantId: 'acme-scale', status: 'RUNNING' });
     const instanceId = `i-${Date.now().toString(16).padStart(17, '0')}`;
-    await stores.leases.recordInstances([
-      {
-        tenantId: lease.tenantId,
-        leaseId: lease.leaseId,
-        instanceId,
-        instanceType: 'g5.xlarge',
-        mode: 'on-demand',
-        zone: 'us-east-1a',
-        priceMicroUsdPerHour: 1_006_000,
-        launchedAtMs,
-        meteredUntilMs: launchedAtMs,
-        billedSeconds: 0,
-        billedMicroUsd: 0,
-        meteringOpen: true,
-      },
-    ]);
+    await stores.leases.recordInstances([launchedInstance(lease, instanceId, launchedAtMs)]);
     // Twenty minutes: utilization 10, 20, …, 100, 10, …; the GPU heats up to 90 °C at the end.
     await publishGpuSamples(
       new CloudWatchClient({}),

@@ -1,7 +1,7 @@
 import { DeleteMessageCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { lambdaContext } from '../../local/runtime/lambda-context';
-import type { Lease } from '../../shared/domain/lease';
+import type { Lease, LeaseInstance } from '../../shared/domain/lease';
 import { newLeaseId } from '../../shared/ids';
 import type { LeaseCommand } from '../../shared/ports/lease-commands';
 import type { LeaseRepository } from '../../shared/ports/lease-repository';
@@ -22,6 +22,24 @@ export async function storedLease(leases: LeaseRepository, overrides: Partial<Le
   };
   await leases.create(lease);
   return lease;
+}
+
+/** An on-demand g5.xlarge instance of `lease` as the lease worker records it at launch. */
+export function launchedInstance(lease: Lease, instanceId: string, launchedAtMs: number): LeaseInstance {
+  return {
+    tenantId: lease.tenantId,
+    leaseId: lease.leaseId,
+    instanceId,
+    instanceType: 'g5.xlarge',
+    mode: 'on-demand',
+    zone: 'us-east-1a',
+    priceMicroUsdPerHour: 1_006_000,
+    launchedAtMs,
+    meteredUntilMs: launchedAtMs,
+    billedSeconds: 0,
+    billedMicroUsd: 0,
+    meteringOpen: true,
+  };
 }
 
 let delivered = 0;

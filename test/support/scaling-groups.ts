@@ -1,9 +1,9 @@
 import type { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { type ScalingGroupSpecInput, scalingGroupSpecSchema } from '../../shared/domain/scaling';
-import { newLeaseId } from '../../shared/ids';
 import type { LeaseRepository } from '../../shared/ports/lease-repository';
 import type { ScalingGroupRepository } from '../../shared/ports/scaling-groups';
 import { mapConcurrently } from '../../shared/usecases/scaling-group-members';
+import { launchedInstance, storedLease } from './leases';
 
 /** Counts the GetMetricData calls a CloudWatch client sends (each page of a paginated read counts). */
 export function countMetricDataCalls(client: CloudWatchClient): { readonly calls: () => number } {
@@ -34,39 +34,20 @@ export async function seedGroupsWithOneMember(
     16,
     async (i) => {
       const tenantId = 'tenant-fleet';
-      const leaseId = newLeaseId(launchedAtMs);
       const instanceId = `i-${(i + 1).toString(16).padStart(17, '0')}`;
-      await stores.leases.create({
+      const lease = await storedLease(stores.leases, {
         tenantId,
-        leaseId,
         workload: 'inference',
-        gpus: 1,
-        instanceType: 'g5.xlarge',
         status: 'RUNNING',
         createdAtMs: launchedAtMs,
         updatedAtMs: launchedAtMs,
       });
-      await stores.leases.recordInstances([
-        {
-          tenantId,
-          leaseId,
-          instanceId,
-          instanceType: 'g5.xlarge',
-          mode: 'on-demand',
-          zone: 'us-east-1a',
-          priceMicroUsdPerHour: 1_006_000,
-          launchedAtMs,
-          meteredUntilMs: launchedAtMs,
-          billedSeconds: 0,
-          billedMicroUsd: 0,
-          meteringOpen: true,
-        },
-      ]);
+      await stores.leases.recordInstances([launchedInstance(lease, instanceId, launchedAtMs)]);
       const name = `group-${i}`;
       const spec = scalingGroupSpecSchema.parse({ instanceType: 'g5.xlarge', min: 1, max: 4, ...specOf(i) });
       await stores.groups.put(tenantId, name, spec, launchedAtMs);
       await stores.groups.addMember(tenantId, name, {
-        leaseId,
+        leaseId: lease.leaseId,
         mode: 'on-demand',
         createdAtMs: launchedAtMs,
       });
