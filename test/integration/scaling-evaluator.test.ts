@@ -1,11 +1,12 @@
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { publishGpuSamples } from '../../local/runtime/gpu-telemetry-publisher';
 import { lambdaContext } from '../../local/runtime/lambda-context';
 import { scheduledEvent } from '../../local/runtime/schedules';
 import { type ScalingGroupSpecInput, scalingGroupSpecSchema } from '../../shared/domain/scaling';
 import type { ScalingDeps } from '../../shared/usecases/evaluate-scaling-groups';
 import { awsProbe } from '../support/aws';
+import { subscribeToDomainEvents } from '../support/event-subscriber';
 import { useFreshResources } from '../support/function-env';
 import { runQueuedCommands } from '../support/leases';
 
@@ -16,10 +17,12 @@ let env: Record<string, string>;
 let deps: ScalingDeps;
 let evaluator: typeof import('../../functions/scaling-evaluator/handler').handler;
 let worker: typeof import('../../functions/lease-worker/handler').handler;
+let integrator: Awaited<ReturnType<typeof subscribeToDomainEvents>>;
 const cloudWatch = () => new CloudWatchClient({});
 
 beforeAll(async () => {
   env = await useFreshResources();
+  integrator = await subscribeToDomainEvents(inject('endpoints').events, env.EVENT_BUS_NAME ?? '');
   ({ handler: evaluator } = await import('../../functions/scaling-evaluator/handler'));
   ({ handler: worker } = await import('../../functions/lease-worker/handler'));
   const { createScaling, scalingConfig } = await import('../../shared/lambda/scaling');
@@ -146,6 +149,18 @@ describe('scaling evaluator against moto CloudWatch, with the real lease worker'
     const silent = await evaluateAt(start + 30 * MINUTE);
     expect(silent.unhealthyGpus).toBeGreaterThanOrEqual(2);
     expect((await evaluateAt(start + 31 * MINUTE)).unhealthyGpus).toBe(0);
+    const unhealthy = (await integrator.received()).filter((e) => e['detail-type'] === 'GpuUnhealthy');
+    expect(unhealthy).toHaveLength(silent.unhealthyGpus);
+    for (const member of members) {
+      expect(unhealthy.map((e) => e.detail)).toContainEqual({
+        tenantId: TENANT,
+        leaseId: member.leaseId,
+        instanceId: member.instances[0]?.instanceId,
+        gpuIndex: 0,
+        status: 'silent',
+        reason: expect.stringMatching(/^no datapoint for \d+ minutes$/),
+      });
+    }
     expect(await runCommands()).toBe(0);
     expect((await deps.groups.get(TENANT, 'quiet'))?.lastEvaluation?.reason).toContain('no recent datapoint');
     expect((await membersOf('quiet')).map((m) => m.status)).toEqual(['RUNNING', 'RUNNING']);
