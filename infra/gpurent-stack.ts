@@ -61,6 +61,7 @@ export class GpurentStack extends Stack {
     readonly metering: GpurentFunction;
     readonly reconciler: GpurentFunction;
     readonly budgetEvaluator: GpurentFunction;
+    readonly scalingEvaluator: GpurentFunction;
   };
 
   constructor(scope: Construct, id: string, props: GpurentStackProps = {}) {
@@ -91,7 +92,10 @@ export class GpurentStack extends Stack {
       .bindTable(this.data.binding('budgets'), 'readWrite')
       .bindTable(this.data.binding('idempotency'), 'readWrite')
       .bindQueue(leaseCommands.binding, 'send')
-      .bindEventBus(this.events.binding);
+      .bindEventBus(this.events.binding)
+      .bindTable(this.data.binding('scalingGroups'), 'readWrite');
+    // GET /v1/leases/{id}/metrics reads the GPU telemetry.
+    this.fleet.grantReadMetrics(apiFunction);
     this.api = new GpurentApi(this, 'Api', { handler: apiFunction });
 
     // --- lease worker: provision / release commands --------------------------------
@@ -174,6 +178,23 @@ export class GpurentStack extends Stack {
       .bindQueue(leaseCommands.binding, 'send')
       .bindEventBus(this.events.binding);
 
+    const scalingEvaluator = new GpurentFunction(this, 'ScalingEvaluatorFunction', {
+      handlerName: 'scaling-evaluator',
+      description: 'gpurent scaling evaluator: every scaling group against its GPU metrics, every minute',
+      timeout: Duration.seconds(55),
+      logLevel,
+    })
+      .bindTable(this.data.binding('scalingGroups'), 'readWrite')
+      .bindTable(this.data.binding('leases'), 'readWrite')
+      // Members are leases: createLease holds them to the tenant's block-new-leases budgets.
+      .bindTable(this.data.binding('budgets'), 'read')
+      .bindTable(this.data.binding('spend'), 'read')
+      // Required by the shared store wiring; members' usage is never read here.
+      .bindTable(this.data.binding('usage'), 'read')
+      .bindQueue(leaseCommands.binding, 'send')
+      .bindEventBus(this.events.binding);
+    this.fleet.grantReadMetrics(scalingEvaluator);
+
     this.schedules = new GpurentSchedules(this, 'Schedules');
     this.schedules.addFunctionSchedule('MeteringSchedule', metering, {
       every: Duration.minutes(1),
@@ -190,7 +211,19 @@ export class GpurentStack extends Stack {
       description: 'gpurent reconciler, every five minutes',
     });
 
-    this.functions = { api: apiFunction, leaseWorker, metering, reconciler, budgetEvaluator };
+    this.schedules.addFunctionSchedule('ScalingEvaluatorSchedule', scalingEvaluator, {
+      every: Duration.minutes(1),
+      description: 'gpurent scaling evaluator, every minute',
+    });
+
+    this.functions = {
+      api: apiFunction,
+      leaseWorker,
+      metering,
+      reconciler,
+      budgetEvaluator,
+      scalingEvaluator,
+    };
 
     // --- alarms ---------------------------------------------------------------------
     for (const queue of this.queues.all) this.alerts.alarmOnDeadLetters(queue);

@@ -1,12 +1,15 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { dirname } from 'node:path';
+import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
+import { EC2Client } from '@aws-sdk/client-ec2';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse } from 'aws-lambda';
 import { QUEUES, TOPICS } from '../shared/resources';
 import { type EmulatorEndpoints, startEmulators } from './emulators';
 import { prepareFunctionEnvironment } from './environment';
 import { startAlertFeed } from './runtime/alert-feed';
+import { type GpuLoadModel, publishSimulatedGpuLoad } from './runtime/gpu-load-simulator';
 import { startHttpGateway } from './runtime/http-gateway';
 import { type Schedules, startSchedules } from './runtime/schedules';
 import { startSqsPoller } from './runtime/sqs-poller';
@@ -24,6 +27,8 @@ export interface LocalStackOptions {
   readonly timers?: boolean;
   /** Print each budget alert published to the topic, as a subscriber receives it. */
   readonly printAlerts?: (text: string) => void;
+  /** How busy the simulated GPUs are (the GPU load schedule publishes it every minute). @default idle */
+  readonly gpuLoad?: GpuLoadModel;
 }
 
 export interface LocalStack {
@@ -52,13 +57,16 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const env = await prepareFunctionEnvironment(endpoints, region, prefix);
     // Handlers read their configuration once, at import: set it first.
     Object.assign(process.env, env);
-    const [api, worker, metering, reconciler, budgetEvaluator] = await Promise.all([
+    const [api, worker, metering, reconciler, budgetEvaluator, scalingEvaluator] = await Promise.all([
       import('../functions/api/handler'),
       import('../functions/lease-worker/handler'),
       import('../functions/metering/handler'),
       import('../functions/reconciler/handler'),
       import('../functions/budget-evaluator/handler'),
+      import('../functions/scaling-evaluator/handler'),
     ]);
+    const telemetry = { ec2: new EC2Client({}), cloudWatch: new CloudWatchClient({}) };
+    const gpuLoad = options.gpuLoad ?? { kind: 'idle' };
 
     const tokens = new LocalTokenIssuer();
     const server: Server = await startHttpGateway(api.handler, tokens, options.port);
@@ -90,6 +98,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         },
         { name: 'gpurent-reconciler', everyMs: 5 * MINUTE_MS, handler: reconciler.handler },
         { name: 'gpurent-budget-evaluator', everyMs: 5 * MINUTE_MS, handler: budgetEvaluator.handler },
+        { name: 'gpurent-scaling-evaluator', everyMs: MINUTE_MS, handler: scalingEvaluator.handler },
+        {
+          // Plays the CloudWatch agent of every running instance.
+          name: 'gpurent-gpu-load',
+          everyMs: MINUTE_MS,
+          handler: (event) => publishSimulatedGpuLoad(telemetry, gpuLoad, Date.parse(event.time)),
+        },
       ],
       region,
       options.timers !== false,
@@ -117,6 +132,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         await Promise.all([...pollers.map((poller) => poller.stop()), alertFeed?.stop()]);
         await new Promise((resolve) => server.close(resolve));
         sqs.destroy();
+        telemetry.ec2.destroy();
+        telemetry.cloudWatch.destroy();
         await emulators?.stop();
       },
     };

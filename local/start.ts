@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { gpuLoadModelFromEnv } from './runtime/gpu-load-simulator';
 import { startLocalStack, writeLocalManifest } from './stack';
 
 // The SDK's notice about Node 20 support says nothing a local user can act on.
@@ -11,7 +12,8 @@ async function main(): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65_535)
     throw new Error(`PORT must be a port number, got ${process.env.PORT}`);
   console.log('Starting DynamoDB Local, fauxqs and moto_server…');
-  const stack = await startLocalStack({ port, printAlerts: (text) => console.log(text) });
+  const gpuLoad = gpuLoadModelFromEnv(process.env, Date.now());
+  const stack = await startLocalStack({ port, gpuLoad, printAlerts: (text) => console.log(text) });
   await writeLocalManifest(MANIFEST, stack);
   console.log(`
 gpurent is running locally.
@@ -27,7 +29,8 @@ Try:
 Set a tiny budget and budget alerts print here as the topic delivers them:
   curl -s -X PUT ${stack.apiUrl}/v1/budgets/demo -H "Authorization: Bearer $TOKEN" \\
        -H 'content-type: application/json' -d '{"monthlyLimitUsd":0.01}'
-Metering runs every minute, budgets are judged right after it. Ctrl-C stops everything.`);
+Metering and the scaling evaluator run every minute, budgets are judged right after metering;
+simulated GPU load: ${gpuLoad.kind} (GPURENT_GPU_LOAD=idle|steady|azure). Ctrl-C stops everything.`);
 
   let stopping = false;
   const shutdown = async (signal: string) => {

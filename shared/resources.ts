@@ -85,6 +85,18 @@ export const TABLES = {
     timeToLiveAttribute: 'expiration',
     indexes: [],
   },
+  /** Scaling groups (spec, desired size, members, lock version) and their decisions (expire after a week). */
+  scalingGroups: {
+    id: 'ScalingGroupsTable',
+    envVar: 'SCALING_GROUPS_TABLE_NAME',
+    partitionKey: 'pk',
+    sortKey: 'sk',
+    timeToLiveAttribute: 'expiresAt',
+    indexes: [
+      // Sparse: only group items carry `groupIndex`; the evaluator's list of every group.
+      { name: 'all-groups', partitionKey: 'groupIndex', sortKey: 'sk' },
+    ],
+  },
 } as const satisfies Record<string, TableDefinition>;
 
 export const QUEUES = {

@@ -1,6 +1,6 @@
 import { costOfRun } from '../../shared/domain/billing';
 import type { MicroUsd } from '../../shared/domain/money';
-import type { Datapoint } from '../../shared/domain/scaling';
+import type { Datapoint, LastScalingAction } from '../../shared/domain/scaling';
 
 const MINUTE_MS = 60_000;
 
@@ -10,7 +10,7 @@ export interface FleetState {
   readonly capacity: number;
   /** Fleet-average GPU utilization per minute so far, stamped at the minute's start, oldest first. */
   readonly utilization: readonly Datapoint[];
-  readonly lastScalingAtMs: number | null;
+  readonly lastAction: LastScalingAction | null;
 }
 
 /** A scaling strategy: the fleet size it wants after looking at the state. */
@@ -59,7 +59,7 @@ export function simulateFleet(options: SimulationOptions, scaler: Scaler): Simul
   const instances: Instance[] = Array.from({ length: options.initialCapacity }, () => launch(0, 0));
   let live = [...instances];
   const utilization: Datapoint[] = [];
-  let lastScalingAtMs: number | null = null;
+  let lastAction: LastScalingAction | null = null;
   let sloMissMinutes = 0;
   let scaleOutActions = 0;
   let scaleInActions = 0;
@@ -77,7 +77,7 @@ export function simulateFleet(options: SimulationOptions, scaler: Scaler): Simul
     utilization.push({ timestampMs: startMs, value });
 
     const nowMs = startMs + MINUTE_MS;
-    const wanted = scaler({ nowMs, capacity: live.length, utilization, lastScalingAtMs });
+    const wanted = scaler({ nowMs, capacity: live.length, utilization, lastAction });
     if (wanted > live.length) {
       const added = Array.from({ length: wanted - live.length }, () =>
         launch(nowMs, options.bootMinutes * MINUTE_MS),
@@ -85,13 +85,13 @@ export function simulateFleet(options: SimulationOptions, scaler: Scaler): Simul
       instances.push(...added);
       live.push(...added);
       scaleOutActions++;
-      lastScalingAtMs = nowMs;
+      lastAction = { action: 'scale-out', atMs: nowMs };
     } else if (wanted < live.length) {
       const byReadiness = [...live].sort((a, b) => b.readyAtMs - a.readyAtMs);
       for (const removed of byReadiness.slice(0, live.length - wanted)) removed.endedAtMs = nowMs;
       live = live.filter((i) => i.endedAtMs === null);
       scaleInActions++;
-      lastScalingAtMs = nowMs;
+      lastAction = { action: 'scale-in', atMs: nowMs };
     }
     peakCapacity = Math.max(peakCapacity, live.length);
   });

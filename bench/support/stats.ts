@@ -38,3 +38,14 @@ export function medianMs(work: () => unknown, rounds: number): number {
   }
   return median(durations);
 }
+
+/** Median wall time of `rounds` sequential runs of async `work` (the caller warms up first). */
+export async function medianMsAsync(work: () => Promise<unknown>, rounds: number): Promise<number> {
+  const durations: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const start = performance.now();
+    _sink = await work();
+    durations.push(performance.now() - start);
+  }
+  return median(durations);
+}

@@ -9,6 +9,7 @@ import {
   LeaseNotFoundError,
   UnsupportedInstanceTypeError,
 } from '../../shared/errors';
+import { ScalingGroupDeletingError, ScalingGroupNotFoundError } from '../../shared/scaling-errors';
 import { BudgetUpdateConflictError } from '../../shared/usecases/budgets/put-budget';
 import { ApiError } from './http';
 
@@ -27,6 +28,11 @@ export function toApiError(error: unknown): ApiError | undefined {
     ]);
   }
   if (error instanceof BudgetUpdateConflictError) return new ApiError(409, 'BUDGET_CHANGED', error.message);
+  if (error instanceof ScalingGroupNotFoundError) {
+    return new ApiError(404, 'SCALING_GROUP_NOT_FOUND', error.message);
+  }
+  if (error instanceof ScalingGroupDeletingError)
+    return new ApiError(409, 'SCALING_GROUP_DELETING', error.message);
   if (error instanceof InvalidCursorError) {
     return new ApiError(400, 'INVALID_CURSOR', 'cursor must be a nextCursor value returned by this API');
   }

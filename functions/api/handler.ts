@@ -2,25 +2,37 @@ import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempo
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import type { Context } from 'aws-lambda';
 import { z } from 'zod';
+import { CloudWatchMetricReader } from '../../shared/adapters/cloudwatch-metric-reader';
 import { DynamoDbBudgetRepository } from '../../shared/adapters/dynamodb-budget-repository';
+import { DynamoDbScalingGroupRepository } from '../../shared/adapters/dynamodb-scaling-group-repository';
 import { EventBridgePublisher } from '../../shared/adapters/eventbridge-publisher';
 import { SqsLeaseCommandQueue } from '../../shared/adapters/sqs-lease-command-queue';
 import { priceCatalog } from '../../shared/catalog';
 import { nonEmpty, readConfig } from '../../shared/config';
-import { createEventBridgeClient, createSqsClient } from '../../shared/lambda/clients';
+import { DEFAULT_GPU_TEMPERATURE_LIMIT_C } from '../../shared/domain/gpu-health';
+import {
+  createCloudWatchClient,
+  createDocumentClient,
+  createEventBridgeClient,
+  createSqsClient,
+} from '../../shared/lambda/clients';
 import { metrics, observed } from '../../shared/lambda/observability';
 import { createStores, storeConfig } from '../../shared/lambda/stores';
 import { createLease } from '../../shared/usecases/create-lease';
+import { readLeaseGpuMetrics } from '../../shared/usecases/lease-metrics';
 import { requestRelease } from '../../shared/usecases/release-lease';
+import { deleteScalingGroup, getScalingGroup, putScalingGroup } from '../../shared/usecases/scaling-groups';
 import { apiErrors } from './error-handler';
 import { toApiError } from './errors';
 import { ApiError, type ApiEvent, type ApiResult } from './http';
 import type { RouteKey } from './route-keys';
 import { deleteBudget, getBudget, listAllBudgets, listBudgets, putBudgetRoute } from './routes/budgets';
 import type { ApiContext, ApiDeps } from './routes/context';
+import { getLeaseMetrics } from './routes/lease-metrics';
 import { deleteLease, getLease, listLeases, postLease } from './routes/leases';
 import { health, openApi } from './routes/meta';
 import { getProfile } from './routes/profile';
+import * as scalingGroupRoutes from './routes/scaling-groups';
 import { exportUsage, getUsage } from './routes/usage';
 
 const config = readConfig({
@@ -33,6 +45,9 @@ const config = readConfig({
   DEFAULT_INSTANCE_TYPE: nonEmpty.default('g5.xlarge'),
   /** How long an Idempotency-Key is remembered. */
   IDEMPOTENCY_TTL_SECONDS: z.coerce.number().int().positive().default(86_400),
+  SCALING_GROUPS_TABLE_NAME: nonEmpty,
+  /** A GPU hotter than this is reported unhealthy. */
+  GPU_TEMPERATURE_LIMIT_C: z.coerce.number().min(40).max(120).default(DEFAULT_GPU_TEMPERATURE_LIMIT_C),
 });
 
 const { dynamoDb, documents, leases, ledger, spend } = createStores(config);
@@ -46,6 +61,15 @@ const deps: ApiDeps = {
   catalog: priceCatalog,
   region: config.AWS_REGION,
   now: Date.now,
+};
+
+const scalingDeps = {
+  ...deps,
+  groups: new DynamoDbScalingGroupRepository(
+    createDocumentClient(dynamoDb),
+    config.SCALING_GROUPS_TABLE_NAME,
+  ),
+  metrics: new CloudWatchMetricReader(createCloudWatchClient()),
 };
 
 const idempotency = new IdempotencyConfig({
@@ -71,6 +95,13 @@ const context: ApiContext = {
     },
   ),
   releaseLease: (tenantId, leaseId) => requestRelease(deps, tenantId, leaseId),
+  scaling: {
+    putGroup: (tenantId, name, spec) => putScalingGroup(scalingDeps, tenantId, name, spec),
+    getGroup: (tenantId, name) => getScalingGroup(scalingDeps, tenantId, name),
+    deleteGroup: (tenantId, name) => deleteScalingGroup(scalingDeps, tenantId, name),
+    leaseMetrics: (tenantId, leaseId, window) =>
+      readLeaseGpuMetrics(scalingDeps, tenantId, leaseId, window, config.GPU_TEMPERATURE_LIMIT_C),
+  },
 };
 
 type Route = (event: ApiEvent, ctx: ApiContext) => Promise<ApiResult>;
@@ -91,6 +122,10 @@ const routes: Readonly<Record<RouteKey, Route>> = {
   'DELETE /v1/budgets/{name}': deleteBudget,
   'GET /v1/admin/budgets': listAllBudgets,
   'GET /v1/profile': getProfile,
+  'GET /v1/leases/{id}/metrics': getLeaseMetrics,
+  'PUT /v1/scaling-groups/{name}': scalingGroupRoutes.putScalingGroup,
+  'GET /v1/scaling-groups/{name}': scalingGroupRoutes.getScalingGroup,
+  'DELETE /v1/scaling-groups/{name}': scalingGroupRoutes.deleteScalingGroup,
 };
 
 export const handler = observed(async (event: ApiEvent, lambdaContext: Context): Promise<ApiResult> => {

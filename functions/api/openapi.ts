@@ -13,7 +13,10 @@ import {
   ref,
   usd,
 } from './openapi-parts';
+import { scalingOpenApi } from './openapi-scaling';
 import { createLeaseBody } from './routes/leases';
+
+const scaling = scalingOpenApi({ ref, jsonContent, errorResponse, instant, authErrors, leaseIdParameter });
 
 /** The API contract, served at GET /v1/openapi.json; the request schema is the validator itself. */
 export const openApiDocument = {
@@ -105,6 +108,7 @@ export const openApiDocument = {
         },
       },
       ...budgetSchemas,
+      ...scaling.schemas,
       Error: {
         type: 'object',
         properties: {
@@ -267,5 +271,6 @@ export const openApiDocument = {
       },
     },
     ...budgetPaths,
+    ...scaling.paths,
   },
 } as const;

@@ -24,6 +24,10 @@ export const API_ROUTES = [
   { key: 'DELETE /v1/budgets/{name}' },
   { key: 'GET /v1/admin/budgets' },
   { key: 'GET /v1/profile' },
+  { key: 'GET /v1/leases/{id}/metrics' },
+  { key: 'PUT /v1/scaling-groups/{name}' },
+  { key: 'GET /v1/scaling-groups/{name}' },
+  { key: 'DELETE /v1/scaling-groups/{name}' },
 ] as const satisfies readonly { key: string; publicBecause?: string }[];
 
 export type RouteKey = (typeof API_ROUTES)[number]['key'];

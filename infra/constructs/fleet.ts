@@ -23,6 +23,8 @@ import {
 } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct, type IConstruct } from 'constructs';
+import { GPU_METRIC_NAMESPACE } from '../../shared/domain/gpu-telemetry';
+import { gpuTelemetryUserData } from './gpu-telemetry-agent';
 import { acknowledge, acknowledgeWildcardResource } from './nag';
 
 /**
@@ -107,7 +109,8 @@ export class GpuFleet extends Construct {
 
     this.instanceRole = new Role(this, 'InstanceRole', {
       assumedBy: new ServicePrincipal('ec2.amazonaws.com'),
-      description: 'gpurent GPU instances: SSM Session Manager and patching only',
+      description:
+        'gpurent GPU instances: SSM Session Manager, patching and GPU telemetry (CWAgent metrics) only',
       managedPolicies: [ManagedPolicy.fromAwsManagedPolicyName('AmazonSSMManagedInstanceCore')],
     });
     acknowledge(
@@ -116,10 +119,25 @@ export class GpuFleet extends Construct {
       'AmazonSSMManagedInstanceCore is the AWS-maintained minimum for SSM Agent (Session Manager instead of SSH, patching); a hand-copied policy would drift from what the agent needs.',
     );
 
+    // GPU telemetry: the CloudWatch agent may put metrics into its namespace, and nowhere else.
+    this.instanceRole.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['cloudwatch:PutMetricData'],
+        resources: ['*'],
+        conditions: { StringEquals: { 'cloudwatch:namespace': GPU_METRIC_NAMESPACE } },
+      }),
+    );
+    acknowledgeWildcardResource(
+      this.instanceRole,
+      '*',
+      `cloudwatch:PutMetricData supports no resource-level permissions; the condition cloudwatch:namespace = ${GPU_METRIC_NAMESPACE} limits the instances to their GPU telemetry.`,
+    );
+
     this.machineImage = this.resolveMachineImage(props.gpuAmiId);
 
     this.launchTemplate = new LaunchTemplate(this, 'GpuLaunchTemplate', {
       machineImage: this.machineImage,
+      userData: gpuTelemetryUserData(),
       role: this.instanceRole,
       securityGroup: this.securityGroup,
       requireImdsv2: true,
@@ -230,6 +248,27 @@ export class GpuFleet extends Construct {
           'ec2:CreateTags only while creating them (condition ec2:CreateAction = RunInstances), to tag launches with lease and tenant.',
         );
       }
+    }
+    return grant;
+  }
+
+  /**
+   * Lets `grantee` read metrics with cloudwatch:GetMetricData, and nothing else
+   * of CloudWatch (the GPU telemetry the instances publish, tenants' custom metrics).
+   */
+  public grantReadMetrics(grantee: IGrantable): Grant {
+    const grant = Grant.addToPrincipal({
+      grantee,
+      actions: ['cloudwatch:GetMetricData'],
+      resourceArns: ['*'],
+    });
+    const principal = asConstruct(grantee);
+    if (principal) {
+      acknowledgeWildcardResource(
+        principal,
+        '*',
+        'cloudwatch:GetMetricData supports no resource-level permissions (read-only).',
+      );
     }
     return grant;
   }

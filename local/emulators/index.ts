@@ -95,5 +95,7 @@ export function emulatorEnvironment(endpoints: EmulatorEndpoints, region: string
     AWS_ENDPOINT_URL_EC2: endpoints.ec2,
     AWS_ENDPOINT_URL_CLOUDWATCH: endpoints.cloudwatch,
     AWS_ENDPOINT_URL_EVENTBRIDGE: endpoints.events,
+    // The SDK gzips large PutMetricData bodies; moto_server cannot read them (AWS can).
+    AWS_DISABLE_REQUEST_COMPRESSION: 'true',
   };
 }

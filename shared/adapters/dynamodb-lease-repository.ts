@@ -12,6 +12,7 @@ import type { LeasePage, LeaseRepository, TransitionChanges } from '../ports/lea
 import type { InstanceRef } from '../ports/metering-work';
 import { batchGetAll } from './dynamodb-batch-get';
 import { instanceKey, instancePrefix, leaseKey, METERING_OPEN, tenantKey } from './dynamodb-keys';
+import { queryAll } from './dynamodb-query-all';
 
 export class InvalidCursorError extends Error {
   constructor() {
@@ -222,26 +223,17 @@ export class DynamoDbLeaseRepository implements LeaseRepository {
   }
 
   private async queryOpenInstances(tenantId?: string): Promise<LeaseInstance[]> {
-    const instances: LeaseInstance[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.client.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: OPEN_METERING_INDEX,
-          KeyConditionExpression: 'meteringOpen = :open',
-          ExpressionAttributeValues: {
-            ':open': METERING_OPEN,
-            ...(tenantId === undefined ? {} : { ':tenant': tenantId }),
-          },
-          ...(tenantId === undefined ? {} : { FilterExpression: 'tenantId = :tenant' }),
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      instances.push(...(page.Items ?? []).map(toInstance));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return instances;
+    const items = await queryAll(this.client, {
+      TableName: this.tableName,
+      IndexName: OPEN_METERING_INDEX,
+      KeyConditionExpression: 'meteringOpen = :open',
+      ExpressionAttributeValues: {
+        ':open': METERING_OPEN,
+        ...(tenantId === undefined ? {} : { ':tenant': tenantId }),
+      },
+      ...(tenantId === undefined ? {} : { FilterExpression: 'tenantId = :tenant' }),
+    });
+    return items.map(toInstance);
   }
 
   private async instancesOf(tenantId: string, leaseId: string): Promise<LeaseInstance[]> {

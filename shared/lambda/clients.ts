@@ -1,3 +1,4 @@
+import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EC2Client } from '@aws-sdk/client-ec2';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
@@ -20,3 +21,4 @@ export const createSqsClient = () =>
   tracer.captureAWSv3Client(new SQSClient({ useQueueUrlAsEndpoint: false }));
 export const createEventBridgeClient = () => tracer.captureAWSv3Client(new EventBridgeClient({}));
 export const createSnsClient = () => tracer.captureAWSv3Client(new SNSClient({}));
+export const createCloudWatchClient = () => tracer.captureAWSv3Client(new CloudWatchClient({}));

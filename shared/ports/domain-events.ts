@@ -7,7 +7,9 @@ export interface DomainEvent {
     | 'LeaseFailed'
     | 'OrphanInstanceTerminated'
     | 'BudgetThresholdCrossed'
-    | 'BudgetActionTaken';
+    | 'BudgetActionTaken'
+    | 'ScalingDecision'
+    | 'GpuUnhealthy';
   readonly tenantId: string;
   readonly detail: Readonly<Record<string, unknown>>;
 }

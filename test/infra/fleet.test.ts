@@ -2,6 +2,8 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { GPU_AMI_SSM_PARAMETER, GpuFleet, MANAGED_TAG } from '../../infra/constructs/fleet';
+import { cloudWatchAgentConfig, INSTANCE_ID_PLACEHOLDER } from '../../infra/constructs/gpu-telemetry-agent';
+import { NVIDIA_SMI_METRICS } from '../../shared/domain/gpu-telemetry';
 
 // GpuFleet alone (no functions to bundle), so the AMI variants are cheap to synthesize.
 function fleetTemplate(props: ConstructorParameters<typeof GpuFleet>[2] = {}) {
@@ -60,5 +62,48 @@ describe('GpuFleet', () => {
       });
     }
     expect(data.MetadataOptions).toMatchObject({ HttpTokens: 'required', HttpEndpoint: 'enabled' });
+  });
+
+  it('configures the CloudWatch agent for the nvidia_gpu metrics every minute in the user data', () => {
+    const template = fleetTemplate();
+    const data = (
+      Object.values(template.findResources('AWS::EC2::LaunchTemplate'))[0] as {
+        Properties: { LaunchTemplateData: { UserData: unknown } };
+      }
+    ).Properties.LaunchTemplateData;
+    const userData = JSON.stringify(data.UserData);
+    expect(userData).toContain('amazon-cloudwatch-agent-ctl -a fetch-config -m ec2 -s');
+    const config = cloudWatchAgentConfig();
+    expect(config.metrics.namespace).toBe('CWAgent');
+    expect(config.metrics.append_dimensions).toEqual({ InstanceId: INSTANCE_ID_PLACEHOLDER });
+    expect(INSTANCE_ID_PLACEHOLDER).toBe(['$', '{aws:InstanceId}'].join(''));
+    expect(config.metrics.aggregation_dimensions).toEqual([['InstanceId', 'index']]);
+    expect(config.metrics.metrics_collected.nvidia_gpu).toEqual({
+      measurement: ['utilization_gpu', 'memory_used', 'memory_total', 'temperature_gpu', 'power_draw'],
+      metrics_collection_interval: 60,
+    });
+    expect(Object.values(NVIDIA_SMI_METRICS)).toEqual(
+      config.metrics.metrics_collected.nvidia_gpu.measurement.map((m) => `nvidia_smi_${m}`),
+    );
+    for (const measurement of config.metrics.metrics_collected.nvidia_gpu.measurement) {
+      expect(userData).toContain(measurement);
+    }
+  });
+
+  it('lets the instances put metrics only into the CWAgent namespace', () => {
+    const template = fleetTemplate();
+    const statements = Object.values(template.findResources('AWS::IAM::Policy')).flatMap(
+      (policy) =>
+        (policy as { Properties: { PolicyDocument: { Statement: Record<string, unknown>[] } } }).Properties
+          .PolicyDocument.Statement,
+    );
+    expect(statements.filter((s) => String(s.Action).startsWith('cloudwatch:'))).toEqual([
+      {
+        Effect: 'Allow',
+        Action: 'cloudwatch:PutMetricData',
+        Resource: '*',
+        Condition: { StringEquals: { 'cloudwatch:namespace': 'CWAgent' } },
+      },
+    ]);
   });
 });

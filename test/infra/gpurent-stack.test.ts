@@ -286,6 +286,7 @@ describe('schedules', () => {
     ['metering', 'rate(1 minute)', 60],
     ['reconciler', 'rate(5 minutes)', 300],
     ['budgetEvaluator', 'rate(5 minutes)', 300],
+    ['scalingEvaluator', 'rate(1 minute)', 60],
   ] as const)('invokes %s at %s, without retries', (fn, expression, maxAge) => {
     template.hasResourceProperties('AWS::Scheduler::Schedule', {
       ScheduleExpression: expression,
@@ -360,6 +361,7 @@ describe('functions', () => {
       'IDEMPOTENCY_TABLE_NAME',
       'LEASE_COMMANDS_QUEUE_URL',
       'EVENT_BUS_NAME',
+      'SCALING_GROUPS_TABLE_NAME',
     ],
     // LEASE_COMMANDS_QUEUE_URL: the shared control-plane config of worker and reconciler requires it.
     leaseWorker: [
@@ -388,6 +390,15 @@ describe('functions', () => {
       'SPEND_TABLE_NAME',
       'BUDGETS_TABLE_NAME',
       'BUDGET_ALERTS_TOPIC_ARN',
+      'LEASE_COMMANDS_QUEUE_URL',
+      'EVENT_BUS_NAME',
+    ],
+    scalingEvaluator: [
+      'LEASES_TABLE_NAME',
+      'USAGE_TABLE_NAME',
+      'SPEND_TABLE_NAME',
+      'BUDGETS_TABLE_NAME',
+      'SCALING_GROUPS_TABLE_NAME',
       'LEASE_COMMANDS_QUEUE_URL',
       'EVENT_BUS_NAME',
     ],
@@ -527,6 +538,34 @@ describe('EC2 permissions', () => {
       ).toEqual([]);
     }
     expect(statementWith(statementsOf('reconciler'), 'ec2:RunInstances')).toBeUndefined();
+  });
+});
+
+describe('scaling and GPU telemetry permissions', () => {
+  it('lets the evaluator and the API read metrics with cloudwatch:GetMetricData only', () => {
+    for (const fn of ['scalingEvaluator', 'api'] as const) {
+      const cloudWatch = statementsOf(fn)
+        .flatMap(actionsOf)
+        .filter((action) => action.startsWith('cloudwatch:'));
+      expect(cloudWatch).toEqual(['cloudwatch:GetMetricData']);
+    }
+    expect(
+      statementsOf('scalingEvaluator')
+        .flatMap(actionsOf)
+        .filter((a) => a.startsWith('ec2:')),
+    ).toEqual([]);
+    expect(statementWith(statementsOf('scalingEvaluator'), 'sqs:SendMessage')).toBeDefined();
+  });
+
+  it("alarms on the evaluator's errors into the operator topic", () => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/Lambda',
+      MetricName: 'Errors',
+      Dimensions: [
+        { Name: 'FunctionName', Value: { Ref: logicalIdOf(stack, stack.functions.scalingEvaluator) } },
+      ],
+      AlarmActions: [{ Ref: logicalIdOf(stack, stack.alerts.topics.operatorAlerts) }],
+    });
   });
 });
 

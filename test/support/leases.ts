@@ -1,5 +1,7 @@
-import type { SQSRecord } from 'aws-lambda';
-import type { Lease } from '../../shared/domain/lease';
+import { DeleteMessageCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
+import { lambdaContext } from '../../local/runtime/lambda-context';
+import type { Lease, LeaseInstance } from '../../shared/domain/lease';
 import { newLeaseId } from '../../shared/ids';
 import type { LeaseCommand } from '../../shared/ports/lease-commands';
 import type { LeaseRepository } from '../../shared/ports/lease-repository';
@@ -20,6 +22,24 @@ export async function storedLease(leases: LeaseRepository, overrides: Partial<Le
   };
   await leases.create(lease);
   return lease;
+}
+
+/** An on-demand g5.xlarge instance of `lease` as the lease worker records it at launch. */
+export function launchedInstance(lease: Lease, instanceId: string, launchedAtMs: number): LeaseInstance {
+  return {
+    tenantId: lease.tenantId,
+    leaseId: lease.leaseId,
+    instanceId,
+    instanceType: 'g5.xlarge',
+    mode: 'on-demand',
+    zone: 'us-east-1a',
+    priceMicroUsdPerHour: 1_006_000,
+    launchedAtMs,
+    meteredUntilMs: launchedAtMs,
+    billedSeconds: 0,
+    billedMicroUsd: 0,
+    meteringOpen: true,
+  };
 }
 
 let delivered = 0;
@@ -47,3 +67,32 @@ export function sqsRecord(body: string | object): SQSRecord {
 
 export const commandRecord = (type: LeaseCommand['type'], lease: Lease) =>
   sqsRecord({ type, tenantId: lease.tenantId, leaseId: lease.leaseId } satisfies LeaseCommand);
+
+/**
+ * Hands every command waiting in the lease-commands queue to the lease worker,
+ * as the SQS event source would, until the queue is empty; returns how many ran.
+ */
+export async function runQueuedCommands(
+  queueUrl: string,
+  worker: (event: SQSEvent, context: Context) => Promise<unknown>,
+): Promise<number> {
+  const sqs = new SQSClient({ useQueueUrlAsEndpoint: false });
+  let ran = 0;
+  for (;;) {
+    const received = await sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }),
+    );
+    const messages = received.Messages ?? [];
+    if (messages.length === 0) break;
+    await worker(
+      { Records: messages.map((m) => sqsRecord(m.Body ?? '')) },
+      lambdaContext('lease-worker', 120_000),
+    );
+    for (const message of messages) {
+      await sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle }));
+    }
+    ran += messages.length;
+  }
+  sqs.destroy();
+  return ran;
+}

@@ -1,6 +1,9 @@
 import type { LeaseStatus, LeaseView } from '../../../shared/domain/lease';
+import type { ScalingGroupSpec } from '../../../shared/domain/scaling';
 import type { CreateLeaseRequest } from '../../../shared/usecases/create-lease';
 import type { BudgetControl, ControlPlane } from '../../../shared/usecases/dependencies';
+import type { InstanceGpuMetrics, MetricsWindow } from '../../../shared/usecases/lease-metrics';
+import type { ScalingGroupView } from '../../../shared/usecases/scaling-groups';
 
 export type ApiDeps = Pick<
   ControlPlane,
@@ -18,4 +21,18 @@ export interface ApiContext {
     request: CreateLeaseRequest;
   }) => Promise<{ leaseId: string; status: LeaseStatus }>;
   readonly releaseLease: (tenantId: string, leaseId: string) => Promise<LeaseView>;
+  /** Scaling groups and GPU metrics. */
+  readonly scaling: ScalingApi;
+}
+
+export interface ScalingApi {
+  putGroup(
+    tenantId: string,
+    name: string,
+    spec: ScalingGroupSpec,
+  ): Promise<{ created: boolean; view: ScalingGroupView }>;
+  getGroup(tenantId: string, name: string): Promise<ScalingGroupView>;
+  /** The lease ids released. */
+  deleteGroup(tenantId: string, name: string): Promise<string[]>;
+  leaseMetrics(tenantId: string, leaseId: string, window: MetricsWindow): Promise<InstanceGpuMetrics[]>;
 }

@@ -31,7 +31,7 @@ const listQuery = z.strictObject({
   cursor: z.string().min(1).max(512).optional(),
 });
 
-function leaseIdOf(event: ApiEvent): string {
+export function leaseIdOf(event: ApiEvent): string {
   const id = event.pathParameters?.id ?? '';
   if (!LEASE_ID_PATTERN.test(id)) {
     throw new ApiError(

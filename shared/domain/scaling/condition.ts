@@ -1,10 +1,10 @@
-import { type Datapoint, formatMetricValue } from './metrics';
+import { type Datapoint, formatMetricValue, GPU_METRICS, type MetricSeries } from './metrics';
 import type { Comparison, ScalingCondition } from './policy';
 
 export interface ConditionResult {
   readonly condition: ScalingCondition;
   readonly met: boolean;
-  /** The datapoints judged, oldest first (fewer than `sustainedFor` when data is missing). */
+  /** The datapoints judged (the condition's window), oldest first; missing ones are absent. */
   readonly values: readonly number[];
   /** e.g. `gpuUtilization > 80% for 3 datapoints (81%, 90.2%, 85%)`. */
   readonly description: string;
@@ -17,50 +17,69 @@ const COMPARE: Record<Comparison, (value: number, threshold: number) => boolean>
   '<=': (v, t) => v <= t,
 };
 
+/** The key of the fleet series a condition reads: equal keys read the same series. */
+export function seriesKey(condition: ScalingCondition): string {
+  if (condition.metric !== 'custom') return `${condition.metric}:${condition.statistic}`;
+  const dimensions = Object.entries(condition.dimensions)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, value]) => `${name}=${value}`)
+    .join(',');
+  return `custom:${condition.namespace}:${condition.name}:${dimensions}:${condition.statistic}`;
+}
+
+/** e.g. `gpuUtilization`, `gpuTemperature (Maximum)` or `MyApp/QueueDepth Sum`. */
+export function conditionLabel(condition: ScalingCondition): string {
+  if (condition.metric === 'custom') return `${condition.namespace}/${condition.name} ${condition.statistic}`;
+  return condition.statistic === 'Average'
+    ? condition.metric
+    : `${condition.metric} (${condition.statistic})`;
+}
+
+function unitOf(condition: ScalingCondition): string {
+  return condition.metric === 'custom' ? '' : GPU_METRICS[condition.metric].unit;
+}
+
 /**
- * A condition holds when its last `sustainedFor` datapoints are consecutive
- * (one period apart), recent and all breach the threshold. Datapoints are stamped
- * at the start of their period, as CloudWatch does; the newest period may have
- * ended up to one period before now, to allow for publishing delay. A gap or a fleet that stopped
- * reporting breaks the streak, so scaling never acts on old or patchy numbers.
+ * N of M: the condition holds when at least `sustainedFor` of the `outOf`
+ * periods ending at the newest datapoint breach. Datapoints are stamped at the
+ * start of their period, as CloudWatch does; the newest may have ended up to
+ * one period before now, to allow for publishing delay. A fleet that stopped
+ * reporting has no recent datapoint and never acts; a missing datapoint in the
+ * window never counts as a breach (silence is not "0% busy").
  */
 export function evaluateCondition(
   condition: ScalingCondition,
-  series: readonly Datapoint[] | undefined,
+  metrics: MetricSeries,
   nowMs: number,
   periodSeconds: number,
 ): ConditionResult {
-  const values = recentStreak(series ?? [], condition.sustainedFor, nowMs, periodSeconds * 1000);
+  const periodMs = periodSeconds * 1000;
+  const known = (metrics[seriesKey(condition)] ?? [])
+    .filter((d) => d.timestampMs <= nowMs)
+    .sort((a, b) => a.timestampMs - b.timestampMs);
+  const newest = known.at(-1);
+  if (newest === undefined || newest.timestampMs < nowMs - 2 * periodMs) {
+    return { condition, met: false, values: [], description: describe(condition, [], 'no recent datapoint') };
+  }
+  const windowStartMs = newest.timestampMs - (condition.outOf - 1) * periodMs;
+  const window: Datapoint[] = known.filter((d) => d.timestampMs >= windowStartMs);
+  const values = window.map((d) => d.value);
   const compare = COMPARE[condition.comparison];
-  const met =
-    values.length === condition.sustainedFor && values.every((value) => compare(value, condition.threshold));
-  return { condition, met, values, description: describe(condition, values) };
+  const breaching = values.filter((value) => compare(value, condition.threshold)).length;
+  const missing = condition.outOf - values.length;
+  return {
+    condition,
+    met: breaching >= condition.sustainedFor,
+    values,
+    description: describe(condition, values, missing > 0 ? `${missing} of ${condition.outOf} missing` : ''),
+  };
 }
 
-/** Up to `length` values of consecutive datapoints ending near `nowMs`, oldest first. */
-function recentStreak(
-  series: readonly Datapoint[],
-  length: number,
-  nowMs: number,
-  periodMs: number,
-): number[] {
-  const known = series.filter((d) => d.timestampMs <= nowMs).sort((a, b) => b.timestampMs - a.timestampMs);
-  const streak: number[] = [];
-  // Each datapoint lies within one period of the later one; the newest within two periods of now.
-  let laterMs = nowMs - periodMs;
-  for (const datapoint of known) {
-    if (streak.length === length || datapoint.timestampMs < laterMs - periodMs) break;
-    streak.unshift(datapoint.value);
-    laterMs = datapoint.timestampMs;
-  }
-  return streak;
-}
-
-function describe(condition: ScalingCondition, values: readonly number[]): string {
-  const { metric, comparison, threshold, sustainedFor } = condition;
-  const rule = `${metric} ${comparison} ${formatMetricValue(metric, threshold)} for ${sustainedFor} datapoints`;
-  if (values.length < sustainedFor) {
-    return `${rule} (only ${values.length} consecutive recent datapoint${values.length === 1 ? '' : 's'})`;
-  }
-  return `${rule} (${values.map((v) => formatMetricValue(metric, v)).join(', ')})`;
+function describe(condition: ScalingCondition, values: readonly number[], note: string): string {
+  const { comparison, threshold, sustainedFor, outOf } = condition;
+  const unit = unitOf(condition);
+  const span = sustainedFor === outOf ? `for ${sustainedFor}` : `on ${sustainedFor} of ${outOf}`;
+  const rule = `${conditionLabel(condition)} ${comparison} ${formatMetricValue(unit, threshold)} ${span} datapoints`;
+  const shown = values.map((v) => formatMetricValue(unit, v)).join(', ');
+  return `${rule} (${[shown, note].filter(Boolean).join('; ')})`;
 }

@@ -1,9 +1,43 @@
-export { decideScaling, type ScalingAction, type ScalingDecision, type ScalingInput } from './decide';
-export { type Datapoint, type MetricSeries, SCALING_METRIC_NAMES, type ScalingMetric } from './metrics';
+export { conditionLabel, seriesKey } from './condition';
 export {
+  cooldownLeftMs,
+  decideScaling,
+  type LastScalingAction,
+  type Observation,
+  type ScalingAction,
+  type ScalingDecision,
+  type ScalingInput,
+} from './decide';
+export { combineFleetSeries, memoryUsedPercent } from './fleet';
+export {
+  desiredAfterUpdate,
+  GROUP_NAME_PATTERN,
+  type GroupMember,
+  isBooting,
+  isLive,
+  launchModes,
+  MAX_GROUP_SIZE,
+  policyOf,
+  type ScalingGroupSpec,
+  type ScalingGroupSpecInput,
+  scaleInOrder,
+  scalingGroupSpecSchema,
+} from './group';
+export {
+  type Datapoint,
+  GPU_METRIC_NAMES,
+  GPU_METRICS,
+  type GpuMetric,
+  type GpuStatistic,
+  type MetricSeries,
+} from './metrics';
+export {
+  type CustomCondition,
   DEFAULT_SCALE_IN,
   DEFAULT_SCALE_OUT,
+  type GpuCondition,
   InvalidScalingPolicyError,
+  MAX_CONDITIONS,
   type PolicyIssue,
   parseScalingPolicy,
   type ScalingCondition,

@@ -1,70 +1,219 @@
 import { z } from 'zod';
-import { SCALING_METRIC_NAMES, SCALING_METRICS } from './metrics';
+import {
+  CUSTOM_STATISTICS,
+  GPU_METRIC_NAMES,
+  GPU_METRICS,
+  GPU_STATISTICS,
+  type GpuMetric,
+  PERCENTILE_STATISTIC,
+} from './metrics';
 
 export const COMPARISONS = ['>', '>=', '<', '<='] as const;
 export type Comparison = (typeof COMPARISONS)[number];
 
-const conditionSchema = z
-  .object({
-    metric: z.enum(SCALING_METRIC_NAMES),
-    comparison: z.enum(COMPARISONS),
-    threshold: z.number(),
-    sustainedFor: z
-      .int()
-      .min(2, 'must be at least 2 datapoints, so that one noisy datapoint never triggers scaling')
-      .max(60, 'must be at most 60 datapoints; longer windows react too late to matter')
-      .default(3),
-  })
-  .superRefine((condition, ctx) => {
-    const { min, max, unit } = SCALING_METRICS[condition.metric];
-    if (condition.threshold < min || condition.threshold > max) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['threshold'],
-        message: `must be between ${min} and ${max}${unit} for ${condition.metric} (got ${condition.threshold})`,
-      });
-    }
-  });
+/** Conditions across both rules of a policy; more is a sign of a policy nobody can reason about. */
+export const MAX_CONDITIONS = 10;
+/** Cooldowns are bounded by a day: longer is "never scale", which min = max says more plainly. */
+export const MAX_COOLDOWN_SECONDS = 86_400;
+/** The longest window a condition may judge, in datapoints. */
+export const MAX_WINDOW_DATAPOINTS = 60;
 
-const ruleSchema = z.object({
-  /** `all`: every condition must hold; `any`: one is enough. */
-  match: z.enum(['all', 'any']).default('all'),
-  conditions: z.array(conditionSchema).min(1, 'needs at least one condition'),
-  /** GPUs added or removed by one action. */
-  step: z.int().min(1, 'must add or remove at least 1 GPU').default(1),
+/**
+ * N of M: the condition holds when at least `sustainedFor` of the last `outOf`
+ * one-period datapoints breach the threshold. A missing datapoint never
+ * breaches, whichever way the comparison points.
+ */
+const window = {
+  sustainedFor: z
+    .int()
+    .min(2, 'must be at least 2 datapoints, so that one noisy datapoint never triggers scaling')
+    .max(MAX_WINDOW_DATAPOINTS, `must be at most ${MAX_WINDOW_DATAPOINTS} datapoints`)
+    .default(3),
+  outOf: z
+    .int()
+    .min(2, 'must be at least 2 datapoints')
+    .max(MAX_WINDOW_DATAPOINTS, `must be at most ${MAX_WINDOW_DATAPOINTS} datapoints`)
+    .optional(),
+  comparison: z.enum(COMPARISONS),
+  threshold: z.number().refine(Number.isFinite, 'must be a finite number'),
+};
+
+const gpuConditionSchema = z.strictObject({
+  metric: z.enum(GPU_METRIC_NAMES),
+  /** How the fleet's GPUs combine each minute: their mean, the hottest or the coolest. */
+  statistic: z.enum(GPU_STATISTICS).default('Average'),
+  ...window,
 });
 
-export type ScalingCondition = z.output<typeof conditionSchema>;
-export type ScalingRule = z.output<typeof ruleSchema>;
+const dimensionName = z.string().min(1).max(255);
+const customConditionSchema = z.strictObject({
+  metric: z.literal('custom'),
+  namespace: z.string().min(1, 'must name the CloudWatch namespace').max(255),
+  name: z.string().min(1, 'must name the CloudWatch metric').max(255),
+  dimensions: z
+    .record(dimensionName, z.string().min(1).max(1024))
+    .refine((d) => Object.keys(d).length <= 30, 'may have at most 30 dimensions')
+    .default({}),
+  statistic: z
+    .string()
+    .refine(
+      (s) => (CUSTOM_STATISTICS as readonly string[]).includes(s) || PERCENTILE_STATISTIC.test(s),
+      `must be one of ${CUSTOM_STATISTICS.join(', ')} or a percentile such as p90`,
+    ),
+  ...window,
+});
 
-/** The product default: scale out when GPU utilization stays above 80%. */
+const conditionSchema = z
+  .discriminatedUnion('metric', [gpuConditionSchema, customConditionSchema])
+  .superRefine((condition, ctx) => {
+    if (condition.metric !== 'custom') {
+      const { min, max, unit } = GPU_METRICS[condition.metric];
+      if (condition.threshold < min || condition.threshold > max) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['threshold'],
+          message: `must be between ${min} and ${max}${unit} for ${condition.metric} (got ${condition.threshold})`,
+        });
+      }
+    }
+    if (condition.outOf !== undefined && condition.outOf < condition.sustainedFor) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['outOf'],
+        message: `must be at least sustainedFor (${condition.outOf} < ${condition.sustainedFor})`,
+      });
+    }
+  })
+  .transform((condition) => ({ ...condition, outOf: condition.outOf ?? condition.sustainedFor }));
+
+export type ScalingCondition = z.output<typeof conditionSchema>;
+export type GpuCondition = Extract<ScalingCondition, { metric: GpuMetric }>;
+export type CustomCondition = Extract<ScalingCondition, { metric: 'custom' }>;
+
+const ruleSchema = (defaultCooldownSeconds: number) =>
+  z.strictObject({
+    /** `all`: every condition must hold; `any`: one is enough. */
+    match: z.enum(['all', 'any']).default('all'),
+    conditions: z.array(conditionSchema).min(1, 'needs at least one condition'),
+    /** GPUs added or removed by one action. */
+    step: z.int().min(1, 'must add or remove at least 1 GPU').max(100, 'must be at most 100 GPUs').default(1),
+    /** How long after this rule acted the fleet waits before the next action it blocks. */
+    cooldownSeconds: z
+      .int()
+      .min(0, 'must be 0 or more seconds')
+      .max(MAX_COOLDOWN_SECONDS, `must be at most ${MAX_COOLDOWN_SECONDS} s (one day)`)
+      .default(defaultCooldownSeconds),
+  });
+
+export type ScalingRule = z.output<ReturnType<typeof ruleSchema>>;
+
+/** The product default: scale out when GPU utilization stays above 80%; 5 minutes' cooldown. */
 export const DEFAULT_SCALE_OUT: ScalingRule = {
   match: 'all',
-  conditions: [{ metric: 'gpuUtilization', comparison: '>', threshold: 80, sustainedFor: 3 }],
+  conditions: [
+    {
+      metric: 'gpuUtilization',
+      statistic: 'Average',
+      comparison: '>',
+      threshold: 80,
+      sustainedFor: 3,
+      outOf: 3,
+    },
+  ],
   step: 1,
+  cooldownSeconds: 300,
 };
 
 /**
  * The product default: scale in when GPU utilization stays below 30%. It waits
- * longer than scale-out because removing a GPU too early costs an SLO miss and
- * a fresh boot, while keeping one a few minutes more costs a few cents.
+ * longer than scale-out (5 datapoints, then 10 minutes' cooldown) because
+ * removing a GPU too early costs an SLO miss and a fresh boot, while keeping one
+ * a few minutes more costs a few cents.
  */
 export const DEFAULT_SCALE_IN: ScalingRule = {
   match: 'all',
-  conditions: [{ metric: 'gpuUtilization', comparison: '<', threshold: 30, sustainedFor: 5 }],
+  conditions: [
+    {
+      metric: 'gpuUtilization',
+      statistic: 'Average',
+      comparison: '<',
+      threshold: 30,
+      sustainedFor: 5,
+      outOf: 5,
+    },
+  ],
   step: 1,
+  cooldownSeconds: 600,
 };
 
+/** The two rules, with a copy of each default per policy so that changing one never changes the shared default. */
+export const rulesShape = {
+  scaleOut: ruleSchema(DEFAULT_SCALE_OUT.cooldownSeconds).default(() => structuredClone(DEFAULT_SCALE_OUT)),
+  scaleIn: ruleSchema(DEFAULT_SCALE_IN.cooldownSeconds).default(() => structuredClone(DEFAULT_SCALE_IN)),
+};
+
+export interface RulesIssue {
+  readonly path: (string | number)[];
+  readonly message: string;
+}
+
+/**
+ * What makes a pair of rules unusable whatever the fleet: too many conditions,
+ * an empty fleet that could never see load, or thresholds that let both rules
+ * hold at once (the fleet would flap). `minPath` names the minimum's field.
+ */
+export function rulesIssues(
+  rules: { scaleOut: ScalingRule; scaleIn: ScalingRule },
+  min: number,
+  minPath: string,
+): RulesIssue[] {
+  const issues: RulesIssue[] = [];
+  const count = rules.scaleOut.conditions.length + rules.scaleIn.conditions.length;
+  if (count > MAX_CONDITIONS) {
+    issues.push({
+      path: ['scaleOut', 'conditions'],
+      message: `scaleOut and scaleIn may have at most ${MAX_CONDITIONS} conditions together (got ${count})`,
+    });
+  }
+  const watchesCustom = rules.scaleOut.conditions.some((c) => c.metric === 'custom');
+  if (min === 0 && !watchesCustom) {
+    issues.push({
+      path: [minPath],
+      message:
+        'is 0, so scaleOut needs a custom metric condition (e.g. queue depth): an empty fleet publishes no GPU metrics and could never scale out',
+    });
+  }
+  return [...issues, ...flappingIssues(rules.scaleOut, rules.scaleIn)];
+}
+
+/**
+ * A scale-in threshold at or above the scale-out threshold of the same GPU
+ * metric and statistic lets both rules hold at once and the fleet oscillates.
+ */
+function flappingIssues(scaleOut: ScalingRule, scaleIn: ScalingRule): RulesIssue[] {
+  return scaleIn.conditions.flatMap((inCondition, index) => {
+    if (inCondition.metric === 'custom' || !isBelow(inCondition.comparison)) return [];
+    const outCondition = scaleOut.conditions.find(
+      (c) =>
+        c.metric === inCondition.metric && c.statistic === inCondition.statistic && !isBelow(c.comparison),
+    );
+    if (outCondition === undefined || inCondition.threshold < outCondition.threshold) return [];
+    return [
+      {
+        path: ['scaleIn', 'conditions', index, 'threshold'],
+        message: `must be below the scaleOut threshold ${outCondition.threshold} for ${inCondition.metric} (got ${inCondition.threshold}), or the fleet flaps`,
+      },
+    ];
+  });
+}
+
+function isBelow(comparison: Comparison): boolean {
+  return comparison === '<' || comparison === '<=';
+}
+
 const scalingPolicySchema = z
-  .object({
-    // A copy per policy, so that changing one policy's rule never changes the shared default.
-    scaleOut: ruleSchema.default(() => structuredClone(DEFAULT_SCALE_OUT)),
-    scaleIn: ruleSchema.default(() => structuredClone(DEFAULT_SCALE_IN)),
-    cooldownSeconds: z
-      .int()
-      .min(300, 'must be at least 300 s (5 min): a new GPU needs that long to show in the metrics')
-      .max(600, 'must be at most 600 s (10 min), or the fleet reacts too late to load')
-      .default(300),
+  .strictObject({
+    ...rulesShape,
     /** Resolution of the metric series: a datapoint older than the evaluation window is stale. */
     periodSeconds: z.int().min(1).max(300).default(60),
     minCapacity: z.int().min(0, 'must be 0 or more GPUs').default(1),
@@ -86,42 +235,10 @@ const scalingPolicySchema = z
         message: `must not exceed maxCapacity (${policy.minCapacity} > ${policy.maxCapacity})`,
       });
     }
-    const watchesQueue = policy.scaleOut.conditions.some((c) => c.metric === 'queueDepth');
-    if (policy.minCapacity === 0 && !watchesQueue) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['minCapacity'],
-        message:
-          'is 0, so scaleOut needs a queueDepth condition: an empty fleet publishes no GPU metrics and could never scale out',
-      });
+    for (const issue of rulesIssues(policy, policy.minCapacity, 'minCapacity')) {
+      ctx.addIssue({ code: 'custom', ...issue });
     }
-    for (const issue of flappingIssues(policy.scaleOut, policy.scaleIn)) ctx.addIssue(issue);
   });
-
-/**
- * A scale-in threshold at or above the scale-out threshold of the same metric
- * lets both rules hold at once and the fleet oscillates.
- */
-function flappingIssues(scaleOut: ScalingRule, scaleIn: ScalingRule) {
-  return scaleIn.conditions.flatMap((inCondition, index) => {
-    if (!isBelow(inCondition.comparison)) return [];
-    const outCondition = scaleOut.conditions.find(
-      (c) => c.metric === inCondition.metric && !isBelow(c.comparison),
-    );
-    if (outCondition === undefined || inCondition.threshold < outCondition.threshold) return [];
-    return [
-      {
-        code: 'custom' as const,
-        path: ['scaleIn', 'conditions', index, 'threshold'],
-        message: `must be below the scaleOut threshold ${outCondition.threshold} for ${inCondition.metric} (got ${inCondition.threshold}), or the fleet flaps`,
-      },
-    ];
-  });
-}
-
-function isBelow(comparison: Comparison): boolean {
-  return comparison === '<' || comparison === '<=';
-}
 
 export type ScalingPolicyInput = z.input<typeof scalingPolicySchema>;
 export type ScalingPolicy = z.output<typeof scalingPolicySchema>;
@@ -139,7 +256,7 @@ export class InvalidScalingPolicyError extends Error {
   }
 }
 
-/** Validates a policy (e.g. from the API or a config file) and fills in the defaults. */
+/** Validates a policy (e.g. from a config file or a benchmark) and fills in the defaults. */
 export function parseScalingPolicy(input: unknown): ScalingPolicy {
   const parsed = scalingPolicySchema.safeParse(input);
   if (parsed.success) return parsed.data;

@@ -14,7 +14,7 @@ export function evaluateRule(
   nowMs: number,
   periodSeconds: number,
 ): RuleResult {
-  const results = rule.conditions.map((c) => evaluateCondition(c, metrics[c.metric], nowMs, periodSeconds));
+  const results = rule.conditions.map((c) => evaluateCondition(c, metrics, nowMs, periodSeconds));
   const held = results.filter((r) => r.met);
   const failed = results.filter((r) => !r.met);
   return { met: rule.match === 'all' ? failed.length === 0 : held.length > 0, held, failed };

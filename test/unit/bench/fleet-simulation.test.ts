@@ -36,7 +36,7 @@ describe('simulateFleet', () => {
     expect(outcome.gpuHours).toBe((5 + 4) / 60);
     expect(outcome.costMicroUsd).toBe(9 * 60 * 1000);
     expect(seen.map((s) => s.capacity)).toEqual([1, 2, 2, 2, 2]);
-    expect(seen[1]?.lastScalingAtMs).toBe(60_000);
+    expect(seen[1]?.lastAction).toEqual({ action: 'scale-out', atMs: 60_000 });
     expect(seen[4]?.utilization.map((d) => d.value)).toEqual([100, 100, 100, 75, 75]);
   });
 

@@ -10,11 +10,14 @@ import {
 
 const MINUTE = 60_000;
 const NOW = 100 * MINUTE;
+const UTIL = 'gpuUtilization:Average';
 
 /** One datapoint a minute, the last one at NOW. */
 function perMinute(...values: number[]): Datapoint[] {
   return values.map((value, i) => ({ timestampMs: NOW - (values.length - 1 - i) * MINUTE, value }));
 }
+
+const util = (...values: number[]): MetricSeries => ({ [UTIL]: perMinute(...values) });
 
 function decide(
   metrics: MetricSeries,
@@ -25,7 +28,7 @@ function decide(
     policy: parseScalingPolicy(policy),
     metrics,
     currentCapacity: 4,
-    lastScalingAtMs: null,
+    lastAction: null,
     nowMs: NOW,
     ...overrides,
   });
@@ -33,24 +36,29 @@ function decide(
 
 describe('decideScaling with the default policy', () => {
   it('scales out one GPU when utilization stays above 80% for 3 datapoints, naming the values', () => {
-    const decision = decide({ gpuUtilization: perMinute(50, 85, 90.26, 95) });
+    const decision = decide(util(50, 85, 90.26, 95));
 
-    expect(decision).toEqual({
+    expect(decision).toMatchObject({
       action: 'scale-out',
       from: 4,
       to: 5,
       reason: 'scale-out: gpuUtilization > 80% for 3 datapoints (85%, 90.3%, 95%); 4 → 5 GPUs',
     });
+    expect(decision.observations).toContainEqual({
+      rule: 'scaleOut',
+      metric: 'gpuUtilization',
+      values: [85, 90.26, 95],
+    });
   });
 
-  it('ignores one noisy datapoint', () => {
-    expect(decide({ gpuUtilization: perMinute(50, 55, 100) }).action).toBe('none');
-    expect(decide({ gpuUtilization: perMinute(50, 50, 50, 50, 5) }).action).toBe('none');
-    expect(decide({ gpuUtilization: perMinute(90, 90, 10, 90) }).action).toBe('none');
+  it('ignores one spike', () => {
+    expect(decide(util(50, 55, 100)).action).toBe('none');
+    expect(decide(util(50, 50, 50, 50, 5)).action).toBe('none');
+    expect(decide(util(90, 90, 10, 90)).action).toBe('none');
   });
 
   it('scales in when utilization stays below 30% for 5 datapoints', () => {
-    const decision = decide({ gpuUtilization: perMinute(20, 25, 10, 12, 29) });
+    const decision = decide(util(20, 25, 10, 12, 29));
 
     expect(decision).toMatchObject({ action: 'scale-in', from: 4, to: 3 });
     expect(decision.reason).toBe(
@@ -59,9 +67,9 @@ describe('decideScaling with the default policy', () => {
   });
 
   it('explains what each rule needs when none is met', () => {
-    const decision = decide({ gpuUtilization: perMinute(60, 70, 65, 62, 61) });
+    const decision = decide(util(60, 70, 65, 62, 61));
 
-    expect(decision).toEqual({
+    expect(decision).toMatchObject({
       action: 'none',
       from: 4,
       to: 4,
@@ -72,119 +80,162 @@ describe('decideScaling with the default policy', () => {
   });
 
   it('reads series in any order, as CloudWatch returns newest first', () => {
-    const decision = decide({ gpuUtilization: perMinute(50, 85, 90, 95).reverse() });
-
-    expect(decision.action).toBe('scale-out');
+    expect(decide({ [UTIL]: perMinute(50, 85, 90, 95).reverse() }).action).toBe('scale-out');
   });
 
   it('does not act on stale or missing data', () => {
     const stale = perMinute(90, 90, 90, 40, 40, 40, 40).slice(0, 3);
-    expect(decide({ gpuUtilization: stale })).toMatchObject({
+    expect(decide({ [UTIL]: stale })).toMatchObject({
       action: 'none',
-      reason: expect.stringContaining(
-        'gpuUtilization > 80% for 3 datapoints (only 0 consecutive recent datapoints)',
-      ),
+      reason: expect.stringContaining('gpuUtilization > 80% for 3 datapoints (no recent datapoint)'),
     });
     expect(decide({}).action).toBe('none');
   });
 
+  it('never reads missing datapoints as idle GPUs: gaps block a scale-in', () => {
+    const sparse = perMinute(5, 5, 5, 5, 5).filter((_, i) => i % 2 === 0);
+
+    const decision = decide({ [UTIL]: sparse });
+    expect(decision.action).toBe('none');
+    expect(decision.reason).toContain('gpuUtilization < 30% for 5 datapoints (5%, 5%, 5%; 2 of 5 missing)');
+  });
+
   it('tolerates one period of publishing delay after the newest period ends, not two', () => {
-    const hot = { gpuUtilization: perMinute(90, 90, 90) };
+    const hot = util(90, 90, 90);
 
     expect(decide(hot, { nowMs: NOW + 2 * MINUTE }).action).toBe('scale-out');
     expect(decide(hot, { nowMs: NOW + 3 * MINUTE }).action).toBe('none');
   });
 
-  it('names a gap as a broken streak', () => {
+  it('names a gap as missing datapoints', () => {
     const withGap = perMinute(90, 90, 40, 90).filter((d) => d.value > 50);
 
-    expect(decide({ gpuUtilization: withGap }).reason).toContain(
-      'gpuUtilization > 80% for 3 datapoints (only 1 consecutive recent datapoint)',
+    expect(decide({ [UTIL]: withGap }).reason).toContain(
+      'gpuUtilization > 80% for 3 datapoints (90%, 90%; 1 of 3 missing)',
     );
   });
 
   it('ignores datapoints stamped after now', () => {
     const series = [...perMinute(50, 50, 85), { timestampMs: NOW + MINUTE, value: 99 }];
 
-    expect(decide({ gpuUtilization: series }).action).toBe('none');
+    expect(decide({ [UTIL]: series }).action).toBe('none');
   });
 });
 
-describe('decideScaling cooldown', () => {
-  const hot = { gpuUtilization: perMinute(90, 90, 90) };
+describe('decideScaling with N of M datapoints', () => {
+  const threeOfFive: ScalingPolicyInput = {
+    maxCapacity: 10,
+    scaleOut: {
+      conditions: [{ metric: 'gpuUtilization', comparison: '>', threshold: 80, sustainedFor: 3, outOf: 5 }],
+    },
+  };
 
-  it('holds any action until the cooldown after the last one has passed', () => {
-    const decision = decide(hot, { lastScalingAtMs: NOW - 4 * MINUTE });
+  it('acts when N of the last M breach, even with a dip between them', () => {
+    const decision = decide(util(90, 40, 95, 50, 85), {}, threeOfFive);
 
-    expect(decision).toEqual({
+    expect(decision.action).toBe('scale-out');
+    expect(decision.reason).toContain('gpuUtilization > 80% on 3 of 5 datapoints (90%, 40%, 95%, 50%, 85%)');
+  });
+
+  it('does not act on fewer than N breaches in the window, nor count breaches older than M', () => {
+    expect(decide(util(90, 40, 30, 50, 85), {}, threeOfFive).action).toBe('none');
+    expect(decide(util(90, 90, 40, 30, 50, 60, 85), {}, threeOfFive).action).toBe('none');
+  });
+
+  it('counts a missing datapoint as no breach', () => {
+    const gapped = perMinute(90, 90, 90, 90, 90).filter((_, i) => i !== 1 && i !== 3);
+
+    expect(decide({ [UTIL]: gapped }, {}, threeOfFive).action).toBe('scale-out');
+    expect(decide({ [UTIL]: gapped.slice(1) }, {}, threeOfFive).action).toBe('none');
+  });
+});
+
+describe('decideScaling cooldowns', () => {
+  const hot = util(90, 90, 90);
+  const cold = util(5, 5, 5, 5, 5);
+
+  it('holds a scale-out for 5 minutes after a scale-out, naming the wait', () => {
+    const decision = decide(hot, { lastAction: { action: 'scale-out', atMs: NOW - 4 * MINUTE } });
+
+    expect(decision).toMatchObject({
       action: 'none',
       from: 4,
       to: 4,
       reason:
-        'scale-out: gpuUtilization > 80% for 3 datapoints (90%, 90%, 90%), but cooling down for 60 s more after the last action',
+        'scale-out: gpuUtilization > 80% for 3 datapoints (90%, 90%, 90%), but cooling down for 60 s more after the last scale-out',
     });
+    expect(decide(hot, { lastAction: { action: 'scale-out', atMs: NOW - 5 * MINUTE } }).action).toBe(
+      'scale-out',
+    );
   });
 
-  it('acts again once the cooldown has passed', () => {
-    expect(decide(hot, { lastScalingAtMs: NOW - 5 * MINUTE }).action).toBe('scale-out');
+  it('holds a scale-in for 10 minutes after a scale-in', () => {
+    expect(decide(cold, { lastAction: { action: 'scale-in', atMs: NOW - 9 * MINUTE } }).action).toBe('none');
+    expect(decide(cold, { lastAction: { action: 'scale-in', atMs: NOW - 10 * MINUTE } }).action).toBe(
+      'scale-in',
+    );
   });
 
-  it('uses the configured cooldown', () => {
-    const policy = { maxCapacity: 10, cooldownSeconds: 600 };
+  it('holds a scale-in during the scale-out cooldown, but never a scale-out after a scale-in', () => {
+    expect(decide(cold, { lastAction: { action: 'scale-out', atMs: NOW - 4 * MINUTE } }).action).toBe('none');
+    expect(decide(hot, { lastAction: { action: 'scale-in', atMs: NOW - MINUTE } }).action).toBe('scale-out');
+  });
 
-    expect(decide(hot, { lastScalingAtMs: NOW - 9 * MINUTE }, policy).action).toBe('none');
-    expect(decide(hot, { lastScalingAtMs: NOW - 10 * MINUTE }, policy).action).toBe('scale-out');
+  it('uses the configured cooldowns, down to none', () => {
+    const policy: ScalingPolicyInput = {
+      maxCapacity: 10,
+      scaleOut: {
+        conditions: [{ metric: 'gpuUtilization', comparison: '>', threshold: 80 }],
+        cooldownSeconds: 0,
+      },
+    };
+
+    expect(decide(hot, { lastAction: { action: 'scale-out', atMs: NOW } }, policy).action).toBe('scale-out');
   });
 });
 
 describe('decideScaling bounds', () => {
-  const policy = {
+  const policy: ScalingPolicyInput = {
     minCapacity: 2,
     maxCapacity: 6,
-    scaleOut: {
-      conditions: [{ metric: 'gpuUtilization' as const, comparison: '>' as const, threshold: 80 }],
-      step: 4,
-    },
-    scaleIn: {
-      conditions: [{ metric: 'gpuUtilization' as const, comparison: '<' as const, threshold: 30 }],
-      step: 4,
-    },
+    scaleOut: { conditions: [{ metric: 'gpuUtilization', comparison: '>', threshold: 80 }], step: 4 },
+    scaleIn: { conditions: [{ metric: 'gpuUtilization', comparison: '<', threshold: 30 }], step: 4 },
   };
 
   it('clamps a step to the maximum and the minimum', () => {
-    expect(decide({ gpuUtilization: perMinute(95, 95, 95) }, { currentCapacity: 4 }, policy)).toMatchObject({
+    expect(decide(util(95, 95, 95), { currentCapacity: 4 }, policy)).toMatchObject({
       action: 'scale-out',
       to: 6,
     });
-    expect(decide({ gpuUtilization: perMinute(5, 5, 5) }, { currentCapacity: 4 }, policy)).toMatchObject({
+    expect(decide(util(5, 5, 5), { currentCapacity: 4 }, policy)).toMatchObject({
       action: 'scale-in',
       to: 2,
     });
   });
 
   it('says so when the fleet is already at a bound', () => {
-    expect(decide({ gpuUtilization: perMinute(95, 95, 95) }, { currentCapacity: 6 }, policy)).toEqual({
+    expect(decide(util(95, 95, 95), { currentCapacity: 6 }, policy)).toMatchObject({
       action: 'none',
       from: 6,
       to: 6,
       reason:
         'scale-out: gpuUtilization > 80% for 3 datapoints (95%, 95%, 95%), but the fleet is at its maximum of 6 GPUs',
     });
-    expect(decide({ gpuUtilization: perMinute(5, 5, 5) }, { currentCapacity: 2 }, policy).reason).toContain(
+    expect(decide(util(5, 5, 5), { currentCapacity: 2 }, policy).reason).toContain(
       'but the fleet is at its minimum of 2 GPUs',
     );
   });
 
   it('brings a fleet outside its bounds back inside, even during a cooldown', () => {
-    const during = { lastScalingAtMs: NOW - MINUTE };
+    const during = { lastAction: { action: 'scale-out' as const, atMs: NOW - MINUTE } };
 
-    expect(decide({}, { currentCapacity: 0, ...during }, policy)).toEqual({
+    expect(decide({}, { currentCapacity: 0, ...during }, policy)).toMatchObject({
       action: 'scale-out',
       from: 0,
       to: 2,
       reason: 'below minimum: 0 < 2 GPUs',
     });
-    expect(decide({}, { currentCapacity: 9, ...during }, policy)).toEqual({
+    expect(decide({}, { currentCapacity: 9, ...during }, policy)).toMatchObject({
       action: 'scale-in',
       from: 9,
       to: 6,
@@ -198,7 +249,10 @@ describe('decideScaling with combined conditions', () => {
     { metric: 'gpuMemoryUsed' as const, comparison: '>=' as const, threshold: 90, sustainedFor: 2 },
     { metric: 'gpuTemperature' as const, comparison: '>' as const, threshold: 85, sustainedFor: 2 },
   ];
-  const metrics = { gpuMemoryUsed: perMinute(92, 95), gpuTemperature: perMinute(70, 72) };
+  const metrics = {
+    'gpuMemoryUsed:Average': perMinute(92, 95),
+    'gpuTemperature:Average': perMinute(70, 72),
+  };
 
   it('`all` needs every condition to hold and names the one that did not', () => {
     const decision = decide(
@@ -224,31 +278,58 @@ describe('decideScaling with combined conditions', () => {
     expect(decision.reason).toBe('scale-out: gpuMemoryUsed >= 90% for 2 datapoints (92%, 95%); 4 → 5 GPUs');
   });
 
-  it('scales on queue depth and power', () => {
-    const policy = {
+  it('scales on a custom metric (queue depth) and the hottest GPU', () => {
+    const policy: ScalingPolicyInput = {
       maxCapacity: 10,
       scaleOut: {
-        match: 'all' as const,
+        match: 'all',
         conditions: [
-          { metric: 'queueDepth' as const, comparison: '>' as const, threshold: 100, sustainedFor: 2 },
-          { metric: 'gpuPower' as const, comparison: '>' as const, threshold: 250, sustainedFor: 2 },
+          {
+            metric: 'custom',
+            namespace: 'Shop',
+            name: 'QueueDepth',
+            dimensions: { Queue: 'orders' },
+            statistic: 'Sum',
+            comparison: '>',
+            threshold: 100,
+            sustainedFor: 2,
+          },
+          { metric: 'gpuPower', statistic: 'Maximum', comparison: '>', threshold: 250, sustainedFor: 2 },
         ],
       },
     };
-    const decision = decide({ queueDepth: perMinute(150, 420), gpuPower: perMinute(280, 290.5) }, {}, policy);
+    const decision = decide(
+      {
+        'custom:Shop:QueueDepth:Queue=orders:Sum': perMinute(150, 420),
+        'gpuPower:Maximum': perMinute(280, 290.5),
+      },
+      {},
+      policy,
+    );
 
     expect(decision.reason).toBe(
-      'scale-out: queueDepth > 100 for 2 datapoints (150, 420) and gpuPower > 250 W for 2 datapoints (280 W, 290.5 W); 4 → 5 GPUs',
+      'scale-out: Shop/QueueDepth Sum > 100 for 2 datapoints (150, 420) and gpuPower (Maximum) > 250 W for 2 datapoints (280 W, 290.5 W); 4 → 5 GPUs',
     );
   });
 
   it('prefers scale-out when both rules hold at once', () => {
-    const policy = {
+    const policy: ScalingPolicyInput = {
       maxCapacity: 10,
-      scaleOut: { conditions: [{ metric: 'queueDepth' as const, comparison: '>' as const, threshold: 100 }] },
+      scaleOut: {
+        conditions: [
+          {
+            metric: 'custom',
+            namespace: 'Shop',
+            name: 'QueueDepth',
+            statistic: 'Sum',
+            comparison: '>',
+            threshold: 100,
+          },
+        ],
+      },
     };
     const decision = decide(
-      { queueDepth: perMinute(500, 500, 500), gpuUtilization: perMinute(5, 5, 5, 5, 5) },
+      { 'custom:Shop:QueueDepth::Sum': perMinute(500, 500, 500), [UTIL]: perMinute(5, 5, 5, 5, 5) },
       {},
       policy,
     );

@@ -17,20 +17,27 @@ function issuesOf(input: unknown) {
 }
 
 describe('parseScalingPolicy', () => {
-  it('fills in the product defaults: out above 80% utilization, in below 30%, 5 min cooldown', () => {
+  it('fills in the product defaults: out above 80% utilization, in below 30%, cooldowns 5 and 10 min', () => {
     const policy = parseScalingPolicy({ maxCapacity: 8 });
 
     expect(policy).toEqual({
       scaleOut: DEFAULT_SCALE_OUT,
       scaleIn: DEFAULT_SCALE_IN,
-      cooldownSeconds: 300,
       periodSeconds: 60,
       minCapacity: 1,
       maxCapacity: 8,
     });
     expect(DEFAULT_SCALE_OUT.conditions).toEqual([
-      { metric: 'gpuUtilization', comparison: '>', threshold: 80, sustainedFor: 3 },
+      {
+        metric: 'gpuUtilization',
+        statistic: 'Average',
+        comparison: '>',
+        threshold: 80,
+        sustainedFor: 3,
+        outOf: 3,
+      },
     ]);
+    expect([DEFAULT_SCALE_OUT.cooldownSeconds, DEFAULT_SCALE_IN.cooldownSeconds]).toEqual([300, 600]);
     expect(DEFAULT_SCALE_IN.conditions[0]).toMatchObject({
       metric: 'gpuUtilization',
       comparison: '<',
@@ -46,14 +53,71 @@ describe('parseScalingPolicy', () => {
     expect(DEFAULT_SCALE_OUT.step).toBe(1);
   });
 
-  it('accepts a cooldown anywhere from 5 to 10 minutes', () => {
-    expect(parseScalingPolicy({ maxCapacity: 2, cooldownSeconds: 600 }).cooldownSeconds).toBe(600);
-    expect(issuesOf({ maxCapacity: 2, cooldownSeconds: 299 })).toEqual([
-      { path: 'cooldownSeconds', message: expect.stringContaining('at least 300 s') },
+  it('accepts a cooldown anywhere from 0 s to a day', () => {
+    const rule = (cooldownSeconds: number) => ({
+      maxCapacity: 2,
+      scaleIn: {
+        conditions: [{ metric: 'gpuUtilization', comparison: '<', threshold: 30 }],
+        cooldownSeconds,
+      },
+    });
+    expect(parseScalingPolicy(rule(86_400)).scaleIn.cooldownSeconds).toBe(86_400);
+    expect(parseScalingPolicy(rule(0)).scaleIn.cooldownSeconds).toBe(0);
+    expect(issuesOf(rule(-1))).toEqual([
+      { path: 'scaleIn.cooldownSeconds', message: expect.stringContaining('0 or more') },
     ]);
-    expect(issuesOf({ maxCapacity: 2, cooldownSeconds: 601 })).toEqual([
-      { path: 'cooldownSeconds', message: expect.stringContaining('at most 600 s') },
+    expect(issuesOf(rule(86_401))).toEqual([
+      { path: 'scaleIn.cooldownSeconds', message: expect.stringContaining('one day') },
     ]);
+  });
+
+  it('refuses unknown metrics, statistics and fields, and more than 10 conditions', () => {
+    const condition = { metric: 'gpuUtilization', comparison: '>', threshold: 80 };
+    expect(issuesOf({ maxCapacity: 2, scaleOut: { conditions: [{ ...condition, metric: 'cpu' }] } })).toEqual(
+      [{ path: 'scaleOut.conditions.0.metric', message: expect.stringContaining('Invalid discriminator') }],
+    );
+    expect(
+      issuesOf({ maxCapacity: 2, scaleOut: { conditions: [{ ...condition, statistic: 'p95' }] } })[0],
+    ).toMatchObject({ path: 'scaleOut.conditions.0.statistic' });
+    expect(
+      issuesOf({
+        maxCapacity: 2,
+        scaleOut: {
+          conditions: [
+            {
+              metric: 'custom',
+              namespace: 'A',
+              name: 'B',
+              statistic: 'Median',
+              comparison: '>',
+              threshold: 1,
+            },
+          ],
+        },
+      }),
+    ).toEqual([{ path: 'scaleOut.conditions.0.statistic', message: expect.stringContaining('percentile') }]);
+    expect(issuesOf({ maxCapacity: 2, scaleOut: { conditions: [{ ...condition, thresold: 3 }] } })).toEqual([
+      { path: 'scaleOut.conditions.0', message: expect.stringContaining('thresold') },
+    ]);
+    expect(issuesOf({ maxCapacity: 2, scaleOut: { conditions: Array(11).fill(condition) } })).toEqual([
+      {
+        path: 'scaleOut.conditions',
+        message: expect.stringContaining('at most 10 conditions together (got 12)'),
+      },
+    ]);
+  });
+
+  it('refuses an N of M window where N exceeds M', () => {
+    expect(
+      issuesOf({
+        maxCapacity: 2,
+        scaleOut: {
+          conditions: [
+            { metric: 'gpuUtilization', comparison: '>', threshold: 80, sustainedFor: 4, outOf: 3 },
+          ],
+        },
+      }),
+    ).toEqual([{ path: 'scaleOut.conditions.0.outOf', message: 'must be at least sustainedFor (3 < 4)' }]);
   });
 
   it('requires a maximum, since it caps the fleet cost', () => {
@@ -112,9 +176,9 @@ describe('parseScalingPolicy', () => {
     ]);
   });
 
-  it('allows an empty fleet only when scale-out watches the queue', () => {
+  it('allows an empty fleet only when scale-out watches a custom metric', () => {
     expect(issuesOf({ maxCapacity: 4, minCapacity: 0 })).toEqual([
-      { path: 'minCapacity', message: expect.stringContaining('needs a queueDepth condition') },
+      { path: 'minCapacity', message: expect.stringContaining('needs a custom metric condition') },
     ]);
 
     const policy = parseScalingPolicy({
@@ -124,7 +188,14 @@ describe('parseScalingPolicy', () => {
         match: 'any',
         conditions: [
           { metric: 'gpuUtilization', comparison: '>', threshold: 80 },
-          { metric: 'queueDepth', comparison: '>', threshold: 100 },
+          {
+            metric: 'custom',
+            namespace: 'Shop',
+            name: 'QueueDepth',
+            statistic: 'Sum',
+            comparison: '>',
+            threshold: 100,
+          },
         ],
       },
     });

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import type { GpuSeries } from '../../../shared/usecases/lease-metrics';
+import { type ApiEvent, type ApiResult, json, tenantOf, validate } from '../http';
+import type { ApiContext } from './context';
+import { leaseIdOf } from './leases';
+
+export const METRIC_PERIODS = ['60', '300', '3600'] as const;
+/** At most this many datapoints per series: a day by the minute, two months by the hour. */
+const MAX_DATAPOINTS = 1_440;
+const HOUR_MS = 3_600_000;
+
+const instant = z.iso.datetime({
+  offset: true,
+  message: 'must be an ISO-8601 date-time such as 2026-11-01T00:00:00Z',
+});
+
+const metricsQuery = (nowMs: number) =>
+  z
+    .strictObject({
+      from: instant.optional(),
+      to: instant.optional(),
+      period: z.enum(METRIC_PERIODS, { message: 'must be 60, 300 or 3600 (seconds)' }).default('60'),
+    })
+    .transform((query) => {
+      const toMs = query.to ? Date.parse(query.to) : nowMs;
+      return {
+        fromMs: query.from ? Date.parse(query.from) : toMs - HOUR_MS,
+        toMs,
+        periodSeconds: Number(query.period),
+      };
+    })
+    .superRefine((window, ctx) => {
+      if (window.fromMs >= window.toMs) {
+        ctx.addIssue({ code: 'custom', path: ['from'], message: 'from must be before to' });
+      }
+      if ((window.toMs - window.fromMs) / (window.periodSeconds * 1000) > MAX_DATAPOINTS) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['period'],
+          message: `the range holds more than ${MAX_DATAPOINTS} periods of ${window.periodSeconds} s; use a longer period or a shorter range`,
+        });
+      }
+    });
+
+const seriesBody = (series: GpuSeries) => ({
+  unit: series.unit,
+  avg: series.avg,
+  p95: series.p95,
+  max: series.max,
+  datapoints: series.datapoints.map((d) => ({ at: new Date(d.timestampMs).toISOString(), value: d.value })),
+});
+
+export async function getLeaseMetrics(event: ApiEvent, ctx: ApiContext): Promise<ApiResult> {
+  const tenantId = tenantOf(event);
+  const leaseId = leaseIdOf(event);
+  const window = validate(metricsQuery(ctx.deps.now()), event.queryStringParameters ?? {}, 'query');
+  const instances = await ctx.scaling.leaseMetrics(tenantId, leaseId, window);
+  return json(200, {
+    leaseId,
+    from: new Date(window.fromMs).toISOString(),
+    to: new Date(window.toMs).toISOString(),
+    period: window.periodSeconds,
+    instances: instances.map((instance) => ({
+      instanceId: instance.instanceId,
+      gpus: instance.gpus.map((gpu) => ({
+        index: gpu.index,
+        utilization: seriesBody(gpu.utilization),
+        memoryUsed: seriesBody(gpu.memoryUsed),
+        temperature: seriesBody(gpu.temperature),
+        power: seriesBody(gpu.power),
+        health: gpu.health,
+      })),
+    })),
+  });
+}

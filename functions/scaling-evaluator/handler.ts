@@ -1,0 +1,39 @@
+import type { ScheduledEvent } from 'aws-lambda';
+import { readConfig } from '../../shared/config';
+import { logger, metrics, observed } from '../../shared/lambda/observability';
+import { createScaling, scalingConfig } from '../../shared/lambda/scaling';
+import { evaluateScalingGroups } from '../../shared/usecases/evaluate-scaling-groups';
+
+const config = readConfig(scalingConfig);
+const deps = createScaling(config);
+
+export class ScalingEvaluationError extends Error {
+  constructor(readonly failed: number) {
+    super(`${failed} scaling group(s) could not be evaluated; the others were`);
+    this.name = 'ScalingEvaluationError';
+  }
+}
+
+/**
+ * Every minute: every scaling group against its GPU metrics, at the schedule's
+ * instant. A group that fails is logged and the others still run; the
+ * invocation then fails, so the errors alarm tells operators.
+ */
+export const handler = observed(async (event: ScheduledEvent) => {
+  const summary = await evaluateScalingGroups(deps, Date.parse(event.time));
+  for (const failure of summary.failures) {
+    logger.error('Scaling group evaluation failed', {
+      tenantId: failure.tenantId,
+      group: failure.name,
+      error: failure.error as Error,
+    });
+  }
+  const { failures, ...counts } = summary;
+  logger.info('Scaling evaluation', { time: event.time, ...counts });
+  metrics.addMetric('ScalingGroupsEvaluated', 'Count', summary.groups);
+  metrics.addMetric('ScalingMembersLaunched', 'Count', summary.launched);
+  metrics.addMetric('ScalingMembersReleased', 'Count', summary.released);
+  metrics.addMetric('ScalingGroupFailures', 'Count', failures.length);
+  if (failures.length > 0) throw new ScalingEvaluationError(failures.length);
+  return counts;
+});

@@ -1,0 +1,31 @@
+/**
+ * GPU telemetry as the CloudWatch agent's `nvidia_gpu` plugin publishes it: the
+ * agent's own metric names in its default namespace, one series per instance
+ * and GPU index. The launch template's agent configuration, the local load
+ * simulator, the scaling evaluator and the monitoring route all use these.
+ */
+export const GPU_METRIC_NAMESPACE = 'CWAgent';
+
+export const NVIDIA_SMI_METRICS = {
+  utilization: 'nvidia_smi_utilization_gpu',
+  memoryUsed: 'nvidia_smi_memory_used',
+  memoryTotal: 'nvidia_smi_memory_total',
+  temperature: 'nvidia_smi_temperature_gpu',
+  power: 'nvidia_smi_power_draw',
+} as const;
+
+export type NvidiaSmiMetric = keyof typeof NVIDIA_SMI_METRICS;
+
+/** The agent publishes every `metrics_collection_interval`; gpurent configures one minute. */
+export const GPU_METRIC_PERIOD_SECONDS = 60;
+
+/**
+ * gpurent launches single-GPU instances only (one per leased GPU), so every
+ * instance has one GPU, index 0.
+ */
+export const GPU_INDEXES = [0] as const;
+
+/** The dimensions of one GPU's series: the instance the agent appends, and the GPU index. */
+export function gpuDimensions(instanceId: string, gpuIndex: number): Record<string, string> {
+  return { InstanceId: instanceId, index: String(gpuIndex) };
+}

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { CloudWatchMetricReader } from '../adapters/cloudwatch-metric-reader';
+import { DynamoDbBudgetRepository } from '../adapters/dynamodb-budget-repository';
+import { DynamoDbGpuHealthMarks } from '../adapters/dynamodb-gpu-health-marks';
+import { DynamoDbScalingGroupRepository } from '../adapters/dynamodb-scaling-group-repository';
+import { EventBridgePublisher } from '../adapters/eventbridge-publisher';
+import { SqsLeaseCommandQueue } from '../adapters/sqs-lease-command-queue';
+import { priceCatalog } from '../catalog';
+import { nonEmpty } from '../config';
+import { DEFAULT_GPU_TEMPERATURE_LIMIT_C } from '../domain/gpu-health';
+import type { ScalingDeps } from '../usecases/evaluate-scaling-groups';
+import { createCloudWatchClient, createEventBridgeClient, createSqsClient } from './clients';
+import { createStores, type StoreConfig, storeConfig } from './stores';
+
+/** Environment of the functions that read scaling groups and GPU metrics and act through leases. */
+export const scalingConfig = {
+  AWS_REGION: nonEmpty,
+  ...storeConfig,
+  SCALING_GROUPS_TABLE_NAME: nonEmpty,
+  /** Members are leases: createLease holds them to the tenant's block-new-leases budgets. */
+  BUDGETS_TABLE_NAME: nonEmpty,
+  LEASE_COMMANDS_QUEUE_URL: nonEmpty,
+  EVENT_BUS_NAME: nonEmpty,
+  /** A GPU hotter than this is reported unhealthy. */
+  GPU_TEMPERATURE_LIMIT_C: z.coerce.number().min(40).max(120).default(DEFAULT_GPU_TEMPERATURE_LIMIT_C),
+};
+
+export interface ScalingConfig extends StoreConfig {
+  readonly AWS_REGION: string;
+  readonly BUDGETS_TABLE_NAME: string;
+  readonly SCALING_GROUPS_TABLE_NAME: string;
+  readonly LEASE_COMMANDS_QUEUE_URL: string;
+  readonly EVENT_BUS_NAME: string;
+  readonly GPU_TEMPERATURE_LIMIT_C: number;
+}
+
+/** Wires the scaling evaluator's ports to their AWS adapters, one client per service. */
+export function createScaling(config: ScalingConfig, cloudWatch = createCloudWatchClient()): ScalingDeps {
+  const { documents, leases, spend } = createStores(config);
+  return {
+    leases,
+    spend,
+    budgets: new DynamoDbBudgetRepository(documents, config.BUDGETS_TABLE_NAME),
+    commands: new SqsLeaseCommandQueue(createSqsClient(), config.LEASE_COMMANDS_QUEUE_URL),
+    events: new EventBridgePublisher(createEventBridgeClient(), config.EVENT_BUS_NAME),
+    catalog: priceCatalog,
+    region: config.AWS_REGION,
+    now: Date.now,
+    groups: new DynamoDbScalingGroupRepository(documents, config.SCALING_GROUPS_TABLE_NAME),
+    metrics: new CloudWatchMetricReader(cloudWatch),
+    marks: new DynamoDbGpuHealthMarks(documents, config.SCALING_GROUPS_TABLE_NAME),
+    temperatureLimitC: config.GPU_TEMPERATURE_LIMIT_C,
+  };
+}

@@ -1,0 +1,234 @@
+import { mapWithConcurrency } from '../concurrency';
+import type { Lease } from '../domain/lease';
+import {
+  decideScaling,
+  type GroupMember,
+  isLive,
+  launchModes,
+  type MetricSeries,
+  policyOf,
+  type ScalingDecision,
+  scaleInOrder,
+} from '../domain/scaling';
+import { BudgetExceededError } from '../errors';
+import type { MetricReader } from '../ports/metrics';
+import type { GpuHealthMarks, ScalingGroup, ScalingGroupRepository } from '../ports/scaling-groups';
+import { createLease } from './create-lease';
+import type { BudgetControl, ControlPlane } from './dependencies';
+import { HEALTH_WINDOW_PERIODS, reportGpuHealth, watchedGpus } from './gpu-health-sweep';
+import { requestRelease } from './release-lease';
+import { membersOf } from './scaling-group-members';
+import { planScalingMetrics } from './scaling-metrics';
+
+export type ScalingDeps = Pick<
+  ControlPlane,
+  'leases' | 'spend' | 'commands' | 'events' | 'catalog' | 'region' | 'now'
+> &
+  Pick<BudgetControl, 'budgets'> & {
+    readonly groups: ScalingGroupRepository;
+    readonly metrics: MetricReader;
+    readonly marks: GpuHealthMarks;
+    /** A GPU hotter than this is reported unhealthy. */
+    readonly temperatureLimitC: number;
+  };
+
+/** Groups decided and acted on at once; each acts through a handful of DynamoDB and SQS calls. */
+const CONCURRENT_GROUPS = 8;
+
+export type GroupOutcome = 'acted' | 'unchanged' | 'claimed-elsewhere' | 'failed';
+
+export interface EvaluationSummary {
+  readonly groups: number;
+  readonly metricQueries: number;
+  readonly outcomes: Readonly<Record<GroupOutcome, number>>;
+  readonly launched: number;
+  readonly released: number;
+  /** GPUs newly reported hot or silent (GpuUnhealthy events). */
+  readonly unhealthyGpus: number;
+  /** Groups whose evaluation threw, with the error; the others still ran. */
+  readonly failures: readonly { tenantId: string; name: string; error: unknown }[];
+}
+
+/**
+ * One evaluation of every active scaling group, as the one-minute schedule
+ * runs it: the members' leases, one metric read for all groups (and for the
+ * health of every running GPU, reported as GpuUnhealthy), then per group
+ * the policy's decision, claimed on the group's version so that an overlapping
+ * evaluation never acts twice, then launches (through createLease, so every
+ * rule a lease obeys applies to members) and releases until the group's size
+ * matches its desired size.
+ */
+export async function evaluateScalingGroups(deps: ScalingDeps, nowMs: number): Promise<EvaluationSummary> {
+  const groups = (await deps.groups.listAll()).filter((g) => g.status === 'ACTIVE');
+  const withMembers = await mapWithConcurrency(groups, CONCURRENT_GROUPS, async (group) => ({
+    group,
+    spec: group.spec,
+    members: await membersOf(deps, group),
+  }));
+  const gpus = watchedGpus(await deps.leases.openInstances());
+  const plan = planScalingMetrics(withMembers, nowMs, {
+    queries: gpus.map((gpu) => gpu.query),
+    windowPeriods: HEALTH_WINDOW_PERIODS,
+  });
+  const results = await deps.metrics.read(plan.queries, plan.fromMs, plan.toMs);
+  const unhealthyGpus = await reportGpuHealth(
+    deps,
+    gpus.map((gpu, i) => ({ ...gpu, temperature: results[plan.extraIndexes[i] ?? -1] ?? [] })),
+    nowMs,
+    deps.temperatureLimitC,
+  );
+
+  const outcomes: Record<GroupOutcome, number> = {
+    acted: 0,
+    unchanged: 0,
+    'claimed-elsewhere': 0,
+    failed: 0,
+  };
+  const failures: EvaluationSummary['failures'][number][] = [];
+  let launched = 0;
+  let released = 0;
+  await mapWithConcurrency(withMembers, CONCURRENT_GROUPS, async ({ group, members }, index) => {
+    try {
+      const outcome = await evaluateGroup(deps, group, members, plan.seriesOf(index, results), nowMs);
+      outcomes[outcome.outcome] += 1;
+      launched += outcome.launched.length;
+      released += outcome.released.length;
+    } catch (error) {
+      outcomes.failed += 1;
+      failures.push({ tenantId: group.tenantId, name: group.name, error });
+    }
+  });
+  return {
+    groups: groups.length,
+    metricQueries: plan.queries.length,
+    outcomes,
+    launched,
+    released,
+    unhealthyGpus,
+    failures,
+  };
+}
+
+interface GroupResult {
+  readonly outcome: GroupOutcome;
+  readonly launched: readonly string[];
+  readonly released: readonly string[];
+}
+
+async function evaluateGroup(
+  deps: ScalingDeps,
+  group: ScalingGroup,
+  members: readonly GroupMember[],
+  metrics: MetricSeries,
+  nowMs: number,
+): Promise<GroupResult> {
+  const decision = decideScaling({
+    policy: policyOf(group.spec),
+    metrics,
+    currentCapacity: group.desired,
+    lastAction: group.lastAction,
+    nowMs,
+  });
+  const acted = decision.action !== 'none';
+  const lastEvaluation = {
+    atMs: nowMs,
+    action: decision.action,
+    from: decision.from,
+    to: decision.to,
+    reason: decision.reason,
+  };
+  const claimed = await deps.groups.claim(group, {
+    desired: decision.to,
+    lastAction: acted
+      ? { action: decision.action as 'scale-out' | 'scale-in', atMs: nowMs }
+      : group.lastAction,
+    lastEvaluation,
+  });
+  if (!claimed) return { outcome: 'claimed-elsewhere', launched: [], released: [] };
+
+  const ended = members.filter((m) => !isLive(m) && m.status !== 'RELEASING').map((m) => m.leaseId);
+  await deps.groups.removeMembers(group.tenantId, group.name, ended);
+  const live = members.filter(isLive);
+  const launched = await launchMembers(deps, group, live, decision.to - live.length);
+  const released = await releaseMembers(deps, group, live, live.length - decision.to, nowMs);
+
+  if (acted || launched.length > 0 || released.length > 0) {
+    await publishDecision(deps, group, decision, nowMs, launched, released);
+    return { outcome: 'acted', launched, released };
+  }
+  return { outcome: 'unchanged', launched, released };
+}
+
+async function launchMembers(
+  deps: ScalingDeps,
+  group: ScalingGroup,
+  live: readonly GroupMember[],
+  count: number,
+): Promise<string[]> {
+  const launched: string[] = [];
+  for (const mode of launchModes(group.spec, live, count)) {
+    let lease: Lease;
+    try {
+      lease = await createLease(
+        deps,
+        {
+          tenantId: group.tenantId,
+          workload: group.spec.workload,
+          gpus: 1,
+          instanceType: group.spec.instanceType,
+          mode,
+        },
+        group.spec.instanceType,
+      );
+    } catch (error) {
+      // A spent block-new-leases budget holds groups too: the group stays short, nothing fails.
+      if (error instanceof BudgetExceededError) break;
+      throw error;
+    }
+    const member = { leaseId: lease.leaseId, mode, createdAtMs: lease.createdAtMs };
+    if (!(await deps.groups.addMember(group.tenantId, group.name, member))) {
+      // Deleted meanwhile: the lease must not outlive its group.
+      await requestRelease(deps, group.tenantId, lease.leaseId);
+      break;
+    }
+    launched.push(lease.leaseId);
+  }
+  return launched;
+}
+
+async function releaseMembers(
+  deps: ScalingDeps,
+  group: ScalingGroup,
+  live: readonly GroupMember[],
+  count: number,
+  nowMs: number,
+): Promise<string[]> {
+  const victims = scaleInOrder(group.spec, live, count, nowMs).map((m) => m.leaseId);
+  for (const leaseId of victims) await requestRelease(deps, group.tenantId, leaseId);
+  await deps.groups.removeMembers(group.tenantId, group.name, victims);
+  return victims;
+}
+
+async function publishDecision(
+  deps: ScalingDeps,
+  group: ScalingGroup,
+  decision: ScalingDecision,
+  nowMs: number,
+  launched: readonly string[],
+  released: readonly string[],
+): Promise<void> {
+  const stored = {
+    atMs: nowMs,
+    action: decision.action,
+    from: decision.from,
+    to: decision.to,
+    reason: decision.reason,
+    observations: decision.observations,
+    launched,
+    released,
+  };
+  await deps.groups.recordDecision(group.tenantId, group.name, stored);
+  await deps.events.publish([
+    { type: 'ScalingDecision', tenantId: group.tenantId, detail: { group: group.name, ...stored } },
+  ]);
+}

@@ -1,0 +1,161 @@
+import {
+  GPU_INDEXES,
+  GPU_METRIC_NAMESPACE,
+  GPU_METRIC_PERIOD_SECONDS,
+  gpuDimensions,
+  NVIDIA_SMI_METRICS,
+} from '../domain/gpu-telemetry';
+import {
+  combineFleetSeries,
+  type Datapoint,
+  type GpuCondition,
+  type GpuMetric,
+  type GroupMember,
+  isBooting,
+  isLive,
+  type MetricSeries,
+  memoryUsedPercent,
+  type ScalingCondition,
+  type ScalingGroupSpec,
+  seriesKey,
+} from '../domain/scaling';
+import { type MetricQuery, metricQueryKey } from '../ports/metrics';
+
+const PERIOD_MS = GPU_METRIC_PERIOD_SECONDS * 1000;
+
+/** The agent's series behind each single-series GPU metric of the rules. */
+const AGENT_METRIC: Record<Exclude<GpuMetric, 'gpuMemoryUsed'>, string> = {
+  gpuUtilization: NVIDIA_SMI_METRICS.utilization,
+  gpuTemperature: NVIDIA_SMI_METRICS.temperature,
+  gpuPower: NVIDIA_SMI_METRICS.power,
+};
+
+type Results = readonly (readonly Datapoint[])[];
+
+/** Collects queries once each, however many groups and conditions ask for them. */
+class QueryList {
+  readonly queries: MetricQuery[] = [];
+  private readonly indexByKey = new Map<string, number>();
+
+  add(query: MetricQuery): number {
+    const key = metricQueryKey(query);
+    const known = this.indexByKey.get(key);
+    if (known !== undefined) return known;
+    this.queries.push(query);
+    this.indexByKey.set(key, this.queries.length - 1);
+    return this.queries.length - 1;
+  }
+}
+
+const gpuQuery = (instanceId: string, metricName: string, statistic: string): MetricQuery => ({
+  namespace: GPU_METRIC_NAMESPACE,
+  metricName,
+  dimensions: gpuDimensions(instanceId, GPU_INDEXES[0]),
+  statistic,
+  periodSeconds: GPU_METRIC_PERIOD_SECONDS,
+});
+
+/** How to build one fleet series from the results of the shared query list. */
+type SeriesRecipe = (results: Results) => Datapoint[];
+
+function gpuRecipe(list: QueryList, condition: GpuCondition, instanceIds: readonly string[]): SeriesRecipe {
+  const { metric, statistic } = condition;
+  if (metric === 'gpuMemoryUsed') {
+    const pairs = instanceIds.map((id) => [
+      list.add(gpuQuery(id, NVIDIA_SMI_METRICS.memoryUsed, 'Average')),
+      list.add(gpuQuery(id, NVIDIA_SMI_METRICS.memoryTotal, 'Average')),
+    ]);
+    return (results) =>
+      combineFleetSeries(
+        pairs.map(([used, total]) =>
+          memoryUsedPercent(results[used ?? -1] ?? [], results[total ?? -1] ?? []),
+        ),
+        statistic,
+      );
+  }
+  const indexes = instanceIds.map((id) => list.add(gpuQuery(id, AGENT_METRIC[metric], statistic)));
+  return (results) =>
+    combineFleetSeries(
+      indexes.map((i) => results[i] ?? []),
+      statistic,
+    );
+}
+
+function recipeFor(
+  list: QueryList,
+  condition: ScalingCondition,
+  instanceIds: readonly string[],
+): SeriesRecipe {
+  if (condition.metric !== 'custom') return gpuRecipe(list, condition, instanceIds);
+  const index = list.add({
+    namespace: condition.namespace,
+    metricName: condition.name,
+    dimensions: condition.dimensions,
+    statistic: condition.statistic,
+    periodSeconds: GPU_METRIC_PERIOD_SECONDS,
+  });
+  return (results) => [...(results[index] ?? [])];
+}
+
+export interface GroupToRead {
+  readonly spec: ScalingGroupSpec;
+  readonly members: readonly GroupMember[];
+}
+
+export interface ScalingMetricsPlan {
+  /** Every distinct query of every group, and the extra ones. */
+  readonly queries: readonly MetricQuery[];
+  /** Where each extra query's results are in `queries`. */
+  readonly extraIndexes: readonly number[];
+  readonly fromMs: number;
+  readonly toMs: number;
+  /** The fleet series of group `index` (in the order given) from the results of `queries`. */
+  seriesOf(index: number, results: Results): MetricSeries;
+}
+
+/**
+ * One read for all groups: each condition becomes one query per judged GPU
+ * (running members past their warm-up; booting ones publish nothing useful
+ * yet) or one query for a custom metric, deduplicated across groups, over one
+ * window long enough for the longest condition. `extra` queries (the GPU
+ * health sweep's) ride along in the same calls.
+ */
+export function planScalingMetrics(
+  groups: readonly GroupToRead[],
+  nowMs: number,
+  extra: { readonly queries: readonly MetricQuery[]; readonly windowPeriods: number } = {
+    queries: [],
+    windowPeriods: 1,
+  },
+): ScalingMetricsPlan {
+  const list = new QueryList();
+  const extraIndexes = extra.queries.map((query) => list.add(query));
+  let longestWindow = extra.windowPeriods;
+  const recipes = groups.map(({ spec, members }) => {
+    const judged = members
+      .filter((m) => isLive(m) && !isBooting(m, spec.instanceWarmupSeconds, nowMs))
+      .flatMap((m) => m.instanceIds);
+    const byKey = new Map<string, SeriesRecipe>();
+    for (const condition of [...spec.scaleOut.conditions, ...spec.scaleIn.conditions]) {
+      longestWindow = Math.max(longestWindow, condition.outOf);
+      const key = seriesKey(condition);
+      if (!byKey.has(key)) byKey.set(key, recipeFor(list, condition, judged));
+    }
+    return byKey;
+  });
+  // Whole minutes, so that every series is stamped on the minute as CloudWatch stamps it.
+  const fromMs = (Math.floor(nowMs / PERIOD_MS) - longestWindow - 2) * PERIOD_MS;
+  return {
+    queries: list.queries,
+    extraIndexes,
+    fromMs,
+    toMs: nowMs,
+    seriesOf: (index, results) =>
+      Object.fromEntries(
+        [...(recipes[index] ?? new Map<string, SeriesRecipe>())].map(([key, recipe]) => [
+          key,
+          recipe(results),
+        ]),
+      ),
+  };
+}

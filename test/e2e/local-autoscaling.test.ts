@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { type LocalStack, startLocalStack } from '../../local/stack';
+
+const MINUTE = 60_000;
+let stack: LocalStack;
+
+beforeAll(async () => {
+  stack = await startLocalStack({
+    port: 0,
+    endpoints: inject('endpoints'),
+    prefix: 'e2e-scale',
+    timers: false,
+    gpuLoad: { kind: 'steady', percent: 95 },
+  });
+});
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+interface GroupJson {
+  size: number;
+  desired: number;
+  members: { status: string }[];
+  decisions: { action: string; reason: string }[];
+}
+
+async function api(method: string, path: string, body?: unknown) {
+  const response = await fetch(`${stack.apiUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${stack.token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as GroupJson };
+}
+
+async function untilRunning(count: number): Promise<GroupJson> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const group = (await api('GET', '/v1/scaling-groups/busy')).body;
+    if (group.members.filter((m) => m.status === 'RUNNING').length === count) return group;
+    if (Date.now() > deadline)
+      throw new Error(`Timed out waiting for ${count} running: ${JSON.stringify(group)}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+describe('autoscaling on the local runtime', () => {
+  it('grows a group from the simulated GPU load the agent stand-in publishes to moto', async () => {
+    const created = await api('PUT', '/v1/scaling-groups/busy', {
+      instanceType: 'g5.xlarge',
+      min: 1,
+      max: 2,
+      instanceWarmupSeconds: 0,
+    });
+    expect(created.status).toBe(201);
+    const start = Math.floor(Date.now() / MINUTE) * MINUTE;
+
+    await stack.schedules.fire('gpurent-scaling-evaluator', start);
+    await untilRunning(1);
+    for (const minute of [1, 2, 3]) await stack.schedules.fire('gpurent-gpu-load', start + minute * MINUTE);
+    await stack.schedules.fire('gpurent-scaling-evaluator', start + 4 * MINUTE);
+
+    const grown = await untilRunning(2);
+    expect(grown.desired).toBe(2);
+    expect(grown.decisions[0]?.action).toBe('scale-out');
+    expect(grown.decisions[0]?.reason).toContain('gpuUtilization > 80% for 3 datapoints (95%, 95%, 95%)');
+  });
+});

@@ -1,0 +1,50 @@
+import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { MAX_QUERIES_PER_CALL } from '../../shared/adapters/cloudwatch-metric-reader';
+import type { ScalingDeps } from '../../shared/usecases/evaluate-scaling-groups';
+import { useFreshResources } from '../support/function-env';
+import { countMetricDataCalls, seedGroupsWithOneMember } from '../support/scaling-groups';
+
+const GROUPS = 1_000;
+
+let deps: ScalingDeps;
+let counter: ReturnType<typeof countMetricDataCalls>;
+
+beforeAll(async () => {
+  const env = await useFreshResources();
+  const cloudWatch = new CloudWatchClient({});
+  counter = countMetricDataCalls(cloudWatch);
+  const { createScaling, scalingConfig } = await import('../../shared/lambda/scaling');
+  const { readConfig } = await import('../../shared/config');
+  deps = createScaling(readConfig(scalingConfig, env), cloudWatch);
+}, 300_000);
+
+describe('evaluating 1,000 scaling groups', () => {
+  it('reads every metric, the health sweep included, in ceil(queries / 500) GetMetricData calls', async () => {
+    const now = Date.now();
+    // Every group watches its GPU's utilization; every other one also the hottest GPU.
+    await seedGroupsWithOneMember(deps, GROUPS, now, (i) =>
+      i % 2 === 0
+        ? {}
+        : {
+            scaleOut: {
+              match: 'any',
+              conditions: [
+                { metric: 'gpuUtilization', comparison: '>', threshold: 80 },
+                { metric: 'gpuTemperature', statistic: 'Maximum', comparison: '>', threshold: 85 },
+              ],
+            },
+          },
+    );
+    const { evaluateScalingGroups } = await import('../../shared/usecases/evaluate-scaling-groups');
+
+    const summary = await evaluateScalingGroups(deps, now);
+
+    expect(summary.groups).toBe(GROUPS);
+    expect(summary.failures).toEqual([]);
+    // Utilization per GPU, and the hottest reading per GPU, which the health sweep shares.
+    expect(summary.metricQueries).toBe(2 * GROUPS);
+    expect(counter.calls()).toBe(Math.ceil(summary.metricQueries / MAX_QUERIES_PER_CALL));
+    expect(summary.outcomes.unchanged).toBe(GROUPS);
+  }, 300_000);
+});
