@@ -76,7 +76,7 @@ function groupedUse<Key extends string>(
   const used: Partial<Record<Key, GpuUse>> = {};
   for (const [key, members] of groups) {
     const use = gpuUse(members, fromMs, toMs);
-    if (use.gpuHours > 0) used[key] = use;
+    if (use.peakConcurrentGpus > 0) used[key] = use;
   }
   return used;
 }
