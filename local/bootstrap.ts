@@ -40,7 +40,7 @@ async function createTable(client: DynamoDBClient, name: string, table: TableDef
           : table.indexes.map((index) => ({
               IndexName: index.name,
               KeySchema: keySchema(index.partitionKey, index.sortKey),
-              Projection: { ProjectionType: 'ALL' },
+              Projection: { ProjectionType: index.projection ?? 'ALL' },
             })),
     }),
   );

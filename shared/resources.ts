@@ -7,6 +7,12 @@ export interface TableIndexDefinition {
   readonly name: string;
   readonly partitionKey: string;
   readonly sortKey?: string;
+  /**
+   * What the index copies. `KEYS_ONLY` for an index over items that change often:
+   * an update of attributes the index does not hold writes nothing to it.
+   * @default 'ALL'
+   */
+  readonly projection?: 'ALL' | 'KEYS_ONLY';
 }
 
 export interface TableDefinition {
@@ -41,8 +47,9 @@ export const TABLES = {
     partitionKey: 'pk',
     sortKey: 'sk',
     indexes: [
-      // Sparse: only instances whose bill is still open carry `meteringOpen`.
-      { name: 'open-metering', partitionKey: 'meteringOpen', sortKey: 'sk' },
+      // Sparse: only instances whose bill is still open carry `meteringOpen`. Keys only:
+      // every metering tick updates each open instance, and must not rewrite its index copy.
+      { name: 'open-metering-keys', partitionKey: 'meteringOpen', sortKey: 'sk', projection: 'KEYS_ONLY' },
     ],
   },
   /**

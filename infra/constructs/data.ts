@@ -103,7 +103,7 @@ export class GpurentData extends Construct {
         indexName: index.name,
         partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
         sortKey: index.sortKey ? { name: index.sortKey, type: AttributeType.STRING } : undefined,
-        projectionType: ProjectionType.ALL,
+        projectionType: index.projection === 'KEYS_ONLY' ? ProjectionType.KEYS_ONLY : ProjectionType.ALL,
       });
     }
     return table;

@@ -28,7 +28,7 @@ export class LeaseAlreadyExistsError extends Error {
   }
 }
 
-const OPEN_METERING_INDEX = 'open-metering';
+const OPEN_METERING_INDEX = 'open-metering-keys';
 
 type Item = Record<string, unknown>;
 
@@ -222,18 +222,31 @@ export class DynamoDbLeaseRepository implements LeaseRepository {
     return this.queryOpenInstances(tenantId);
   }
 
+  /**
+   * The open-instance index holds keys only (ticks must not rewrite it), so the
+   * instances are read back from the table, 100 a call and consistently: a
+   * checkpoint is never older than the last charge.
+   */
   private async queryOpenInstances(tenantId?: string): Promise<LeaseInstance[]> {
-    const items = await queryAll(this.client, {
+    const keys = await queryAll(this.client, {
       TableName: this.tableName,
       IndexName: OPEN_METERING_INDEX,
       KeyConditionExpression: 'meteringOpen = :open',
       ExpressionAttributeValues: {
         ':open': METERING_OPEN,
-        ...(tenantId === undefined ? {} : { ':tenant': tenantId }),
+        ...(tenantId === undefined ? {} : { ':pk': tenantKey(tenantId) }),
       },
-      ...(tenantId === undefined ? {} : { FilterExpression: 'tenantId = :tenant' }),
+      ...(tenantId === undefined ? {} : { FilterExpression: 'pk = :pk' }),
+      ProjectionExpression: 'pk, sk',
     });
-    return items.map(toInstance);
+    const items = await batchGetAll(
+      this.client,
+      this.tableName,
+      keys.map(({ pk, sk }) => ({ pk, sk })),
+      { consistentRead: true },
+    );
+    // A bill may have closed between the index read and the table read.
+    return items.map(toInstance).filter((instance) => instance.meteringOpen);
   }
 
   private async instancesOf(tenantId: string, leaseId: string): Promise<LeaseInstance[]> {
