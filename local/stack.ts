@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import { dirname } from 'node:path';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse } from 'aws-lambda';
+import { nextAuditRunAfter } from '../shared/domain/audit/audit-month';
 import { QUEUES, TOPICS } from '../shared/resources';
 import { type EmulatorEndpoints, startEmulators } from './emulators';
 import { prepareFunctionEnvironment } from './environment';
@@ -52,12 +53,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const env = await prepareFunctionEnvironment(endpoints, region, prefix);
     // Handlers read their configuration once, at import: set it first.
     Object.assign(process.env, env);
-    const [api, worker, metering, reconciler, budgetEvaluator] = await Promise.all([
+    const [api, worker, metering, reconciler, budgetEvaluator, audit] = await Promise.all([
       import('../functions/api/handler'),
       import('../functions/lease-worker/handler'),
       import('../functions/metering/handler'),
       import('../functions/reconciler/handler'),
       import('../functions/budget-evaluator/handler'),
+      import('../functions/audit/handler'),
     ]);
 
     const tokens = new LocalTokenIssuer();
@@ -90,6 +92,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         },
         { name: 'gpurent-reconciler', everyMs: 5 * MINUTE_MS, handler: reconciler.handler },
         { name: 'gpurent-budget-evaluator', everyMs: 5 * MINUTE_MS, handler: budgetEvaluator.handler },
+        // Last month's audit for every tenant, on the 1st.
+        { name: 'gpurent-audit', nextAtMs: nextAuditRunAfter, handler: audit.handler },
       ],
       region,
       options.timers !== false,

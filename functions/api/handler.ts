@@ -2,11 +2,14 @@ import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempo
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import type { Context } from 'aws-lambda';
 import { z } from 'zod';
+import { DynamoDbAuditStore } from '../../shared/adapters/dynamodb-audit-store';
 import { DynamoDbBudgetRepository } from '../../shared/adapters/dynamodb-budget-repository';
 import { EventBridgePublisher } from '../../shared/adapters/eventbridge-publisher';
+import { SpotTraceFiles } from '../../shared/adapters/spot-trace-files';
 import { SqsLeaseCommandQueue } from '../../shared/adapters/sqs-lease-command-queue';
 import { priceCatalog } from '../../shared/catalog';
 import { nonEmpty, readConfig } from '../../shared/config';
+import { spotDataConfig } from '../../shared/lambda/audit-config';
 import { createEventBridgeClient, createSqsClient } from '../../shared/lambda/clients';
 import { metrics, observed } from '../../shared/lambda/observability';
 import { createStores, storeConfig } from '../../shared/lambda/stores';
@@ -16,6 +19,7 @@ import { apiErrors } from './error-handler';
 import { toApiError } from './errors';
 import { ApiError, type ApiEvent, type ApiResult } from './http';
 import type { RouteKey } from './route-keys';
+import { getAudit, getAuditReport } from './routes/audit';
 import { deleteBudget, getBudget, listAllBudgets, listBudgets, putBudgetRoute } from './routes/budgets';
 import type { ApiContext, ApiDeps } from './routes/context';
 import { deleteLease, getLease, listLeases, postLease } from './routes/leases';
@@ -32,6 +36,8 @@ const config = readConfig({
   DEFAULT_INSTANCE_TYPE: nonEmpty.default('g5.xlarge'),
   /** How long an Idempotency-Key is remembered. */
   IDEMPOTENCY_TTL_SECONDS: z.coerce.number().int().positive().default(86_400),
+  AUDITS_TABLE_NAME: nonEmpty,
+  ...spotDataConfig,
 });
 
 const { dynamoDb, documents, leases, ledger, spend } = createStores(config);
@@ -45,6 +51,8 @@ const deps: ApiDeps = {
   catalog: priceCatalog,
   region: config.AWS_REGION,
   now: Date.now,
+  audits: new DynamoDbAuditStore(documents, config.AUDITS_TABLE_NAME),
+  spotTraces: new SpotTraceFiles(config.SPOT_DATA_DIR),
 };
 
 const idempotency = new IdempotencyConfig({
@@ -89,6 +97,8 @@ const routes: Readonly<Record<RouteKey, Route>> = {
   'GET /v1/budgets/{name}': getBudget,
   'DELETE /v1/budgets/{name}': deleteBudget,
   'GET /v1/admin/budgets': listAllBudgets,
+  'GET /v1/audit/{month}': getAudit,
+  'GET /v1/audit/{month}/report.html': getAuditReport,
 };
 
 export const handler = observed(async (event: ApiEvent, lambdaContext: Context): Promise<ApiResult> => {

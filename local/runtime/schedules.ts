@@ -7,7 +7,10 @@ type DestinationHandler = (event: DestinationRecord, context: Context) => Promis
 
 export interface ScheduledFunction {
   readonly name: string;
-  readonly everyMs: number;
+  /** A rate: fires on the boundaries of this period. */
+  readonly everyMs?: number;
+  /** A calendar schedule (cron): the next time it fires after an instant; used instead of `everyMs`. */
+  readonly nextAtMs?: (afterMs: number) => number;
   readonly handler: ScheduledHandler;
   /** Plays Lambda's on-success destination: invoked after each run that succeeds. */
   readonly onSuccess?: { readonly name: string; readonly handler: DestinationHandler };
@@ -36,6 +39,8 @@ export function scheduledEvent(name: string, atMs: number, region: string): Sche
     detail: {},
   };
 }
+
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export interface Schedules {
   /** Runs one function now, as its schedule would at `atMs`. */
@@ -76,18 +81,24 @@ export function startSchedules(
     }
     return result;
   };
-  const arm = (fn: ScheduledFunction) => {
+  const nextOf = (fn: ScheduledFunction, afterMs: number) =>
+    fn.nextAtMs
+      ? fn.nextAtMs(afterMs)
+      : Math.ceil((afterMs + 1) / (fn.everyMs ?? 60_000)) * (fn.everyMs ?? 60_000);
+  const arm = (fn: ScheduledFunction, next = nextOf(fn, Date.now())) => {
     if (stopped) return;
-    const next = Math.ceil((Date.now() + 1) / fn.everyMs) * fn.everyMs;
+    // setTimeout holds at most ~24.8 days: a monthly schedule waits in hops.
+    const delay = Math.min(next - Date.now(), MAX_TIMER_MS);
     const timer = setTimeout(async () => {
       timers.delete(timer);
+      if (Date.now() < next) return arm(fn, next);
       try {
         await fire(fn.name, next);
       } catch (error) {
         console.error(`${fn.name} failed`, error);
       }
       arm(fn);
-    }, next - Date.now());
+    }, delay);
     timers.add(timer);
   };
   if (armTimers) functions.forEach(arm);

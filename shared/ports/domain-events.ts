@@ -7,7 +7,8 @@ export interface DomainEvent {
     | 'LeaseFailed'
     | 'OrphanInstanceTerminated'
     | 'BudgetThresholdCrossed'
-    | 'BudgetActionTaken';
+    | 'BudgetActionTaken'
+    | 'AuditReady';
   readonly tenantId: string;
   readonly detail: Readonly<Record<string, unknown>>;
 }

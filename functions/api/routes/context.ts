@@ -1,4 +1,5 @@
 import type { LeaseStatus, LeaseView } from '../../../shared/domain/lease';
+import type { AuditStore, SpotTraceSource } from '../../../shared/ports/audits';
 import type { CreateLeaseRequest } from '../../../shared/usecases/create-lease';
 import type { BudgetControl, ControlPlane } from '../../../shared/usecases/dependencies';
 
@@ -6,7 +7,10 @@ export type ApiDeps = Pick<
   ControlPlane,
   'leases' | 'ledger' | 'spend' | 'commands' | 'events' | 'catalog' | 'region' | 'now'
 > &
-  Pick<BudgetControl, 'budgets'>;
+  Pick<BudgetControl, 'budgets'> & {
+    readonly audits: AuditStore;
+    readonly spotTraces: SpotTraceSource;
+  };
 
 /** What the routes are given by the API's composition root. */
 export interface ApiContext {

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { LeaseView } from '../../../shared/domain/lease';
 import { microToUsd } from '../../../shared/domain/money';
 import { dayOf } from '../../../shared/domain/spend';
 import {
@@ -9,6 +8,7 @@ import {
   type UsageLine,
 } from '../../../shared/domain/usage';
 import { usageExportCsv } from '../../../shared/domain/usage-export';
+import { allLeasesOf } from '../../../shared/usecases/all-leases';
 import { type ApiEvent, type ApiResult, json, tenantOf, validate } from '../http';
 import type { ApiContext } from './context';
 
@@ -102,13 +102,7 @@ export async function getUsage(event: ApiEvent, ctx: ApiContext): Promise<ApiRes
 export async function exportUsage(event: ApiEvent, ctx: ApiContext): Promise<ApiResult> {
   const tenantId = tenantOf(event);
   const range = validate(exportQuery(ctx.deps.now()), event.queryStringParameters ?? {}, 'query');
-  const leases: LeaseView[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await ctx.deps.leases.list(tenantId, 100, cursor);
-    leases.push(...page.leases);
-    cursor = page.nextCursor;
-  } while (cursor);
+  const leases = await allLeasesOf(ctx.deps.leases, tenantId);
   return {
     statusCode: 200,
     headers: {
