@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { formatUsd } from '../money';
+import { MICRO_PER_USD, type MicroUsd } from '../money';
 import type { MonthlyAudit } from './monthly-audit';
 
 /** An audit's summary for the budget alerts topic. */
@@ -20,7 +20,9 @@ export function auditIdOf(tenantId: string, month: string): string {
   return createHash('sha256').update(`${tenantId}\n${month}`).digest('hex').slice(0, 32);
 }
 
-const usd = (micro: number) => `$${formatUsd(micro).slice(0, -4)}`;
+/** Dollars and cents for people, rounded to the cent. */
+export const cents = (micro: MicroUsd) => (micro / MICRO_PER_USD).toFixed(2);
+const usd = (micro: MicroUsd) => `$${cents(micro)}`;
 const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
 
 /** The audit's summary for the budget alerts topic (`kind` = `audit`). */

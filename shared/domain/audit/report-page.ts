@@ -1,5 +1,5 @@
 import { RENTAL_MODES, type RentalMode } from '../lease';
-import { formatUsd, type MicroUsd } from '../money';
+import { cents as money } from './audit-summary';
 import type { MonthlyAudit } from './monthly-audit';
 
 /**
@@ -171,7 +171,6 @@ function axis(maxLabel: string): string {
   return `<line x1="${LEFT}" x2="${LEFT + PLOT_W}" y1="${base}" y2="${base}" stroke="#999"/><line x1="${LEFT}" x2="${LEFT}" y1="${TOP}" y2="${base}" stroke="#999"/><text x="${LEFT - 6}" y="${TOP + 8}" text-anchor="end">${escapeHtml(maxLabel)}</text><text x="${LEFT - 6}" y="${base}" text-anchor="end">0</text>\n`;
 }
 
-const money = (micro: MicroUsd) => formatUsd(micro).slice(0, -4);
 const hours = (seconds: number) => (seconds / 3600).toFixed(1);
 const fixed = (value: number) => value.toFixed(1);
 
