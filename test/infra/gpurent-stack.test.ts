@@ -254,6 +254,8 @@ describe('HTTP API', () => {
       'GET /v1/budgets/{name}',
       'DELETE /v1/budgets/{name}',
       'GET /v1/admin/budgets',
+      'GET /v1/audit/{month}',
+      'GET /v1/audit/{month}/report.html',
     ];
     expect([...byKey.keys()].sort()).toEqual([...publicKeys, ...protectedKeys].sort());
     for (const key of publicKeys) {
