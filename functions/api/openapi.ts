@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LEASE_STATUSES, RENTAL_MODES, WORKLOADS } from '../../shared/domain/lease';
 import { USAGE_GROUPINGS } from '../../shared/domain/usage';
+import { auditPaths, auditSchemas } from './openapi-audit';
 import { budgetPaths, budgetSchemas } from './openapi-budgets';
 import {
   authErrors,
@@ -105,6 +106,7 @@ export const openApiDocument = {
         },
       },
       ...budgetSchemas,
+      ...auditSchemas,
       Error: {
         type: 'object',
         properties: {
@@ -244,5 +246,6 @@ export const openApiDocument = {
       },
     },
     ...budgetPaths,
+    ...auditPaths,
   },
 } as const;
