@@ -1,3 +1,4 @@
+import type { AuditRecommendation, SpotCandidate } from '../../shared/domain/audit/monthly-audit';
 import { costOfRun } from '../../shared/domain/billing';
 import type { Workload } from '../../shared/domain/lease';
 import { costOfSeconds, type MicroUsd } from '../../shared/domain/money';
@@ -11,43 +12,14 @@ import { SpotMarket, type SpotTraces } from '../spot-market';
 import type { MonthDemand, RanLease } from '../trace/month-trace';
 import { MS_PER_HOUR } from '../units';
 
-/** Leases of one workload that ran off spot although the policy would put them on spot. */
-export interface SpotCandidate {
-  readonly workload: Workload;
-  readonly leases: number;
-  readonly gpuHours: number;
-}
-
 /**
- * What the planner recommends after replaying a tenant's month. Every figure is
- * within the planner's model: each GPU a p3.2xlarge (1x V100) at its us-east-1
- * rates, spot from the V100 traces; so savings compare the month as it ran
- * with the policy at the same model prices, never model prices with the bill.
+ * What the planner recommends after replaying a tenant's month (the audit's
+ * recommendation, field by field), with the replay's own assumptions.
  */
-export interface MonthRecommendation {
-  readonly model: {
-    readonly instanceType: string;
-    readonly onDemandMicroUsdPerHour: MicroUsd;
-    readonly reservedMicroUsdPerHour: MicroUsd;
-    readonly assumptions: readonly string[];
-  };
-  /** Reserved GPUs to commit for the next term, from this month's training and inference demand. */
-  readonly reservedGpus: number;
-  readonly reservedReason: string;
-  /** What committing `reservedGpus` for this month would have saved against on-demand. */
-  readonly reservedSavingMicroUsd: MicroUsd;
-  readonly spotCandidates: readonly SpotCandidate[];
-  /** The month at the modes it ran in. */
-  readonly asRanMicroUsd: MicroUsd;
-  /** The month replayed through the live policies (mode choice, placement, spot reclaims). */
-  readonly policyMicroUsd: MicroUsd;
-  readonly policySavingMicroUsd: MicroUsd;
-  /** The month's cost with the commitment as well: as ran − policy saving − reserved saving. */
-  readonly recommendedMicroUsd: MicroUsd;
-  /** The cheapest mix with perfect knowledge of the month. */
-  readonly hindsightMicroUsd: MicroUsd;
-  /** (policy saving + reserved saving) / as ran. */
-  readonly savingShare: number;
+export interface MonthRecommendation
+  extends Omit<AuditRecommendation, 'model' | 'estimatedSavingOfPaidMicroUsd'> {
+  readonly model: Omit<AuditRecommendation['model'], 'note'> & { readonly assumptions: readonly string[] };
+  /** Spot reclaims in the policy's replay. */
   readonly interruptions: number;
 }
 

@@ -43,7 +43,20 @@ export interface GpuSpan {
   readonly endMs: number;
 }
 
-/** The planner's recommendation, in the audit's words (see planner/audit/month-recommendation.ts). */
+/** Leases of one workload that ran off spot although the policy would put them on spot. */
+export interface SpotCandidate {
+  readonly workload: Workload;
+  readonly leases: number;
+  readonly gpuHours: number;
+}
+
+/**
+ * The planner's recommendation (planner/audit/month-recommendation.ts). Every
+ * figure but the last is within the planner's model: each GPU a p3.2xlarge
+ * (1x V100) at its us-east-1 rates, spot from the V100 traces; savings compare
+ * the month as it ran with the policy at the same model prices, never model
+ * prices with the bill.
+ */
 export interface AuditRecommendation {
   readonly model: {
     readonly instanceType: string;
@@ -51,19 +64,22 @@ export interface AuditRecommendation {
     readonly reservedMicroUsdPerHour: MicroUsd;
     readonly note: string;
   };
+  /** Reserved GPUs to commit for the next term, from this month's training and inference demand. */
   readonly reservedGpus: number;
   readonly reservedReason: string;
+  /** What committing `reservedGpus` for this month would have saved against on-demand. */
   readonly reservedSavingMicroUsd: MicroUsd;
-  readonly spotCandidates: readonly {
-    readonly workload: Workload;
-    readonly leases: number;
-    readonly gpuHours: number;
-  }[];
+  readonly spotCandidates: readonly SpotCandidate[];
+  /** The month at the modes it ran in. */
   readonly asRanMicroUsd: MicroUsd;
+  /** The month replayed through the live policies (mode choice, placement, spot reclaims). */
   readonly policyMicroUsd: MicroUsd;
   readonly policySavingMicroUsd: MicroUsd;
+  /** The month's cost with the commitment as well: as ran − policy saving − reserved saving. */
   readonly recommendedMicroUsd: MicroUsd;
+  /** The cheapest mix with perfect knowledge of the month. */
   readonly hindsightMicroUsd: MicroUsd;
+  /** (policy saving + reserved saving) / as ran. */
   readonly savingShare: number;
   /** savingShare applied to what the tenant paid: an estimate, the model's share of the real bill. */
   readonly estimatedSavingOfPaidMicroUsd: MicroUsd;

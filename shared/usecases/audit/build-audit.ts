@@ -53,7 +53,9 @@ export async function buildAudit(
 
 function inAuditTerms(r: MonthRecommendation): Omit<AuditRecommendation, 'estimatedSavingOfPaidMicroUsd'> {
   const { assumptions: _assumptions, ...model } = r.model;
+  const { interruptions: _interruptions, ...figures } = r;
   return {
+    ...figures,
     model: {
       ...model,
       note:
@@ -64,15 +66,5 @@ function inAuditTerms(r: MonthRecommendation): Omit<AuditRecommendation, 'estima
         'paid applies that share to the bill. Reserved GPUs are sized for the next 30-day term from this ' +
         "month's training and inference demand.",
     },
-    reservedGpus: r.reservedGpus,
-    reservedReason: r.reservedReason,
-    reservedSavingMicroUsd: r.reservedSavingMicroUsd,
-    spotCandidates: r.spotCandidates,
-    asRanMicroUsd: r.asRanMicroUsd,
-    policyMicroUsd: r.policyMicroUsd,
-    policySavingMicroUsd: r.policySavingMicroUsd,
-    recommendedMicroUsd: r.recommendedMicroUsd,
-    hindsightMicroUsd: r.hindsightMicroUsd,
-    savingShare: r.savingShare,
   };
 }
