@@ -5,16 +5,21 @@ import { lambdaContext } from './lambda-context';
 type ScheduledHandler = (event: ScheduledEvent, context: Context) => Promise<unknown>;
 type DestinationHandler = (event: DestinationRecord, context: Context) => Promise<unknown>;
 
-export interface ScheduledFunction {
+export type ScheduledFunction = {
   readonly name: string;
-  /** A rate: fires on the boundaries of this period. */
-  readonly everyMs?: number;
-  /** A calendar schedule (cron): the next time it fires after an instant; used instead of `everyMs`. */
-  readonly nextAtMs?: (afterMs: number) => number;
   readonly handler: ScheduledHandler;
   /** Plays Lambda's on-success destination: invoked after each run that succeeds. */
   readonly onSuccess?: { readonly name: string; readonly handler: DestinationHandler };
-}
+} & (
+  | {
+      /** A rate: fires on the boundaries of this period. */
+      readonly everyMs: number;
+    }
+  | {
+      /** A calendar schedule (cron): the next time it fires after an instant. */
+      readonly nextAtMs: (afterMs: number) => number;
+    }
+);
 
 /** What Lambda hands an on-success destination function after an asynchronous invocation. */
 export interface DestinationRecord {
@@ -82,9 +87,7 @@ export function startSchedules(
     return result;
   };
   const nextOf = (fn: ScheduledFunction, afterMs: number) =>
-    fn.nextAtMs
-      ? fn.nextAtMs(afterMs)
-      : Math.ceil((afterMs + 1) / (fn.everyMs ?? 60_000)) * (fn.everyMs ?? 60_000);
+    'nextAtMs' in fn ? fn.nextAtMs(afterMs) : Math.ceil((afterMs + 1) / fn.everyMs) * fn.everyMs;
   const arm = (fn: ScheduledFunction, next = nextOf(fn, Date.now())) => {
     if (stopped) return;
     // setTimeout holds at most ~24.8 days: a monthly schedule waits in hops.
