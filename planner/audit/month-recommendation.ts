@@ -3,7 +3,11 @@ import { costOfRun } from '../../shared/domain/billing';
 import type { Workload } from '../../shared/domain/lease';
 import { costOfSeconds, type MicroUsd } from '../../shared/domain/money';
 import { chooseRentalMode } from '../../shared/domain/rental-mode';
-import { busyTimeByLevel, recommendReservedGpus } from '../../shared/domain/reservations';
+import {
+  busyTimeByLevel,
+  RESERVATION_TERM_MS,
+  recommendReservedGpus,
+} from '../../shared/domain/reservations';
 import { concurrencyOf } from '../demand-history';
 import { REPLAY_INSTANCE_TYPE, type ReplayPrices, replayPrices } from '../model';
 import { replayDemand } from '../replay';
@@ -32,7 +36,10 @@ export interface MonthRecommendation
 export function recommendForMonth(demand: MonthDemand, spot: SpotTraces): MonthRecommendation {
   const { trace, ran } = demand;
   const prices = replayPrices();
-  const replay = replayDemand(trace, spot, 'tenant month');
+  // One term: the replay's first term commits nothing (no history before the month), and a
+  // second one starting on the 31st would pay 30 days of commitment for one day.
+  const oneTerm = { ...trace, endMs: Math.min(trace.endMs, trace.originMs + RESERVATION_TERM_MS) };
+  const replay = replayDemand(oneTerm, spot, 'tenant month');
   const asRanMicroUsd = asRanCost(ran, new SpotMarket(spot, trace.originMs), prices);
   const policyMicroUsd = totalOf(replay.policy.costMicroUsd);
 

@@ -59,4 +59,18 @@ describe('recommendForMonth', () => {
     expect(r.policySavingMicroUsd).toBe(0);
     expect(r.spotCandidates).toEqual([]);
   });
+
+  it('replays a 31-day month as one term: no commitment paid in full for its last day', async () => {
+    const october = Date.UTC(2026, 9, 1);
+    const leases = [ranLease('t', 'training', 2, 'on-demand', october, october + 31 * DAY)];
+    const r = recommendForMonth(
+      monthDemand(leases, october, october + 31 * DAY),
+      await loadSpotTraces(SPOT_DATA),
+    );
+    // 2 GPUs x 744 h on-demand, as it ran; the commitment is the recommendation for the next term.
+    expect(r.policyMicroUsd).toBe(2 * 744 * 3_060_000);
+    expect(r.asRanMicroUsd).toBe(r.policyMicroUsd);
+    expect(r.reservedGpus).toBe(2);
+    expect(r.reservedSavingMicroUsd).toBe(2 * 744 * (3_060_000 - 1_927_800));
+  });
 });
