@@ -6,6 +6,11 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
       { extends: true, test: { name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 240_000 } },
+      // The report page in headless Chromium (Debian's chromium package, driven by puppeteer-core).
+      {
+        extends: true,
+        test: { name: 'browser', include: ['test/browser/**/*.test.ts'], testTimeout: 60_000 },
+      },
       {
         extends: true,
         test: {

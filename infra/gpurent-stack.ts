@@ -1,7 +1,11 @@
+import { dirname } from 'node:path';
 import { type App, CfnOutput, Duration, Stack, type StackProps, Tags, Validations } from 'aws-cdk-lib';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { Construct } from 'constructs';
+import { DEFAULT_DATA_DIR } from '../planner/paths';
+import { AVAILABILITY_DIR, PRICES_FILE } from '../planner/spot-market';
+import { AUDIT_SCHEDULE } from '../shared/domain/audit/audit-month';
 import {
   TABLES,
   type TableDefinition,
@@ -15,7 +19,12 @@ import { GpurentApi } from './constructs/api';
 import { GpurentData } from './constructs/data';
 import { GpurentEvents } from './constructs/events';
 import { GpuFleet } from './constructs/fleet';
-import { GpurentFunction, type GpurentLogLevel } from './constructs/gpurent-function';
+import {
+  type BundledData,
+  GpurentFunction,
+  type GpurentLogLevel,
+  LAMBDA_TASK_ROOT,
+} from './constructs/gpurent-function';
 import { GpurentQueues } from './constructs/queues';
 import { GpurentSchedules } from './constructs/schedules';
 
@@ -40,6 +49,14 @@ export interface GpurentStackProps extends StackProps {
 
   /** @default 'INFO' */
   readonly logLevel?: GpurentLogLevel;
+
+  /**
+   * Folder holding the V100 spot traces the monthly audit replays against
+   * (`spot-availability-aws-v100/`, `spot-prices-aws-v100/`); they are bundled into
+   * the API and audit function packages.
+   * @default - `../shared/data` beside the repository
+   */
+  readonly spotDataDir?: string;
 }
 
 /**
@@ -62,6 +79,7 @@ export class GpurentStack extends Stack {
     readonly reconciler: GpurentFunction;
     readonly budgetEvaluator: GpurentFunction;
     readonly scalingEvaluator: GpurentFunction;
+    readonly audit: GpurentFunction;
   };
 
   constructor(scope: Construct, id: string, props: GpurentStackProps = {}) {
@@ -77,6 +95,13 @@ export class GpurentStack extends Stack {
       availabilityZones: props.availabilityZones,
     });
     const leaseCommands = this.queues.queues.leaseCommands;
+    // The audit's replay reads the spot traces from its own package.
+    const spotData: BundledData = {
+      sourceDir: props.spotDataDir ?? DEFAULT_DATA_DIR,
+      folders: [AVAILABILITY_DIR, dirname(PRICES_FILE)],
+      into: 'spot-data',
+    };
+    const spotDataEnvironment = { SPOT_DATA_DIR: `${LAMBDA_TASK_ROOT}/${spotData.into}` };
 
     // --- tenant API -------------------------------------------------------------
     const apiFunction = new GpurentFunction(this, 'ApiFunction', {
@@ -85,6 +110,8 @@ export class GpurentStack extends Stack {
       memorySize: 1024,
       timeout: Duration.seconds(10),
       logLevel,
+      bundledData: spotData,
+      environment: spotDataEnvironment,
     })
       .bindTable(this.data.binding('leases'), 'readWrite')
       .bindTable(this.data.binding('usage'), 'read')
@@ -93,7 +120,9 @@ export class GpurentStack extends Stack {
       .bindTable(this.data.binding('idempotency'), 'readWrite')
       .bindQueue(leaseCommands.binding, 'send')
       .bindEventBus(this.events.binding)
-      .bindTable(this.data.binding('scalingGroups'), 'readWrite');
+      .bindTable(this.data.binding('scalingGroups'), 'readWrite')
+      // GET /v1/audit/{month}: the stored audit, else one built on the spot.
+      .bindTable(this.data.binding('audits'), 'read');
     // GET /v1/leases/{id}/metrics reads the GPU telemetry.
     this.fleet.grantReadMetrics(apiFunction);
     this.api = new GpurentApi(this, 'Api', { handler: apiFunction });
@@ -194,6 +223,24 @@ export class GpurentStack extends Stack {
       .bindQueue(leaseCommands.binding, 'send')
       .bindEventBus(this.events.binding);
     this.fleet.grantReadMetrics(scalingEvaluator);
+    const audit = new GpurentFunction(this, 'AuditFunction', {
+      handlerName: 'audit',
+      description:
+        "gpurent monthly audit: on the 1st, last month's audit for every tenant, stored and announced once",
+      memorySize: 1024,
+      timeout: Duration.minutes(5),
+      logLevel,
+      bundledData: spotData,
+      environment: spotDataEnvironment,
+    })
+      .bindTable(this.data.binding('leases'), 'read')
+      // The shared store wiring names the usage table; the audit reads rollups, never rows.
+      .bindTable(this.data.binding('usage'), 'read')
+      // Rollups, and the scan for the tenants charged in the month.
+      .bindTable(this.data.binding('spend'), 'read')
+      .bindTable(this.data.binding('audits'), 'readWrite')
+      .bindTopic(this.alerts.binding('budgetAlerts'))
+      .bindEventBus(this.events.binding);
 
     this.schedules = new GpurentSchedules(this, 'Schedules');
     this.schedules.addFunctionSchedule('MeteringSchedule', metering, {
@@ -216,6 +263,15 @@ export class GpurentStack extends Stack {
       description: 'gpurent scaling evaluator, every minute',
     });
 
+    this.schedules.addFunctionSchedule('AuditSchedule', audit, {
+      cron: {
+        minute: String(AUDIT_SCHEDULE.minute),
+        hour: String(AUDIT_SCHEDULE.hour),
+        day: String(AUDIT_SCHEDULE.day),
+      },
+      description: 'gpurent monthly audit of last month, at 00:30 UTC on the 1st',
+    });
+
     this.functions = {
       api: apiFunction,
       leaseWorker,
@@ -223,6 +279,7 @@ export class GpurentStack extends Stack {
       reconciler,
       budgetEvaluator,
       scalingEvaluator,
+      audit,
     };
 
     // --- alarms ---------------------------------------------------------------------
@@ -278,6 +335,7 @@ export const DEFAULT_REGION = 'us-east-1';
  * - `availabilityZones`: comma-separated zones for the GPU subnets.
  * - `operatorEmail`: subscribe an e-mail address to operator alarms.
  * - `logLevel`: DEBUG | INFO | WARN | ERROR for all functions.
+ * - `spotDataDir`: folder with the V100 spot traces bundled for the audit (default ../shared/data).
  */
 export function addGpurentStack(app: App): GpurentStack {
   const context = (key: string): string | undefined => {
@@ -302,6 +360,7 @@ export function addGpurentStack(app: App): GpurentStack {
       .filter(Boolean),
     operatorEmail: context('operatorEmail'),
     logLevel: logLevel as GpurentLogLevel | undefined,
+    spotDataDir: context('spotDataDir'),
   });
   Tags.of(stack).add('project', 'gpurent');
   return stack;

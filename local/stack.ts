@@ -5,6 +5,7 @@ import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { EC2Client } from '@aws-sdk/client-ec2';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse } from 'aws-lambda';
+import { nextAuditRunAfter } from '../shared/domain/audit/audit-month';
 import { QUEUES, TOPICS } from '../shared/resources';
 import { type EmulatorEndpoints, startEmulators } from './emulators';
 import { prepareFunctionEnvironment } from './environment';
@@ -57,13 +58,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const env = await prepareFunctionEnvironment(endpoints, region, prefix);
     // Handlers read their configuration once, at import: set it first.
     Object.assign(process.env, env);
-    const [api, worker, metering, reconciler, budgetEvaluator, scalingEvaluator] = await Promise.all([
+    const [api, worker, metering, reconciler, budgetEvaluator, scalingEvaluator, audit] = await Promise.all([
       import('../functions/api/handler'),
       import('../functions/lease-worker/handler'),
       import('../functions/metering/handler'),
       import('../functions/reconciler/handler'),
       import('../functions/budget-evaluator/handler'),
       import('../functions/scaling-evaluator/handler'),
+      import('../functions/audit/handler'),
     ]);
     const telemetry = { ec2: new EC2Client({}), cloudWatch: new CloudWatchClient({}) };
     const gpuLoad = options.gpuLoad ?? { kind: 'idle' };
@@ -105,6 +107,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
           everyMs: MINUTE_MS,
           handler: (event) => publishSimulatedGpuLoad(telemetry, gpuLoad, Date.parse(event.time)),
         },
+        // Last month's audit for every tenant, on the 1st.
+        { name: 'gpurent-audit', nextAtMs: nextAuditRunAfter, handler: audit.handler },
       ],
       region,
       options.timers !== false,

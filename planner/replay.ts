@@ -31,8 +31,11 @@ export async function replayTrace(options: ReplayOptions): Promise<Replay> {
   return replayDemand(trace, spot, basename(options.tracePath), options.reservationLookbackMs);
 }
 
-/** Replays a parsed trace against spot traces: the policy, the hindsight bound and the all-on-demand baseline. */
-function replayDemand(
+/**
+ * Replays a parsed trace against spot traces: the policy, the hindsight bound and
+ * the all-on-demand baseline. The monthly audit replays a tenant's own month with it.
+ */
+export function replayDemand(
   trace: DemandTrace,
   spot: SpotTraces,
   source: string,

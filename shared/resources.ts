@@ -84,6 +84,17 @@ export const TABLES = {
     sortKey: 'sk',
     indexes: [],
   },
+  /**
+   * Monthly audits, one per tenant and month (`TENANT#t`, `AUDIT#yyyy-mm`), written
+   * once by the audit schedule, with the claim and time of their announcement.
+   */
+  audits: {
+    id: 'AuditsTable',
+    envVar: 'AUDITS_TABLE_NAME',
+    partitionKey: 'pk',
+    sortKey: 'sk',
+    indexes: [],
+  },
   /** Powertools idempotency records (API create, lease commands). */
   idempotency: {
     id: 'IdempotencyTable',

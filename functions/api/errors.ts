@@ -3,6 +3,7 @@ import {
   IdempotencyValidationError,
 } from '@aws-lambda-powertools/idempotency';
 import { InvalidCursorError } from '../../shared/adapters/dynamodb-lease-repository';
+import { AuditMonthError } from '../../shared/domain/audit/audit-month';
 import {
   BudgetExceededError,
   BudgetNotFoundError,
@@ -19,6 +20,9 @@ export function toApiError(error: unknown): ApiError | undefined {
     return new ApiError(422, 'UNSUPPORTED_INSTANCE_TYPE', error.message, [
       { path: 'instanceType', message: error.message },
     ]);
+  }
+  if (error instanceof AuditMonthError) {
+    return new ApiError(400, error.code, error.message, [{ path: 'month', message: error.message }]);
   }
   if (error instanceof LeaseNotFoundError) return new ApiError(404, 'LEASE_NOT_FOUND', error.message);
   if (error instanceof BudgetNotFoundError) return new ApiError(404, 'BUDGET_NOT_FOUND', error.message);

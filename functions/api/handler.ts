@@ -3,13 +3,16 @@ import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dyn
 import type { Context } from 'aws-lambda';
 import { z } from 'zod';
 import { CloudWatchMetricReader } from '../../shared/adapters/cloudwatch-metric-reader';
+import { DynamoDbAuditStore } from '../../shared/adapters/dynamodb-audit-store';
 import { DynamoDbBudgetRepository } from '../../shared/adapters/dynamodb-budget-repository';
 import { DynamoDbScalingGroupRepository } from '../../shared/adapters/dynamodb-scaling-group-repository';
 import { EventBridgePublisher } from '../../shared/adapters/eventbridge-publisher';
+import { SpotTraceFiles } from '../../shared/adapters/spot-trace-files';
 import { SqsLeaseCommandQueue } from '../../shared/adapters/sqs-lease-command-queue';
 import { priceCatalog } from '../../shared/catalog';
 import { nonEmpty, readConfig } from '../../shared/config';
 import { DEFAULT_GPU_TEMPERATURE_LIMIT_C } from '../../shared/domain/gpu-health';
+import { spotDataConfig } from '../../shared/lambda/audit-config';
 import {
   createCloudWatchClient,
   createDocumentClient,
@@ -26,6 +29,7 @@ import { apiErrors } from './error-handler';
 import { toApiError } from './errors';
 import { ApiError, type ApiEvent, type ApiResult } from './http';
 import type { RouteKey } from './route-keys';
+import { getAudit, getAuditReport } from './routes/audit';
 import { deleteBudget, getBudget, listAllBudgets, listBudgets, putBudgetRoute } from './routes/budgets';
 import type { ApiContext, ApiDeps } from './routes/context';
 import { getLeaseMetrics } from './routes/lease-metrics';
@@ -48,6 +52,8 @@ const config = readConfig({
   SCALING_GROUPS_TABLE_NAME: nonEmpty,
   /** A GPU hotter than this is reported unhealthy. */
   GPU_TEMPERATURE_LIMIT_C: z.coerce.number().min(40).max(120).default(DEFAULT_GPU_TEMPERATURE_LIMIT_C),
+  AUDITS_TABLE_NAME: nonEmpty,
+  ...spotDataConfig,
 });
 
 const { dynamoDb, documents, leases, ledger, spend } = createStores(config);
@@ -61,6 +67,8 @@ const deps: ApiDeps = {
   catalog: priceCatalog,
   region: config.AWS_REGION,
   now: Date.now,
+  audits: new DynamoDbAuditStore(documents, config.AUDITS_TABLE_NAME),
+  spotTraces: new SpotTraceFiles(config.SPOT_DATA_DIR),
 };
 
 const scalingDeps = {
@@ -126,6 +134,8 @@ const routes: Readonly<Record<RouteKey, Route>> = {
   'PUT /v1/scaling-groups/{name}': scalingGroupRoutes.putScalingGroup,
   'GET /v1/scaling-groups/{name}': scalingGroupRoutes.getScalingGroup,
   'DELETE /v1/scaling-groups/{name}': scalingGroupRoutes.deleteScalingGroup,
+  'GET /v1/audit/{month}': getAudit,
+  'GET /v1/audit/{month}/report.html': getAuditReport,
 };
 
 export const handler = observed(async (event: ApiEvent, lambdaContext: Context): Promise<ApiResult> => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LEASE_STATUSES, RENTAL_MODES, WORKLOADS } from '../../shared/domain/lease';
 import { USAGE_GROUPINGS } from '../../shared/domain/usage';
+import { auditPaths, auditSchemas } from './openapi-audit';
 import { budgetPaths, budgetSchemas } from './openapi-budgets';
 import {
   authErrors,
@@ -109,6 +110,7 @@ export const openApiDocument = {
       },
       ...budgetSchemas,
       ...scaling.schemas,
+      ...auditSchemas,
       Error: {
         type: 'object',
         properties: {
@@ -272,5 +274,6 @@ export const openApiDocument = {
     },
     ...budgetPaths,
     ...scaling.paths,
+    ...auditPaths,
   },
 } as const;

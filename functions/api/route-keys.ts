@@ -28,6 +28,8 @@ export const API_ROUTES = [
   { key: 'PUT /v1/scaling-groups/{name}' },
   { key: 'GET /v1/scaling-groups/{name}' },
   { key: 'DELETE /v1/scaling-groups/{name}' },
+  { key: 'GET /v1/audit/{month}' },
+  { key: 'GET /v1/audit/{month}/report.html' },
 ] as const satisfies readonly { key: string; publicBecause?: string }[];
 
 export type RouteKey = (typeof API_ROUTES)[number]['key'];

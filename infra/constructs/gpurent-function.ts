@@ -112,7 +112,24 @@ export interface GpurentFunctionProps {
 
   /** Repository root holding `functions/`, `package-lock.json`, `tsconfig.json`. @default PROJECT_ROOT */
   readonly projectRoot?: string;
+
+  /**
+   * Data files copied into the function package next to the bundle (e.g. the spot
+   * traces the audit replays), read at run time from `/var/task/<into>`.
+   * @default - none
+   */
+  readonly bundledData?: BundledData;
 }
+
+/** Folders of `sourceDir` copied into `<package>/<into>/` at bundling time. */
+export interface BundledData {
+  readonly sourceDir: string;
+  readonly folders: readonly string[];
+  readonly into: string;
+}
+
+/** Where Lambda unpacks the function package. */
+export const LAMBDA_TASK_ROOT = '/var/task';
 
 /**
  * The one opinionated Lambda function of gpurent: a `NodejsFunction` bundled locally by
@@ -134,6 +151,14 @@ export class GpurentFunction extends NodejsFunction {
       );
     }
     const logLevel = props.logLevel ?? 'INFO';
+    const data = props.bundledData;
+    for (const folder of data?.folders ?? []) {
+      if (!existsSync(join(data?.sourceDir ?? '', folder))) {
+        throw new Error(
+          `GpurentFunction ${id}: no ${folder} in ${data?.sourceDir}; bundledData needs it (pass -c spotDataDir=<dir>).`,
+        );
+      }
+    }
 
     // Created in the parent scope, before super() (nothing may touch `this` earlier): they
     // become siblings of the function, with ids derived from its id.
@@ -182,6 +207,18 @@ export class GpurentFunction extends NodejsFunction {
         tsconfig: join(projectRoot, 'tsconfig.json'),
         forceDockerBundling: false,
         logLevel: LogLevel.WARNING,
+        commandHooks: data
+          ? {
+              beforeBundling: () => [],
+              beforeInstall: () => [],
+              afterBundling: (_input: string, outputDir: string) => [
+                `mkdir -p "${join(outputDir, data.into)}"`,
+                ...data.folders.map(
+                  (f) => `cp -R "${join(data.sourceDir, f)}" "${join(outputDir, data.into)}/"`,
+                ),
+              ],
+            }
+          : undefined,
       },
     });
     this.role = role;

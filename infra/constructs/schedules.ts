@@ -1,9 +1,10 @@
-import { Aws, type Duration } from 'aws-cdk-lib';
+import { Aws, Duration } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LambdaDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import {
   ContextAttribute,
+  type CronOptionsWithTimezone,
   Schedule,
   ScheduleExpression,
   ScheduleGroup,
@@ -14,8 +15,10 @@ import { Construct } from 'constructs';
 import { acknowledgeWildcardResource } from './nag';
 
 export interface FunctionScheduleOptions {
-  /** How often the function runs; at least one minute. */
-  readonly every: Duration;
+  /** How often the function runs; at least one minute. Give this or `cron`. */
+  readonly every?: Duration;
+  /** When the function runs, as a cron schedule in UTC (e.g. `{minute: '30', hour: '0', day: '1'}`). */
+  readonly cron?: CronOptionsWithTimezone;
   readonly description?: string;
   /**
    * Whether the schedule fires after deployment.
@@ -29,6 +32,9 @@ export interface FunctionScheduleOptions {
    */
   readonly onSuccess?: IFunction;
 }
+
+/** How long a cron run may wait for its invocation (Lambda's limit is six hours). */
+const CRON_MAX_EVENT_AGE = Duration.hours(6);
 
 /**
  * EventBridge Scheduler schedules that invoke gpurent functions at a fixed rate, all
@@ -58,14 +64,23 @@ export class GpurentSchedules extends Construct {
     });
   }
 
-  /** Invokes `fn` at a fixed rate. */
+  /** Invokes `fn` at a fixed rate (`every`) or on a cron schedule (`cron`). */
   public addFunctionSchedule(id: string, fn: IFunction, options: FunctionScheduleOptions): Schedule {
-    const minutes = options.every.toMinutes();
-    if (!Number.isInteger(minutes) || minutes < 1) {
-      throw new Error(`Schedule ${id}: 'every' must be a whole number of minutes, at least 1.`);
+    if ((options.every === undefined) === (options.cron === undefined)) {
+      throw new Error(`Schedule ${id}: give exactly one of 'every' and 'cron'.`);
     }
+    if (options.every) {
+      const minutes = options.every.toMinutes();
+      if (!Number.isInteger(minutes) || minutes < 1) {
+        throw new Error(`Schedule ${id}: 'every' must be a whole number of minutes, at least 1.`);
+      }
+    }
+    // A rate's run is stale once the next one is due; a calendar run is still worth doing hours late.
+    const maxEventAge = options.every ?? CRON_MAX_EVENT_AGE;
     const schedule = new Schedule(this, id, {
-      schedule: ScheduleExpression.rate(options.every),
+      schedule: options.every
+        ? ScheduleExpression.rate(options.every)
+        : ScheduleExpression.cron(options.cron ?? {}),
       scheduleGroup: this.group,
       description: options.description,
       enabled: options.enabled ?? true,
@@ -83,12 +98,12 @@ export class GpurentSchedules extends Construct {
           detail: {},
         }),
         retryAttempts: 0,
-        maxEventAge: options.every,
+        maxEventAge,
       }),
     });
     fn.configureAsyncInvoke({
       retryAttempts: 0,
-      maxEventAge: options.every,
+      maxEventAge,
       onSuccess: options.onSuccess
         ? new LambdaDestination(options.onSuccess, { responseOnly: false })
         : undefined,

@@ -5,13 +5,21 @@ import { lambdaContext } from './lambda-context';
 type ScheduledHandler = (event: ScheduledEvent, context: Context) => Promise<unknown>;
 type DestinationHandler = (event: DestinationRecord, context: Context) => Promise<unknown>;
 
-export interface ScheduledFunction {
+export type ScheduledFunction = {
   readonly name: string;
-  readonly everyMs: number;
   readonly handler: ScheduledHandler;
   /** Plays Lambda's on-success destination: invoked after each run that succeeds. */
   readonly onSuccess?: { readonly name: string; readonly handler: DestinationHandler };
-}
+} & (
+  | {
+      /** A rate: fires on the boundaries of this period. */
+      readonly everyMs: number;
+    }
+  | {
+      /** A calendar schedule (cron): the next time it fires after an instant. */
+      readonly nextAtMs: (afterMs: number) => number;
+    }
+);
 
 /** What Lambda hands an on-success destination function after an asynchronous invocation. */
 export interface DestinationRecord {
@@ -36,6 +44,8 @@ export function scheduledEvent(name: string, atMs: number, region: string): Sche
     detail: {},
   };
 }
+
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export interface Schedules {
   /** Runs one function now, as its schedule would at `atMs`. */
@@ -76,18 +86,22 @@ export function startSchedules(
     }
     return result;
   };
-  const arm = (fn: ScheduledFunction) => {
+  const nextOf = (fn: ScheduledFunction, afterMs: number) =>
+    'nextAtMs' in fn ? fn.nextAtMs(afterMs) : Math.ceil((afterMs + 1) / fn.everyMs) * fn.everyMs;
+  const arm = (fn: ScheduledFunction, next = nextOf(fn, Date.now())) => {
     if (stopped) return;
-    const next = Math.ceil((Date.now() + 1) / fn.everyMs) * fn.everyMs;
+    // setTimeout holds at most ~24.8 days: a monthly schedule waits in hops.
+    const delay = Math.min(next - Date.now(), MAX_TIMER_MS);
     const timer = setTimeout(async () => {
       timers.delete(timer);
+      if (Date.now() < next) return arm(fn, next);
       try {
         await fire(fn.name, next);
       } catch (error) {
         console.error(`${fn.name} failed`, error);
       }
       arm(fn);
-    }, next - Date.now());
+    }, delay);
     timers.add(timer);
   };
   if (armTimers) functions.forEach(arm);

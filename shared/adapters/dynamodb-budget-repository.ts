@@ -23,7 +23,7 @@ function toBudget(item: Item): Budget {
 }
 
 /** Runs a conditional write; false when its condition did not hold. */
-async function conditionally(write: Promise<unknown>): Promise<boolean> {
+export async function conditionally(write: Promise<unknown>): Promise<boolean> {
   try {
     await write;
     return true;

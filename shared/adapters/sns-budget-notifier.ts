@@ -1,15 +1,20 @@
 import { PublishCommand, type SNSClient } from '@aws-sdk/client-sns';
+import type { AuditSummaryMessage } from '../domain/audit/audit-summary';
 import type { BudgetAlertMessage } from '../domain/budgets/alert-message';
+import type { AuditNotifier } from '../ports/audits';
 import type { BudgetNotifier } from '../ports/budgets';
 
-/** Publishes budget alerts with message attributes subscribers can filter on. */
-export class SnsBudgetNotifier implements BudgetNotifier {
+/**
+ * Publishes to the budget alerts topic (budget alerts, audit summaries) with
+ * message attributes subscribers can filter on.
+ */
+export class SnsBudgetNotifier implements BudgetNotifier, AuditNotifier {
   constructor(
     private readonly client: SNSClient,
     private readonly topicArn: string,
   ) {}
 
-  async publish(message: BudgetAlertMessage): Promise<void> {
+  async publish(message: BudgetAlertMessage | AuditSummaryMessage): Promise<void> {
     const attributes: Record<string, { DataType: string; StringValue: string }> = {};
     for (const [name, value] of Object.entries(message.attributes)) {
       if (value === undefined) continue;

@@ -12,11 +12,9 @@ export const USAGE_EXPORT_HEADER_V1 = 'lease_id,workload,mode,instance_type,gpus
 export function usageExportCsv(leases: readonly LeaseView[], fromMs: number, toMs: number): string {
   const rows = [USAGE_EXPORT_HEADER];
   for (const lease of leases) {
-    if (lease.instances.length === 0) continue;
-    const startedAtMs = Math.min(...lease.instances.map((i) => i.launchedAtMs));
-    const running = lease.instances.some((i) => i.endedAtMs === undefined);
-    const endedAtMs = running ? undefined : Math.max(...lease.instances.map((i) => i.endedAtMs ?? 0));
-    if (startedAtMs >= toMs || (endedAtMs !== undefined && endedAtMs < fromMs)) continue;
+    const span = leaseSpanWithin(lease, fromMs, toMs);
+    if (!span) continue;
+    const { startedAtMs, endedAtMs } = span;
     const first = lease.instances[0];
     rows.push(
       [
@@ -32,4 +30,20 @@ export function usageExportCsv(leases: readonly LeaseView[], fromMs: number, toM
     );
   }
   return `${rows.join('\n')}\n`;
+}
+
+/** When a lease used GPUs: its first launch to its last instance's end (undefined while any still runs). */
+export interface LeaseSpan {
+  readonly startedAtMs: number;
+  readonly endedAtMs: number | undefined;
+}
+
+/** The lease's span if it ran during [fromMs, toMs); the export and the monthly audit take the same leases. */
+export function leaseSpanWithin(lease: LeaseView, fromMs: number, toMs: number): LeaseSpan | undefined {
+  if (lease.instances.length === 0) return undefined;
+  const startedAtMs = Math.min(...lease.instances.map((i) => i.launchedAtMs));
+  const running = lease.instances.some((i) => i.endedAtMs === undefined);
+  const endedAtMs = running ? undefined : Math.max(...lease.instances.map((i) => i.endedAtMs ?? 0));
+  if (startedAtMs >= toMs || (endedAtMs !== undefined && endedAtMs < fromMs)) return undefined;
+  return { startedAtMs, endedAtMs };
 }

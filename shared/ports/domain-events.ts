@@ -9,7 +9,8 @@ export interface DomainEvent {
     | 'BudgetThresholdCrossed'
     | 'BudgetActionTaken'
     | 'ScalingDecision'
-    | 'GpuUnhealthy';
+    | 'GpuUnhealthy'
+    | 'AuditReady';
   readonly tenantId: string;
   readonly detail: Readonly<Record<string, unknown>>;
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { leaseBody } from '../../functions/api/lease-view';
 import { type LocalStack, startLocalStack } from '../../local/stack';
+import { monthBefore, nextAuditRunAfter } from '../../shared/domain/audit/audit-month';
 import { costOfSeconds } from '../../shared/domain/money';
 import { LEASE_TAG } from '../../shared/ports/compute';
 import { awsProbe } from '../support/aws';
@@ -111,4 +112,29 @@ describe('one lease end to end through the local HTTP API', () => {
       expect.objectContaining({ key: leaseId, seconds, costMicroUsd: released.body.costMicroUsd }),
     );
   }, 120_000);
+
+  it("stores and serves this month's audit when the local audit schedule fires on the 1st", async () => {
+    const firedAtMs = nextAuditRunAfter(Date.now());
+    const month = monthBefore(firedAtMs);
+    expect(await stack.schedules.fire('gpurent-audit', firedAtMs)).toMatchObject({
+      month,
+      stored: 1,
+      announced: 1,
+    });
+    const audit = await api<{ generatedAt: string; costMicroUsd: number; complete: boolean }>(
+      'GET',
+      `/v1/audit/${month}`,
+    );
+    expect(audit.status).toBe(200);
+    expect(audit.body).toMatchObject({ generatedAt: new Date(firedAtMs).toISOString(), complete: true });
+    expect(audit.body.costMicroUsd).toBeGreaterThan(0);
+    const report = await fetch(`${stack.apiUrl}/v1/audit/${month}/report.html`, {
+      headers: { authorization: `Bearer ${stack.token}` },
+    });
+    expect(report.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(report.headers.get('content-security-policy')).toBe(
+      "default-src 'none'; style-src 'unsafe-inline'",
+    );
+    expect(await report.text()).toContain('data-chart="concurrency"');
+  });
 });

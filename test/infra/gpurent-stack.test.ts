@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { API_ROUTES } from '../../infra/constructs/api';
@@ -16,10 +18,12 @@ type Statement = {
 
 let stack: GpurentStack;
 let template: Template;
+let assemblyDirectory: string;
 
 beforeAll(() => {
   const synthesized = synthesizeGpurent();
   stack = synthesized.stack;
+  assemblyDirectory = synthesized.assembly?.directory ?? '';
   template = synthesized.template();
 }, SYNTH_TIMEOUT_MS);
 
@@ -59,7 +63,7 @@ describe('gpurent stack: one stack with every resource of the walking skeleton',
     template.resourceCountIs('AWS::SQS::Queue', 2 * Object.keys(QUEUES).length);
     template.resourceCountIs('AWS::SNS::Topic', Object.keys(TOPICS).length);
     template.resourceCountIs('AWS::Events::EventBus', 1);
-    template.resourceCountIs('AWS::Scheduler::Schedule', 4);
+    template.resourceCountIs('AWS::Scheduler::Schedule', 5);
     template.resourceCountIs('AWS::ApiGatewayV2::Api', 1);
     template.resourceCountIs('AWS::ApiGatewayV2::Route', API_ROUTES.length);
     template.resourceCountIs('AWS::ApiGatewayV2::Authorizer', 1);
@@ -304,6 +308,39 @@ describe('schedules', () => {
   });
 });
 
+describe('monthly audit', () => {
+  it('invokes the audit function at 00:30 UTC on the 1st, once, with six hours to start', () => {
+    template.hasResourceProperties('AWS::Scheduler::Schedule', {
+      ScheduleExpression: 'cron(30 0 1 * ? *)',
+      State: 'ENABLED',
+      Target: {
+        Arn: { 'Fn::GetAtt': [logicalIdOf(stack, stack.functions.audit), 'Arn'] },
+        RetryPolicy: { MaximumRetryAttempts: 0, MaximumEventAgeInSeconds: 6 * 3600 },
+        Input: Match.anyValue(),
+      },
+    });
+  });
+
+  it('publishes audit summaries to the budget alerts topic only, and keeps audits in a retained table', () => {
+    const publish = statementWith(statementsOf('audit'), 'sns:Publish');
+    expect(publish?.Resource).toEqual({ Ref: logicalIdOf(stack, stack.alerts.topics.budgetAlerts) });
+    const table = template.toJSON().Resources[logicalIdOf(stack, stack.data.tables.audits)] as Resource;
+    expect(table.DeletionPolicy).toBe('Retain');
+  });
+
+  it('bundles the V100 spot traces into the API and audit packages and points SPOT_DATA_DIR at them', () => {
+    for (const name of ['api', 'audit'] as const) {
+      const fn = template.toJSON().Resources[logicalIdOf(stack, stack.functions[name])] as Resource;
+      expect(environmentOf(fn).SPOT_DATA_DIR).toBe('/var/task/spot-data');
+      const hash = /([0-9a-f]{64})\.zip/.exec(JSON.stringify(fn.Properties?.Code))?.[1];
+      const packageDir = join(assemblyDirectory, `asset.${hash}`);
+      for (const folder of ['spot-availability-aws-v100', 'spot-prices-aws-v100']) {
+        expect(existsSync(join(packageDir, 'spot-data', folder)), `${name}: ${folder}`).toBe(true);
+      }
+    }
+  });
+});
+
 describe('budgets', () => {
   it('runs the budget evaluator right after each successful metering run (on-success destination)', () => {
     template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
@@ -362,6 +399,8 @@ describe('functions', () => {
       'LEASE_COMMANDS_QUEUE_URL',
       'EVENT_BUS_NAME',
       'SCALING_GROUPS_TABLE_NAME',
+      'AUDITS_TABLE_NAME',
+      'SPOT_DATA_DIR',
     ],
     // LEASE_COMMANDS_QUEUE_URL: the shared control-plane config of worker and reconciler requires it.
     leaseWorker: [
@@ -401,6 +440,15 @@ describe('functions', () => {
       'SCALING_GROUPS_TABLE_NAME',
       'LEASE_COMMANDS_QUEUE_URL',
       'EVENT_BUS_NAME',
+    ],
+    audit: [
+      'LEASES_TABLE_NAME',
+      'USAGE_TABLE_NAME',
+      'SPEND_TABLE_NAME',
+      'AUDITS_TABLE_NAME',
+      'BUDGET_ALERTS_TOPIC_ARN',
+      'EVENT_BUS_NAME',
+      'SPOT_DATA_DIR',
     ],
   };
 

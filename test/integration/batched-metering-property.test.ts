@@ -84,15 +84,7 @@ describe('the batched meter, property', () => {
               // A run that read its work list before another run charged: every batch of it fails a condition.
               const snapshot = await stores.leases.openInstances();
               await meterOpenInstances(stores, atMs);
-              const { ledger } = stores;
-              const { chargeUpTo } = await import('../../shared/domain/billing');
-              await ledger.applyCharges(
-                snapshot.map((instance) => ({
-                  instance,
-                  charge: chargeUpTo(instance, instance, atMs + 30_000, false),
-                  atMs: atMs + 30_000,
-                })),
-              );
+              await meterInstances(stores, snapshot, atMs, {});
             }
             if (late !== undefined) await meterOpenInstances(stores, late);
             late = fate === 'late' ? atMs : undefined;

@@ -1,5 +1,6 @@
 import type { LeaseStatus, LeaseView } from '../../../shared/domain/lease';
 import type { ScalingGroupSpec } from '../../../shared/domain/scaling';
+import type { AuditStore, SpotTraceSource } from '../../../shared/ports/audits';
 import type { CreateLeaseRequest } from '../../../shared/usecases/create-lease';
 import type { BudgetControl, ControlPlane } from '../../../shared/usecases/dependencies';
 import type { InstanceGpuMetrics, MetricsWindow } from '../../../shared/usecases/lease-metrics';
@@ -9,7 +10,10 @@ export type ApiDeps = Pick<
   ControlPlane,
   'leases' | 'ledger' | 'spend' | 'commands' | 'events' | 'catalog' | 'region' | 'now'
 > &
-  Pick<BudgetControl, 'budgets'>;
+  Pick<BudgetControl, 'budgets'> & {
+    readonly audits: AuditStore;
+    readonly spotTraces: SpotTraceSource;
+  };
 
 /** What the routes are given by the API's composition root. */
 export interface ApiContext {

@@ -1,0 +1,126 @@
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  ScanCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import type { MonthlyAudit } from '../domain/audit/monthly-audit';
+import type { AuditStore, ChargedTenants, StoredAudit } from '../ports/audits';
+import { conditionally } from './dynamodb-budget-repository';
+import { spendKey, tenantKey } from './dynamodb-keys';
+
+export const auditKey = (month: string) => `AUDIT#${month}`;
+
+/**
+ * One item per tenant and month (`TENANT#t`, `AUDIT#yyyy-mm`): the audit as
+ * JSON, written once, and the claim and time of its announcement.
+ */
+export class DynamoDbAuditStore implements AuditStore {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async get(tenantId: string, month: string): Promise<StoredAudit | undefined> {
+    const { Item } = await this.client.send(
+      new GetCommand({ TableName: this.tableName, Key: this.key(tenantId, month), ConsistentRead: true }),
+    );
+    if (!Item) return undefined;
+    return {
+      audit: JSON.parse(String(Item.audit)) as MonthlyAudit,
+      claimedAtMs: Item.claimedAtMs === undefined ? undefined : Number(Item.claimedAtMs),
+      announcedAtMs: Item.announcedAtMs === undefined ? undefined : Number(Item.announcedAtMs),
+    };
+  }
+
+  putIfAbsent(audit: MonthlyAudit): Promise<boolean> {
+    return conditionally(
+      this.client.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: {
+            ...this.key(audit.tenantId, audit.month),
+            month: audit.month,
+            audit: JSON.stringify(audit),
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      ),
+    );
+  }
+
+  claimAnnouncement(tenantId: string, month: string, atMs: number, staleBeforeMs: number): Promise<boolean> {
+    return conditionally(
+      this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: this.key(tenantId, month),
+          UpdateExpression: 'SET claimedAtMs = :at',
+          ConditionExpression:
+            'attribute_exists(pk) AND attribute_not_exists(announcedAtMs) AND ' +
+            '(attribute_not_exists(claimedAtMs) OR claimedAtMs < :stale)',
+          ExpressionAttributeValues: { ':at': atMs, ':stale': staleBeforeMs },
+        }),
+      ),
+    );
+  }
+
+  async markAnnounced(tenantId: string, month: string, atMs: number): Promise<void> {
+    await this.client.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: this.key(tenantId, month),
+        UpdateExpression: 'SET announcedAtMs = if_not_exists(announcedAtMs, :at)',
+        ExpressionAttributeValues: { ':at': atMs },
+      }),
+    );
+  }
+
+  private key(tenantId: string, month: string) {
+    return { pk: tenantKey(tenantId), sk: auditKey(month) };
+  }
+}
+
+/** Scan segments read in parallel; the scan runs once a month. */
+const SCAN_SEGMENTS = 4;
+
+/**
+ * Tenants with a month-to-date tenant counter for the month: metering writes
+ * one with the first charge of every instance (a one-minute minimum at launch),
+ * so every tenant whose leases ran in the month has one. A filtered scan of the
+ * spend table, once a month.
+ */
+export class DynamoDbChargedTenants implements ChargedTenants {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly spendTableName: string,
+  ) {}
+
+  async chargedIn(month: string): Promise<string[]> {
+    const counter = spendKey(month, { kind: 'tenant' });
+    const segments = await Promise.all(
+      Array.from({ length: SCAN_SEGMENTS }, async (_, segment) => {
+        const tenants: string[] = [];
+        let startKey: Record<string, unknown> | undefined;
+        do {
+          const page = await this.client.send(
+            new ScanCommand({
+              TableName: this.spendTableName,
+              Segment: segment,
+              TotalSegments: SCAN_SEGMENTS,
+              FilterExpression: 'sk = :sk',
+              ProjectionExpression: 'pk',
+              ExpressionAttributeValues: { ':sk': counter },
+              ExclusiveStartKey: startKey,
+            }),
+          );
+          for (const item of page.Items ?? []) tenants.push(String(item.pk).slice(tenantKey('').length));
+          startKey = page.LastEvaluatedKey;
+        } while (startKey);
+        return tenants;
+      }),
+    );
+    return segments.flat().sort();
+  }
+}

@@ -1,0 +1,70 @@
+import { type MonthRecommendation, recommendForMonth } from '../../../planner/audit/month-recommendation';
+import { monthDemand } from '../../../planner/trace/month-trace';
+import {
+  type AuditRecommendation,
+  buildMonthlyAudit,
+  type MonthlyAudit,
+} from '../../domain/audit/monthly-audit';
+import type { PriceCatalog } from '../../domain/catalog';
+import { formatUsd } from '../../domain/money';
+import { monthBounds } from '../../domain/spend';
+import type { SpotTraceSource } from '../../ports/audits';
+import type { SpendCounters } from '../../ports/budgets';
+import type { LeaseRepository } from '../../ports/lease-repository';
+import { allLeasesOf } from '../all-leases';
+
+export interface AuditBuildDeps {
+  readonly leases: LeaseRepository;
+  readonly spend: SpendCounters;
+  readonly spotTraces: SpotTraceSource;
+  readonly catalog: PriceCatalog;
+  readonly region: string;
+}
+
+/**
+ * A tenant's audit of `month` (to date while it runs): cost by mode from the
+ * daily rollups, spot savings at catalog prices, and the planner's replay of
+ * the month's leases with the live policies.
+ */
+export async function buildAudit(
+  deps: AuditBuildDeps,
+  tenantId: string,
+  month: string,
+  nowMs: number,
+): Promise<MonthlyAudit> {
+  const { startMs, endMs } = monthBounds(month);
+  const [rollups, leases, spot] = await Promise.all([
+    deps.spend.dailyUsage(tenantId, `${month}-01`, `${month}-31`),
+    allLeasesOf(deps.leases, tenantId),
+    deps.spotTraces.load(),
+  ]);
+  const demand = monthDemand(leases, startMs, Math.min(endMs, nowMs));
+  return buildMonthlyAudit({
+    tenantId,
+    month,
+    nowMs,
+    region: deps.region,
+    catalog: deps.catalog,
+    rollups,
+    spans: demand.ran,
+    recommendation: demand.ran.length === 0 ? null : inAuditTerms(recommendForMonth(demand, spot)),
+  });
+}
+
+function inAuditTerms(r: MonthRecommendation): Omit<AuditRecommendation, 'estimatedSavingOfPaidMicroUsd'> {
+  const { assumptions: _assumptions, ...model } = r.model;
+  const { interruptions: _interruptions, ...figures } = r;
+  return {
+    ...figures,
+    model: {
+      ...model,
+      note:
+        `The planner replays the month at its own model's prices: every GPU a ${model.instanceType} (1x V100), ` +
+        `on-demand $${formatUsd(model.onDemandMicroUsdPerHour)}/h and reserved ` +
+        `$${formatUsd(model.reservedMicroUsdPerHour)}/h (us-east-1), spot from the public V100 traces. ` +
+        'Savings compare the month as it ran with the policy at those same prices; the saving of what was ' +
+        'paid applies that share to the bill. Reserved GPUs are sized for the next 30-day term from this ' +
+        "month's training and inference demand.",
+    },
+  };
+}

@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { priceCatalog } from '../../../shared/catalog';
+import { ConfigError, readConfig } from '../../../shared/config';
+import {
+  AuditMonthError,
+  auditableMonth,
+  monthBefore,
+  nextAuditRunAfter,
+} from '../../../shared/domain/audit/audit-month';
+import { auditSummaryMessage } from '../../../shared/domain/audit/audit-summary';
+import { buildMonthlyAudit, hourlyPeaks } from '../../../shared/domain/audit/monthly-audit';
+import { spotDataConfig } from '../../../shared/lambda/audit-config';
+import { HOUR, NOV_2026 } from './lease-views';
+
+const NOW = Date.parse('2026-11-30T12:00:00Z');
+
+describe('auditable months', () => {
+  it('takes this month and earlier ones', () => {
+    expect(auditableMonth('2026-11', NOW)).toBe('2026-11');
+    expect(auditableMonth('2019-01', NOW)).toBe('2019-01');
+  });
+
+  it.each([
+    ['2026-13', 'INVALID_MONTH'],
+    ['2026-00', 'INVALID_MONTH'],
+    ['2026-1', 'INVALID_MONTH'],
+    ['2026-11-01', 'INVALID_MONTH'],
+    ['', 'INVALID_MONTH'],
+    ['2026-12', 'MONTH_IN_FUTURE'],
+  ])('refuses %j with %s', (month, code) => {
+    expect(() => auditableMonth(month, NOW)).toThrow(AuditMonthError);
+    try {
+      auditableMonth(month, NOW);
+    } catch (error) {
+      expect((error as AuditMonthError).code).toBe(code);
+    }
+  });
+
+  it('fires at 00:30 UTC on the 1st and audits the month before', () => {
+    expect(new Date(nextAuditRunAfter(NOW)).toISOString()).toBe('2026-12-01T00:30:00.000Z');
+    expect(new Date(nextAuditRunAfter(Date.parse('2026-12-01T00:10:00Z'))).toISOString()).toBe(
+      '2026-12-01T00:30:00.000Z',
+    );
+    expect(new Date(nextAuditRunAfter(Date.parse('2026-12-01T00:30:00Z'))).toISOString()).toBe(
+      '2027-01-01T00:30:00.000Z',
+    );
+    expect(monthBefore(Date.parse('2027-01-01T00:30:00Z'))).toBe('2026-12');
+  });
+});
+
+describe('hourlyPeaks', () => {
+  it('keeps the most GPUs held at once within each hour; a hand-over is not an overlap', () => {
+    const spans = [
+      { gpus: 1, startMs: 0, endMs: 2 * HOUR },
+      { gpus: 2, startMs: 2 * HOUR, endMs: 2.5 * HOUR }, // takes over from the first
+      { gpus: 3, startMs: 2.25 * HOUR, endMs: 2.5 * HOUR },
+      { gpus: 4, startMs: 4.5 * HOUR, endMs: 9 * HOUR }, // beyond the window
+    ];
+    expect(hourlyPeaks(spans, 0, 5 * HOUR)).toEqual([1, 1, 5, 0, 4]);
+  });
+});
+
+describe('buildMonthlyAudit', () => {
+  const audit = buildMonthlyAudit({
+    tenantId: 'acme',
+    month: '2026-11',
+    nowMs: NOW,
+    region: 'us-east-1',
+    catalog: priceCatalog,
+    rollups: [
+      { day: '2026-11-02', mode: 'spot', instanceType: 'g5.xlarge', seconds: 7200, microUsd: 800_000 },
+      { day: '2026-11-02', mode: 'on-demand', instanceType: 'g5.xlarge', seconds: 3600, microUsd: 1_006_000 },
+      { day: '2026-11-03', mode: 'spot', instanceType: 'p3.2xlarge', seconds: 3600, microUsd: 918_000 },
+    ],
+    spans: [{ gpus: 2, startMs: NOV_2026 + HOUR, endMs: NOV_2026 + 3 * HOUR }],
+    recommendation: null,
+  });
+
+  it('sums cost and share by mode and prices spot seconds at each type’s on-demand rate', () => {
+    expect(audit.complete).toBe(false);
+    expect(audit.costMicroUsd).toBe(2_724_000);
+    expect(audit.byMode.find((m) => m.mode === 'spot')).toEqual({
+      mode: 'spot',
+      seconds: 10_800,
+      costMicroUsd: 1_718_000,
+      share: 1_718_000 / 2_724_000,
+    });
+    // 2 h of g5.xlarge at $1.006 + 1 h of p3.2xlarge at $3.06, less the $1.718 spot cost.
+    expect(audit.spotSavings).toMatchObject({ onDemandMicroUsd: 5_072_000, savingMicroUsd: 3_354_000 });
+  });
+
+  it('lists every day to date, and concurrency hour by hour to now', () => {
+    expect(audit.daily).toHaveLength(30);
+    expect(audit.daily[1]).toEqual({
+      day: '2026-11-02',
+      costMicroUsd: { 'on-demand': 1_006_000, reserved: 0, spot: 800_000 },
+    });
+    expect(audit.concurrency.gpus).toHaveLength(29 * 24 + 12);
+    expect(audit.concurrency.gpus.slice(0, 4)).toEqual([0, 2, 2, 0]);
+  });
+
+  it('summarises itself for the alerts topic with a stable auditId', () => {
+    const message = auditSummaryMessage(audit);
+    expect(message.subject).toBe('gpurent audit 2026-11: $2.72');
+    expect(message.attributes).toMatchObject({ tenant: 'acme', month: '2026-11', kind: 'audit' });
+    expect(message.attributes.auditId).toBe(
+      auditSummaryMessage({ ...audit, costMicroUsd: 1 }).attributes.auditId,
+    );
+    expect(message.attributes.auditId).not.toBe(
+      auditSummaryMessage({ ...audit, month: '2026-10' }).attributes.auditId,
+    );
+  });
+});
+
+describe('SPOT_DATA_DIR', () => {
+  it('must hold the V100 spot traces', () => {
+    expect(() => readConfig(spotDataConfig, { SPOT_DATA_DIR: '/nonexistent' })).toThrow(ConfigError);
+    expect(() => readConfig(spotDataConfig, { SPOT_DATA_DIR: '/nonexistent' })).toThrow(
+      /SPOT_DATA_DIR: must be a directory holding spot-availability-aws-v100\//,
+    );
+  });
+});
