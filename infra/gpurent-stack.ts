@@ -16,6 +16,7 @@ import { GpurentData } from './constructs/data';
 import { GpurentEvents } from './constructs/events';
 import { GpuFleet } from './constructs/fleet';
 import { GpurentFunction, type GpurentLogLevel } from './constructs/gpurent-function';
+import { LeaseExpiry } from './constructs/lease-expiry';
 import { GpurentQueues } from './constructs/queues';
 import { GpurentSchedules } from './constructs/schedules';
 
@@ -55,6 +56,7 @@ export class GpurentStack extends Stack {
   public readonly fleet: GpuFleet;
   public readonly api: GpurentApi;
   public readonly schedules: GpurentSchedules;
+  public readonly leaseExpiry: LeaseExpiry;
   public readonly functions: {
     readonly api: GpurentFunction;
     readonly leaseWorker: GpurentFunction;
@@ -183,6 +185,13 @@ export class GpurentStack extends Stack {
     });
 
     this.functions = { api: apiFunction, leaseWorker, metering, reconciler, budgetEvaluator };
+
+    // --- lease expiry: one-time schedules armed by the API, deleted when a lease ends ---
+    this.leaseExpiry = new LeaseExpiry(this, 'LeaseExpiry', { commandsQueue: leaseCommands.queue });
+    this.leaseExpiry.bind(apiFunction, 'arm');
+    this.leaseExpiry.bind(leaseWorker, 'cancel');
+    // The shared control-plane wiring reads the expiry settings; the reconciler ends no lease itself.
+    this.leaseExpiry.bind(reconciler, 'cancel');
 
     // --- alarms ---------------------------------------------------------------------
     for (const queue of this.queues.all) this.alerts.alarmOnDeadLetters(queue);

@@ -3,11 +3,13 @@ import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dyn
 import type { Context } from 'aws-lambda';
 import { z } from 'zod';
 import { DynamoDbBudgetRepository } from '../../shared/adapters/dynamodb-budget-repository';
+import { DynamoDbTenantSettings } from '../../shared/adapters/dynamodb-tenant-settings';
 import { EventBridgePublisher } from '../../shared/adapters/eventbridge-publisher';
 import { SqsLeaseCommandQueue } from '../../shared/adapters/sqs-lease-command-queue';
 import { priceCatalog } from '../../shared/catalog';
 import { nonEmpty, readConfig } from '../../shared/config';
 import { createEventBridgeClient, createSqsClient } from '../../shared/lambda/clients';
+import { createLeaseExpiry, leaseExpiryConfig } from '../../shared/lambda/lease-expiry';
 import { metrics, observed } from '../../shared/lambda/observability';
 import { createStores, storeConfig } from '../../shared/lambda/stores';
 import { createLease } from '../../shared/usecases/create-lease';
@@ -20,6 +22,7 @@ import { deleteBudget, getBudget, listAllBudgets, listBudgets, putBudgetRoute } 
 import type { ApiContext, ApiDeps } from './routes/context';
 import { deleteLease, getLease, listLeases, postLease } from './routes/leases';
 import { health, openApi } from './routes/meta';
+import { getSettings, putSettings } from './routes/settings';
 import { exportUsage, getUsage } from './routes/usage';
 
 const config = readConfig({
@@ -32,6 +35,7 @@ const config = readConfig({
   DEFAULT_INSTANCE_TYPE: nonEmpty.default('g5.xlarge'),
   /** How long an Idempotency-Key is remembered. */
   IDEMPOTENCY_TTL_SECONDS: z.coerce.number().int().positive().default(86_400),
+  ...leaseExpiryConfig,
 });
 
 const { dynamoDb, documents, leases, ledger, spend } = createStores(config);
@@ -45,6 +49,8 @@ const deps: ApiDeps = {
   catalog: priceCatalog,
   region: config.AWS_REGION,
   now: Date.now,
+  expiry: createLeaseExpiry(config),
+  settings: new DynamoDbTenantSettings(documents, config.LEASES_TABLE_NAME),
 };
 
 const idempotency = new IdempotencyConfig({
@@ -89,6 +95,8 @@ const routes: Readonly<Record<RouteKey, Route>> = {
   'GET /v1/budgets/{name}': getBudget,
   'DELETE /v1/budgets/{name}': deleteBudget,
   'GET /v1/admin/budgets': listAllBudgets,
+  'GET /v1/settings': getSettings,
+  'PUT /v1/settings': putSettings,
 };
 
 export const handler = observed(async (event: ApiEvent, lambdaContext: Context): Promise<ApiResult> => {

@@ -13,6 +13,7 @@ import {
   ref,
   usd,
 } from './openapi-parts';
+import { settingsPaths, settingsSchemas } from './openapi-settings';
 import { createLeaseBody } from './routes/leases';
 
 /** The API contract, served at GET /v1/openapi.json; the request schema is the validator itself. */
@@ -73,6 +74,7 @@ export const openApiDocument = {
           releaseRequestedAt: instant,
           endedAt: instant,
           failureReason: { type: 'string' },
+          expiresAt: { ...instant, description: 'When the lease is released on its own; absent: never' },
           costMicroUsd: micro,
           costUsd: usd,
           instances: { type: 'array', items: ref('Instance') },
@@ -102,6 +104,7 @@ export const openApiDocument = {
         },
       },
       ...budgetSchemas,
+      ...settingsSchemas,
       Error: {
         type: 'object',
         properties: {
@@ -241,5 +244,6 @@ export const openApiDocument = {
       },
     },
     ...budgetPaths,
+    ...settingsPaths,
   },
 } as const;

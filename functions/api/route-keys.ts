@@ -23,6 +23,8 @@ export const API_ROUTES = [
   { key: 'GET /v1/budgets/{name}' },
   { key: 'DELETE /v1/budgets/{name}' },
   { key: 'GET /v1/admin/budgets' },
+  { key: 'GET /v1/settings' },
+  { key: 'PUT /v1/settings' },
 ] as const satisfies readonly { key: string; publicBecause?: string }[];
 
 export type RouteKey = (typeof API_ROUTES)[number]['key'];

@@ -10,6 +10,7 @@ export interface EmulatorEndpoints {
   readonly ec2: string;
   readonly cloudwatch: string;
   readonly events: string;
+  readonly scheduler: string;
 }
 
 export interface RunningEmulators {
@@ -78,6 +79,7 @@ export async function startEmulators(): Promise<RunningEmulators> {
       ec2: motoUrl,
       cloudwatch: motoUrl,
       events: motoUrl,
+      scheduler: motoUrl,
     },
     stop,
   };
@@ -95,5 +97,6 @@ export function emulatorEnvironment(endpoints: EmulatorEndpoints, region: string
     AWS_ENDPOINT_URL_EC2: endpoints.ec2,
     AWS_ENDPOINT_URL_CLOUDWATCH: endpoints.cloudwatch,
     AWS_ENDPOINT_URL_EVENTBRIDGE: endpoints.events,
+    AWS_ENDPOINT_URL_SCHEDULER: endpoints.scheduler,
   };
 }

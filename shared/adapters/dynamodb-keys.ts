@@ -24,3 +24,5 @@ export function spendKey(month: string, scope: SpendScope): string {
       return `${prefix}LEASE#${scope.leaseId}`;
   }
 }
+/** The tenant's settings item, next to its leases. */
+export const SETTINGS_KEY = 'SETTINGS';

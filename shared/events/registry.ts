@@ -29,6 +29,7 @@ export const DOMAIN_EVENTS = {
       gpus: z.number().int().min(1),
       instanceType: z.string().min(1),
       project: project.optional(),
+      expiresAtMs: epochMs.optional().describe('When the lease is released on its own; absent: never.'),
     }),
   },
   LeaseRunning: {

@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EC2Client } from '@aws-sdk/client-ec2';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
+import { SchedulerClient } from '@aws-sdk/client-scheduler';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -20,3 +21,4 @@ export const createSqsClient = () =>
   tracer.captureAWSv3Client(new SQSClient({ useQueueUrlAsEndpoint: false }));
 export const createEventBridgeClient = () => tracer.captureAWSv3Client(new EventBridgeClient({}));
 export const createSnsClient = () => tracer.captureAWSv3Client(new SNSClient({}));
+export const createSchedulerClient = () => tracer.captureAWSv3Client(new SchedulerClient({}));

@@ -97,6 +97,7 @@ async function failLease(deps: ControlPlane, lease: LeaseView, reason: string): 
       failureReason: reason,
     })
   ) {
+    if (lease.expiresAtMs !== undefined) await deps.expiry.cancel(leaseId);
     await deps.events.publish([{ type: 'LeaseFailed', tenantId, detail: { leaseId, reason } }]);
   }
   return 'failed';

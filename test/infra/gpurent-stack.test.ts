@@ -250,6 +250,8 @@ describe('HTTP API', () => {
       'GET /v1/budgets/{name}',
       'DELETE /v1/budgets/{name}',
       'GET /v1/admin/budgets',
+      'GET /v1/settings',
+      'PUT /v1/settings',
     ];
     expect([...byKey.keys()].sort()).toEqual([...publicKeys, ...protectedKeys].sort());
     for (const key of publicKeys) {
@@ -368,6 +370,9 @@ describe('functions', () => {
       'IDEMPOTENCY_TABLE_NAME',
       'LEASE_COMMANDS_QUEUE_URL',
       'EVENT_BUS_NAME',
+      'LEASE_EXPIRY_SCHEDULE_GROUP',
+      'LEASE_COMMANDS_QUEUE_ARN',
+      'LEASE_EXPIRY_ROLE_ARN',
     ],
     // LEASE_COMMANDS_QUEUE_URL: the shared control-plane config of worker and reconciler requires it.
     leaseWorker: [
@@ -379,6 +384,9 @@ describe('functions', () => {
       'LAUNCH_TEMPLATE_ID',
       'SUBNET_IDS',
       'LEASE_COMMANDS_QUEUE_URL',
+      'LEASE_EXPIRY_SCHEDULE_GROUP',
+      'LEASE_COMMANDS_QUEUE_ARN',
+      'LEASE_EXPIRY_ROLE_ARN',
     ],
     metering: ['LEASES_TABLE_NAME', 'USAGE_TABLE_NAME', 'SPEND_TABLE_NAME'],
     reconciler: [
@@ -389,6 +397,9 @@ describe('functions', () => {
       'LAUNCH_TEMPLATE_ID',
       'SUBNET_IDS',
       'LEASE_COMMANDS_QUEUE_URL',
+      'LEASE_EXPIRY_SCHEDULE_GROUP',
+      'LEASE_COMMANDS_QUEUE_ARN',
+      'LEASE_EXPIRY_ROLE_ARN',
     ],
     budgetEvaluator: [
       'LEASES_TABLE_NAME',
@@ -547,5 +558,38 @@ describe('GPU fleet', () => {
     expect(groups).toHaveLength(1);
     expect(groups[0]?.Properties?.SecurityGroupIngress).toBeUndefined();
     template.resourceCountIs('AWS::EC2::SecurityGroupIngress', 0);
+  });
+});
+
+describe('lease expiry', () => {
+  const scheduleArn = (statement: Statement) => JSON.stringify(statement.Resource);
+
+  it('has a fixed schedule group and a role only EventBridge Scheduler assumes, which may send lease commands', () => {
+    template.hasResourceProperties('AWS::Scheduler::ScheduleGroup', { Name: 'gpurent-lease-expiry' });
+    const role = resourcesOfType('AWS::IAM::Role')[logicalIdOf(stack, stack.leaseExpiry.senderRole)];
+    expect(JSON.stringify(role?.Properties?.AssumeRolePolicyDocument)).toContain('scheduler.amazonaws.com');
+    const sends = Object.values(resourcesOfType('AWS::IAM::Policy')).find(
+      (policy) =>
+        JSON.stringify(policy.Properties?.Roles) ===
+        JSON.stringify([{ Ref: logicalIdOf(stack, stack.leaseExpiry.senderRole) }]),
+    );
+    expect(JSON.stringify(sends?.Properties?.PolicyDocument)).toContain('sqs:SendMessage');
+  });
+
+  it('lets the API arm and delete lease schedules and pass the sender role; the worker only delete', () => {
+    const senderRoleId = logicalIdOf(stack, stack.leaseExpiry.senderRole);
+    const passesSender = (fn: keyof GpurentStack['functions']) =>
+      statementsOf(fn).some(
+        (statement) =>
+          actionsOf(statement).includes('iam:PassRole') && scheduleArn(statement).includes(senderRoleId),
+      );
+    const api = statementsOf('api');
+    expect(scheduleArn(statementWith(api, 'scheduler:CreateSchedule') as Statement)).toContain(
+      'schedule/gpurent-lease-expiry/*',
+    );
+    expect(passesSender('api')).toBe(true);
+    expect(statementWith(statementsOf('leaseWorker'), 'scheduler:DeleteSchedule')).toBeDefined();
+    expect(statementWith(statementsOf('leaseWorker'), 'scheduler:CreateSchedule')).toBeUndefined();
+    expect(passesSender('leaseWorker')).toBe(false);
   });
 });

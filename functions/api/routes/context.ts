@@ -1,12 +1,13 @@
 import type { LeaseStatus, LeaseView } from '../../../shared/domain/lease';
 import type { CreateLeaseRequest } from '../../../shared/usecases/create-lease';
-import type { BudgetControl, ControlPlane } from '../../../shared/usecases/dependencies';
+import type { BudgetControl, ControlPlane, TenantControl } from '../../../shared/usecases/dependencies';
 
 export type ApiDeps = Pick<
   ControlPlane,
-  'leases' | 'ledger' | 'spend' | 'commands' | 'events' | 'catalog' | 'region' | 'now'
+  'leases' | 'ledger' | 'spend' | 'commands' | 'events' | 'catalog' | 'region' | 'now' | 'expiry'
 > &
-  Pick<BudgetControl, 'budgets'>;
+  Pick<BudgetControl, 'budgets'> &
+  TenantControl;
 
 /** What the routes are given by the API's composition root. */
 export interface ApiContext {
