@@ -17,6 +17,7 @@ import { GpurentEvents } from './constructs/events';
 import { GpuFleet } from './constructs/fleet';
 import { GpurentFunction, type GpurentLogLevel } from './constructs/gpurent-function';
 import { LeaseExpiry } from './constructs/lease-expiry';
+import { gpurentMetric, OperationsDashboard } from './constructs/operations-dashboard';
 import { GpurentQueues } from './constructs/queues';
 import { GpurentSchedules } from './constructs/schedules';
 
@@ -57,6 +58,7 @@ export class GpurentStack extends Stack {
   public readonly api: GpurentApi;
   public readonly schedules: GpurentSchedules;
   public readonly leaseExpiry: LeaseExpiry;
+  public readonly dashboard: OperationsDashboard;
   public readonly functions: {
     readonly api: GpurentFunction;
     readonly leaseWorker: GpurentFunction;
@@ -196,6 +198,13 @@ export class GpurentStack extends Stack {
     // --- alarms ---------------------------------------------------------------------
     for (const queue of this.queues.all) this.alerts.alarmOnDeadLetters(queue);
     for (const [name, fn] of Object.entries(this.functions)) this.alerts.alarmOnErrors(pascal(name), fn);
+    for (const [name, fn] of Object.entries(this.functions)) this.alerts.alarmOnThrottles(pascal(name), fn);
+    this.alerts.alarmOnMeteringLag(gpurentMetric('MeteringLag', 'Maximum'), METERING_LAG_ALARM_SECONDS);
+    this.alerts.alarmOnOrphans(gpurentMetric('OrphansTerminated', 'Sum', Duration.minutes(5)));
+    this.dashboard = new OperationsDashboard(this, 'Operations', {
+      functions: this.functions,
+      queues: this.queues.all,
+    });
 
     // --- outputs --------------------------------------------------------------------
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the tenant API' });
@@ -223,6 +232,9 @@ export class GpurentStack extends Stack {
     new CfnOutput(this, 'LaunchTemplateId', { value: this.fleet.launchTemplateId });
   }
 }
+
+/** Metering runs every minute and takes seconds: two minutes behind means ticks are failing or piling up. */
+const METERING_LAG_ALARM_SECONDS = 120;
 
 function pascal(name: string): string {
   return name.charAt(0).toUpperCase() + name.slice(1);

@@ -5,6 +5,7 @@ import { priceCatalog } from '../catalog';
 import { commaList, nonEmpty } from '../config';
 import type { ControlPlane } from '../usecases/dependencies';
 import { createEc2Client, createEventBridgeClient, createSqsClient } from './clients';
+import { powertoolsControlPlaneMetrics } from './control-plane-metrics';
 import { createLeaseExpiry, type LeaseExpiryConfig, leaseExpiryConfig } from './lease-expiry';
 import { createStores, storeConfig } from './stores';
 
@@ -47,6 +48,7 @@ export function createControlPlane(config: ControlPlaneConfig) {
     region: config.AWS_REGION,
     now: Date.now,
     expiry: createLeaseExpiry(config),
+    metrics: powertoolsControlPlaneMetrics,
   };
   return { dynamoDb, controlPlane };
 }

@@ -1,6 +1,7 @@
 import type { PriceCatalog } from '../domain/catalog';
 import type { BudgetNotifier, BudgetRepository, SpendCounters } from '../ports/budgets';
 import type { Compute } from '../ports/compute';
+import type { ControlPlaneMetrics } from '../ports/control-plane-metrics';
 import type { DomainEventPublisher } from '../ports/domain-events';
 import type { LeaseCommandQueue } from '../ports/lease-commands';
 import type { LeaseExpiryScheduler, TenantSettingsRepository } from '../ports/lease-expiry';
@@ -20,6 +21,8 @@ export interface ControlPlane {
   readonly now: () => number;
   /** One-time schedules that release leases whose time is up. */
   readonly expiry: LeaseExpiryScheduler;
+  /** Operational figures for the dashboard (time to RUNNING, launch failures). */
+  readonly metrics: ControlPlaneMetrics;
 }
 
 /** What budget use cases add: the budgets and the alerts topic. */

@@ -1,5 +1,5 @@
 import { chargeUpTo } from '../domain/billing';
-import type { LeaseInstance } from '../domain/lease';
+import type { LeaseInstance, RentalMode } from '../domain/lease';
 import type { ControlPlane } from './dependencies';
 
 type Deps = Pick<ControlPlane, 'leases' | 'ledger'>;
@@ -8,6 +8,10 @@ export interface TickSummary {
   readonly instances: number;
   readonly charged: number;
   readonly microUsd: number;
+  /** Open (running, billed) single-GPU instances by rental mode: the fleet as billed now. */
+  readonly gpusByMode: Readonly<Partial<Record<RentalMode, number>>>;
+  /** Leases with at least one open instance. */
+  readonly runningLeases: number;
 }
 
 /**
@@ -27,7 +31,10 @@ export async function meterOpenInstances(deps: Deps, atMs: number): Promise<Tick
       microUsd += charge.microUsd;
     }
   }
-  return { instances: open.length, charged, microUsd };
+  const gpusByMode: Partial<Record<RentalMode, number>> = {};
+  for (const instance of open) gpusByMode[instance.mode] = (gpusByMode[instance.mode] ?? 0) + 1;
+  const runningLeases = new Set(open.map((i) => `${i.tenantId}/${i.leaseId}`)).size;
+  return { instances: open.length, charged, microUsd, gpusByMode, runningLeases };
 }
 
 const CLOSE_ATTEMPTS = 5;

@@ -132,3 +132,25 @@ describe('month-to-date spend counters', () => {
     expect(await stores.spend.leaseSpends('tenant-counters', month, 'speech')).toEqual([]);
   });
 });
+
+describe('the fleet as metering sees it (dashboard gauges)', () => {
+  it('counts open GPUs by mode and the leases that hold them', async () => {
+    const before = await tick(T0 + 3_600_000);
+    const spot = await openInstance({
+      mode: 'spot',
+      launchedAtMs: T0 + 3_600_000,
+      meteredUntilMs: T0 + 3_600_000,
+    });
+    await openInstance({
+      mode: 'spot',
+      leaseId: spot.leaseId,
+      instanceId: `${spot.instanceId}b`,
+      launchedAtMs: T0 + 3_600_000,
+      meteredUntilMs: T0 + 3_600_000,
+    });
+    const after = await tick(T0 + 3_660_000);
+    expect((after.gpusByMode.spot ?? 0) - (before.gpusByMode.spot ?? 0)).toBe(2);
+    expect(after.gpusByMode['on-demand']).toBe(before.gpusByMode['on-demand']);
+    expect(after.runningLeases - before.runningLeases).toBe(1);
+  });
+});
