@@ -14,12 +14,13 @@ import { GpurentAlerts } from './constructs/alerts';
 import { GpurentApi } from './constructs/api';
 import { GpurentData } from './constructs/data';
 import { GpurentEvents } from './constructs/events';
-import { GpuFleet } from './constructs/fleet';
+import { GpuFleet, type GpuFleetProps } from './constructs/fleet';
 import { GpurentFunction, type GpurentLogLevel } from './constructs/gpurent-function';
 import { LeaseExpiry } from './constructs/lease-expiry';
 import { gpurentMetric, OperationsDashboard } from './constructs/operations-dashboard';
 import { GpurentQueues } from './constructs/queues';
 import { GpurentSchedules } from './constructs/schedules';
+import { InvalidContextError, readDeployContext } from './context';
 
 export interface GpurentStackProps extends StackProps {
   /**
@@ -42,6 +43,18 @@ export interface GpurentStackProps extends StackProps {
 
   /** @default 'INFO' */
   readonly logLevel?: GpurentLogLevel;
+
+  /**
+   * An existing Cognito user pool (with the immutable `custom:tenant` attribute).
+   * @default - a new user pool, retained on stack deletion
+   */
+  readonly existingUserPoolId?: string;
+
+  /**
+   * An existing VPC and the subnets to launch GPU instances into.
+   * @default - a new VPC with public subnets and flow logs
+   */
+  readonly existingVpc?: GpuFleetProps['existingVpc'];
 }
 
 /**
@@ -78,6 +91,7 @@ export class GpurentStack extends Stack {
     this.fleet = new GpuFleet(this, 'Fleet', {
       gpuAmiId: props.gpuAmiId,
       availabilityZones: props.availabilityZones,
+      existingVpc: props.existingVpc,
     });
     const leaseCommands = this.queues.queues.leaseCommands;
 
@@ -96,7 +110,10 @@ export class GpurentStack extends Stack {
       .bindTable(this.data.binding('idempotency'), 'readWrite')
       .bindQueue(leaseCommands.binding, 'send')
       .bindEventBus(this.events.binding);
-    this.api = new GpurentApi(this, 'Api', { handler: apiFunction });
+    this.api = new GpurentApi(this, 'Api', {
+      handler: apiFunction,
+      existingUserPoolId: props.existingUserPoolId,
+    });
 
     // --- lease worker: provision / release commands --------------------------------
     const leaseWorker = new GpurentFunction(this, 'LeaseWorkerFunction', {
@@ -258,30 +275,41 @@ export const DEFAULT_REGION = 'us-east-1';
  * - `availabilityZones`: comma-separated zones for the GPU subnets.
  * - `operatorEmail`: subscribe an e-mail address to operator alarms.
  * - `logLevel`: DEBUG | INFO | WARN | ERROR for all functions.
+ * - `gpuRegions`: regions GPUs launch in (this build: the home region only).
+ * - `userPoolId`: an existing user pool instead of a new one.
+ * - `vpcId` + `vpcSubnets` (`subnet-id:zone,…`): an existing VPC instead of a new one.
+ * All are validated together by `infra/context.ts`; a bad value fails synth naming it.
  */
 export function addGpurentStack(app: App): GpurentStack {
-  const context = (key: string): string | undefined => {
-    const value: unknown = app.node.tryGetContext(key);
-    if (value === undefined || value === null || value === '') return undefined;
-    return Array.isArray(value) ? value.join(',') : String(value);
-  };
-  const logLevel = context('logLevel');
-  if (logLevel !== undefined && !['DEBUG', 'INFO', 'WARN', 'ERROR'].includes(logLevel)) {
-    throw new Error(`Context logLevel must be DEBUG, INFO, WARN or ERROR (got '${logLevel}').`);
+  const context = readDeployContext((key) => app.node.tryGetContext(key));
+  const region = context.region ?? process.env.CDK_DEFAULT_REGION ?? DEFAULT_REGION;
+  const otherRegions = (context.gpuRegions ?? []).filter((gpuRegion) => gpuRegion !== region);
+  if (otherRegions.length > 0) {
+    throw new InvalidContextError([
+      `context value "gpuRegions" names ${otherRegions.join(', ')}, but this build launches GPUs in the home region (${region}) only; set -c gpuRegions=${region} or leave it unset`,
+    ]);
   }
 
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
 
   const stack = new GpurentStack(app, GPURENT_STACK_NAME, {
     description: 'gpurent: serverless control plane that rents GPU capacity on AWS',
-    env: { region: context('region') ?? process.env.CDK_DEFAULT_REGION ?? DEFAULT_REGION },
-    gpuAmiId: context('gpuAmiId'),
-    availabilityZones: context('availabilityZones')
-      ?.split(',')
-      .map((zone) => zone.trim())
-      .filter(Boolean),
-    operatorEmail: context('operatorEmail'),
-    logLevel: logLevel as GpurentLogLevel | undefined,
+    env: { region },
+    gpuAmiId: context.gpuAmiId,
+    availabilityZones: context.availabilityZones,
+    operatorEmail: context.operatorEmail,
+    logLevel: context.logLevel,
+    existingUserPoolId: context.userPoolId,
+    existingVpc:
+      context.vpcId && context.vpcSubnets
+        ? {
+            vpcId: context.vpcId,
+            subnets: context.vpcSubnets.map((pair) => {
+              const [subnetId = '', availabilityZone = ''] = pair.split(':');
+              return { subnetId, availabilityZone };
+            }),
+          }
+        : undefined,
   });
   Tags.of(stack).add('project', 'gpurent');
   return stack;
