@@ -156,9 +156,10 @@ async function publishAssets(s3: S3Client, outdir: string, region: string) {
   const buckets = new Set<string>();
   for (const asset of Object.values(manifest.files)) {
     for (const destination of Object.values(asset.destinations)) {
+      // The asset manifest's CloudFormation-style placeholders, filled as cdk-assets does.
       const bucket = destination.bucketName
-        .replace('${AWS::AccountId}', ACCOUNT)
-        .replace('${AWS::Region}', region);
+        .replace(/\$\{AWS::AccountId\}/, ACCOUNT)
+        .replace(/\$\{AWS::Region\}/, region);
       if (!buckets.has(bucket)) {
         await s3.send(new CreateBucketCommand({ Bucket: bucket }));
         buckets.add(bucket);
