@@ -16,6 +16,7 @@ const BENCHMARKS: Record<string, () => Promise<BenchmarkModule>> = {
   autoscaling: () => import('./autoscaling'),
   functions: () => import('./functions'),
   budgets: () => import('./budgets'),
+  cli: () => import('./cli'),
 };
 
 const RESULTS_PATH = resolve(REPO_ROOT, 'bench/results.json');

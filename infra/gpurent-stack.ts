@@ -18,15 +18,18 @@ import { GpurentAlerts } from './constructs/alerts';
 import { GpurentApi } from './constructs/api';
 import { GpurentData } from './constructs/data';
 import { GpurentEvents } from './constructs/events';
-import { GpuFleet } from './constructs/fleet';
+import { GpuFleet, type GpuFleetProps } from './constructs/fleet';
 import {
   type BundledData,
   GpurentFunction,
   type GpurentLogLevel,
   LAMBDA_TASK_ROOT,
 } from './constructs/gpurent-function';
+import { LeaseExpiry } from './constructs/lease-expiry';
+import { gpurentMetric, OperationsDashboard } from './constructs/operations-dashboard';
 import { GpurentQueues } from './constructs/queues';
 import { GpurentSchedules } from './constructs/schedules';
+import { InvalidContextError, readDeployContext } from './context';
 
 export interface GpurentStackProps extends StackProps {
   /**
@@ -57,6 +60,18 @@ export interface GpurentStackProps extends StackProps {
    * @default - `../shared/data` beside the repository
    */
   readonly spotDataDir?: string;
+
+  /**
+   * An existing Cognito user pool (with the immutable `custom:tenant` attribute).
+   * @default - a new user pool, retained on stack deletion
+   */
+  readonly existingUserPoolId?: string;
+
+  /**
+   * An existing VPC and the subnets to launch GPU instances into.
+   * @default - a new VPC with public subnets and flow logs
+   */
+  readonly existingVpc?: GpuFleetProps['existingVpc'];
 }
 
 /**
@@ -72,6 +87,8 @@ export class GpurentStack extends Stack {
   public readonly fleet: GpuFleet;
   public readonly api: GpurentApi;
   public readonly schedules: GpurentSchedules;
+  public readonly leaseExpiry: LeaseExpiry;
+  public readonly dashboard: OperationsDashboard;
   public readonly functions: {
     readonly api: GpurentFunction;
     readonly leaseWorker: GpurentFunction;
@@ -93,6 +110,7 @@ export class GpurentStack extends Stack {
     this.fleet = new GpuFleet(this, 'Fleet', {
       gpuAmiId: props.gpuAmiId,
       availabilityZones: props.availabilityZones,
+      existingVpc: props.existingVpc,
     });
     const leaseCommands = this.queues.queues.leaseCommands;
     // The audit's replay reads the spot traces from its own package.
@@ -125,7 +143,10 @@ export class GpurentStack extends Stack {
       .bindTable(this.data.binding('audits'), 'read');
     // GET /v1/leases/{id}/metrics reads the GPU telemetry.
     this.fleet.grantReadMetrics(apiFunction);
-    this.api = new GpurentApi(this, 'Api', { handler: apiFunction });
+    this.api = new GpurentApi(this, 'Api', {
+      handler: apiFunction,
+      existingUserPoolId: props.existingUserPoolId,
+    });
 
     // --- lease worker: provision / release commands --------------------------------
     const leaseWorker = new GpurentFunction(this, 'LeaseWorkerFunction', {
@@ -282,9 +303,25 @@ export class GpurentStack extends Stack {
       audit,
     };
 
+    // --- lease expiry: one-time schedules armed by the API, deleted when a lease ends ---
+    this.leaseExpiry = new LeaseExpiry(this, 'LeaseExpiry', { commandsQueue: leaseCommands.queue });
+    this.leaseExpiry.bind(apiFunction, 'arm');
+    this.leaseExpiry.bind(leaseWorker, 'cancel');
+    // Group members are created like any lease, with the tenant's default duration.
+    this.leaseExpiry.bind(scalingEvaluator, 'arm');
+    // The shared control-plane wiring reads the expiry settings; the reconciler ends no lease itself.
+    this.leaseExpiry.bind(reconciler, 'cancel');
+
     // --- alarms ---------------------------------------------------------------------
     for (const queue of this.queues.all) this.alerts.alarmOnDeadLetters(queue);
     for (const [name, fn] of Object.entries(this.functions)) this.alerts.alarmOnErrors(pascal(name), fn);
+    for (const [name, fn] of Object.entries(this.functions)) this.alerts.alarmOnThrottles(pascal(name), fn);
+    this.alerts.alarmOnMeteringLag(gpurentMetric('MeteringLag', 'Maximum'), METERING_LAG_ALARM_SECONDS);
+    this.alerts.alarmOnOrphans(gpurentMetric('OrphansTerminated', 'Sum', Duration.minutes(5)));
+    this.dashboard = new OperationsDashboard(this, 'Operations', {
+      functions: this.functions,
+      queues: this.queues.all,
+    });
 
     // --- outputs --------------------------------------------------------------------
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the tenant API' });
@@ -313,6 +350,9 @@ export class GpurentStack extends Stack {
   }
 }
 
+/** Metering runs every minute and takes seconds: two minutes behind means ticks are failing or piling up. */
+const METERING_LAG_ALARM_SECONDS = 120;
+
 function pascal(name: string): string {
   return name.charAt(0).toUpperCase() + name.slice(1);
 }
@@ -336,31 +376,42 @@ export const DEFAULT_REGION = 'us-east-1';
  * - `operatorEmail`: subscribe an e-mail address to operator alarms.
  * - `logLevel`: DEBUG | INFO | WARN | ERROR for all functions.
  * - `spotDataDir`: folder with the V100 spot traces bundled for the audit (default ../shared/data).
+ * - `gpuRegions`: regions GPUs launch in (this build: the home region only).
+ * - `userPoolId`: an existing user pool instead of a new one.
+ * - `vpcId` + `vpcSubnets` (`subnet-id:zone,…`): an existing VPC instead of a new one.
+ * All are validated together by `infra/context.ts`; a bad value fails synth naming it.
  */
 export function addGpurentStack(app: App): GpurentStack {
-  const context = (key: string): string | undefined => {
-    const value: unknown = app.node.tryGetContext(key);
-    if (value === undefined || value === null || value === '') return undefined;
-    return Array.isArray(value) ? value.join(',') : String(value);
-  };
-  const logLevel = context('logLevel');
-  if (logLevel !== undefined && !['DEBUG', 'INFO', 'WARN', 'ERROR'].includes(logLevel)) {
-    throw new Error(`Context logLevel must be DEBUG, INFO, WARN or ERROR (got '${logLevel}').`);
+  const context = readDeployContext((key) => app.node.tryGetContext(key));
+  const region = context.region ?? process.env.CDK_DEFAULT_REGION ?? DEFAULT_REGION;
+  const otherRegions = (context.gpuRegions ?? []).filter((gpuRegion) => gpuRegion !== region);
+  if (otherRegions.length > 0) {
+    throw new InvalidContextError([
+      `context value "gpuRegions" names ${otherRegions.join(', ')}, but this build launches GPUs in the home region (${region}) only; set -c gpuRegions=${region} or leave it unset`,
+    ]);
   }
 
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
 
   const stack = new GpurentStack(app, GPURENT_STACK_NAME, {
     description: 'gpurent: serverless control plane that rents GPU capacity on AWS',
-    env: { region: context('region') ?? process.env.CDK_DEFAULT_REGION ?? DEFAULT_REGION },
-    gpuAmiId: context('gpuAmiId'),
-    availabilityZones: context('availabilityZones')
-      ?.split(',')
-      .map((zone) => zone.trim())
-      .filter(Boolean),
-    operatorEmail: context('operatorEmail'),
-    logLevel: logLevel as GpurentLogLevel | undefined,
-    spotDataDir: context('spotDataDir'),
+    env: { region },
+    gpuAmiId: context.gpuAmiId,
+    availabilityZones: context.availabilityZones,
+    operatorEmail: context.operatorEmail,
+    logLevel: context.logLevel,
+    existingUserPoolId: context.userPoolId,
+    existingVpc:
+      context.vpcId && context.vpcSubnets
+        ? {
+            vpcId: context.vpcId,
+            subnets: context.vpcSubnets.map((pair) => {
+              const [subnetId = '', availabilityZone = ''] = pair.split(':');
+              return { subnetId, availabilityZone };
+            }),
+          }
+        : undefined,
+    spotDataDir: context.spotDataDir,
   });
   Tags.of(stack).add('project', 'gpurent');
   return stack;

@@ -6,9 +6,10 @@ import {
   EC2Client,
 } from '@aws-sdk/client-ec2';
 import { CreateEventBusCommand, EventBridgeClient } from '@aws-sdk/client-eventbridge';
+import { CreateScheduleGroupCommand, SchedulerClient } from '@aws-sdk/client-scheduler';
 import { CreateTopicCommand, SNSClient } from '@aws-sdk/client-sns';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { EVENT_BUS, QUEUES, TABLES, type TableDefinition, TOPICS } from '../shared/resources';
+import { EVENT_BUS, LEASE_EXPIRY, QUEUES, TABLES, type TableDefinition, TOPICS } from '../shared/resources';
 import type { EmulatorEndpoints } from './emulators';
 
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
@@ -105,6 +106,28 @@ async function createFleet(client: EC2Client, prefix: string) {
 }
 
 /**
+ * The lease expiry schedule group, and the target its schedules send to (the
+ * lease commands queue). moto does not check roles, so the role is only a name.
+ */
+async function createLeaseExpiry(
+  scheduler: SchedulerClient,
+  sqs: SQSClient,
+  prefix: string,
+  queueUrl: string,
+) {
+  const groupName = `${prefix}-${LEASE_EXPIRY.group.name}`;
+  await scheduler.send(new CreateScheduleGroupCommand({ Name: groupName }));
+  const { Attributes } = await sqs.send(
+    new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['QueueArn'] }),
+  );
+  return {
+    [LEASE_EXPIRY.group.envVar]: groupName,
+    [LEASE_EXPIRY.queueArnEnvVar]: Attributes?.QueueArn ?? '',
+    [LEASE_EXPIRY.roleArnEnvVar]: `arn:aws:iam::000000000000:role/${prefix}-lease-expiry`,
+  };
+}
+
+/**
  * Creates on the emulators every table, queue (with its DLQ), topic and bus that
  * shared/resources.ts declares (the list the CDK stack builds from), plus the
  * GPU launch template, and returns the environment the functions read.
@@ -137,6 +160,10 @@ export async function createLocalResources(
   const busName = `${prefix}-${EVENT_BUS.name}`;
   await events.send(new CreateEventBusCommand({ Name: busName }));
   env[EVENT_BUS.envVar] = busName;
+
+  const scheduler = new SchedulerClient(clientConfig(endpoints.scheduler, region));
+  Object.assign(env, await createLeaseExpiry(scheduler, sqs, prefix, env[QUEUES.leaseCommands.envVar] ?? ''));
+  scheduler.destroy();
 
   const fleet = await createFleet(ec2, prefix);
   env.LAUNCH_TEMPLATE_ID = fleet.launchTemplateId;

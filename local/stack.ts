@@ -3,13 +3,15 @@ import type { Server } from 'node:http';
 import { dirname } from 'node:path';
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { EC2Client } from '@aws-sdk/client-ec2';
+import { SchedulerClient } from '@aws-sdk/client-scheduler';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse } from 'aws-lambda';
 import { nextAuditRunAfter } from '../shared/domain/audit/audit-month';
-import { QUEUES, TOPICS } from '../shared/resources';
+import { LEASE_EXPIRY, QUEUES, TOPICS } from '../shared/resources';
 import { type EmulatorEndpoints, startEmulators } from './emulators';
 import { prepareFunctionEnvironment } from './environment';
 import { startAlertFeed } from './runtime/alert-feed';
+import { type OneTimeSchedules, startOneTimeSchedules } from './runtime/expiry-schedules';
 import { type GpuLoadModel, publishSimulatedGpuLoad } from './runtime/gpu-load-simulator';
 import { startHttpGateway } from './runtime/http-gateway';
 import { type Schedules, startSchedules } from './runtime/schedules';
@@ -39,11 +41,15 @@ export interface LocalStack {
   readonly endpoints: EmulatorEndpoints;
   readonly env: Readonly<Record<string, string>>;
   readonly schedules: Schedules;
+  /** Lease expiry schedules (moto stores them; this fires them when due). */
+  readonly expiries: OneTimeSchedules;
   stop(): Promise<void>;
 }
 
 const LOCAL_TENANT = 'local-tenant';
 const MINUTE_MS = 60_000;
+/** EventBridge Scheduler fires within a minute of the time; locally a lease ends within a second. */
+const EXPIRY_POLL_MS = 1_000;
 
 /**
  * The whole system on emulators: resources from shared/resources.ts, the real
@@ -113,6 +119,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       region,
       options.timers !== false,
     );
+    const schedulerClient = new SchedulerClient({});
+    const expiries = startOneTimeSchedules(
+      schedulerClient,
+      sqs,
+      env[LEASE_EXPIRY.group.envVar] ?? '',
+      options.timers === false ? undefined : EXPIRY_POLL_MS,
+    );
     const alertFeed = options.printAlerts
       ? await startAlertFeed(
           sqs,
@@ -131,11 +144,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       endpoints,
       env,
       schedules,
+      expiries,
       async stop() {
         schedules.stop();
+        expiries.stop();
         await Promise.all([...pollers.map((poller) => poller.stop()), alertFeed?.stop()]);
         await new Promise((resolve) => server.close(resolve));
         sqs.destroy();
+        schedulerClient.destroy();
         telemetry.ec2.destroy();
         telemetry.cloudWatch.destroy();
         await emulators?.stop();

@@ -155,6 +155,31 @@ export const EVENT_BUS = {
   envVar: 'EVENT_BUS_NAME',
 } as const satisfies EventBusDefinition;
 
+export interface ScheduleGroupDefinition {
+  readonly id: string;
+  readonly name: string;
+  readonly envVar: string;
+}
+
+/**
+ * The EventBridge Scheduler group of the one-time schedules that release
+ * leases when their time is up (`expire-<leaseId>`); they send an `expire`
+ * command to the lease commands queue, whose ARN is in `queueArnEnvVar`.
+ */
+export const LEASE_EXPIRY = {
+  group: {
+    id: 'LeaseExpiryScheduleGroup',
+    name: 'gpurent-lease-expiry',
+    envVar: 'LEASE_EXPIRY_SCHEDULE_GROUP',
+  },
+  queueArnEnvVar: 'LEASE_COMMANDS_QUEUE_ARN',
+  roleArnEnvVar: 'LEASE_EXPIRY_ROLE_ARN',
+} as const satisfies {
+  group: ScheduleGroupDefinition;
+  queueArnEnvVar: string;
+  roleArnEnvVar: string;
+};
+
 export type TableName = keyof typeof TABLES;
 export type QueueName = keyof typeof QUEUES;
 export type TopicName = keyof typeof TOPICS;

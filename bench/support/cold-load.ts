@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
-import { EVENT_BUS, QUEUES, TABLES, TOPICS } from '../../shared/resources';
+import { EVENT_BUS, LEASE_EXPIRY, QUEUES, TABLES, TOPICS } from '../../shared/resources';
 import { median } from './stats';
 
 /** What Lambda sets, so Powertools and the SDK take the same paths at load as in the cloud. */
@@ -47,6 +47,9 @@ export const FUNCTION_ENV: LoadEnvironment = Object.fromEntries([
   ),
   ['LAUNCH_TEMPLATE_ID', 'lt-bench-placeholder'],
   ['SUBNET_IDS', 'subnet-bench-placeholder'],
+  [LEASE_EXPIRY.group.envVar, 'bench-placeholder'],
+  [LEASE_EXPIRY.queueArnEnvVar, 'arn:aws:sqs:us-east-1:000000000000:bench-placeholder'],
+  [LEASE_EXPIRY.roleArnEnvVar, 'arn:aws:iam::000000000000:role/bench-placeholder'],
 ]);
 
 /** The Lambda-like environment a bundle loads in, or why it does not load. */

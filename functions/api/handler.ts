@@ -6,6 +6,7 @@ import { CloudWatchMetricReader } from '../../shared/adapters/cloudwatch-metric-
 import { DynamoDbAuditStore } from '../../shared/adapters/dynamodb-audit-store';
 import { DynamoDbBudgetRepository } from '../../shared/adapters/dynamodb-budget-repository';
 import { DynamoDbScalingGroupRepository } from '../../shared/adapters/dynamodb-scaling-group-repository';
+import { DynamoDbTenantSettings } from '../../shared/adapters/dynamodb-tenant-settings';
 import { EventBridgePublisher } from '../../shared/adapters/eventbridge-publisher';
 import { SpotTraceFiles } from '../../shared/adapters/spot-trace-files';
 import { SqsLeaseCommandQueue } from '../../shared/adapters/sqs-lease-command-queue';
@@ -19,6 +20,7 @@ import {
   createEventBridgeClient,
   createSqsClient,
 } from '../../shared/lambda/clients';
+import { createLeaseExpiry, leaseExpiryConfig } from '../../shared/lambda/lease-expiry';
 import { metrics, observed } from '../../shared/lambda/observability';
 import { createStores, storeConfig } from '../../shared/lambda/stores';
 import { createLease } from '../../shared/usecases/create-lease';
@@ -37,6 +39,7 @@ import { deleteLease, getLease, listLeases, postLease } from './routes/leases';
 import { health, openApi } from './routes/meta';
 import { getProfile } from './routes/profile';
 import * as scalingGroupRoutes from './routes/scaling-groups';
+import { getSettings, putSettings } from './routes/settings';
 import { exportUsage, getUsage } from './routes/usage';
 
 const config = readConfig({
@@ -54,6 +57,7 @@ const config = readConfig({
   GPU_TEMPERATURE_LIMIT_C: z.coerce.number().min(40).max(120).default(DEFAULT_GPU_TEMPERATURE_LIMIT_C),
   AUDITS_TABLE_NAME: nonEmpty,
   ...spotDataConfig,
+  ...leaseExpiryConfig,
 });
 
 const { dynamoDb, documents, leases, ledger, spend } = createStores(config);
@@ -69,6 +73,8 @@ const deps: ApiDeps = {
   now: Date.now,
   audits: new DynamoDbAuditStore(documents, config.AUDITS_TABLE_NAME),
   spotTraces: new SpotTraceFiles(config.SPOT_DATA_DIR),
+  expiry: createLeaseExpiry(config),
+  settings: new DynamoDbTenantSettings(documents, config.LEASES_TABLE_NAME),
 };
 
 const scalingDeps = {
@@ -136,6 +142,8 @@ const routes: Readonly<Record<RouteKey, Route>> = {
   'DELETE /v1/scaling-groups/{name}': scalingGroupRoutes.deleteScalingGroup,
   'GET /v1/audit/{month}': getAudit,
   'GET /v1/audit/{month}/report.html': getAuditReport,
+  'GET /v1/settings': getSettings,
+  'PUT /v1/settings': putSettings,
 };
 
 export const handler = observed(async (event: ApiEvent, lambdaContext: Context): Promise<ApiResult> => {

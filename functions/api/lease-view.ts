@@ -36,6 +36,7 @@ export function leaseBody(lease: LeaseView) {
     releaseRequestedAt: iso(lease.releaseRequestedAtMs),
     endedAt: iso(lease.terminatedAtMs),
     failureReason: lease.failureReason,
+    expiresAt: iso(lease.expiresAtMs),
     costMicroUsd,
     costUsd: microToUsd(costMicroUsd),
     instances: lease.instances.map(instanceBody),

@@ -15,6 +15,7 @@ import {
   usd,
 } from './openapi-parts';
 import { scalingOpenApi } from './openapi-scaling';
+import { settingsPaths, settingsSchemas } from './openapi-settings';
 import { createLeaseBody } from './routes/leases';
 
 const scaling = scalingOpenApi({ ref, jsonContent, errorResponse, instant, authErrors, leaseIdParameter });
@@ -77,6 +78,7 @@ export const openApiDocument = {
           releaseRequestedAt: instant,
           endedAt: instant,
           failureReason: { type: 'string' },
+          expiresAt: { ...instant, description: 'When the lease is released on its own; absent: never' },
           costMicroUsd: micro,
           costUsd: usd,
           instances: { type: 'array', items: ref('Instance') },
@@ -111,6 +113,7 @@ export const openApiDocument = {
       ...budgetSchemas,
       ...scaling.schemas,
       ...auditSchemas,
+      ...settingsSchemas,
       Error: {
         type: 'object',
         properties: {
@@ -275,5 +278,6 @@ export const openApiDocument = {
     ...budgetPaths,
     ...scaling.paths,
     ...auditPaths,
+    ...settingsPaths,
   },
 } as const;

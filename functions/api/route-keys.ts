@@ -30,6 +30,8 @@ export const API_ROUTES = [
   { key: 'DELETE /v1/scaling-groups/{name}' },
   { key: 'GET /v1/audit/{month}' },
   { key: 'GET /v1/audit/{month}/report.html' },
+  { key: 'GET /v1/settings' },
+  { key: 'PUT /v1/settings' },
 ] as const satisfies readonly { key: string; publicBecause?: string }[];
 
 export type RouteKey = (typeof API_ROUTES)[number]['key'];

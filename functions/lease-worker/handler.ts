@@ -7,7 +7,7 @@ import { controlPlaneConfig, createControlPlane } from '../../shared/lambda/cont
 import { logger, metrics, observed } from '../../shared/lambda/observability';
 import { type LeaseCommand, leaseCommandSchema } from '../../shared/ports/lease-commands';
 import { provisionLease } from '../../shared/usecases/provision-lease';
-import { completeRelease } from '../../shared/usecases/release-lease';
+import { completeRelease, expireLease } from '../../shared/usecases/release-lease';
 
 const config = readConfig({ ...controlPlaneConfig, IDEMPOTENCY_TABLE_NAME: nonEmpty });
 const { dynamoDb, controlPlane } = createControlPlane(config);
@@ -19,12 +19,16 @@ const idempotency = new IdempotencyConfig({
   expiresAfterSeconds: 3600,
 });
 
+/** `expire` comes from the lease's expiry schedule; it releases the lease like a tenant's DELETE. */
+const commandHandlers = {
+  provision: provisionLease,
+  release: completeRelease,
+  expire: expireLease,
+} satisfies Record<LeaseCommand['type'], unknown>;
+
 const runCommand = makeIdempotent(
   async (command: LeaseCommand) => {
-    const outcome =
-      command.type === 'provision'
-        ? await provisionLease(controlPlane, command.tenantId, command.leaseId)
-        : await completeRelease(controlPlane, command.tenantId, command.leaseId);
+    const outcome = await commandHandlers[command.type](controlPlane, command.tenantId, command.leaseId);
     logger.info('Lease command done', { ...command, outcome });
     metrics.addMetric(`${command.type}-${outcome}`, 'Count', 1);
     return { outcome };

@@ -8,7 +8,7 @@ import { createStores, storeConfig } from '../../shared/lambda/stores';
 import { meteringWorkSchema } from '../../shared/ports/metering-work';
 import { meterDeferred, meterOpenInstances, type TickSummary } from '../../shared/usecases/metering';
 
-const config = readConfig({ ...storeConfig, METERING_WORK_QUEUE_URL: nonEmpty });
+const config = readConfig({ ...storeConfig, AWS_REGION: nonEmpty, METERING_WORK_QUEUE_URL: nonEmpty });
 const stores = createStores(config);
 const overflow = new SqsMeteringWorkQueue(createSqsClient(), config.METERING_WORK_QUEUE_URL);
 const processor = new BatchProcessor(EventType.SQS);
@@ -19,6 +19,18 @@ function record(kind: string, summary: TickSummary): TickSummary {
   metrics.addMetric('MeteredMicroUsd', 'Count', summary.microUsd);
   metrics.addMetric('InstancesDeferred', 'Count', summary.deferred);
   return summary;
+}
+
+/** The fleet as billed at a tick (the whole open list, so only the scheduled run reports it). */
+function recordFleet(summary: TickSummary, time: string): void {
+  metrics.addMetric('RunningLeases', 'Count', summary.runningLeases);
+  // How far behind the clock the bills are: late or slow ticks show here, missing ticks as no data.
+  metrics.addMetric('MeteringLag', 'Seconds', Math.max(0, Date.now() - Date.parse(time)) / 1000);
+  for (const [mode, gpus] of Object.entries(summary.gpusByMode)) {
+    const fleet = metrics.singleMetric();
+    fleet.addDimensions({ mode, region: config.AWS_REGION });
+    fleet.addMetric('RunningGpus', 'Count', gpus);
+  }
 }
 
 /** A share of a run another invocation deferred: charged up to that run's instant. */
@@ -40,5 +52,6 @@ export const handler = observed(async (event: ScheduledEvent | SQSEvent, context
     remainingMs: () => context.getRemainingTimeInMillis(),
     overflow,
   });
+  recordFleet(summary, event.time);
   return record('tick', summary);
 });

@@ -86,6 +86,41 @@ export class GpurentAlerts extends Construct {
     );
   }
 
+  /** Alarms when Lambda throttles a function (concurrency exhausted) within 5 minutes. */
+  public alarmOnThrottles(id: string, fn: IFunction): Alarm {
+    return this.alarmOnAny(
+      `${id}ThrottlesAlarm`,
+      `The gpurent ${id} function was throttled: invocations were refused for lack of concurrency.`,
+      fn.metricThrottles({ period: Duration.minutes(5), statistic: 'Sum' }),
+    );
+  }
+
+  /** Alarms when the reconciler found and ended a GPU instance no live lease owned. */
+  public alarmOnOrphans(orphansTerminated: IMetric): Alarm {
+    return this.alarmOnAny(
+      'OrphansFoundAlarm',
+      'The reconciler terminated GPU instances that no live lease owned: something launched or kept them outside a lease.',
+      orphansTerminated,
+    );
+  }
+
+  /**
+   * Alarms when bills fall behind: metering's lag over `thresholdSeconds` for three
+   * minutes running, or no metering run at all for three minutes (missing data breaches).
+   */
+  public alarmOnMeteringLag(meteringLag: IMetric, thresholdSeconds: number): Alarm {
+    const alarm = new Alarm(this, 'MeteringLagAlarm', {
+      alarmDescription: `Metering is more than ${thresholdSeconds} s behind, or has not run for 3 minutes: usage, spend and budgets are stale.`,
+      metric: meteringLag,
+      threshold: thresholdSeconds,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 3,
+      treatMissingData: TreatMissingData.BREACHING,
+    });
+    this.notifyOperators(alarm);
+    return alarm;
+  }
+
   /** An alarm that fires on the first occurrence (one datapoint at or above 1) and tells operators. */
   private alarmOnAny(id: string, description: string, metric: IMetric): Alarm {
     const alarm = new Alarm(this, id, {

@@ -13,6 +13,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import {
   CfnUserPoolGroup,
   ClientAttributes,
+  type IUserPool,
   Mfa,
   StringAttribute,
   UserPool,
@@ -75,6 +76,13 @@ export interface GpurentApiProps {
    * @default RemovalPolicy.RETAIN
    */
   readonly userPoolRemovalPolicy?: RemovalPolicy;
+
+  /**
+   * Sign tenants in with an existing user pool (it must define the immutable
+   * `custom:tenant` attribute); the stack adds its app client and the `admin` group.
+   * @default - a new user pool
+   */
+  readonly existingUserPoolId?: string;
 }
 
 /**
@@ -84,7 +92,7 @@ export interface GpurentApiProps {
  * marked public opt out. The `$default` stage writes JSON access logs and is throttled.
  */
 export class GpurentApi extends Construct {
-  public readonly userPool: UserPool;
+  public readonly userPool: IUserPool;
   public readonly userPoolClient: UserPoolClient;
   public readonly authorizer: HttpJwtAuthorizer;
   /** `https://cognito-idp.<region>.amazonaws.com/<poolId>`: the `iss` of the pool's tokens. */
@@ -98,30 +106,9 @@ export class GpurentApi extends Construct {
   constructor(scope: Construct, id: string, props: GpurentApiProps) {
     super(scope, id);
 
-    this.userPool = new UserPool(this, 'UserPool', {
-      selfSignUpEnabled: false,
-      signInAliases: { email: true },
-      signInCaseSensitive: false,
-      customAttributes: {
-        [TENANT_ATTRIBUTE]: new StringAttribute({ minLen: 1, maxLen: 64, mutable: false }),
-      },
-      passwordPolicy: {
-        minLength: 12,
-        requireLowercase: true,
-        requireUppercase: true,
-        requireDigits: true,
-        requireSymbols: true,
-        tempPasswordValidity: Duration.days(3),
-      },
-      mfa: Mfa.REQUIRED,
-      mfaSecondFactor: { otp: true, sms: false },
-      removalPolicy: props.userPoolRemovalPolicy ?? RemovalPolicy.RETAIN,
-    });
-    acknowledge(
-      this.userPool,
-      'AwsSolutions-COG8',
-      'Essentials tier: users are created by operators (self sign-up disabled) and must use TOTP MFA; Plus-tier threat protection adds a per-user charge without a public sign-up or password-reset surface to protect.',
-    );
+    this.userPool = props.existingUserPoolId
+      ? UserPool.fromUserPoolId(this, 'UserPool', props.existingUserPoolId)
+      : this.createUserPool(props);
 
     // Operators: members reach the /v1/admin routes (the API checks cognito:groups).
     this.adminGroup = new CfnUserPoolGroup(this, 'AdminGroup', {
@@ -216,5 +203,33 @@ export class GpurentApi extends Construct {
   /** The API's base URL (the `$default` stage), ending with a slash. */
   public get url(): string {
     return this.stage.url;
+  }
+
+  private createUserPool(props: GpurentApiProps): UserPool {
+    const userPool = new UserPool(this, 'UserPool', {
+      selfSignUpEnabled: false,
+      signInAliases: { email: true },
+      signInCaseSensitive: false,
+      customAttributes: {
+        [TENANT_ATTRIBUTE]: new StringAttribute({ minLen: 1, maxLen: 64, mutable: false }),
+      },
+      passwordPolicy: {
+        minLength: 12,
+        requireLowercase: true,
+        requireUppercase: true,
+        requireDigits: true,
+        requireSymbols: true,
+        tempPasswordValidity: Duration.days(3),
+      },
+      mfa: Mfa.REQUIRED,
+      mfaSecondFactor: { otp: true, sms: false },
+      removalPolicy: props.userPoolRemovalPolicy ?? RemovalPolicy.RETAIN,
+    });
+    acknowledge(
+      userPool,
+      'AwsSolutions-COG8',
+      'Essentials tier: users are created by operators (self sign-up disabled) and must use TOTP MFA; Plus-tier threat protection adds a per-user charge without a public sign-up or password-reset surface to protect.',
+    );
+    return userPool;
   }
 }

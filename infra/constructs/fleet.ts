@@ -6,6 +6,7 @@ import {
   FlowLogTrafficType,
   type IMachineImage,
   InstanceInitiatedShutdownBehavior,
+  type IVpc,
   LaunchTemplate,
   LaunchTemplateHttpTokens,
   MachineImage,
@@ -54,6 +55,17 @@ export interface GpuFleetProps {
    */
   readonly availabilityZones?: string[];
 
+  /**
+   * Launch into an existing VPC instead of creating one: its id, and the subnets
+   * (with public IPs or a NAT route, so instances reach SSM) to launch into, each
+   * with its zone. No lookup happens at synth; flow logs stay the VPC owner's.
+   * @default - a new VPC with one public subnet per zone and flow logs
+   */
+  readonly existingVpc?: {
+    readonly vpcId: string;
+    readonly subnets: readonly { readonly subnetId: string; readonly availabilityZone: string }[];
+  };
+
   /** @default 200 */
   readonly rootVolumeSizeGiB?: number;
 
@@ -76,7 +88,8 @@ export interface GpuFleetProps {
  * are chosen per launch by the lease worker.
  */
 export class GpuFleet extends Construct {
-  public readonly vpc: Vpc;
+  public readonly vpc: IVpc;
+  private readonly existingSubnetIds?: string[];
   public readonly securityGroup: SecurityGroup;
   public readonly instanceRole: Role;
   public readonly launchTemplate: LaunchTemplate;
@@ -85,21 +98,14 @@ export class GpuFleet extends Construct {
   constructor(scope: Construct, id: string, props: GpuFleetProps = {}) {
     super(scope, id);
 
-    this.vpc = new Vpc(this, 'Vpc', {
-      natGateways: 0,
-      availabilityZones: props.availabilityZones,
-      maxAzs: props.availabilityZones ? undefined : 2,
-      subnetConfiguration: [{ name: 'public', subnetType: SubnetType.PUBLIC, cidrMask: 20 }],
-      restrictDefaultSecurityGroup: true,
-    });
-    const flowLogGroup = new LogGroup(this, 'FlowLogGroup', {
-      retention: props.flowLogRetention ?? RetentionDays.THREE_MONTHS,
-      removalPolicy: RemovalPolicy.DESTROY,
-    });
-    this.vpc.addFlowLog('FlowLog', {
-      destination: FlowLogDestination.toCloudWatchLogs(flowLogGroup),
-      trafficType: props.flowLogTrafficType ?? FlowLogTrafficType.ALL,
-    });
+    // An existing VPC is known by id only (no lookup at synth); its subnets are used by id.
+    this.vpc = props.existingVpc
+      ? Vpc.fromVpcAttributes(this, 'Vpc', {
+          vpcId: props.existingVpc.vpcId,
+          availabilityZones: props.existingVpc.subnets.map((s) => s.availabilityZone),
+        })
+      : this.createVpc(props);
+    this.existingSubnetIds = props.existingVpc?.subnets.map((s) => s.subnetId);
 
     this.securityGroup = new SecurityGroup(this, 'InstanceSecurityGroup', {
       vpc: this.vpc,
@@ -169,8 +175,27 @@ export class GpuFleet extends Construct {
     return this.launchTemplate.launchTemplateId as string;
   }
 
+  private createVpc(props: GpuFleetProps): Vpc {
+    const vpc = new Vpc(this, 'Vpc', {
+      natGateways: 0,
+      availabilityZones: props.availabilityZones,
+      maxAzs: props.availabilityZones ? undefined : 2,
+      subnetConfiguration: [{ name: 'public', subnetType: SubnetType.PUBLIC, cidrMask: 20 }],
+      restrictDefaultSecurityGroup: true,
+    });
+    const flowLogGroup = new LogGroup(this, 'FlowLogGroup', {
+      retention: props.flowLogRetention ?? RetentionDays.THREE_MONTHS,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    vpc.addFlowLog('FlowLog', {
+      destination: FlowLogDestination.toCloudWatchLogs(flowLogGroup),
+      trafficType: props.flowLogTrafficType ?? FlowLogTrafficType.ALL,
+    });
+    return vpc;
+  }
+
   public get subnetIds(): string[] {
-    return this.vpc.publicSubnets.map((subnet) => subnet.subnetId);
+    return this.existingSubnetIds ?? this.vpc.publicSubnets.map((subnet) => subnet.subnetId);
   }
 
   /** The subnet ids joined by commas, for an environment variable. */

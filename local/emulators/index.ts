@@ -10,6 +10,7 @@ export interface EmulatorEndpoints {
   readonly ec2: string;
   readonly cloudwatch: string;
   readonly events: string;
+  readonly scheduler: string;
 }
 
 export interface RunningEmulators {
@@ -78,6 +79,7 @@ export async function startEmulators(): Promise<RunningEmulators> {
       ec2: motoUrl,
       cloudwatch: motoUrl,
       events: motoUrl,
+      scheduler: motoUrl,
     },
     stop,
   };
@@ -97,5 +99,6 @@ export function emulatorEnvironment(endpoints: EmulatorEndpoints, region: string
     AWS_ENDPOINT_URL_EVENTBRIDGE: endpoints.events,
     // The SDK gzips large PutMetricData bodies; moto_server cannot read them (AWS can).
     AWS_DISABLE_REQUEST_COMPRESSION: 'true',
+    AWS_ENDPOINT_URL_SCHEDULER: endpoints.scheduler,
   };
 }

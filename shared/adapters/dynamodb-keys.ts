@@ -40,3 +40,5 @@ export function aggregateKey(aggregate: Aggregate): string {
       return `${leaseDayPrefix(aggregate.day)}#${aggregate.leaseId}`;
   }
 }
+/** The tenant's settings item, next to its leases. */
+export const SETTINGS_KEY = 'SETTINGS';

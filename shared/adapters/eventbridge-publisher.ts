@@ -1,4 +1,5 @@
 import { type EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
+import { publishedDetail } from '../events/envelope';
 import type { DomainEvent, DomainEventPublisher } from '../ports/domain-events';
 
 export const EVENT_SOURCE = 'gpurent';
@@ -18,16 +19,18 @@ export class EventBridgePublisher implements DomainEventPublisher {
     private readonly busName: string,
   ) {}
 
+  /** Every event is validated against its registered schema before anything is sent. */
   async publish(events: readonly DomainEvent[]): Promise<void> {
+    const details = events.map((event) => JSON.stringify(publishedDetail(event)));
     for (let start = 0; start < events.length; start += MAX_ENTRIES) {
       const batch = events.slice(start, start + MAX_ENTRIES);
       const result = await this.client.send(
         new PutEventsCommand({
-          Entries: batch.map((event) => ({
+          Entries: batch.map((event, index) => ({
             EventBusName: this.busName,
             Source: EVENT_SOURCE,
             DetailType: event.type,
-            Detail: JSON.stringify({ tenantId: event.tenantId, ...event.detail }),
+            Detail: details[start + index],
           })),
         }),
       );

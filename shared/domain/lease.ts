@@ -34,6 +34,8 @@ export interface Lease {
   /** When the release terminated the instances; every open bill closes here. */
   readonly terminatedAtMs?: number | undefined;
   readonly failureReason?: string | undefined;
+  /** When the lease is released on its own (EventBridge Scheduler); absent: it runs until released. */
+  readonly expiresAtMs?: number | undefined;
 }
 
 /** One EC2 instance owned by a lease, with its metering checkpoint. */

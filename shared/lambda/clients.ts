@@ -2,6 +2,7 @@ import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EC2Client } from '@aws-sdk/client-ec2';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
+import { SchedulerClient } from '@aws-sdk/client-scheduler';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -22,3 +23,4 @@ export const createSqsClient = () =>
 export const createEventBridgeClient = () => tracer.captureAWSv3Client(new EventBridgeClient({}));
 export const createSnsClient = () => tracer.captureAWSv3Client(new SNSClient({}));
 export const createCloudWatchClient = () => tracer.captureAWSv3Client(new CloudWatchClient({}));
+export const createSchedulerClient = () => tracer.captureAWSv3Client(new SchedulerClient({}));

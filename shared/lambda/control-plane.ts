@@ -5,6 +5,8 @@ import { priceCatalog } from '../catalog';
 import { commaList, nonEmpty } from '../config';
 import type { ControlPlane } from '../usecases/dependencies';
 import { createEc2Client, createEventBridgeClient, createSqsClient } from './clients';
+import { powertoolsControlPlaneMetrics } from './control-plane-metrics';
+import { createLeaseExpiry, type LeaseExpiryConfig, leaseExpiryConfig } from './lease-expiry';
 import { createStores, storeConfig } from './stores';
 
 /** Environment of the functions that act on EC2: the lease worker and the reconciler. */
@@ -15,9 +17,10 @@ export const controlPlaneConfig = {
   EVENT_BUS_NAME: nonEmpty,
   LAUNCH_TEMPLATE_ID: nonEmpty,
   SUBNET_IDS: commaList,
+  ...leaseExpiryConfig,
 };
 
-export interface ControlPlaneConfig {
+export interface ControlPlaneConfig extends LeaseExpiryConfig {
   readonly AWS_REGION: string;
   readonly LEASES_TABLE_NAME: string;
   readonly USAGE_TABLE_NAME: string;
@@ -44,6 +47,8 @@ export function createControlPlane(config: ControlPlaneConfig) {
     catalog: priceCatalog,
     region: config.AWS_REGION,
     now: Date.now,
+    expiry: createLeaseExpiry(config),
+    metrics: powertoolsControlPlaneMetrics,
   };
   return { dynamoDb, controlPlane };
 }

@@ -3,6 +3,7 @@ import { CloudWatchMetricReader } from '../adapters/cloudwatch-metric-reader';
 import { DynamoDbBudgetRepository } from '../adapters/dynamodb-budget-repository';
 import { DynamoDbGpuHealthMarks } from '../adapters/dynamodb-gpu-health-marks';
 import { DynamoDbScalingGroupRepository } from '../adapters/dynamodb-scaling-group-repository';
+import { DynamoDbTenantSettings } from '../adapters/dynamodb-tenant-settings';
 import { EventBridgePublisher } from '../adapters/eventbridge-publisher';
 import { SqsLeaseCommandQueue } from '../adapters/sqs-lease-command-queue';
 import { priceCatalog } from '../catalog';
@@ -10,12 +11,14 @@ import { nonEmpty } from '../config';
 import { DEFAULT_GPU_TEMPERATURE_LIMIT_C } from '../domain/gpu-health';
 import type { ScalingDeps } from '../usecases/evaluate-scaling-groups';
 import { createCloudWatchClient, createEventBridgeClient, createSqsClient } from './clients';
+import { createLeaseExpiry, type LeaseExpiryConfig, leaseExpiryConfig } from './lease-expiry';
 import { createStores, type StoreConfig, storeConfig } from './stores';
 
 /** Environment of the functions that read scaling groups and GPU metrics and act through leases. */
 export const scalingConfig = {
   AWS_REGION: nonEmpty,
   ...storeConfig,
+  ...leaseExpiryConfig,
   SCALING_GROUPS_TABLE_NAME: nonEmpty,
   /** Members are leases: createLease holds them to the tenant's block-new-leases budgets. */
   BUDGETS_TABLE_NAME: nonEmpty,
@@ -25,7 +28,7 @@ export const scalingConfig = {
   GPU_TEMPERATURE_LIMIT_C: z.coerce.number().min(40).max(120).default(DEFAULT_GPU_TEMPERATURE_LIMIT_C),
 };
 
-export interface ScalingConfig extends StoreConfig {
+export interface ScalingConfig extends StoreConfig, LeaseExpiryConfig {
   readonly AWS_REGION: string;
   readonly BUDGETS_TABLE_NAME: string;
   readonly SCALING_GROUPS_TABLE_NAME: string;
@@ -41,6 +44,8 @@ export function createScaling(config: ScalingConfig, cloudWatch = createCloudWat
     leases,
     spend,
     budgets: new DynamoDbBudgetRepository(documents, config.BUDGETS_TABLE_NAME),
+    expiry: createLeaseExpiry(config),
+    settings: new DynamoDbTenantSettings(documents, config.LEASES_TABLE_NAME),
     commands: new SqsLeaseCommandQueue(createSqsClient(), config.LEASE_COMMANDS_QUEUE_URL),
     events: new EventBridgePublisher(createEventBridgeClient(), config.EVENT_BUS_NAME),
     catalog: priceCatalog,

@@ -1,19 +1,18 @@
-/** Events integrators receive on the gpurent bus; `detail-type` is `type`. */
-export interface DomainEvent {
-  readonly type:
-    | 'LeaseRequested'
-    | 'LeaseRunning'
-    | 'LeaseReleased'
-    | 'LeaseFailed'
-    | 'OrphanInstanceTerminated'
-    | 'BudgetThresholdCrossed'
-    | 'BudgetActionTaken'
-    | 'ScalingDecision'
-    | 'GpuUnhealthy'
-    | 'AuditReady';
-  readonly tenantId: string;
-  readonly detail: Readonly<Record<string, unknown>>;
-}
+import type { z } from 'zod';
+import type { DOMAIN_EVENTS, DomainEventType } from '../events/registry';
+
+/**
+ * Events integrators receive on the gpurent bus; `detail-type` is `type`. The
+ * union is derived from the registry (shared/events/registry.ts): an event
+ * type without a schema does not type-check.
+ */
+export type DomainEvent = {
+  readonly [Type in DomainEventType]: {
+    readonly type: Type;
+    readonly tenantId: string;
+    readonly detail: z.input<(typeof DOMAIN_EVENTS)[Type]['detail']>;
+  };
+}[DomainEventType];
 
 export interface DomainEventPublisher {
   publish(events: readonly DomainEvent[]): Promise<void>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 export const leaseCommandSchema = z.object({
-  type: z.enum(['provision', 'release']),
+  type: z.enum(['provision', 'release', 'expire']),
   tenantId: z.string().min(1),
   leaseId: z.string().min(1),
 });

@@ -1,8 +1,9 @@
 import type { Lease, RentalMode, Workload } from '../domain/lease';
+import { expiryOf } from '../domain/lease-expiry';
 import { UnsupportedInstanceTypeError } from '../errors';
 import { newLeaseId } from '../ids';
 import { assertWithinBudgets } from './budgets/budget-guard';
-import type { BudgetControl, ControlPlane } from './dependencies';
+import type { BudgetControl, ControlPlane, TenantControl } from './dependencies';
 
 export interface CreateLeaseRequest {
   readonly tenantId: string;
@@ -11,15 +12,22 @@ export interface CreateLeaseRequest {
   readonly instanceType?: string | undefined;
   readonly mode?: RentalMode | undefined;
   readonly project?: string | undefined;
+  /** Minutes until the lease is released on its own; the tenant's default when absent. */
+  readonly durationMinutes?: number | undefined;
 }
 
-type Deps = Pick<ControlPlane, 'leases' | 'spend' | 'commands' | 'events' | 'catalog' | 'region' | 'now'> &
-  Pick<BudgetControl, 'budgets'>;
+type Deps = Pick<
+  ControlPlane,
+  'leases' | 'spend' | 'commands' | 'events' | 'catalog' | 'region' | 'now' | 'expiry'
+> &
+  Pick<BudgetControl, 'budgets'> &
+  TenantControl;
 
 /**
  * Stores the lease PENDING and queues its provisioning, unless a budget in its
- * scope blocks new leases. If queuing fails the lease is removed again, so a
- * tenant never sees a lease nothing will act on.
+ * scope blocks new leases. A lease with a lifetime gets its expiry schedule
+ * before it is queued. If scheduling or queuing fails the lease is removed
+ * again (and its schedule), so a tenant never sees a lease nothing will act on.
  */
 export async function createLease(
   deps: Deps,
@@ -32,6 +40,11 @@ export async function createLease(
   await assertWithinBudgets(deps, request.tenantId, request.project);
 
   const now = deps.now();
+  const tenantDefault =
+    request.durationMinutes === undefined
+      ? (await deps.settings.get(request.tenantId)).defaultLeaseDurationMinutes
+      : undefined;
+  const expiresAtMs = expiryOf(now, request.durationMinutes, tenantDefault);
   const lease: Lease = {
     tenantId: request.tenantId,
     leaseId: newLeaseId(now),
@@ -43,11 +56,14 @@ export async function createLease(
     status: 'PENDING',
     createdAtMs: now,
     updatedAtMs: now,
+    expiresAtMs,
   };
   await deps.leases.create(lease);
   try {
+    if (expiresAtMs !== undefined) await deps.expiry.schedule(lease.tenantId, lease.leaseId, expiresAtMs);
     await deps.commands.send({ type: 'provision', tenantId: lease.tenantId, leaseId: lease.leaseId });
   } catch (error) {
+    if (expiresAtMs !== undefined) await deps.expiry.cancel(lease.leaseId);
     await deps.leases.discard(lease.tenantId, lease.leaseId);
     throw error;
   }
@@ -61,6 +77,7 @@ export async function createLease(
         gpus: lease.gpus,
         instanceType,
         project: lease.project,
+        expiresAtMs,
       },
     },
   ]);

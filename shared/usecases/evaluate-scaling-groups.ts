@@ -14,7 +14,7 @@ import { BudgetExceededError } from '../errors';
 import type { MetricReader } from '../ports/metrics';
 import type { GpuHealthMarks, ScalingGroup, ScalingGroupRepository } from '../ports/scaling-groups';
 import { createLease } from './create-lease';
-import type { BudgetControl, ControlPlane } from './dependencies';
+import type { BudgetControl, ControlPlane, TenantControl } from './dependencies';
 import { HEALTH_WINDOW_PERIODS, reportGpuHealth, watchedGpus } from './gpu-health-sweep';
 import { requestRelease } from './release-lease';
 import { membersOf } from './scaling-group-members';
@@ -22,9 +22,10 @@ import { planScalingMetrics } from './scaling-metrics';
 
 export type ScalingDeps = Pick<
   ControlPlane,
-  'leases' | 'spend' | 'commands' | 'events' | 'catalog' | 'region' | 'now'
+  'leases' | 'spend' | 'commands' | 'events' | 'catalog' | 'region' | 'now' | 'expiry'
 > &
-  Pick<BudgetControl, 'budgets'> & {
+  Pick<BudgetControl, 'budgets'> &
+  TenantControl & {
     readonly groups: ScalingGroupRepository;
     readonly metrics: MetricReader;
     readonly marks: GpuHealthMarks;

@@ -76,7 +76,13 @@ export async function reportGpuHealth(
       {
         type: 'GpuUnhealthy',
         tenantId: instance.tenantId,
-        detail: { leaseId: instance.leaseId, instanceId: instance.instanceId, gpuIndex, ...health },
+        detail: {
+          leaseId: instance.leaseId,
+          instanceId: instance.instanceId,
+          gpuIndex,
+          status: health.status,
+          reason: health.reason,
+        },
       },
     ]);
     reported += 1;

@@ -1,6 +1,6 @@
 import { chargeUpTo } from '../domain/billing';
 import type { ChargeEntry } from '../domain/charge-batches';
-import type { LeaseInstance } from '../domain/lease';
+import type { LeaseInstance, RentalMode } from '../domain/lease';
 import type { InstanceRef, MeteringWorkQueue } from '../ports/metering-work';
 import type { ControlPlane } from './dependencies';
 
@@ -12,6 +12,10 @@ export interface TickSummary {
   readonly microUsd: number;
   /** Instances handed to another invocation because this one was running out of time. */
   readonly deferred: number;
+  /** Open (running, billed) single-GPU instances by rental mode: the fleet as billed now. */
+  readonly gpusByMode: Readonly<Partial<Record<RentalMode, number>>>;
+  /** Leases with at least one open instance. */
+  readonly runningLeases: number;
 }
 
 export interface MeteringRunOptions {
@@ -101,7 +105,10 @@ export async function meterInstances(
       microUsd += entry.charge.microUsd;
     });
   }
-  return { instances: instances.length, charged, microUsd, deferred };
+  const gpusByMode: Partial<Record<RentalMode, number>> = {};
+  for (const instance of instances) gpusByMode[instance.mode] = (gpusByMode[instance.mode] ?? 0) + 1;
+  const runningLeases = new Set(instances.map((i) => `${i.tenantId}/${i.leaseId}`)).size;
+  return { instances: instances.length, charged, microUsd, deferred, gpusByMode, runningLeases };
 }
 
 const CLOSE_ATTEMPTS = 5;

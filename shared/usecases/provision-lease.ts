@@ -52,6 +52,7 @@ export async function provisionLease(
     const outcome = await completeRelease(deps, tenantId, leaseId);
     return outcome === 'released' ? 'released' : 'not-pending';
   }
+  deps.metrics.leaseRunning(deps.now() - lease.createdAtMs);
   await deps.events.publish([
     {
       type: 'LeaseRunning',
@@ -79,12 +80,18 @@ async function launchWithFallback(
   try {
     return await deps.compute.launch({ ...request, mode });
   } catch (error) {
+    if (error instanceof CapacityUnavailableError) deps.metrics.launchFailed(error.mode, error.code);
     if (!(error instanceof CapacityUnavailableError) || fallback === null) throw error;
-    return deps.compute.launch({
+  }
+  try {
+    return await deps.compute.launch({
       ...request,
       mode: fallback,
       clientToken: `${request.clientToken}-${fallback}`,
     });
+  } catch (error) {
+    if (error instanceof CapacityUnavailableError) deps.metrics.launchFailed(error.mode, error.code);
+    throw error;
   }
 }
 
@@ -97,6 +104,7 @@ async function failLease(deps: ControlPlane, lease: LeaseView, reason: string): 
       failureReason: reason,
     })
   ) {
+    if (lease.expiresAtMs !== undefined) await deps.expiry.cancel(leaseId);
     await deps.events.publish([{ type: 'LeaseFailed', tenantId, detail: { leaseId, reason } }]);
   }
   return 'failed';

@@ -70,9 +70,27 @@ export async function completeRelease(
   if (await deps.leases.transition(tenantId, leaseId, ['RELEASING'], 'RELEASED', deps.now())) {
     const final = await deps.leases.get(tenantId, leaseId);
     const totalMicroUsd = (final?.instances ?? []).reduce((sum, i) => sum + i.billedMicroUsd, 0);
+    // Released before its time (or by it): the expiry has nothing left to do.
+    if (lease.expiresAtMs !== undefined) await deps.expiry.cancel(leaseId);
     await deps.events.publish([
       { type: 'LeaseReleased', tenantId, detail: { leaseId, totalMicroUsd, endedAtMs } },
     ]);
   }
   return 'released';
+}
+
+/**
+ * An expiry schedule fired: the lease is released the way a tenant's DELETE
+ * releases it. A lease already ended or releasing is left alone.
+ */
+export async function expireLease(
+  deps: Pick<ControlPlane, 'leases' | 'commands' | 'now'>,
+  tenantId: string,
+  leaseId: string,
+): Promise<'expired' | 'already-ended' | 'missing'> {
+  const lease = await deps.leases.get(tenantId, leaseId);
+  if (!lease) return 'missing';
+  if (isTerminal(lease.status) || lease.status === 'RELEASING') return 'already-ended';
+  await requestRelease(deps, tenantId, leaseId);
+  return 'expired';
 }

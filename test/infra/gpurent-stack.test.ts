@@ -401,6 +401,9 @@ describe('functions', () => {
       'SCALING_GROUPS_TABLE_NAME',
       'AUDITS_TABLE_NAME',
       'SPOT_DATA_DIR',
+      'LEASE_EXPIRY_SCHEDULE_GROUP',
+      'LEASE_COMMANDS_QUEUE_ARN',
+      'LEASE_EXPIRY_ROLE_ARN',
     ],
     // LEASE_COMMANDS_QUEUE_URL: the shared control-plane config of worker and reconciler requires it.
     leaseWorker: [
@@ -412,6 +415,9 @@ describe('functions', () => {
       'LAUNCH_TEMPLATE_ID',
       'SUBNET_IDS',
       'LEASE_COMMANDS_QUEUE_URL',
+      'LEASE_EXPIRY_SCHEDULE_GROUP',
+      'LEASE_COMMANDS_QUEUE_ARN',
+      'LEASE_EXPIRY_ROLE_ARN',
     ],
     metering: ['LEASES_TABLE_NAME', 'USAGE_TABLE_NAME', 'SPEND_TABLE_NAME', 'METERING_WORK_QUEUE_URL'],
     reconciler: [
@@ -422,6 +428,9 @@ describe('functions', () => {
       'LAUNCH_TEMPLATE_ID',
       'SUBNET_IDS',
       'LEASE_COMMANDS_QUEUE_URL',
+      'LEASE_EXPIRY_SCHEDULE_GROUP',
+      'LEASE_COMMANDS_QUEUE_ARN',
+      'LEASE_EXPIRY_ROLE_ARN',
     ],
     budgetEvaluator: [
       'LEASES_TABLE_NAME',
@@ -438,6 +447,9 @@ describe('functions', () => {
       'SPEND_TABLE_NAME',
       'BUDGETS_TABLE_NAME',
       'SCALING_GROUPS_TABLE_NAME',
+      'LEASE_EXPIRY_SCHEDULE_GROUP',
+      'LEASE_COMMANDS_QUEUE_ARN',
+      'LEASE_EXPIRY_ROLE_ARN',
       'LEASE_COMMANDS_QUEUE_URL',
       'EVENT_BUS_NAME',
     ],
@@ -642,5 +654,134 @@ describe('GPU fleet', () => {
     expect(groups).toHaveLength(1);
     expect(groups[0]?.Properties?.SecurityGroupIngress).toBeUndefined();
     template.resourceCountIs('AWS::EC2::SecurityGroupIngress', 0);
+  });
+});
+
+describe('lease expiry', () => {
+  const scheduleArn = (statement: Statement) => JSON.stringify(statement.Resource);
+
+  it('has a fixed schedule group and a role only EventBridge Scheduler assumes, which may send lease commands', () => {
+    template.hasResourceProperties('AWS::Scheduler::ScheduleGroup', { Name: 'gpurent-lease-expiry' });
+    const role = resourcesOfType('AWS::IAM::Role')[logicalIdOf(stack, stack.leaseExpiry.senderRole)];
+    expect(JSON.stringify(role?.Properties?.AssumeRolePolicyDocument)).toContain('scheduler.amazonaws.com');
+    const sends = Object.values(resourcesOfType('AWS::IAM::Policy')).find(
+      (policy) =>
+        JSON.stringify(policy.Properties?.Roles) ===
+        JSON.stringify([{ Ref: logicalIdOf(stack, stack.leaseExpiry.senderRole) }]),
+    );
+    expect(JSON.stringify(sends?.Properties?.PolicyDocument)).toContain('sqs:SendMessage');
+  });
+
+  it('lets the API arm and delete lease schedules and pass the sender role; the worker only delete', () => {
+    const senderRoleId = logicalIdOf(stack, stack.leaseExpiry.senderRole);
+    const passesSender = (fn: keyof GpurentStack['functions']) =>
+      statementsOf(fn).some(
+        (statement) =>
+          actionsOf(statement).includes('iam:PassRole') && scheduleArn(statement).includes(senderRoleId),
+      );
+    const api = statementsOf('api');
+    expect(scheduleArn(statementWith(api, 'scheduler:CreateSchedule') as Statement)).toContain(
+      'schedule/gpurent-lease-expiry/*',
+    );
+    expect(passesSender('api')).toBe(true);
+    expect(statementWith(statementsOf('leaseWorker'), 'scheduler:DeleteSchedule')).toBeDefined();
+    expect(statementWith(statementsOf('leaseWorker'), 'scheduler:CreateSchedule')).toBeUndefined();
+    expect(passesSender('leaseWorker')).toBe(false);
+  });
+});
+
+describe('operations: dashboard and alarms', () => {
+  const alarms = () => Object.values(resourcesOfType('AWS::CloudWatch::Alarm'));
+  const operatorTopic = () => ({ Ref: logicalIdOf(stack, stack.alerts.topics.operatorAlerts) });
+  const dimensionOf = (alarm: Resource, name: string) =>
+    (alarm.Properties?.Dimensions as { Name: string; Value: unknown }[] | undefined)?.find(
+      (d) => d.Name === name,
+    )?.Value;
+
+  it('sends every alarm, and its recovery, to the operator topic', () => {
+    expect(alarms().length).toBeGreaterThan(0);
+    for (const alarm of alarms()) {
+      expect(alarm.Properties?.AlarmActions).toEqual([operatorTopic()]);
+      expect(alarm.Properties?.OKActions).toEqual([operatorTopic()]);
+    }
+  });
+
+  it('has exactly one alarm per dead-letter queue', () => {
+    for (const queue of stack.queues.all) {
+      const queueName = { 'Fn::GetAtt': [logicalIdOf(stack, queue.deadLetterQueue), 'QueueName'] };
+      const onIt = alarms().filter(
+        (alarm) => JSON.stringify(dimensionOf(alarm, 'QueueName')) === JSON.stringify(queueName),
+      );
+      expect(onIt.map((alarm) => alarm.Properties?.MetricName)).toEqual([
+        'ApproximateNumberOfMessagesVisible',
+      ]);
+    }
+  });
+
+  it.each(Object.keys({ api: 0, leaseWorker: 0, metering: 0, reconciler: 0, budgetEvaluator: 0 }))(
+    'has one errors alarm and one throttles alarm on the %s function',
+    (name) => {
+      const fn = stack.functions[name as keyof GpurentStack['functions']];
+      const onIt = alarms().filter(
+        (alarm) =>
+          JSON.stringify(dimensionOf(alarm, 'FunctionName')) ===
+          JSON.stringify({ Ref: logicalIdOf(stack, fn) }),
+      );
+      expect(onIt.map((alarm) => alarm.Properties?.MetricName).sort()).toEqual(['Errors', 'Throttles']);
+    },
+  );
+
+  it('covers every function of the stack with alarms (none forgotten)', () => {
+    const alarmed = new Set(alarms().map((alarm) => JSON.stringify(dimensionOf(alarm, 'FunctionName'))));
+    for (const fn of Object.values(stack.functions)) {
+      expect(alarmed).toContain(JSON.stringify({ Ref: logicalIdOf(stack, fn) }));
+    }
+  });
+
+  it('alarms on metering lag (missing data breaches) and on orphans the reconciler found', () => {
+    const byMetric = (metricName: string) =>
+      alarms().filter((alarm) => alarm.Properties?.MetricName === metricName);
+    expect(byMetric('MeteringLag')).toHaveLength(1);
+    expect(byMetric('MeteringLag')[0]?.Properties).toMatchObject({
+      Namespace: 'gpurent',
+      Threshold: 120,
+      TreatMissingData: 'breaching',
+      EvaluationPeriods: 3,
+    });
+    expect(byMetric('OrphansTerminated')).toHaveLength(1);
+    expect(byMetric('OrphansTerminated')[0]?.Properties).toMatchObject({
+      Namespace: 'gpurent',
+      Threshold: 1,
+    });
+  });
+
+  it('has a dashboard with every operator view, every function and every dead-letter queue', () => {
+    const dashboards = Object.values(resourcesOfType('AWS::CloudWatch::Dashboard'));
+    expect(dashboards).toHaveLength(1);
+    const body = JSON.stringify(stack.resolve(dashboards[0]?.Properties?.DashboardBody));
+    for (const title of [
+      'Leases by state',
+      'GPUs by mode and region',
+      'Spend rate',
+      'Time to RUNNING',
+      'Launch failures by mode and code',
+      'Dead-letter queue depths',
+      'Metering lag',
+      'Scaling decisions',
+      'Budget alerts and actions',
+    ]) {
+      expect(body).toContain(title);
+    }
+    for (const metric of [
+      'RunningLeases',
+      'RunningGpus',
+      'MeteredMicroUsd',
+      'TimeToRunning',
+      'LaunchFailures',
+    ]) {
+      expect(body).toContain(metric);
+    }
+    for (const fn of Object.values(stack.functions)) expect(body).toContain(logicalIdOf(stack, fn));
+    for (const queue of stack.queues.all) expect(body).toContain(logicalIdOf(stack, queue.deadLetterQueue));
   });
 });

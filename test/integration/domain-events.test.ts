@@ -40,6 +40,8 @@ describe('domain events on the gpurent bus', () => {
           gpus: 2,
           instanceType: 'g5.xlarge',
           project: 'search',
+          schemaVersion: 1,
+          eventId: expect.stringMatching(/^[0-9a-f]{32}$/),
         },
       }),
     ]);

@@ -4,6 +4,7 @@ import { scheduledEvent } from '../../local/runtime/schedules';
 import { costOfRun } from '../../shared/domain/billing';
 import type { LeaseInstance } from '../../shared/domain/lease';
 import { newLeaseId } from '../../shared/ids';
+import type { TickSummary } from '../../shared/usecases/metering';
 import { awsProbe } from '../support/aws';
 import { storesOf, useFreshResources } from '../support/function-env';
 import { sqsRecord } from '../support/leases';
@@ -19,8 +20,11 @@ beforeAll(async () => {
 });
 
 const T0 = Date.parse('2026-11-30T10:00:07.250Z');
-const tick = (atMs: number) =>
-  handler(scheduledEvent('metering', atMs, 'us-east-1'), lambdaContext('metering', 60_000));
+const tick = async (atMs: number) =>
+  (await handler(
+    scheduledEvent('metering', atMs, 'us-east-1'),
+    lambdaContext('metering', 60_000),
+  )) as TickSummary;
 
 async function openInstance(overrides: Partial<LeaseInstance> = {}): Promise<LeaseInstance> {
   const leaseId = newLeaseId(Date.now());
@@ -165,5 +169,27 @@ describe('a run that would not fit its invocation', () => {
     // Delivered again (SQS is at-least-once), the work charges nothing more.
     await handler({ Records: bodies.map((body) => sqsRecord(body)) }, lambdaContext('metering', 50_000));
     for (const instance of instances) expect(await usageRows(instance)).toHaveLength(1);
+  });
+});
+
+describe('the fleet as metering sees it (dashboard gauges)', () => {
+  it('counts open GPUs by mode and the leases that hold them', async () => {
+    const before = await tick(T0 + 3_600_000);
+    const spot = await openInstance({
+      mode: 'spot',
+      launchedAtMs: T0 + 3_600_000,
+      meteredUntilMs: T0 + 3_600_000,
+    });
+    await openInstance({
+      mode: 'spot',
+      leaseId: spot.leaseId,
+      instanceId: `${spot.instanceId}b`,
+      launchedAtMs: T0 + 3_600_000,
+      meteredUntilMs: T0 + 3_600_000,
+    });
+    const after = await tick(T0 + 3_660_000);
+    expect((after.gpusByMode.spot ?? 0) - (before.gpusByMode.spot ?? 0)).toBe(2);
+    expect(after.gpusByMode['on-demand']).toBe(before.gpusByMode['on-demand']);
+    expect(after.runningLeases - before.runningLeases).toBe(1);
   });
 });

@@ -2,15 +2,16 @@ import type { LeaseStatus, LeaseView } from '../../../shared/domain/lease';
 import type { ScalingGroupSpec } from '../../../shared/domain/scaling';
 import type { AuditStore, SpotTraceSource } from '../../../shared/ports/audits';
 import type { CreateLeaseRequest } from '../../../shared/usecases/create-lease';
-import type { BudgetControl, ControlPlane } from '../../../shared/usecases/dependencies';
+import type { BudgetControl, ControlPlane, TenantControl } from '../../../shared/usecases/dependencies';
 import type { InstanceGpuMetrics, MetricsWindow } from '../../../shared/usecases/lease-metrics';
 import type { ScalingGroupView } from '../../../shared/usecases/scaling-groups';
 
 export type ApiDeps = Pick<
   ControlPlane,
-  'leases' | 'ledger' | 'spend' | 'commands' | 'events' | 'catalog' | 'region' | 'now'
+  'leases' | 'ledger' | 'spend' | 'commands' | 'events' | 'catalog' | 'region' | 'now' | 'expiry'
 > &
-  Pick<BudgetControl, 'budgets'> & {
+  Pick<BudgetControl, 'budgets'> &
+  TenantControl & {
     readonly audits: AuditStore;
     readonly spotTraces: SpotTraceSource;
   };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PROJECT_PATTERN } from '../../../shared/domain/budgets/budget';
 import { RENTAL_MODES, WORKLOADS } from '../../../shared/domain/lease';
+import { leaseDurationMinutes } from '../../../shared/domain/lease-expiry';
 import { LEASE_ID_PATTERN } from '../../../shared/ids';
 import type { CreateLeaseRequest } from '../../../shared/usecases/create-lease';
 import { ApiError, type ApiEvent, type ApiResult, json, parseJsonBody, tenantOf, validate } from '../http';
@@ -22,6 +23,9 @@ export const createLeaseBody = z.strictObject({
     .string()
     .regex(PROJECT_PATTERN, 'must be 1-64 lowercase letters, digits or hyphens, such as team-vision')
     .optional(),
+  durationMinutes: leaseDurationMinutes
+    .optional()
+    .describe("Released on its own after this many minutes; default: the tenant's default, else never"),
 });
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{8,128}$/;

@@ -33,6 +33,7 @@ describe('OpenAPI document', () => {
       required: string[];
     };
     expect(Object.keys(schema.properties).sort()).toEqual([
+      'durationMinutes',
       'gpus',
       'instanceType',
       'mode',

@@ -1,0 +1,330 @@
+import { LEASE_ID_PATTERN } from '../shared/ids';
+import { ApiClient } from './api';
+import { CliError, usageError } from './errors';
+import { loadSession, localSession, saveSession } from './session';
+import { details, table } from './table';
+
+/** Where a command writes: the result to `out`, progress to `progress` (stderr). */
+export interface CliIo {
+  readonly out: (text: string) => void;
+  readonly progress: (text: string) => void;
+  readonly cwd: string;
+  /** Waits between polls (`lease create --wait`). */
+  readonly sleep: (ms: number) => Promise<void>;
+}
+
+export interface OutputOptions {
+  readonly json?: boolean;
+}
+
+type Lease = {
+  leaseId: string;
+  status: string;
+  workload: string;
+  gpus: number;
+  instanceType: string;
+  mode?: string;
+  project?: string;
+  costUsd: number;
+  createdAt?: string;
+  expiresAt?: string;
+  failureReason?: string;
+  instances: {
+    instanceId: string;
+    instanceType: string;
+    mode: string;
+    zone: string;
+    launchedAt?: string;
+    endedAt?: string;
+    costUsd: number;
+  }[];
+};
+
+const client = async () => new ApiClient(await loadSession());
+const print = (io: CliIo, options: OutputOptions, body: unknown, human: () => string) =>
+  io.out(options.json ? `${JSON.stringify(body, null, 2)}\n` : human());
+
+function leaseIdArgument(id: string): string {
+  if (!LEASE_ID_PATTERN.test(id)) {
+    throw usageError(`"${id}" is not a lease id (lease_ followed by 26 characters; see gpurent lease ls)`);
+  }
+  return id;
+}
+
+function positiveInteger(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1)
+    throw usageError(`${name} must be a whole number of at least 1, not "${value}"`);
+  return number;
+}
+
+export async function login(
+  options: OutputOptions & { api?: string; token?: string; local?: boolean },
+  io: CliIo,
+): Promise<void> {
+  let session: { apiUrl: string; token: string };
+  if (options.local) session = await localSession(io.cwd);
+  else {
+    if (!options.api || !options.token) throw usageError('give --api URL and --token TOKEN, or --local');
+    if (!URL.canParse(options.api))
+      throw usageError(
+        `--api must be a URL such as https://abc.execute-api.eu-west-1.amazonaws.com, not "${options.api}"`,
+      );
+    session = { apiUrl: options.api, token: options.token };
+  }
+  const file = await saveSession(session);
+  print(
+    io,
+    options,
+    { apiUrl: session.apiUrl, configFile: file },
+    () => `Logged in to ${session.apiUrl} (saved in ${file})\n`,
+  );
+}
+
+export interface CreateLeaseOptions extends OutputOptions {
+  readonly workload: string;
+  readonly gpus: string;
+  readonly instanceType?: string;
+  readonly mode?: string;
+  readonly project?: string;
+  readonly duration?: string;
+  readonly wait?: boolean;
+  readonly timeout: string;
+}
+
+export async function leaseCreate(options: CreateLeaseOptions, io: CliIo): Promise<void> {
+  const body = {
+    workload: options.workload,
+    gpus: positiveInteger('--gpus', options.gpus),
+    instanceType: options.instanceType,
+    mode: options.mode,
+    project: options.project,
+    durationMinutes: positiveInteger('--duration', options.duration),
+  };
+  const timeoutSeconds = positiveInteger('--timeout', options.timeout) ?? 600;
+  const api = await client();
+  const created = await api.request<{ leaseId: string }>('POST', 'v1/leases', { body, idempotent: true });
+  let lease = (await api.request<Lease>('GET', `v1/leases/${created.body.leaseId}`)).body;
+  if (options.wait) lease = await waitUntilRunning(api, lease, timeoutSeconds, io);
+  print(io, options, lease, () => leaseDetails(lease));
+  if (lease.status === 'FAILED')
+    throw new CliError(`lease ${lease.leaseId} FAILED: ${lease.failureReason ?? 'no reason given'}`);
+}
+
+const POLL_MS = 1000;
+
+async function waitUntilRunning(
+  api: ApiClient,
+  first: Lease,
+  timeoutSeconds: number,
+  io: CliIo,
+): Promise<Lease> {
+  let lease = first;
+  const started = Date.now();
+  while (lease.status === 'PENDING') {
+    const waited = Math.round((Date.now() - started) / 1000);
+    io.progress(`\r${lease.leaseId}: ${lease.status}, waiting for RUNNING (${waited}s)`);
+    if (waited >= timeoutSeconds) {
+      io.progress('\n');
+      throw new CliError(
+        `lease ${lease.leaseId} is still PENDING after ${timeoutSeconds}s (it keeps going; see gpurent lease show)`,
+      );
+    }
+    await io.sleep(POLL_MS);
+    lease = (await api.request<Lease>('GET', `v1/leases/${lease.leaseId}`)).body;
+  }
+  io.progress(`\r${lease.leaseId}: ${lease.status} after ${Math.round((Date.now() - started) / 1000)}s\n`);
+  return lease;
+}
+
+function leaseDetails(lease: Lease): string {
+  const summary = details([
+    ['lease', lease.leaseId],
+    ['status', lease.status],
+    ['workload', lease.workload],
+    ['gpus', lease.gpus],
+    ['instance type', lease.instanceType],
+    ['mode', lease.mode],
+    ['project', lease.project],
+    ['created', lease.createdAt],
+    ['expires', lease.expiresAt],
+    ['cost', `$${lease.costUsd.toFixed(6)}`],
+    ['failure', lease.failureReason],
+  ]);
+  if (lease.instances.length === 0) return summary;
+  return `${summary}\n${table(
+    ['INSTANCE', 'TYPE', 'MODE', 'ZONE', 'LAUNCHED', 'ENDED', 'COST USD'],
+    lease.instances.map((i) => [
+      i.instanceId,
+      i.instanceType,
+      i.mode,
+      i.zone,
+      i.launchedAt,
+      i.endedAt,
+      i.costUsd.toFixed(6),
+    ]),
+  )}`;
+}
+
+export async function leaseList(options: OutputOptions & { limit: string; cursor?: string }, io: CliIo) {
+  const limit = positiveInteger('--limit', options.limit);
+  const page = await (await client()).request<{ leases: Lease[]; nextCursor?: string }>('GET', 'v1/leases', {
+    query: { limit: String(limit), cursor: options.cursor },
+  });
+  print(io, options, page.body, () => {
+    const rows = page.body.leases.map((l) => [
+      l.leaseId,
+      l.status,
+      l.workload,
+      l.gpus,
+      l.instanceType,
+      l.mode,
+      l.project,
+      l.costUsd.toFixed(6),
+      l.expiresAt,
+    ]);
+    const more = page.body.nextCursor ? `more: gpurent lease ls --cursor ${page.body.nextCursor}\n` : '';
+    return (
+      table(['LEASE', 'STATUS', 'WORKLOAD', 'GPUS', 'TYPE', 'MODE', 'PROJECT', 'COST USD', 'EXPIRES'], rows) +
+      more
+    );
+  });
+}
+
+export async function leaseShow(id: string, options: OutputOptions, io: CliIo) {
+  const leaseId = leaseIdArgument(id);
+  const lease = (await (await client()).request<Lease>('GET', `v1/leases/${leaseId}`)).body;
+  print(io, options, lease, () => leaseDetails(lease));
+}
+
+export async function leaseRelease(id: string, options: OutputOptions, io: CliIo) {
+  const leaseId = leaseIdArgument(id);
+  const lease = (await (await client()).request<Lease>('DELETE', `v1/leases/${leaseId}`)).body;
+  print(io, options, lease, () => `${lease.leaseId} ${lease.status}\n`);
+}
+
+type Usage = {
+  from: string;
+  to: string;
+  groupBy: string;
+  seconds: number;
+  costUsd: number;
+  groups: { key: string; seconds: number; costUsd: number }[];
+};
+
+export async function usage(
+  options: OutputOptions & { from?: string; to?: string; groupBy: string },
+  io: CliIo,
+) {
+  const result = (
+    await (
+      await client()
+    ).request<Usage>('GET', 'v1/usage', {
+      query: { from: options.from, to: options.to, groupBy: options.groupBy },
+    })
+  ).body;
+  print(
+    io,
+    options,
+    result,
+    () =>
+      `${result.from} → ${result.to}, by ${result.groupBy}\n${table(
+        [result.groupBy.toUpperCase(), 'GPU SECONDS', 'COST USD'],
+        [
+          ...result.groups.map((g) => [g.key, g.seconds, g.costUsd.toFixed(6)]),
+          ['total', result.seconds, result.costUsd.toFixed(6)],
+        ],
+      )}`,
+  );
+}
+
+type Budget = {
+  name: string;
+  project?: string;
+  monthlyLimitUsd: number;
+  thresholds: number[];
+  basis: string;
+  action: string;
+  month: string;
+  spendUsd: number;
+  forecastUsd: number;
+  percentUsed: number;
+  thresholdsCrossed: { threshold: number; basis: string; crossedAt: string }[];
+};
+
+export async function budgetSet(
+  name: string,
+  options: OutputOptions & {
+    limit: string;
+    project?: string;
+    thresholds?: string;
+    basis?: string;
+    action?: string;
+  },
+  io: CliIo,
+) {
+  const limit = Number(options.limit);
+  if (!(limit > 0)) throw usageError(`--limit must be a positive amount of USD, not "${options.limit}"`);
+  const thresholds = options.thresholds?.split(',').map((t) => Number(t.trim()));
+  if (thresholds?.some((t) => !Number.isFinite(t)))
+    throw usageError(`--thresholds must be percentages such as 50,80,100, not "${options.thresholds}"`);
+  const result = await (await client()).request<Budget>('PUT', `v1/budgets/${encodeURIComponent(name)}`, {
+    body: {
+      monthlyLimitUsd: limit,
+      project: options.project,
+      thresholds,
+      basis: options.basis,
+      action: options.action,
+    },
+  });
+  print(
+    io,
+    options,
+    result.body,
+    () => `${result.status === 201 ? 'Created' : 'Updated'} budget ${name}\n${budgetDetails(result.body)}`,
+  );
+}
+
+function budgetDetails(budget: Budget): string {
+  return details([
+    ['budget', budget.name],
+    ['project', budget.project ?? '(whole tenant)'],
+    ['limit', `$${budget.monthlyLimitUsd}/month`],
+    ['thresholds', `${budget.thresholds.join(', ')} % (${budget.basis})`],
+    ['action', budget.action],
+    ['month', budget.month],
+    ['spend', `$${budget.spendUsd.toFixed(6)} (${budget.percentUsed.toFixed(1)} %)`],
+    ['forecast', `$${budget.forecastUsd.toFixed(6)}`],
+    ['crossed', budget.thresholdsCrossed.map((c) => `${c.basis} ${c.threshold}%`).join(', ') || 'none'],
+  ]);
+}
+
+export async function budgetList(options: OutputOptions, io: CliIo) {
+  const result = (await (await client()).request<{ budgets: Budget[] }>('GET', 'v1/budgets')).body;
+  print(io, options, result, () =>
+    table(
+      ['BUDGET', 'PROJECT', 'LIMIT USD', 'SPEND USD', 'USED %', 'FORECAST USD', 'ACTION'],
+      result.budgets.map((b) => [
+        b.name,
+        b.project,
+        b.monthlyLimitUsd,
+        b.spendUsd.toFixed(6),
+        b.percentUsed.toFixed(1),
+        b.forecastUsd.toFixed(6),
+        b.action,
+      ]),
+    ),
+  );
+}
+
+export async function budgetShow(name: string, options: OutputOptions, io: CliIo) {
+  const budget = (await (await client()).request<Budget>('GET', `v1/budgets/${encodeURIComponent(name)}`))
+    .body;
+  print(io, options, budget, () => budgetDetails(budget));
+}
+
+export async function budgetRemove(name: string, options: OutputOptions, io: CliIo) {
+  await (await client()).request('DELETE', `v1/budgets/${encodeURIComponent(name)}`);
+  print(io, options, { name, deleted: true }, () => `Deleted budget ${name}\n`);
+}

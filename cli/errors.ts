@@ -1,0 +1,15 @@
+/** Exit codes of the gpurent command: 0 done, 1 refused or failed, 2 usage error. */
+export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+
+/** A failure shown as one line (never a stack trace) with the exit code it means. */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number = EXIT.failed,
+  ) {
+    super(message);
+    this.name = 'CliError';
+  }
+}
+
+export const usageError = (message: string) => new CliError(message, EXIT.usage);

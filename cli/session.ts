@@ -1,0 +1,53 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { CliError, usageError } from './errors';
+
+export interface Session {
+  readonly apiUrl: string;
+  readonly token: string;
+}
+
+/** `$GPURENT_CONFIG_DIR`, else `$XDG_CONFIG_HOME/gpurent`, else `~/.config/gpurent`. */
+export function configDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.GPURENT_CONFIG_DIR) return env.GPURENT_CONFIG_DIR;
+  return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'gpurent');
+}
+
+const sessionFile = () => join(configDir(), 'config.json');
+
+export async function saveSession(session: Session): Promise<string> {
+  await mkdir(configDir(), { recursive: true, mode: 0o700 });
+  const file = sessionFile();
+  // The token is a credential: readable by its owner only.
+  await writeFile(file, `${JSON.stringify(session, null, 2)}\n`, { mode: 0o600 });
+  return file;
+}
+
+export async function loadSession(): Promise<Session> {
+  let text: string;
+  try {
+    text = await readFile(sessionFile(), 'utf8');
+  } catch {
+    throw usageError(
+      'not logged in: run `gpurent login --api URL --token TOKEN` (or `gpurent login --local`)',
+    );
+  }
+  const session = JSON.parse(text) as Partial<Session>;
+  if (!session.apiUrl || !session.token) {
+    throw usageError(`${sessionFile()} has no apiUrl or token: run \`gpurent login\` again`);
+  }
+  return { apiUrl: session.apiUrl, token: session.token };
+}
+
+/** What `npm start` wrote: `.gpurent/local.json` under `cwd`. */
+export async function localSession(cwd: string): Promise<Session> {
+  const file = resolve(cwd, '.gpurent/local.json');
+  try {
+    const manifest = JSON.parse(await readFile(file, 'utf8')) as Partial<Session>;
+    if (manifest.apiUrl && manifest.token) return { apiUrl: manifest.apiUrl, token: manifest.token };
+  } catch {
+    // fall through to the one-line error
+  }
+  throw new CliError(`no local stack manifest at ${file}: start one with \`npm start\` in this directory`);
+}

@@ -1,0 +1,170 @@
+import { z } from 'zod';
+import { BUDGET_ACTIONS } from '../domain/budgets/budget';
+import { RENTAL_MODES, WORKLOADS } from '../domain/lease';
+
+/*
+ * Every domain event on the gpurent bus, one entry each: its schema version and
+ * the zod schema of what the producer puts in `detail`. The publisher validates
+ * with these, `DomainEvent` is derived from them and `npm run events` writes the
+ * JSON Schemas integrators read (docs/events/). Adding an event is one entry
+ * here; changing an event's shape incompatibly means a new version.
+ */
+
+const leaseId = z.string().regex(/^lease_[0-9a-z]{26}$/);
+const microUsd = z.number().int().describe('Integer micro-dollars (1 USD = 1,000,000).');
+const epochMs = z.number().int().nonnegative().describe('Milliseconds since the Unix epoch.');
+const month = z
+  .string()
+  .regex(/^\d{4}-\d{2}$/)
+  .describe('UTC month, yyyy-mm.');
+const project = z.string().regex(/^[a-z0-9-]{1,64}$/);
+
+export const DOMAIN_EVENTS = {
+  LeaseRequested: {
+    version: 1,
+    description: 'A lease was accepted and is waiting to be provisioned.',
+    detail: z.strictObject({
+      leaseId,
+      workload: z.enum(WORKLOADS),
+      gpus: z.number().int().min(1),
+      instanceType: z.string().min(1),
+      project: project.optional(),
+      expiresAtMs: epochMs.optional().describe('When the lease is released on its own; absent: never.'),
+    }),
+  },
+  LeaseRunning: {
+    version: 1,
+    description: "The lease's instances are launched and billed; the mode chosen and why.",
+    detail: z.strictObject({
+      leaseId,
+      mode: z.enum(RENTAL_MODES),
+      reason: z.string(),
+      gpus: z.number().int().min(1),
+    }),
+  },
+  LeaseReleased: {
+    version: 1,
+    description: 'Every instance of the lease is terminated and its bill closed.',
+    detail: z.strictObject({ leaseId, totalMicroUsd: microUsd, endedAtMs: epochMs }),
+  },
+  LeaseFailed: {
+    version: 1,
+    description: 'Nothing could be launched for the lease; it costs nothing.',
+    detail: z.strictObject({ leaseId, reason: z.string() }),
+  },
+  OrphanInstanceTerminated: {
+    version: 1,
+    description: 'The reconciler ended a managed GPU instance that no live lease owned.',
+    detail: z.strictObject({
+      instanceId: z.string().min(1),
+      leaseId: z.string().optional(),
+      instanceType: z.string(),
+      launchedAtMs: epochMs,
+    }),
+  },
+  BudgetThresholdCrossed: {
+    version: 1,
+    description: "A budget's spend (actual or forecast) crossed one of its thresholds this month.",
+    detail: z.strictObject({
+      budget: z.string(),
+      project: project.optional(),
+      month,
+      threshold: z.number().int().min(1),
+      basis: z.enum(['actual', 'forecast']),
+      valueMicroUsd: microUsd,
+      limitMicroUsd: microUsd,
+      forecastMicroUsd: microUsd,
+      alertId: z.string().min(1).describe('The same id as the SNS alert; repeated on a resend.'),
+    }),
+  },
+  BudgetActionTaken: {
+    version: 1,
+    description: 'A budget reached its limit and its action was taken (and leases released, if any).',
+    detail: z.strictObject({
+      budget: z.string(),
+      project: project.optional(),
+      month,
+      action: z.enum(BUDGET_ACTIONS),
+      spendMicroUsd: microUsd,
+      limitMicroUsd: microUsd,
+      releasedLeaseIds: z.array(leaseId).readonly(),
+    }),
+  },
+  ScalingDecision: {
+    version: 1,
+    description:
+      'A scaling group changed size (or launched/released members): the decision, why, and the metric values behind it.',
+    detail: z.strictObject({
+      group: z.string().min(1),
+      atMs: epochMs,
+      action: z.enum(['scale-out', 'scale-in', 'none']),
+      from: z.number().int().min(0),
+      to: z.number().int().min(0),
+      reason: z.string(),
+      observations: z
+        .array(
+          z.strictObject({
+            rule: z.enum(['scaleOut', 'scaleIn']),
+            metric: z.string(),
+            values: z.array(z.number()).readonly(),
+          }),
+        )
+        .readonly(),
+      launched: z.array(leaseId).readonly(),
+      released: z.array(leaseId).readonly(),
+    }),
+  },
+  GpuUnhealthy: {
+    version: 1,
+    description: 'A GPU is hotter than its limit or has reported nothing for 5 minutes (once per episode).',
+    detail: z.strictObject({
+      leaseId,
+      instanceId: z.string().min(1),
+      gpuIndex: z.number().int().min(0),
+      status: z.enum(['hot', 'silent']),
+      reason: z.string(),
+    }),
+  },
+  AuditReady: {
+    version: 1,
+    description: "Last month's audit of the tenant is stored and can be read at GET /v1/audit/{month}.",
+    detail: z.strictObject({
+      month,
+      auditId: z.string().min(1).describe('The same id as the SNS summary; repeated on a resend.'),
+      costMicroUsd: microUsd,
+      reservedGpus: z.number().int().min(0),
+      estimatedSavingMicroUsd: microUsd,
+    }),
+  },
+} as const satisfies Record<string, DomainEventDefinition>;
+
+export interface DomainEventDefinition {
+  /** Bumped on an incompatible change; the schema file and `detail.schemaVersion` carry it. */
+  readonly version: number;
+  readonly description: string;
+  readonly detail: z.ZodObject;
+}
+
+export type DomainEventType = keyof typeof DOMAIN_EVENTS;
+
+export const DOMAIN_EVENT_TYPES = Object.keys(DOMAIN_EVENTS) as DomainEventType[];
+
+export function isDomainEventType(type: string): type is DomainEventType {
+  return Object.hasOwn(DOMAIN_EVENTS, type);
+}
+
+/** What every published `detail` carries besides the event's own fields. */
+export const envelopeFields = {
+  eventId: z
+    .string()
+    .regex(/^[0-9a-f]{32}$/)
+    .describe('Stable per fact: a redelivered or re-published event has the same id; drop repeats.'),
+  schemaVersion: z.number().int().min(1),
+  tenantId: z.string().min(1),
+};
+
+/** The whole `detail` integrators receive for an event type. */
+export function publishedDetailSchema(type: DomainEventType) {
+  const { version, detail } = DOMAIN_EVENTS[type];
+  return detail.extend({ ...envelopeFields, schemaVersion: z.literal(version) });
+}

@@ -1,0 +1,17 @@
+import type { ControlPlaneMetrics } from '../ports/control-plane-metrics';
+import { metrics } from './observability';
+
+/**
+ * Powertools metrics for the dashboard. Metrics with their own dimensions go out
+ * as single metrics, so the function's other metrics keep the default dimension set.
+ */
+export const powertoolsControlPlaneMetrics: ControlPlaneMetrics = {
+  leaseRunning(waitedMs) {
+    metrics.addMetric('TimeToRunning', 'Milliseconds', waitedMs);
+  },
+  launchFailed(mode, code) {
+    const failure = metrics.singleMetric();
+    failure.addDimensions({ mode, code });
+    failure.addMetric('LaunchFailures', 'Count', 1);
+  },
+};

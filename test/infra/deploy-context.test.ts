@@ -1,0 +1,56 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { SYNTH_TIMEOUT_MS, type SynthesizedGpurent, synthesizeGpurent } from './support/synth';
+
+const existing = {
+  region: 'eu-west-1',
+  userPoolId: 'eu-west-1_AbC123',
+  vpcId: 'vpc-0abc12345def67890',
+  vpcSubnets: 'subnet-0abc1234:eu-west-1a,subnet-0def5678:eu-west-1b',
+  operatorEmail: 'ops@example.com',
+  gpuRegions: 'eu-west-1',
+};
+
+let synthesized: SynthesizedGpurent;
+
+beforeAll(() => {
+  synthesized = synthesizeGpurent(existing);
+}, SYNTH_TIMEOUT_MS);
+
+describe('deploying into an existing user pool and VPC', () => {
+  it('synthesizes (cdk-nag included) in the home region without creating a pool or a VPC', () => {
+    expect(synthesized.synthError).toBeUndefined();
+    const template = synthesized.template();
+    expect(synthesized.stack.region).toBe('eu-west-1');
+    template.resourceCountIs('AWS::Cognito::UserPool', 0);
+    template.resourceCountIs('AWS::EC2::VPC', 0);
+    template.resourceCountIs('AWS::EC2::FlowLog', 0);
+    template.hasResourceProperties('AWS::Cognito::UserPoolClient', { UserPoolId: existing.userPoolId });
+    template.hasResourceProperties('AWS::Cognito::UserPoolGroup', {
+      GroupName: 'admin',
+      UserPoolId: existing.userPoolId,
+    });
+    template.hasResourceProperties('AWS::EC2::SecurityGroup', { VpcId: existing.vpcId });
+    template.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: existing.operatorEmail,
+    });
+  });
+
+  it('launches into the given subnets', () => {
+    const variables = Object.values(synthesized.template().findResources('AWS::Lambda::Function'))
+      .map((fn) => (fn.Properties?.Environment?.Variables ?? {}) as Record<string, unknown>)
+      .filter((v) => v.SUBNET_IDS !== undefined);
+    expect(variables.length).toBeGreaterThan(0);
+    for (const v of variables) expect(v.SUBNET_IDS).toBe('subnet-0abc1234,subnet-0def5678');
+  });
+});
+
+describe('bad context fails the synth naming the value', () => {
+  it.each([
+    [{ operatorEmail: 'not-an-address' }, /context value "operatorEmail" must be an e-mail address/],
+    [{ vpcId: 'vpc-0abc12345def67890' }, /context value "vpcSubnets".*go together/],
+    [{ region: 'us-east-1', gpuRegions: 'us-east-1,us-west-2' }, /"gpuRegions" names us-west-2/],
+  ])('%j', (context, message) => {
+    expect(() => synthesizeGpurent(context)).toThrow(message);
+  });
+});

@@ -1,0 +1,196 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { type LocalStack, startLocalStack, writeLocalManifest } from '../../local/stack';
+
+const BIN = new URL('../../bin/gpurent.js', import.meta.url).pathname;
+const run = promisify(execFile);
+
+let stack: LocalStack;
+let home: string;
+
+beforeAll(async () => {
+  stack = await startLocalStack({
+    port: 0,
+    endpoints: inject('endpoints'),
+    timers: false,
+    prefix: `cli${Date.now()}`,
+  });
+  home = mkdtempSync(join(tmpdir(), 'gpurent-cli-'));
+  await writeLocalManifest(join(home, '.gpurent/local.json'), stack);
+});
+
+afterAll(() => stack?.stop());
+
+/** Runs the installed command as a user would, in `home`, with its own config dir. */
+async function gpurent(args: string[], configDir = join(home, 'config')) {
+  try {
+    const { stdout, stderr } = await run('node', [BIN, ...args], {
+      cwd: home,
+      env: { ...process.env, GPURENT_CONFIG_DIR: configDir, INIT_CWD: home },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+const json = (result: { stdout: string }) => JSON.parse(result.stdout);
+/** One line, no stack trace. */
+const oneLine = (stderr: string) => {
+  expect(stderr.trim().split('\n')).toHaveLength(1);
+  expect(stderr).not.toMatch(/\n\s+at /);
+  return stderr.trim();
+};
+
+describe('gpurent CLI against the local stack', () => {
+  it('login --local saves the API URL and token in the config dir, readable by the user only', async () => {
+    const result = await gpurent(['login', '--local', '--json']);
+    expect(result.code).toBe(0);
+    const file = json(result).configFile;
+    expect(json(result).apiUrl).toBe(stack.apiUrl);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ apiUrl: stack.apiUrl, token: stack.token });
+    expect(statSync(file).mode & 0o077).toBe(0);
+  });
+
+  let leaseId: string;
+
+  it('lease create --wait shows progress until RUNNING and prints the lease', async () => {
+    const result = await gpurent([
+      'lease',
+      'create',
+      '--workload',
+      'training',
+      '--gpus',
+      '1',
+      '--project',
+      'cli',
+      '--duration',
+      '60',
+      '--wait',
+      '--json',
+    ]);
+    expect(result.code).toBe(0);
+    const lease = json(result);
+    expect(lease).toMatchObject({ status: 'RUNNING', workload: 'training', gpus: 1, project: 'cli' });
+    expect(lease.expiresAt).toEqual(expect.any(String));
+    expect(result.stderr).toMatch(/lease_\w+: RUNNING after \d+s/);
+    leaseId = lease.leaseId;
+  });
+
+  it('lease ls and lease show: a table by default, the API objects with --json', async () => {
+    const listed = await gpurent(['lease', 'ls', '--json']);
+    expect(listed.code).toBe(0);
+    expect(json(listed).leases.map((l: { leaseId: string }) => l.leaseId)).toContain(leaseId);
+    const table = await gpurent(['lease', 'ls']);
+    expect(table.stdout.split('\n')[0]).toMatch(/^LEASE\s+STATUS\s+WORKLOAD\s+GPUS/);
+    expect(table.stdout).toContain(leaseId);
+
+    const shown = await gpurent(['lease', 'show', leaseId, '--json']);
+    expect(json(shown)).toMatchObject({ leaseId, status: 'RUNNING', instances: [expect.any(Object)] });
+    const human = await gpurent(['lease', 'show', leaseId]);
+    expect(human.stdout).toMatch(/status:\s+RUNNING/);
+    expect(human.stdout).toMatch(/INSTANCE\s+TYPE\s+MODE/);
+  });
+
+  it('usage: groups and a total', async () => {
+    const result = await gpurent(['usage', '--group-by', 'project', '--json']);
+    expect(result.code).toBe(0);
+    expect(json(result)).toMatchObject({ groupBy: 'project', groups: expect.any(Array) });
+    expect((await gpurent(['usage'])).stdout).toMatch(/^MODE\s+GPU SECONDS\s+COST USD/m);
+  });
+
+  it('budget set, ls, show and rm', async () => {
+    const set = await gpurent([
+      'budget',
+      'set',
+      'cli-month',
+      '--limit',
+      '25',
+      '--thresholds',
+      '50,100',
+      '--json',
+    ]);
+    expect(set.code).toBe(0);
+    expect(json(set)).toMatchObject({ name: 'cli-month', monthlyLimitUsd: 25, thresholds: [50, 100] });
+    expect(
+      json(await gpurent(['budget', 'ls', '--json'])).budgets.map((b: { name: string }) => b.name),
+    ).toEqual(['cli-month']);
+    expect((await gpurent(['budget', 'ls'])).stdout).toMatch(/^BUDGET\s+PROJECT\s+LIMIT USD/);
+    expect((await gpurent(['budget', 'show', 'cli-month'])).stdout).toMatch(/limit:\s+\$25\/month/);
+    const removed = await gpurent(['budget', 'rm', 'cli-month', '--json']);
+    expect(json(removed)).toEqual({ name: 'cli-month', deleted: true });
+    const again = await gpurent(['budget', 'rm', 'cli-month']);
+    expect(again.code).toBe(1);
+    expect(oneLine(again.stderr)).toMatch(/^error: BUDGET_NOT_FOUND: /);
+  });
+
+  it('lease rm releases the lease', async () => {
+    const result = await gpurent(['lease', 'rm', leaseId, '--json']);
+    expect(result.code).toBe(0);
+    expect(json(result)).toMatchObject({ leaseId, status: 'RELEASING' });
+  });
+
+  it('usage errors exit 2 with one line: unknown command or flag, malformed id, missing login, bad numbers', async () => {
+    const cases: [string[], RegExp, string?][] = [
+      [['lease', 'teleport'], /unknown command 'teleport'/],
+      [['lease', 'ls', '--colour'], /unknown option '--colour'/],
+      [['lease', 'show', 'lease_nope'], /"lease_nope" is not a lease id/],
+      [['lease', 'create', '--workload', 'training', '--gpus', 'two'], /--gpus must be a whole number/],
+      [
+        ['lease', 'create', '--workload', 'mining', '--gpus', '1'],
+        /Allowed choices are training, inference, batch/,
+      ],
+      [['lease', 'ls'], /not logged in: run `gpurent login/, join(home, 'nobody')],
+    ];
+    for (const [args, message, configDir] of cases) {
+      const result = await gpurent(args, configDir);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(oneLine(result.stderr)).toMatch(message);
+    }
+  });
+
+  it('refusals and failures exit 1 with one line: an expiry out of range, an unreachable API', async () => {
+    const refused = await gpurent([
+      'lease',
+      'create',
+      '--workload',
+      'batch',
+      '--gpus',
+      '1',
+      '--duration',
+      '50000',
+    ]);
+    expect(refused.code).toBe(1);
+    expect(oneLine(refused.stderr)).toMatch(/^error: VALIDATION_FAILED: .*durationMinutes/);
+
+    const elsewhere = join(home, 'unreachable');
+    expect((await gpurent(['login', '--api', 'http://127.0.0.1:9', '--token', 't'], elsewhere)).code).toBe(0);
+    const unreachable = await gpurent(['lease', 'ls'], elsewhere);
+    expect(unreachable.code).toBe(1);
+    expect(oneLine(unreachable.stderr)).toMatch(/cannot reach the gpurent API at http:\/\/127.0.0.1:9/);
+  });
+
+  it('--help on every command exits 0; simulate still works', async () => {
+    for (const args of [
+      [],
+      ['login'],
+      ['lease'],
+      ['lease', 'create'],
+      ['lease', 'ls'],
+      ['usage'],
+      ['budget', 'set'],
+    ]) {
+      const result = await gpurent([...args, '--help']);
+      expect(result.code, args.join(' ')).toBe(0);
+      expect(result.stdout).toMatch(/^Usage: gpurent/);
+    }
+    const simulate = await gpurent(['simulate', '--help']);
+    expect(simulate.code).toBe(0);
+    expect(simulate.stdout).toMatch(/Usage: gpurent simulate --trace FILE/);
+  });
+});
