@@ -75,6 +75,11 @@ export class GpurentStack extends Stack {
       availabilityZones: props.availabilityZones,
     });
     const leaseCommands = this.queues.queues.leaseCommands;
+    // Every function that places leases or lists pools finds each GPU region's fleet by its tag.
+    const placementEnvironment = {
+      ...this.fleet.launchEnvironment,
+      GPU_REGIONS: this.region,
+    };
 
     // --- tenant API -------------------------------------------------------------
     const apiFunction = new GpurentFunction(this, 'ApiFunction', {
@@ -83,6 +88,7 @@ export class GpurentStack extends Stack {
       memorySize: 1024,
       timeout: Duration.seconds(10),
       logLevel,
+      environment: placementEnvironment,
     })
       .bindTable(this.data.binding('leases'), 'readWrite')
       .bindTable(this.data.binding('usage'), 'read')
@@ -90,6 +96,13 @@ export class GpurentStack extends Stack {
       .bindQueue(leaseCommands.binding, 'send')
       .bindEventBus(this.events.binding);
     this.api = new GpurentApi(this, 'Api', { handler: apiFunction });
+    // GET /v1/pools and the maxHourlyPrice check read the fleet and spot prices.
+    this.fleet.grantDescribe(
+      apiFunction,
+      'ec2:DescribeSubnets',
+      'ec2:DescribeLaunchTemplates',
+      'ec2:DescribeSpotPriceHistory',
+    );
 
     // --- lease worker: provision / release commands --------------------------------
     const leaseWorker = new GpurentFunction(this, 'LeaseWorkerFunction', {
@@ -98,7 +111,7 @@ export class GpurentStack extends Stack {
       // SQS visibility timeout (180 s) is six times this, as AWS recommends.
       timeout: Duration.seconds(30),
       logLevel,
-      environment: this.fleet.launchEnvironment,
+      environment: placementEnvironment,
     })
       .bindTable(this.data.binding('leases'), 'readWrite')
       .bindTable(this.data.binding('usage'), 'readWrite')
@@ -112,7 +125,13 @@ export class GpurentStack extends Stack {
     leaseWorker.addEnvironment(leaseCommands.definition.envVar, leaseCommands.queue.queueUrl);
     this.fleet.grantLaunch(leaseWorker);
     this.fleet.grantTerminateManaged(leaseWorker);
-    this.fleet.grantDescribe(leaseWorker, 'ec2:DescribeInstances', 'ec2:DescribeSpotPriceHistory');
+    this.fleet.grantDescribe(
+      leaseWorker,
+      'ec2:DescribeInstances',
+      'ec2:DescribeSpotPriceHistory',
+      'ec2:DescribeSubnets',
+      'ec2:DescribeLaunchTemplates',
+    );
 
     // --- scheduled jobs -------------------------------------------------------------
     const metering = new GpurentFunction(this, 'MeteringFunction', {
@@ -131,7 +150,7 @@ export class GpurentStack extends Stack {
       timeout: Duration.minutes(2),
       logLevel,
       // Required by the shared control-plane wiring; the reconciler never launches.
-      environment: this.fleet.launchEnvironment,
+      environment: placementEnvironment,
     })
       .bindTable(this.data.binding('leases'), 'readWrite')
       .bindTable(this.data.binding('usage'), 'readWrite')

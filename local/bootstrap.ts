@@ -1,13 +1,16 @@
 import { CreateTableCommand, DynamoDBClient, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import {
   CreateLaunchTemplateCommand,
+  CreateSubnetCommand,
+  CreateVpcCommand,
+  DescribeAvailabilityZonesCommand,
   DescribeImagesCommand,
-  DescribeSubnetsCommand,
   EC2Client,
 } from '@aws-sdk/client-ec2';
 import { CreateEventBusCommand, EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { CreateTopicCommand, SNSClient } from '@aws-sdk/client-sns';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { FLEET_TAG } from '../shared/ports/compute';
 import { EVENT_BUS, QUEUES, TABLES, type TableDefinition, TOPICS } from '../shared/resources';
 import type { EmulatorEndpoints } from './emulators';
 
@@ -78,14 +81,30 @@ async function createQueueWithDeadLetters(
   return created.QueueUrl ?? '';
 }
 
-/** A launch template like the CDK fleet's: IMDSv2 only, encrypted root volume, an emulator AMI. */
-async function createFleet(client: EC2Client, prefix: string) {
+/** GPU regions of the local stack: two, so placement across regions runs locally too. */
+export const LOCAL_GPU_REGIONS = ['us-east-1', 'us-west-2'] as const;
+
+/** Zones per region with a fleet subnet. */
+const LOCAL_ZONES_PER_REGION = 2;
+
+export const launchTemplateName = (fleetName: string) => `${fleetName}-gpu-fleet`;
+
+/**
+ * One region's fleet like the CDK fleet stack's: a VPC with a subnet in each of
+ * two zones and a launch template (IMDSv2 only, encrypted root volume, an
+ * emulator AMI), all tagged with the fleet name the functions select them by.
+ */
+async function createFleet(client: EC2Client, fleetName: string) {
+  const fleetTags = (resourceType: 'vpc' | 'subnet' | 'launch-template') => [
+    { ResourceType: resourceType, Tags: [{ Key: FLEET_TAG, Value: fleetName }] },
+  ];
   const images = await client.send(new DescribeImagesCommand({ Owners: ['amazon'], MaxResults: 5 }));
   const imageId = images.Images?.[0]?.ImageId;
   if (!imageId) throw new Error('The EC2 emulator lists no images to launch from');
-  const template = await client.send(
+  await client.send(
     new CreateLaunchTemplateCommand({
-      LaunchTemplateName: `${prefix}-gpu-fleet`,
+      LaunchTemplateName: launchTemplateName(fleetName),
+      TagSpecifications: fleetTags('launch-template'),
       LaunchTemplateData: {
         ImageId: imageId,
         MetadataOptions: { HttpTokens: 'required', HttpEndpoint: 'enabled' },
@@ -95,13 +114,21 @@ async function createFleet(client: EC2Client, prefix: string) {
       },
     }),
   );
-  const subnets = await client.send(
-    new DescribeSubnetsCommand({ Filters: [{ Name: 'default-for-az', Values: ['true'] }] }),
+  const vpc = await client.send(
+    new CreateVpcCommand({ CidrBlock: '10.40.0.0/16', TagSpecifications: fleetTags('vpc') }),
   );
-  return {
-    launchTemplateId: template.LaunchTemplate?.LaunchTemplateId ?? '',
-    subnetIds: (subnets.Subnets ?? []).map((subnet) => subnet.SubnetId ?? '').filter(Boolean),
-  };
+  const zones = await client.send(new DescribeAvailabilityZonesCommand({}));
+  const names = (zones.AvailabilityZones ?? []).map((zone) => zone.ZoneName ?? '').filter(Boolean);
+  for (const [index, zone] of names.slice(0, LOCAL_ZONES_PER_REGION).entries()) {
+    await client.send(
+      new CreateSubnetCommand({
+        VpcId: vpc.Vpc?.VpcId,
+        AvailabilityZone: zone,
+        CidrBlock: `10.40.${index * 16}.0/20`,
+        TagSpecifications: fleetTags('subnet'),
+      }),
+    );
+  }
 }
 
 /**
@@ -120,7 +147,6 @@ export async function createLocalResources(
   const sqs = new SQSClient({ ...clientConfig(endpoints.sqs, region), useQueueUrlAsEndpoint: false });
   const sns = new SNSClient(clientConfig(endpoints.sns, region));
   const events = new EventBridgeClient(clientConfig(endpoints.events, region));
-  const ec2 = new EC2Client(clientConfig(endpoints.ec2, region));
 
   for (const table of Object.values(TABLES)) {
     const name = `${prefix}-${table.id}`;
@@ -138,10 +164,14 @@ export async function createLocalResources(
   await events.send(new CreateEventBusCommand({ Name: busName }));
   env[EVENT_BUS.envVar] = busName;
 
-  const fleet = await createFleet(ec2, prefix);
-  env.LAUNCH_TEMPLATE_ID = fleet.launchTemplateId;
-  env.SUBNET_IDS = fleet.subnetIds.join(',');
+  for (const gpuRegion of LOCAL_GPU_REGIONS) {
+    const ec2 = new EC2Client(clientConfig(endpoints.ec2, gpuRegion));
+    await createFleet(ec2, prefix);
+    ec2.destroy();
+  }
+  env.FLEET_NAME = prefix;
+  env.GPU_REGIONS = LOCAL_GPU_REGIONS.join(',');
 
-  for (const client of [dynamoDb, sqs, sns, events, ec2]) client.destroy();
+  for (const client of [dynamoDb, sqs, sns, events]) client.destroy();
   return env;
 }

@@ -45,8 +45,7 @@ export const FUNCTION_ENV: LoadEnvironment = Object.fromEntries([
   ...[...Object.values(TABLES), ...Object.values(QUEUES), ...Object.values(TOPICS), EVENT_BUS].map(
     (resource) => [resource.envVar, 'bench-placeholder'],
   ),
-  ['LAUNCH_TEMPLATE_ID', 'lt-bench-placeholder'],
-  ['SUBNET_IDS', 'subnet-bench-placeholder'],
+  ['FLEET_NAME', 'fleet-bench-placeholder'],
 ]);
 
 /** The Lambda-like environment a bundle loads in, or why it does not load. */

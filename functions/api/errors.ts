@@ -3,7 +3,15 @@ import {
   IdempotencyValidationError,
 } from '@aws-lambda-powertools/idempotency';
 import { InvalidCursorError } from '../../shared/adapters/dynamodb-lease-repository';
-import { LeaseNotFoundError, UnsupportedInstanceTypeError } from '../../shared/errors';
+import {
+  LeaseNotFoundError,
+  PriceBelowEveryPoolError,
+  UnknownGpuModelError,
+  UnknownRegionError,
+  UnsupportedInstanceTypeError,
+} from '../../shared/errors';
+import { CommitmentInUseError } from '../../shared/ports/commitments';
+import { InvalidCommitmentError } from '../../shared/usecases/commitments';
 import { ApiError } from './http';
 
 /** Maps the errors use cases and adapters raise on bad client input to API errors. */
@@ -13,6 +21,27 @@ export function toApiError(error: unknown): ApiError | undefined {
       { path: 'instanceType', message: error.message },
     ]);
   }
+  if (error instanceof UnknownRegionError) {
+    return new ApiError(400, 'UNKNOWN_REGION', error.message, [
+      { path: error.field, message: error.message },
+    ]);
+  }
+  if (error instanceof UnknownGpuModelError) {
+    return new ApiError(400, 'UNKNOWN_GPU_MODEL', error.message, [
+      { path: 'gpuModel', message: error.message },
+    ]);
+  }
+  if (error instanceof PriceBelowEveryPoolError) {
+    return new ApiError(400, 'MAX_PRICE_BELOW_EVERY_POOL', error.message, [
+      { path: 'maxHourlyPrice', message: error.message },
+    ]);
+  }
+  if (error instanceof InvalidCommitmentError) {
+    return new ApiError(400, 'INVALID_RESERVATION', error.message, [
+      { path: error.field, message: error.message },
+    ]);
+  }
+  if (error instanceof CommitmentInUseError) return new ApiError(409, 'RESERVATION_IN_USE', error.message);
   if (error instanceof LeaseNotFoundError) return new ApiError(404, 'LEASE_NOT_FOUND', error.message);
   if (error instanceof InvalidCursorError) {
     return new ApiError(400, 'INVALID_CURSOR', 'cursor must be a nextCursor value returned by this API');

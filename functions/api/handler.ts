@@ -8,6 +8,7 @@ import { priceCatalog } from '../../shared/catalog';
 import { nonEmpty, readConfig } from '../../shared/config';
 import { createEventBridgeClient, createSqsClient } from '../../shared/lambda/clients';
 import { metrics, observed } from '../../shared/lambda/observability';
+import { createPlacement, placementConfig } from '../../shared/lambda/placement';
 import { createStores, storeConfig } from '../../shared/lambda/stores';
 import { createLease } from '../../shared/usecases/create-lease';
 import { requestRelease } from '../../shared/usecases/release-lease';
@@ -18,10 +19,11 @@ import type { RouteKey } from './route-keys';
 import type { ApiContext, ApiDeps } from './routes/context';
 import { deleteLease, getLease, listLeases, postLease } from './routes/leases';
 import { health, openApi } from './routes/meta';
+import { listPools } from './routes/pools';
+import { deleteReservation, getReservation, putReservation } from './routes/reservations';
 import { exportUsage, getUsage } from './routes/usage';
 
 const config = readConfig({
-  AWS_REGION: nonEmpty,
   ...storeConfig,
   IDEMPOTENCY_TABLE_NAME: nonEmpty,
   LEASE_COMMANDS_QUEUE_URL: nonEmpty,
@@ -29,10 +31,16 @@ const config = readConfig({
   DEFAULT_INSTANCE_TYPE: nonEmpty.default('g5.xlarge'),
   /** How long an Idempotency-Key is remembered. */
   IDEMPOTENCY_TTL_SECONDS: z.coerce.number().int().positive().default(86_400),
+  // AWS_REGION (the home region) comes with the placement settings.
+  ...placementConfig,
 });
 
-const { dynamoDb, leases, ledger } = createStores(config);
+const { dynamoDb, leases, ledger, commitments } = createStores(config);
+const { compute, placement } = createPlacement(config);
 const deps: ApiDeps = {
+  compute,
+  placement,
+  commitments,
   leases,
   ledger,
   commands: new SqsLeaseCommandQueue(createSqsClient(), config.LEASE_COMMANDS_QUEUE_URL),
@@ -79,6 +87,10 @@ const routes: Readonly<Record<RouteKey, Route>> = {
   'DELETE /v1/leases/{id}': deleteLease,
   'GET /v1/usage': getUsage,
   'GET /v1/usage/export': exportUsage,
+  'GET /v1/pools': listPools,
+  'PUT /v1/admin/reservations/{id}': putReservation,
+  'GET /v1/admin/reservations/{id}': getReservation,
+  'DELETE /v1/admin/reservations/{id}': deleteReservation,
 };
 
 export const handler = observed(async (event: ApiEvent, lambdaContext: Context): Promise<ApiResult> => {

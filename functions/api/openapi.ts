@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { LEASE_STATUSES, RENTAL_MODES, WORKLOADS } from '../../shared/domain/lease';
 import { USAGE_GROUPINGS } from '../../shared/domain/usage';
 import { createLeaseBody } from './routes/leases';
+import { reservationBody } from './routes/reservations';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const jsonContent = (schema: object) => ({ 'application/json': { schema } });
@@ -24,6 +25,12 @@ const leaseIdParameter = {
   required: true,
   schema: { type: 'string', pattern: '^lease_[0-9a-hjkmnp-tv-z]{26}$' },
 };
+const adminNameParameter = (name: string) => ({
+  name,
+  in: 'path',
+  required: true,
+  schema: { type: 'string', pattern: '^[a-z0-9._-]{1,64}$' },
+});
 const authErrors = {
   '401': errorResponse('Missing or invalid bearer token'),
   '403': errorResponse('The token has no tenant claim (TENANT_CLAIM_MISSING)'),
@@ -49,6 +56,7 @@ export const openApiDocument = {
           instanceId: { type: 'string' },
           instanceType: { type: 'string' },
           mode: { type: 'string', enum: RENTAL_MODES },
+          region: { type: 'string' },
           zone: { type: 'string' },
           pricePerHourUsd: usd,
           launchedAt: instant,
@@ -83,9 +91,75 @@ export const openApiDocument = {
           releaseRequestedAt: instant,
           endedAt: instant,
           failureReason: { type: 'string' },
+          gpuModel: { type: 'string' },
+          regions: { type: 'array', items: { type: 'string' } },
+          dataRegion: { type: 'string' },
+          dataGb: { type: 'number' },
+          maxHourlyPrice: usd,
+          placement: ref('Placement'),
           costMicroUsd: micro,
           costUsd: usd,
           instances: { type: 'array', items: ref('Instance') },
+        },
+      },
+      ReservationRequest: z.toJSONSchema(reservationBody, { target: 'draft-2020-12', io: 'input' }),
+      Reservation: {
+        type: 'object',
+        properties: {
+          id: { type: 'string' },
+          instanceType: { type: 'string' },
+          region: { type: 'string' },
+          zone: { type: 'string' },
+          count: { type: 'integer' },
+          gpusPerInstance: { type: 'integer' },
+          hourlyRateUsd: usd,
+          start: instant,
+          end: instant,
+          capacityReservationId: { type: 'string' },
+          committedGpus: { type: 'integer' },
+          usedGpus: { type: 'integer', description: 'GPUs leases hold on it now' },
+          leases: { type: 'integer' },
+          idleRecordedUntil: { ...instant, description: 'Idle reserved time is recorded up to here' },
+        },
+      },
+      Placement: {
+        type: 'object',
+        description: 'Where the provisioner placed the lease, and why (also in the LeaseRunning event)',
+        properties: {
+          region: { type: 'string' },
+          zone: { type: 'string' },
+          instanceType: { type: 'string' },
+          instances: { type: 'integer' },
+          mode: { type: 'string', enum: RENTAL_MODES },
+          hourlyUsd: usd,
+          reason: {
+            type: 'string',
+            description: 'Mode decision, pool choice and any pools that refused capacity',
+          },
+        },
+      },
+      Pool: {
+        type: 'object',
+        properties: {
+          region: { type: 'string' },
+          zone: { type: 'string' },
+          instanceType: { type: 'string' },
+          mode: { type: 'string', enum: ['on-demand', 'spot'] },
+          gpusPerInstance: { type: 'integer' },
+          pricePerHourUsd: usd,
+          priceSource: {
+            type: 'string',
+            enum: ['catalog', 'ec2-spot-price-history', 'catalog-spot-ratio', 'commitment'],
+          },
+          mark: { type: 'string', enum: ['available', 'no-capacity', 'refused-recently'] },
+          rank: {
+            type: ['integer', 'null'],
+            description: 'Order choosePool tries the pool in for the sample, per mode',
+          },
+          instances: { type: 'integer' },
+          hourlyUsd: usd,
+          scoreUsd: { type: 'number', description: 'Hourly cost + latency penalty + data transfer, USD' },
+          notEligible: { type: 'string' },
         },
       },
       Usage: {
@@ -162,7 +236,9 @@ export const openApiDocument = {
               properties: { leaseId: { type: 'string' }, status: { type: 'string', enum: ['PENDING'] } },
             }),
           },
-          '400': errorResponse('VALIDATION_FAILED, INVALID_JSON, BODY_REQUIRED or IDEMPOTENCY_KEY_REQUIRED'),
+          '400': errorResponse(
+            'VALIDATION_FAILED, INVALID_JSON, BODY_REQUIRED, IDEMPOTENCY_KEY_REQUIRED, UNKNOWN_REGION, UNKNOWN_GPU_MODEL or MAX_PRICE_BELOW_EVERY_POOL',
+          ),
           '409': errorResponse('REQUEST_IN_PROGRESS: the same key is still being processed'),
           '422': errorResponse('UNSUPPORTED_INSTANCE_TYPE or IDEMPOTENCY_KEY_REUSED'),
           ...authErrors,
@@ -229,6 +305,74 @@ export const openApiDocument = {
           '200': { description: 'Usage summary', content: jsonContent(ref('Usage')) },
           '400': errorResponse('VALIDATION_FAILED'),
           ...authErrors,
+        },
+      },
+    },
+    '/v1/pools': {
+      get: {
+        summary: 'Admin: every pool of the GPU regions, priced and ranked for a sample request',
+        parameters: [
+          { name: 'gpus', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 8, default: 1 } },
+          { name: 'gpuModel', in: 'query', schema: { type: 'string' } },
+          { name: 'instanceType', in: 'query', schema: { type: 'string' } },
+          { name: 'workload', in: 'query', schema: { type: 'string', enum: WORKLOADS, default: 'batch' } },
+          { name: 'regions', in: 'query', schema: { type: 'string' }, description: 'Comma-separated' },
+          { name: 'dataRegion', in: 'query', schema: { type: 'string' } },
+          { name: 'dataGb', in: 'query', schema: { type: 'number' } },
+        ],
+        responses: {
+          '200': {
+            description: 'Pools; spotPriceNote says how spot is priced here',
+            content: jsonContent({
+              type: 'object',
+              properties: {
+                sample: { type: 'object' },
+                spotPriceNote: { type: 'string' },
+                pools: { type: 'array', items: ref('Pool') },
+              },
+            }),
+          },
+          '400': errorResponse(
+            'VALIDATION_FAILED, UNKNOWN_REGION, UNKNOWN_GPU_MODEL or UNSUPPORTED_INSTANCE_TYPE',
+          ),
+          '401': errorResponse('Missing or invalid bearer token'),
+          '403': errorResponse('ADMIN_REQUIRED: the token is not in the admin group'),
+        },
+      },
+    },
+    '/v1/admin/reservations/{id}': {
+      put: {
+        summary: 'Admin: create or redefine a reserved commitment',
+        parameters: [adminNameParameter('id')],
+        requestBody: { required: true, content: jsonContent(ref('ReservationRequest')) },
+        responses: {
+          '200': { description: 'The commitment', content: jsonContent(ref('Reservation')) },
+          '400': errorResponse(
+            'VALIDATION_FAILED, INVALID_JSON, BODY_REQUIRED, INVALID_RESERVATION_ID, UNKNOWN_REGION or INVALID_RESERVATION',
+          ),
+          '403': errorResponse('ADMIN_REQUIRED'),
+          '409': errorResponse('RESERVATION_IN_USE: fewer GPUs than leases hold'),
+        },
+      },
+      get: {
+        summary: 'Admin: a reserved commitment with its use',
+        parameters: [adminNameParameter('id')],
+        responses: {
+          '200': { description: 'The commitment', content: jsonContent(ref('Reservation')) },
+          '400': errorResponse('INVALID_RESERVATION_ID'),
+          '403': errorResponse('ADMIN_REQUIRED'),
+          '404': errorResponse('RESERVATION_NOT_FOUND'),
+        },
+      },
+      delete: {
+        summary: 'Admin: delete a reserved commitment no lease holds',
+        parameters: [adminNameParameter('id')],
+        responses: {
+          '204': { description: 'Deleted' },
+          '400': errorResponse('INVALID_RESERVATION_ID'),
+          '403': errorResponse('ADMIN_REQUIRED'),
+          '404': errorResponse('RESERVATION_NOT_FOUND'),
+          '409': errorResponse('RESERVATION_IN_USE'),
         },
       },
     },

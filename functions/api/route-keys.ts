@@ -18,6 +18,10 @@ export const API_ROUTES = [
   { key: 'DELETE /v1/leases/{id}' },
   { key: 'GET /v1/usage' },
   { key: 'GET /v1/usage/export' },
+  { key: 'GET /v1/pools' },
+  { key: 'PUT /v1/admin/reservations/{id}' },
+  { key: 'GET /v1/admin/reservations/{id}' },
+  { key: 'DELETE /v1/admin/reservations/{id}' },
 ] as const satisfies readonly { key: string; publicBecause?: string }[];
 
 export type RouteKey = (typeof API_ROUTES)[number]['key'];

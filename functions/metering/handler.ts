@@ -3,6 +3,7 @@ import { readConfig } from '../../shared/config';
 import { logger, metrics, observed } from '../../shared/lambda/observability';
 import { createStores, storeConfig } from '../../shared/lambda/stores';
 import { meterOpenInstances } from '../../shared/usecases/metering';
+import { recordIdleReserved } from '../../shared/usecases/reserved-slots';
 
 const config = readConfig(storeConfig);
 const stores = createStores(config);
@@ -13,5 +14,8 @@ export const handler = observed(async (event: ScheduledEvent) => {
   logger.info('Metering tick', { time: event.time, ...summary });
   metrics.addMetric('InstancesMetered', 'Count', summary.charged);
   metrics.addMetric('MeteredMicroUsd', 'Count', summary.microUsd);
-  return summary;
+  // Reserved GPUs nobody used in this window: paid for all the same, recorded for the audit.
+  const idle = await recordIdleReserved(stores, Date.parse(event.time));
+  metrics.addMetric('IdleReservedGpuSeconds', 'Count', idle.idleGpuSeconds);
+  return { ...summary, idle };
 });

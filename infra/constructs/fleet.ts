@@ -1,4 +1,4 @@
-import { Fn, RemovalPolicy, Stack, Tags } from 'aws-cdk-lib';
+import { RemovalPolicy, Stack, Tags } from 'aws-cdk-lib';
 import {
   BlockDeviceVolume,
   EbsDeviceVolumeType,
@@ -23,6 +23,7 @@ import {
 } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct, type IConstruct } from 'constructs';
+import { FLEET_TAG } from '../../shared/ports/compute';
 import { acknowledge, acknowledgeWildcardResource } from './nag';
 
 /**
@@ -34,6 +35,8 @@ export const GPU_AMI_SSM_PARAMETER =
 
 /** Every instance gpurent launches carries this tag; only such instances may be terminated. */
 export const MANAGED_TAG = { key: 'gpurent:managed', value: 'true' } as const;
+
+export const DEFAULT_FLEET_NAME = 'gpurent';
 
 const AMI_ID_PATTERN = /^ami-[0-9a-f]{8,17}$/;
 
@@ -54,6 +57,13 @@ export interface GpuFleetProps {
 
   /** @default 200 */
   readonly rootVolumeSizeGiB?: number;
+
+  /**
+   * Value of the `gpurent:fleet` tag on the subnets and the launch template: the
+   * functions find each region's fleet by it.
+   * @default 'gpurent'
+   */
+  readonly fleetName?: string;
 
   /**
    * Which traffic the VPC flow log records.
@@ -79,9 +89,11 @@ export class GpuFleet extends Construct {
   public readonly instanceRole: Role;
   public readonly launchTemplate: LaunchTemplate;
   public readonly machineImage: IMachineImage;
+  public readonly fleetName: string;
 
   constructor(scope: Construct, id: string, props: GpuFleetProps = {}) {
     super(scope, id);
+    this.fleetName = props.fleetName ?? DEFAULT_FLEET_NAME;
 
     this.vpc = new Vpc(this, 'Vpc', {
       natGateways: 0,
@@ -144,6 +156,9 @@ export class GpuFleet extends Construct {
     });
     // Propagated to the instances and volumes launched from the template.
     Tags.of(this.launchTemplate).add(MANAGED_TAG.key, MANAGED_TAG.value);
+    // Subnets and launch template are selected by this tag (shared/adapters/ec2-compute.ts).
+    Tags.of(this.vpc).add(FLEET_TAG, this.fleetName);
+    Tags.of(this.launchTemplate).add(FLEET_TAG, this.fleetName);
   }
 
   public get launchTemplateId(): string {
@@ -155,14 +170,9 @@ export class GpuFleet extends Construct {
     return this.vpc.publicSubnets.map((subnet) => subnet.subnetId);
   }
 
-  /** The subnet ids joined by commas, for an environment variable. */
-  public get subnetIdsCsv(): string {
-    return Fn.join(',', this.subnetIds);
-  }
-
-  /** What a function acting on this fleet reads: the launch template and the subnets to try. */
+  /** What a function acting on the fleet reads: the tag its subnets and launch templates carry. */
   public get launchEnvironment(): Record<string, string> {
-    return { LAUNCH_TEMPLATE_ID: this.launchTemplateId, SUBNET_IDS: this.subnetIdsCsv };
+    return { FLEET_NAME: this.fleetName };
   }
 
   /**

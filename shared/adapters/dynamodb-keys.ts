@@ -6,3 +6,11 @@ export const instanceKey = (leaseId: string, instanceId: string) => `${instanceP
 export const usageKey = (atMs: number, instanceId: string) => `${new Date(atMs).toISOString()}#${instanceId}`;
 /** Value of the sparse GSI key that lists instances whose bill is still open. */
 export const METERING_OPEN = 'OPEN';
+/** Reserved commitments share one partition of the leases table (a handful of items). */
+export const COMMITMENTS_PARTITION = 'COMMITMENTS';
+export const commitmentKey = (id: string) => `COMMITMENT#${id}`;
+/** Idle reserved time, in the usage table under its commitment. */
+export const idleUsageKey = (commitmentId: string, atMs: number) => ({
+  pk: `COMMITMENT#${commitmentId}`,
+  sk: `${new Date(atMs).toISOString()}#idle`,
+});

@@ -32,6 +32,29 @@ export interface Lease {
   /** When the release terminated the instances; every open bill closes here. */
   readonly terminatedAtMs?: number | undefined;
   readonly failureReason?: string | undefined;
+  /** Any instance type with this GPU model will do (instead of one `instanceType`). */
+  readonly gpuModel?: string | undefined;
+  /** Regions the lease may run in; all GPU regions when absent. */
+  readonly regions?: readonly string[] | undefined;
+  /** Where the lease's data lives: pools elsewhere pay latency and transfer. */
+  readonly dataRegion?: string | undefined;
+  readonly dataGb?: number | undefined;
+  /** Ceiling on what all the lease's instances together may cost per hour. */
+  readonly maxHourlyMicroUsd?: number | undefined;
+  /** Where the provisioner placed the lease, and why. */
+  readonly placement?: LeasePlacement | undefined;
+}
+
+/** The pool a lease was placed in, as stored on the lease and sent with LeaseRunning. */
+export interface LeasePlacement {
+  readonly region: string;
+  readonly zone: string;
+  readonly instanceType: string;
+  readonly instances: number;
+  readonly mode: RentalMode;
+  readonly hourlyMicroUsd: number;
+  /** The mode decision and the pool choice, in words; pools that refused capacity are named. */
+  readonly reason: string;
 }
 
 /** One EC2 instance owned by a lease, with its metering checkpoint. */
@@ -41,6 +64,10 @@ export interface LeaseInstance {
   readonly instanceId: string;
   readonly instanceType: string;
   readonly mode: RentalMode;
+  /** The instance's region; the home region when absent (records from before regions). */
+  readonly region?: string | undefined;
+  /** The reserved commitment whose slot the instance holds (reserved mode only). */
+  readonly commitmentId?: string | undefined;
   readonly zone: string;
   readonly priceMicroUsdPerHour: number;
   readonly launchedAtMs: number;

@@ -1,3 +1,4 @@
+import { DynamoDbCommitmentRepository } from '../adapters/dynamodb-commitments';
 import { DynamoDbLeaseRepository } from '../adapters/dynamodb-lease-repository';
 import { DynamoDbMeteringLedger } from '../adapters/dynamodb-metering-ledger';
 import { nonEmpty } from '../config';
@@ -14,6 +15,10 @@ export function createStores(config: { LEASES_TABLE_NAME: string; USAGE_TABLE_NA
     dynamoDb,
     leases: new DynamoDbLeaseRepository(documents, config.LEASES_TABLE_NAME),
     ledger: new DynamoDbMeteringLedger(documents, {
+      leases: config.LEASES_TABLE_NAME,
+      usage: config.USAGE_TABLE_NAME,
+    }),
+    commitments: new DynamoDbCommitmentRepository(documents, {
       leases: config.LEASES_TABLE_NAME,
       usage: config.USAGE_TABLE_NAME,
     }),

@@ -1,4 +1,4 @@
-import type { Lease, LeaseInstance, LeaseStatus, LeaseView } from '../domain/lease';
+import type { Lease, LeaseInstance, LeasePlacement, LeaseStatus, LeaseView } from '../domain/lease';
 
 export interface LeasePage {
   readonly leases: readonly LeaseView[];
@@ -9,6 +9,7 @@ export interface LeasePage {
 export interface TransitionChanges {
   readonly releaseRequestedAtMs?: number;
   readonly failureReason?: string;
+  readonly placement?: LeasePlacement;
 }
 
 /** Leases and the instances they own, always addressed within one tenant. */

@@ -1,9 +1,9 @@
 import type { Lease, RentalMode, Workload } from '../domain/lease';
-import { UnsupportedInstanceTypeError } from '../errors';
 import { newLeaseId } from '../ids';
 import type { ControlPlane } from './dependencies';
+import { type PlacementAsk, resolveLeaseShape } from './lease-shape';
 
-export interface CreateLeaseRequest {
+export interface CreateLeaseRequest extends PlacementAsk {
   readonly tenantId: string;
   readonly workload: Workload;
   readonly gpus: number;
@@ -11,7 +11,10 @@ export interface CreateLeaseRequest {
   readonly mode?: RentalMode | undefined;
 }
 
-type Deps = Pick<ControlPlane, 'leases' | 'commands' | 'events' | 'catalog' | 'region' | 'now'>;
+type Deps = Pick<
+  ControlPlane,
+  'leases' | 'commands' | 'events' | 'catalog' | 'region' | 'now' | 'compute' | 'placement'
+>;
 
 /**
  * Stores the lease PENDING and queues its provisioning. If queuing fails the
@@ -22,9 +25,9 @@ export async function createLease(
   request: CreateLeaseRequest,
   defaultInstanceType: string,
 ): Promise<Lease> {
-  const instanceType = request.instanceType ?? defaultInstanceType;
-  const supported = deps.catalog.singleGpuTypes(deps.region);
-  if (!supported.includes(instanceType)) throw new UnsupportedInstanceTypeError(instanceType, supported);
+  // The shape carries instanceType (the named type, the default, or the GPU model's smallest).
+  const shape = await resolveLeaseShape(deps, request, defaultInstanceType);
+  const { instanceType } = shape;
 
   const now = deps.now();
   const lease: Lease = {
@@ -32,8 +35,8 @@ export async function createLease(
     leaseId: newLeaseId(now),
     workload: request.workload,
     gpus: request.gpus,
-    instanceType,
     requestedMode: request.mode,
+    ...shape,
     status: 'PENDING',
     createdAtMs: now,
     updatedAtMs: now,

@@ -1,4 +1,7 @@
 import type { PriceCatalog } from '../domain/catalog';
+import type { PlacementCosts } from '../domain/placement-costs';
+import type { UnavailableOfferings } from '../domain/unavailable-offerings';
+import type { CommitmentRepository } from '../ports/commitments';
 import type { Compute } from '../ports/compute';
 import type { DomainEventPublisher } from '../ports/domain-events';
 import type { LeaseCommandQueue } from '../ports/lease-commands';
@@ -15,4 +18,20 @@ export interface ControlPlane {
   readonly catalog: PriceCatalog;
   readonly region: string;
   readonly now: () => number;
+  readonly placement: PlacementSettings;
+  readonly commitments: CommitmentRepository;
+}
+
+/** How the provisioner finds and ranks pools; read once from configuration. */
+export interface PlacementSettings {
+  /** GPU regions, home region first. */
+  readonly regions: readonly string[];
+  readonly costs: PlacementCosts;
+  /** `ec2`: spot prices from DescribeSpotPriceHistory; `catalog`: on-demand × `spotCatalogRatio` only. */
+  readonly spotPriceSource: 'ec2' | 'catalog';
+  readonly spotCatalogRatio: number;
+  /** Why spot is priced as it is, shown wherever spot prices are (set locally). */
+  readonly spotPriceNote?: string | undefined;
+  /** Offerings that refused capacity lately, per container. */
+  readonly unavailable: UnavailableOfferings;
 }

@@ -1,8 +1,9 @@
 import { isTerminal, type LeaseView } from '../domain/lease';
 import { LeaseNotFoundError } from '../errors';
 import type { ControlPlane } from './dependencies';
-import { toLeaseInstances, unrecordedInstances } from './lease-instances';
+import { instanceRef, toLeaseInstances, unrecordedInstances } from './lease-instances';
 import { closeInstanceBill } from './metering';
+import { freeReservedSlots } from './reserved-slots';
 
 /**
  * The tenant's side of a release: the lease moves to RELEASING and a release
@@ -35,8 +36,8 @@ export async function endInstances(deps: ControlPlane, lease: LeaseView): Promis
   const { tenantId, leaseId } = lease;
   const strays = await unrecordedInstances(deps, leaseId, lease.instances);
   if (strays.length > 0) await deps.leases.recordInstances(await toLeaseInstances(deps, lease, strays));
-  const live = lease.instances.filter((i) => i.meteringOpen).map((i) => i.instanceId);
-  await deps.compute.terminate([...live, ...strays.map((i) => i.instanceId)]);
+  const live = lease.instances.filter((i) => i.meteringOpen).map((i) => instanceRef(deps, i));
+  await deps.compute.terminate([...live, ...strays]);
   const endedAtMs = await deps.leases.recordTermination(tenantId, leaseId, deps.now());
 
   const recorded = (await deps.leases.get(tenantId, leaseId))?.instances ?? [];
@@ -45,6 +46,8 @@ export async function endInstances(deps: ControlPlane, lease: LeaseView): Promis
       (await deps.leases.get(tenantId, leaseId))?.instances.find((i) => i.instanceId === instance.instanceId),
     );
   }
+  // Reserved slots free once their instances are gone and billed.
+  await freeReservedSlots(deps, leaseId);
   return endedAtMs;
 }
 

@@ -245,6 +245,10 @@ describe('HTTP API', () => {
       'DELETE /v1/leases/{id}',
       'GET /v1/usage',
       'GET /v1/usage/export',
+      'GET /v1/pools',
+      'PUT /v1/admin/reservations/{id}',
+      'GET /v1/admin/reservations/{id}',
+      'DELETE /v1/admin/reservations/{id}',
     ];
     expect([...byKey.keys()].sort()).toEqual([...publicKeys, ...protectedKeys].sort());
     for (const key of publicKeys) {
@@ -313,6 +317,8 @@ describe('functions', () => {
       'IDEMPOTENCY_TABLE_NAME',
       'LEASE_COMMANDS_QUEUE_URL',
       'EVENT_BUS_NAME',
+      'FLEET_NAME',
+      'GPU_REGIONS',
     ],
     // LEASE_COMMANDS_QUEUE_URL: the shared control-plane config of worker and reconciler requires it.
     leaseWorker: [
@@ -320,8 +326,8 @@ describe('functions', () => {
       'USAGE_TABLE_NAME',
       'IDEMPOTENCY_TABLE_NAME',
       'EVENT_BUS_NAME',
-      'LAUNCH_TEMPLATE_ID',
-      'SUBNET_IDS',
+      'FLEET_NAME',
+      'GPU_REGIONS',
       'LEASE_COMMANDS_QUEUE_URL',
     ],
     metering: ['LEASES_TABLE_NAME', 'USAGE_TABLE_NAME'],
@@ -329,8 +335,8 @@ describe('functions', () => {
       'LEASES_TABLE_NAME',
       'USAGE_TABLE_NAME',
       'EVENT_BUS_NAME',
-      'LAUNCH_TEMPLATE_ID',
-      'SUBNET_IDS',
+      'FLEET_NAME',
+      'GPU_REGIONS',
       'LEASE_COMMANDS_QUEUE_URL',
     ],
   };
@@ -444,14 +450,18 @@ describe('EC2 permissions', () => {
     },
   );
 
-  it('gives no EC2 rights to the API and metering functions, and no launch rights to the reconciler', () => {
-    for (const fn of ['api', 'metering'] as const) {
-      expect(
-        statementsOf(fn)
-          .flatMap(actionsOf)
-          .filter((action) => action.startsWith('ec2:')),
-      ).toEqual([]);
-    }
+  it('gives no EC2 rights to metering, only fleet and spot-price reads to the API, and no launch rights to the reconciler', () => {
+    const ec2Actions = (fn: keyof GpurentStack['functions']) =>
+      statementsOf(fn)
+        .flatMap(actionsOf)
+        .filter((action) => action.startsWith('ec2:'))
+        .sort();
+    expect(ec2Actions('metering')).toEqual([]);
+    expect(ec2Actions('api')).toEqual([
+      'ec2:DescribeLaunchTemplates',
+      'ec2:DescribeSpotPriceHistory',
+      'ec2:DescribeSubnets',
+    ]);
     expect(statementWith(statementsOf('reconciler'), 'ec2:RunInstances')).toBeUndefined();
   });
 });

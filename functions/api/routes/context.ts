@@ -4,7 +4,16 @@ import type { ControlPlane } from '../../../shared/usecases/dependencies';
 
 export type ApiDeps = Pick<
   ControlPlane,
-  'leases' | 'ledger' | 'commands' | 'events' | 'catalog' | 'region' | 'now'
+  | 'leases'
+  | 'ledger'
+  | 'commands'
+  | 'events'
+  | 'catalog'
+  | 'region'
+  | 'now'
+  | 'compute'
+  | 'placement'
+  | 'commitments'
 >;
 
 /** What the routes are given by the API's composition root. */

@@ -32,7 +32,17 @@ describe('OpenAPI document', () => {
       properties: Record<string, unknown>;
       required: string[];
     };
-    expect(Object.keys(schema.properties).sort()).toEqual(['gpus', 'instanceType', 'mode', 'workload']);
+    expect(Object.keys(schema.properties).sort()).toEqual([
+      'dataGb',
+      'dataRegion',
+      'gpuModel',
+      'gpus',
+      'instanceType',
+      'maxHourlyPrice',
+      'mode',
+      'regions',
+      'workload',
+    ]);
     expect(schema.required.sort()).toEqual(['gpus', 'workload']);
   });
 });
