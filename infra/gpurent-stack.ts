@@ -1,8 +1,11 @@
 import { type App, CfnOutput, Duration, Stack, type StackProps, Tags, Validations } from 'aws-cdk-lib';
+import { Rule } from 'aws-cdk-lib/aws-events';
+import { SqsQueue } from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import {
+  EC2_EVENTS_RULE,
   TABLES,
   type TableDefinition,
   type TableName,
@@ -60,6 +63,7 @@ export class GpurentStack extends Stack {
     readonly leaseWorker: GpurentFunction;
     readonly metering: GpurentFunction;
     readonly reconciler: GpurentFunction;
+    readonly interruptionHandler: GpurentFunction;
   };
 
   constructor(scope: Construct, id: string, props: GpurentStackProps = {}) {
@@ -102,7 +106,10 @@ export class GpurentStack extends Stack {
       'ec2:DescribeSubnets',
       'ec2:DescribeLaunchTemplates',
       'ec2:DescribeSpotPriceHistory',
+      'ec2:DescribeLaunchTemplateVersions',
     );
+    // Registering an image version adds a launch template version for its AMI.
+    this.fleet.grantCreateLaunchTemplateVersion(apiFunction);
 
     // --- lease worker: provision / release commands --------------------------------
     const leaseWorker = new GpurentFunction(this, 'LeaseWorkerFunction', {
@@ -160,6 +167,35 @@ export class GpurentStack extends Stack {
     this.fleet.grantDescribe(reconciler, 'ec2:DescribeInstances');
     this.fleet.grantTerminateManaged(reconciler);
 
+    // --- EC2 instance events: spot interruptions, rebalance, state changes -------------
+    const ec2Events = this.queues.queues.ec2Events;
+    const interruptionHandler = new GpurentFunction(this, 'InterruptionHandlerFunction', {
+      handlerName: 'interruption-handler',
+      description:
+        'gpurent interruption handler: spot warnings, rebalance and state-change events of GPU instances',
+      timeout: Duration.seconds(30),
+      logLevel,
+      environment: placementEnvironment,
+    })
+      .bindTable(this.data.binding('leases'), 'readWrite')
+      .bindTable(this.data.binding('usage'), 'readWrite')
+      // Queues the replacement of an interrupted instance.
+      .bindQueue(leaseCommands.binding, 'send')
+      .bindEventBus(this.events.binding);
+    interruptionHandler.addEventSource(
+      new SqsEventSource(ec2Events.queue, { batchSize: 10, reportBatchItemFailures: true }),
+    );
+    this.fleet.grantDescribe(interruptionHandler, 'ec2:DescribeInstances');
+    // On the default bus, where EC2 puts its events (the GPU regions' fleet stacks forward theirs here).
+    new Rule(this, EC2_EVENTS_RULE.id, {
+      description: 'gpurent: EC2 spot interruption warnings, rebalance recommendations and state changes',
+      eventPattern: {
+        source: [...EC2_EVENTS_RULE.eventPattern.source],
+        detailType: [...EC2_EVENTS_RULE.eventPattern['detail-type']],
+      },
+      targets: [new SqsQueue(ec2Events.queue)],
+    });
+
     this.schedules = new GpurentSchedules(this, 'Schedules');
     this.schedules.addFunctionSchedule('MeteringSchedule', metering, {
       every: Duration.minutes(1),
@@ -170,7 +206,7 @@ export class GpurentStack extends Stack {
       description: 'gpurent reconciler, every five minutes',
     });
 
-    this.functions = { api: apiFunction, leaseWorker, metering, reconciler };
+    this.functions = { api: apiFunction, leaseWorker, metering, reconciler, interruptionHandler };
 
     // --- alarms ---------------------------------------------------------------------
     for (const queue of this.queues.all) this.alerts.alarmOnDeadLetters(queue);

@@ -7,11 +7,24 @@ import {
   DescribeImagesCommand,
   EC2Client,
 } from '@aws-sdk/client-ec2';
-import { CreateEventBusCommand, EventBridgeClient } from '@aws-sdk/client-eventbridge';
+import {
+  CreateEventBusCommand,
+  EventBridgeClient,
+  PutRuleCommand,
+  PutTargetsCommand,
+} from '@aws-sdk/client-eventbridge';
 import { CreateTopicCommand, SNSClient } from '@aws-sdk/client-sns';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { FLEET_TAG } from '../shared/ports/compute';
-import { EVENT_BUS, QUEUES, TABLES, type TableDefinition, TOPICS } from '../shared/resources';
+import {
+  EC2_EVENTS_RULE,
+  EVENT_BUS,
+  QUEUES,
+  type QueueDefinition,
+  TABLES,
+  type TableDefinition,
+  TOPICS,
+} from '../shared/resources';
 import type { EmulatorEndpoints } from './emulators';
 
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
@@ -60,7 +73,7 @@ async function createTable(client: DynamoDBClient, name: string, table: TableDef
 async function createQueueWithDeadLetters(
   client: SQSClient,
   name: string,
-  queue: (typeof QUEUES)[keyof typeof QUEUES],
+  queue: QueueDefinition,
 ): Promise<string> {
   const dlq = await client.send(new CreateQueueCommand({ QueueName: `${name}-dlq` }));
   const dlqArn = await client.send(
@@ -79,6 +92,37 @@ async function createQueueWithDeadLetters(
     }),
   );
   return created.QueueUrl ?? '';
+}
+
+/** moto's fixed account id, in the ARNs its rules deliver to. */
+const MOTO_ACCOUNT = '123456789012';
+
+/**
+ * The EC2 events rule of every GPU region, as the CDK stacks build it: on the
+ * home region's default bus it targets the queue; on another region's default
+ * bus it forwards to the home region's default bus (EventBridge delivers to
+ * SQS only within a region).
+ */
+async function createEc2EventRules(
+  endpoints: EmulatorEndpoints,
+  home: string,
+  prefix: string,
+  queueUrl: string,
+) {
+  const queueName = queueUrl.split('/').pop() ?? '';
+  for (const region of LOCAL_GPU_REGIONS) {
+    const events = new EventBridgeClient(clientConfig(endpoints.events, region));
+    const name = `${prefix}-${EC2_EVENTS_RULE.id}`;
+    await events.send(
+      new PutRuleCommand({ Name: name, EventPattern: JSON.stringify(EC2_EVENTS_RULE.eventPattern) }),
+    );
+    const arn =
+      region === home
+        ? `arn:aws:sqs:${home}:${MOTO_ACCOUNT}:${queueName}`
+        : `arn:aws:events:${home}:${MOTO_ACCOUNT}:event-bus/default`;
+    await events.send(new PutTargetsCommand({ Rule: name, Targets: [{ Id: 'ec2-events', Arn: arn }] }));
+    events.destroy();
+  }
 }
 
 /** GPU regions of the local stack: two, so placement across regions runs locally too. */
@@ -145,6 +189,7 @@ export async function createLocalResources(
   const env: Record<string, string> = {};
   const dynamoDb = new DynamoDBClient(clientConfig(endpoints.dynamodb, region));
   const sqs = new SQSClient({ ...clientConfig(endpoints.sqs, region), useQueueUrlAsEndpoint: false });
+  const motoSqs = new SQSClient({ ...clientConfig(endpoints.events, region), useQueueUrlAsEndpoint: false });
   const sns = new SNSClient(clientConfig(endpoints.sns, region));
   const events = new EventBridgeClient(clientConfig(endpoints.events, region));
 
@@ -153,9 +198,12 @@ export async function createLocalResources(
     await createTable(dynamoDb, name, table);
     env[table.envVar] = name;
   }
-  for (const queue of Object.values(QUEUES)) {
-    env[queue.envVar] = await createQueueWithDeadLetters(sqs, `${prefix}-${queue.id}`, queue);
+  for (const queue of Object.values(QUEUES) as QueueDefinition[]) {
+    // moto's EventBridge rules deliver only to moto's own SQS: queues they feed live there.
+    const client = queue.fedBy === 'eventbridge' ? motoSqs : sqs;
+    env[queue.envVar] = await createQueueWithDeadLetters(client, `${prefix}-${queue.id}`, queue);
   }
+  await createEc2EventRules(endpoints, region, prefix, env[QUEUES.ec2Events.envVar] ?? '');
   for (const topic of Object.values(TOPICS)) {
     const created = await sns.send(new CreateTopicCommand({ Name: `${prefix}-${topic.id}` }));
     env[topic.envVar] = created.TopicArn ?? '';
@@ -172,6 +220,6 @@ export async function createLocalResources(
   env.FLEET_NAME = prefix;
   env.GPU_REGIONS = LOCAL_GPU_REGIONS.join(',');
 
-  for (const client of [dynamoDb, sqs, sns, events]) client.destroy();
+  for (const client of [dynamoDb, sqs, motoSqs, sns, events]) client.destroy();
   return env;
 }

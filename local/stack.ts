@@ -48,11 +48,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const env = await prepareFunctionEnvironment(endpoints, region, prefix);
     // Handlers read their configuration once, at import: set it first.
     Object.assign(process.env, env);
-    const [api, worker, metering, reconciler] = await Promise.all([
+    const [api, worker, metering, reconciler, interruptions] = await Promise.all([
       import('../functions/api/handler'),
       import('../functions/lease-worker/handler'),
       import('../functions/metering/handler'),
       import('../functions/reconciler/handler'),
+      import('../functions/interruption-handler/handler'),
     ]);
 
     const tokens = new LocalTokenIssuer();
@@ -65,6 +66,18 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       region,
       timeoutMs: 120_000,
     });
+    // EC2's events reach their queue through moto's EventBridge rules, so that queue is moto's.
+    const motoSqs = new SQSClient({ endpoint: endpoints.events, useQueueUrlAsEndpoint: false });
+    const ec2EventsPoller = startSqsPoller(
+      motoSqs,
+      env[QUEUES.ec2Events.envVar] ?? '',
+      interruptions.handler,
+      {
+        functionName: 'gpurent-interruption-handler',
+        region,
+        timeoutMs: 60_000,
+      },
+    );
     const schedules = startSchedules(
       [
         { name: 'gpurent-metering', everyMs: MINUTE_MS, handler: metering.handler },
@@ -86,6 +99,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       async stop() {
         schedules.stop();
         await poller.stop();
+        await ec2EventsPoller.stop();
+        motoSqs.destroy();
         await new Promise((resolve) => server.close(resolve));
         sqs.destroy();
         await emulators?.stop();

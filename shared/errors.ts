@@ -59,3 +59,14 @@ export class PriceBelowEveryPoolError extends Error {
     this.name = 'PriceBelowEveryPoolError';
   }
 }
+
+/** A lease pinned an image version that is not registered, or that has no AMI in its regions. */
+export class UnknownImageError extends Error {
+  constructor(
+    readonly image: string,
+    readonly problem: string,
+  ) {
+    super(`image ${image}: ${problem}`);
+    this.name = 'UnknownImageError';
+  }
+}

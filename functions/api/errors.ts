@@ -7,11 +7,17 @@ import {
   LeaseNotFoundError,
   PriceBelowEveryPoolError,
   UnknownGpuModelError,
+  UnknownImageError,
   UnknownRegionError,
   UnsupportedInstanceTypeError,
 } from '../../shared/errors';
 import { CommitmentInUseError } from '../../shared/ports/commitments';
 import { InvalidCommitmentError } from '../../shared/usecases/commitments';
+import {
+  ImageVersionExistsError,
+  ImageVersionNotFoundError,
+  NothingToRollBackError,
+} from '../../shared/usecases/images';
 import { ApiError } from './http';
 
 /** Maps the errors use cases and adapters raise on bad client input to API errors. */
@@ -42,6 +48,15 @@ export function toApiError(error: unknown): ApiError | undefined {
     ]);
   }
   if (error instanceof CommitmentInUseError) return new ApiError(409, 'RESERVATION_IN_USE', error.message);
+  if (error instanceof ImageVersionNotFoundError)
+    return new ApiError(404, 'IMAGE_VERSION_NOT_FOUND', error.message);
+  if (error instanceof ImageVersionExistsError)
+    return new ApiError(409, 'IMAGE_VERSION_EXISTS', error.message);
+  if (error instanceof NothingToRollBackError)
+    return new ApiError(409, 'NOTHING_TO_ROLL_BACK', error.message);
+  if (error instanceof UnknownImageError) {
+    return new ApiError(400, 'UNKNOWN_IMAGE', error.message, [{ path: 'image', message: error.message }]);
+  }
   if (error instanceof LeaseNotFoundError) return new ApiError(404, 'LEASE_NOT_FOUND', error.message);
   if (error instanceof InvalidCursorError) {
     return new ApiError(400, 'INVALID_CURSOR', 'cursor must be a nextCursor value returned by this API');

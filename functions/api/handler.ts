@@ -17,6 +17,7 @@ import { toApiError } from './errors';
 import { ApiError, type ApiEvent, type ApiResult } from './http';
 import type { RouteKey } from './route-keys';
 import type { ApiContext, ApiDeps } from './routes/context';
+import { getImage, promoteImage, putImageVersion, rollbackImageVersion } from './routes/images';
 import { deleteLease, getLease, listLeases, postLease } from './routes/leases';
 import { health, openApi } from './routes/meta';
 import { listPools } from './routes/pools';
@@ -35,12 +36,13 @@ const config = readConfig({
   ...placementConfig,
 });
 
-const { dynamoDb, leases, ledger, commitments } = createStores(config);
+const { dynamoDb, leases, ledger, commitments, images } = createStores(config);
 const { compute, placement } = createPlacement(config);
 const deps: ApiDeps = {
   compute,
   placement,
   commitments,
+  images,
   leases,
   ledger,
   commands: new SqsLeaseCommandQueue(createSqsClient(), config.LEASE_COMMANDS_QUEUE_URL),
@@ -91,6 +93,10 @@ const routes: Readonly<Record<RouteKey, Route>> = {
   'PUT /v1/admin/reservations/{id}': putReservation,
   'GET /v1/admin/reservations/{id}': getReservation,
   'DELETE /v1/admin/reservations/{id}': deleteReservation,
+  'PUT /v1/admin/images/{name}/versions/{version}': putImageVersion,
+  'POST /v1/admin/images/{name}/versions/{version}/promote': promoteImage,
+  'POST /v1/admin/images/{name}/rollback': rollbackImageVersion,
+  'GET /v1/admin/images/{name}': getImage,
 };
 
 export const handler = observed(async (event: ApiEvent, lambdaContext: Context): Promise<ApiResult> => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LEASE_STATUSES, RENTAL_MODES, WORKLOADS } from '../../shared/domain/lease';
 import { USAGE_GROUPINGS } from '../../shared/domain/usage';
+import { imageVersionBody } from './routes/images';
 import { createLeaseBody } from './routes/leases';
 import { reservationBody } from './routes/reservations';
 
@@ -122,6 +123,26 @@ export const openApiDocument = {
           idleRecordedUntil: { ...instant, description: 'Idle reserved time is recorded up to here' },
         },
       },
+      ImageVersionRequest: z.toJSONSchema(imageVersionBody, { target: 'draft-2020-12', io: 'input' }),
+      ImageVersion: {
+        type: 'object',
+        properties: {
+          name: { type: 'string' },
+          version: { type: 'string' },
+          amis: { type: 'object', additionalProperties: { type: 'string' } },
+          launchTemplateVersions: { type: 'object', additionalProperties: { type: 'string' } },
+          createdAt: instant,
+        },
+      },
+      ImageChange: {
+        type: 'object',
+        properties: {
+          name: { type: 'string' },
+          current: { type: 'string' },
+          previous: { type: 'string' },
+          note: { type: 'string', description: 'What the change does: new launches only' },
+        },
+      },
       Placement: {
         type: 'object',
         description: 'Where the provisioner placed the lease, and why (also in the LeaseRunning event)',
@@ -237,7 +258,7 @@ export const openApiDocument = {
             }),
           },
           '400': errorResponse(
-            'VALIDATION_FAILED, INVALID_JSON, BODY_REQUIRED, IDEMPOTENCY_KEY_REQUIRED, UNKNOWN_REGION, UNKNOWN_GPU_MODEL or MAX_PRICE_BELOW_EVERY_POOL',
+            'VALIDATION_FAILED, INVALID_JSON, BODY_REQUIRED, IDEMPOTENCY_KEY_REQUIRED, UNKNOWN_REGION, UNKNOWN_GPU_MODEL, UNKNOWN_IMAGE or MAX_PRICE_BELOW_EVERY_POOL',
           ),
           '409': errorResponse('REQUEST_IN_PROGRESS: the same key is still being processed'),
           '422': errorResponse('UNSUPPORTED_INSTANCE_TYPE or IDEMPOTENCY_KEY_REUSED'),
@@ -373,6 +394,60 @@ export const openApiDocument = {
           '403': errorResponse('ADMIN_REQUIRED'),
           '404': errorResponse('RESERVATION_NOT_FOUND'),
           '409': errorResponse('RESERVATION_IN_USE'),
+        },
+      },
+    },
+    '/v1/admin/images/{name}/versions/{version}': {
+      put: {
+        summary: 'Admin: register an image version (an AMI per GPU region); versions are immutable',
+        parameters: [adminNameParameter('name'), adminNameParameter('version')],
+        requestBody: { required: true, content: jsonContent(ref('ImageVersionRequest')) },
+        responses: {
+          '200': {
+            description: 'The version and its launch template versions',
+            content: jsonContent(ref('ImageVersion')),
+          },
+          '400': errorResponse(
+            'VALIDATION_FAILED, INVALID_JSON, BODY_REQUIRED, INVALID_IMAGE_NAME or UNKNOWN_REGION',
+          ),
+          '403': errorResponse('ADMIN_REQUIRED'),
+          '409': errorResponse('IMAGE_VERSION_EXISTS: the version exists with other AMIs'),
+        },
+      },
+    },
+    '/v1/admin/images/{name}/versions/{version}/promote': {
+      post: {
+        summary: 'Admin: make this version the one new launches use',
+        parameters: [adminNameParameter('name'), adminNameParameter('version')],
+        responses: {
+          '200': { description: 'The image now', content: jsonContent(ref('ImageChange')) },
+          '400': errorResponse('INVALID_IMAGE_NAME'),
+          '403': errorResponse('ADMIN_REQUIRED'),
+          '404': errorResponse('IMAGE_VERSION_NOT_FOUND'),
+        },
+      },
+    },
+    '/v1/admin/images/{name}/rollback': {
+      post: {
+        summary: 'Admin: put the previously promoted version back (new launches only)',
+        parameters: [adminNameParameter('name')],
+        responses: {
+          '200': { description: 'The image now', content: jsonContent(ref('ImageChange')) },
+          '400': errorResponse('INVALID_IMAGE_NAME'),
+          '403': errorResponse('ADMIN_REQUIRED'),
+          '409': errorResponse('NOTHING_TO_ROLL_BACK'),
+        },
+      },
+    },
+    '/v1/admin/images/{name}': {
+      get: {
+        summary: 'Admin: an image, its current version and the promotion history',
+        parameters: [adminNameParameter('name')],
+        responses: {
+          '200': { description: 'The image' },
+          '400': errorResponse('INVALID_IMAGE_NAME'),
+          '403': errorResponse('ADMIN_REQUIRED'),
+          '404': errorResponse('IMAGE_NOT_FOUND'),
         },
       },
     },

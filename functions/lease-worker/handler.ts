@@ -6,6 +6,7 @@ import { nonEmpty, readConfig } from '../../shared/config';
 import { controlPlaneConfig, createControlPlane } from '../../shared/lambda/control-plane';
 import { logger, metrics, observed } from '../../shared/lambda/observability';
 import { type LeaseCommand, leaseCommandSchema } from '../../shared/ports/lease-commands';
+import { replaceInterrupted } from '../../shared/usecases/interruptions';
 import { provisionLease } from '../../shared/usecases/provision-lease';
 import { completeRelease } from '../../shared/usecases/release-lease';
 
@@ -15,16 +16,13 @@ const { dynamoDb, controlPlane } = createControlPlane(config);
 const idempotency = new IdempotencyConfig({
   // The command itself is the key, so a re-sent command (not only a re-delivered
   // message) waits for or reuses the first run instead of racing it.
-  eventKeyJmesPath: '[type, tenantId, leaseId]',
+  eventKeyJmesPath: '[type, tenantId, leaseId, instanceId]',
   expiresAfterSeconds: 3600,
 });
 
 const runCommand = makeIdempotent(
   async (command: LeaseCommand) => {
-    const outcome =
-      command.type === 'provision'
-        ? await provisionLease(controlPlane, command.tenantId, command.leaseId)
-        : await completeRelease(controlPlane, command.tenantId, command.leaseId);
+    const outcome = await dispatch(command);
     logger.info('Lease command done', { ...command, outcome });
     metrics.addMetric(`${command.type}-${outcome}`, 'Count', 1);
     return { outcome };
@@ -37,6 +35,17 @@ const runCommand = makeIdempotent(
     config: idempotency,
   },
 );
+
+function dispatch(command: LeaseCommand): Promise<string> {
+  switch (command.type) {
+    case 'provision':
+      return provisionLease(controlPlane, command.tenantId, command.leaseId);
+    case 'release':
+      return completeRelease(controlPlane, command.tenantId, command.leaseId);
+    case 'replace':
+      return replaceInterrupted(controlPlane, command.tenantId, command.leaseId, command.instanceId ?? '');
+  }
+}
 
 const processor = new BatchProcessor(EventType.SQS);
 

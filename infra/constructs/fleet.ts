@@ -244,6 +244,18 @@ export class GpuFleet extends Construct {
     return grant;
   }
 
+  /**
+   * Lets `grantee` add versions to this fleet's launch template (one per image
+   * version: its AMI, IMDSv2 and encrypted volumes kept from the default).
+   */
+  public grantCreateLaunchTemplateVersion(grantee: IGrantable): Grant {
+    return Grant.addToPrincipal({
+      grantee,
+      actions: ['ec2:CreateLaunchTemplateVersion'],
+      resourceArns: [this.ec2Arn('launch-template', this.launchTemplateId)],
+    });
+  }
+
   /** Lets `grantee` terminate instances tagged `gpurent:managed=true`, and no others. */
   public grantTerminateManaged(grantee: IGrantable): Grant {
     const instances = this.ec2Arn('instance', '*');

@@ -14,3 +14,7 @@ export const idleUsageKey = (commitmentId: string, atMs: number) => ({
   pk: `COMMITMENT#${commitmentId}`,
   sk: `${new Date(atMs).toISOString()}#idle`,
 });
+/** GPU images and their versions share one partition of the leases table. */
+export const IMAGES_PARTITION = 'IMAGES';
+export const imageKey = (name: string) => `IMAGE#${name}`;
+export const imageVersionKey = (name: string, version: string) => `IMAGE#${name}#VERSION#${version}`;

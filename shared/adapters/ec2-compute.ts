@@ -1,11 +1,14 @@
 import {
+  CreateLaunchTemplateVersionCommand,
   DescribeInstancesCommand,
   DescribeLaunchTemplatesCommand,
+  DescribeLaunchTemplateVersionsCommand,
   DescribeSpotPriceHistoryCommand,
   DescribeSubnetsCommand,
   type EC2Client,
   type Filter,
   type Instance,
+  type RequestLaunchTemplateData,
   RunInstancesCommand,
   TerminateInstancesCommand,
 } from '@aws-sdk/client-ec2';
@@ -122,7 +125,10 @@ export class Ec2Compute implements Compute {
       const result = await this.call(request.region, (ec2) =>
         ec2.send(
           new RunInstancesCommand({
-            LaunchTemplate: { LaunchTemplateId: fleet.launchTemplateId, Version: '$Default' },
+            LaunchTemplate: {
+              LaunchTemplateId: fleet.launchTemplateId,
+              Version: request.launchTemplateVersion ?? '$Default',
+            },
             InstanceType: request.instanceType as never,
             SubnetId: subnetId,
             MinCount: request.count,
@@ -169,6 +175,22 @@ export class Ec2Compute implements Compute {
     return this.describeLiveEverywhere([{ Name: `tag:${LEASE_TAG}`, Values: [leaseId] }]);
   }
 
+  async findInstance(instanceId: string, regions: readonly string[]): Promise<ComputeInstance | undefined> {
+    for (const region of regions) {
+      try {
+        const page = await this.call(region, (ec2) =>
+          ec2.send(new DescribeInstancesCommand({ InstanceIds: [instanceId] })),
+        );
+        const found = page.Reservations?.[0]?.Instances?.[0];
+        if (found) return toComputeInstance(region, found);
+      } catch (error) {
+        const code = errorCode(error);
+        if (code === undefined || !NOT_FOUND_CODES.has(code)) throw error;
+      }
+    }
+    return undefined;
+  }
+
   managedInstances(): Promise<ComputeInstance[]> {
     return this.describeLiveEverywhere([{ Name: `tag:${MANAGED_TAG}`, Values: ['true'] }]);
   }
@@ -191,6 +213,39 @@ export class Ec2Compute implements Compute {
         }
       }),
     );
+  }
+
+  async createLaunchTemplateVersion(region: string, amiId: string, description: string): Promise<string> {
+    const { launchTemplateId } = await this.regionFleet(region);
+    if (!launchTemplateId)
+      throw new Error(`No gpurent fleet launch template in ${region} (tag ${FLEET_TAG})`);
+    const base = await this.call(region, (ec2) =>
+      ec2.send(
+        new DescribeLaunchTemplateVersionsCommand({
+          LaunchTemplateId: launchTemplateId,
+          Versions: ['$Default'],
+        }),
+      ),
+    );
+    const data = base.LaunchTemplateVersions?.[0]?.LaunchTemplateData ?? {};
+    const created = await this.call(region, (ec2) =>
+      ec2.send(
+        new CreateLaunchTemplateVersionCommand({
+          LaunchTemplateId: launchTemplateId,
+          VersionDescription: description.slice(0, 255),
+          LaunchTemplateData: {
+            ...(data as RequestLaunchTemplateData),
+            ImageId: amiId,
+            MetadataOptions: { ...data.MetadataOptions, HttpTokens: 'required', HttpEndpoint: 'enabled' },
+            BlockDeviceMappings: (data.BlockDeviceMappings ?? []).map((mapping) => ({
+              ...mapping,
+              Ebs: mapping.Ebs ? { ...mapping.Ebs, Encrypted: true } : undefined,
+            })) as RequestLaunchTemplateData['BlockDeviceMappings'],
+          },
+        }),
+      ),
+    );
+    return String(created.LaunchTemplateVersion?.VersionNumber ?? '');
   }
 
   async spotPrices(region: string, instanceTypes: readonly string[]): Promise<Map<string, MicroUsd>> {

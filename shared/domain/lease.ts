@@ -9,8 +9,16 @@ export type RentalMode = (typeof RENTAL_MODES)[number];
  * PENDING: stored, waiting for the provisioner. RUNNING: instances launched and owned.
  * RELEASING: the tenant asked to stop; billing ends at `releaseRequestedAt`.
  * RELEASED: every instance terminated and billed. FAILED: nothing could be launched.
+ * INTERRUPTED: spot capacity of the lease is being reclaimed; a replacement is queued.
  */
-export const LEASE_STATUSES = ['PENDING', 'RUNNING', 'RELEASING', 'RELEASED', 'FAILED'] as const;
+export const LEASE_STATUSES = [
+  'PENDING',
+  'RUNNING',
+  'RELEASING',
+  'RELEASED',
+  'FAILED',
+  'INTERRUPTED',
+] as const;
 export type LeaseStatus = (typeof LEASE_STATUSES)[number];
 
 export function isTerminal(status: LeaseStatus): boolean {
@@ -43,6 +51,8 @@ export interface Lease {
   readonly maxHourlyMicroUsd?: number | undefined;
   /** Where the provisioner placed the lease, and why. */
   readonly placement?: LeasePlacement | undefined;
+  /** `name:version`: launch this image version instead of the default image's current one. */
+  readonly image?: string | undefined;
 }
 
 /** The pool a lease was placed in, as stored on the lease and sent with LeaseRunning. */
@@ -53,6 +63,8 @@ export interface LeasePlacement {
   readonly instances: number;
   readonly mode: RentalMode;
   readonly hourlyMicroUsd: number;
+  /** The image version launched (`name:version`), when one is registered. */
+  readonly image?: string | undefined;
   /** The mode decision and the pool choice, in words; pools that refused capacity are named. */
   readonly reason: string;
 }
@@ -68,6 +80,10 @@ export interface LeaseInstance {
   readonly region?: string | undefined;
   /** The reserved commitment whose slot the instance holds (reserved mode only). */
   readonly commitmentId?: string | undefined;
+  /** When EC2 warned that it takes the instance back (spot interruption). */
+  readonly interruptedAtMs?: number | undefined;
+  /** When EC2's state-change event said the instance is running. */
+  readonly runningConfirmedAtMs?: number | undefined;
   readonly zone: string;
   readonly priceMicroUsdPerHour: number;
   readonly launchedAtMs: number;

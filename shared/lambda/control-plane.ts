@@ -24,7 +24,7 @@ export interface ControlPlaneConfig extends PlacementConfig {
 
 /** Wires every port to its AWS adapter, one client per service. */
 export function createControlPlane(config: ControlPlaneConfig) {
-  const { dynamoDb, leases, ledger, commitments } = createStores(config);
+  const { dynamoDb, leases, ledger, commitments, images } = createStores(config);
   const { compute, placement } = createPlacement(config);
   const controlPlane: ControlPlane = {
     leases,
@@ -32,11 +32,13 @@ export function createControlPlane(config: ControlPlaneConfig) {
     compute,
     placement,
     commitments,
+    images,
     commands: new SqsLeaseCommandQueue(createSqsClient(), config.LEASE_COMMANDS_QUEUE_URL),
     events: new EventBridgePublisher(createEventBridgeClient(), config.EVENT_BUS_NAME),
     catalog: priceCatalog,
     region: config.AWS_REGION,
-    now: Date.now,
+    // Read at each call (not captured), so tests can move the clock.
+    now: () => Date.now(),
   };
   return { dynamoDb, controlPlane };
 }

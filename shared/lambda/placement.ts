@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Ec2Compute } from '../adapters/ec2-compute';
 import { commaList, nonEmpty } from '../config';
+import { IMAGE_NAME_PATTERN } from '../domain/images';
 import { DEFAULT_PLACEMENT_COSTS, placementCostsSchema } from '../domain/placement-costs';
 import { UnavailableOfferings } from '../domain/unavailable-offerings';
 import type { PlacementSettings } from '../usecases/dependencies';
@@ -31,6 +32,8 @@ export const placementConfig = {
   /** Spot price as a share of on-demand where EC2 publishes none (1: bill spot at on-demand, never less). */
   SPOT_CATALOG_RATIO: z.coerce.number().gt(0).max(1).default(1),
   SPOT_PRICE_NOTE: z.string().optional(),
+  /** The image whose current version new launches use unless a lease pins one. */
+  GPU_IMAGE_NAME: z.string().regex(IMAGE_NAME_PATTERN, 'must be 1-64 of a-z 0-9 . _ -').default('gpu'),
 };
 
 export interface PlacementConfig {
@@ -41,6 +44,7 @@ export interface PlacementConfig {
   readonly SPOT_PRICE_SOURCE: 'ec2' | 'catalog';
   readonly SPOT_CATALOG_RATIO: number;
   readonly SPOT_PRICE_NOTE?: string | undefined;
+  readonly GPU_IMAGE_NAME: string;
 }
 
 /** The GPU regions with the home region first, whatever order the list came in. */
@@ -67,6 +71,7 @@ export function createPlacement(config: PlacementConfig) {
     spotPriceSource: config.SPOT_PRICE_SOURCE,
     spotCatalogRatio: config.SPOT_CATALOG_RATIO,
     spotPriceNote: config.SPOT_PRICE_NOTE,
+    defaultImage: config.GPU_IMAGE_NAME,
     unavailable: new UnavailableOfferings(),
   };
   return { compute: new Ec2Compute({ regions, fleetName: config.FLEET_NAME, clientFor }), placement };

@@ -1,4 +1,5 @@
 import { DynamoDbCommitmentRepository } from '../adapters/dynamodb-commitments';
+import { DynamoDbImageRepository } from '../adapters/dynamodb-images';
 import { DynamoDbLeaseRepository } from '../adapters/dynamodb-lease-repository';
 import { DynamoDbMeteringLedger } from '../adapters/dynamodb-metering-ledger';
 import { nonEmpty } from '../config';
@@ -18,6 +19,7 @@ export function createStores(config: { LEASES_TABLE_NAME: string; USAGE_TABLE_NA
       leases: config.LEASES_TABLE_NAME,
       usage: config.USAGE_TABLE_NAME,
     }),
+    images: new DynamoDbImageRepository(documents, config.LEASES_TABLE_NAME),
     commitments: new DynamoDbCommitmentRepository(documents, {
       leases: config.LEASES_TABLE_NAME,
       usage: config.USAGE_TABLE_NAME,

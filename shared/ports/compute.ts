@@ -22,6 +22,8 @@ export interface LaunchRequest {
   readonly commitmentId?: string | undefined;
   /** An EC2 capacity reservation to launch into (reserved commitments that name one). */
   readonly capacityReservationId?: string | undefined;
+  /** The launch template version to launch (an image version's); the template's default when absent. */
+  readonly launchTemplateVersion?: string | undefined;
 }
 
 /** Where an instance lives: enough to act on it. */
@@ -77,9 +79,20 @@ export interface Compute {
   launch(request: LaunchRequest): Promise<ComputeInstance[]>;
   /** Live (pending or running) instances tagged with the lease, in every GPU region. */
   instancesOfLease(leaseId: string): Promise<ComputeInstance[]>;
+  /**
+   * One instance in any state, looked for in `regions` in order (forwarded EC2
+   * events may name the region they were forwarded to, not the instance's).
+   */
+  findInstance(instanceId: string, regions: readonly string[]): Promise<ComputeInstance | undefined>;
   /** Live instances carrying the managed tag in every GPU region, for the reconciler. */
   managedInstances(): Promise<ComputeInstance[]>;
   terminate(instances: readonly InstanceRef[]): Promise<void>;
+  /**
+   * A new version of the region's fleet launch template that starts `amiId`:
+   * the default version's settings, IMDSv2 required, every EBS volume
+   * encrypted. Returns its version number.
+   */
+  createLaunchTemplateVersion(region: string, amiId: string, description: string): Promise<string>;
   /** Latest published spot prices in a region, keyed `zone/instanceType`, per instance-hour. */
   spotPrices(region: string, instanceTypes: readonly string[]): Promise<Map<string, MicroUsd>>;
 }

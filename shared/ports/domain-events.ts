@@ -5,7 +5,9 @@ export interface DomainEvent {
     | 'LeaseRunning'
     | 'LeaseReleased'
     | 'LeaseFailed'
-    | 'OrphanInstanceTerminated';
+    | 'OrphanInstanceTerminated'
+    | 'LeaseInterrupted'
+    | 'LeaseReplaced';
   readonly tenantId: string;
   readonly detail: Readonly<Record<string, unknown>>;
 }

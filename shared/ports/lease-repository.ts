@@ -39,6 +39,15 @@ export interface LeaseRepository {
   recordTermination(tenantId: string, leaseId: string, atMs: number): Promise<number>;
   /** Records instances a lease owns; an instance already recorded is left as it is. */
   recordInstances(instances: readonly LeaseInstance[]): Promise<void>;
+  /**
+   * Stamps an instance event once (`interruptedAtMs` or `runningConfirmedAtMs`):
+   * false when the instance is unknown or already carries the stamp.
+   */
+  stampInstance(
+    instance: Pick<LeaseInstance, 'tenantId' | 'leaseId' | 'instanceId'>,
+    stamp: 'interruptedAtMs' | 'runningConfirmedAtMs',
+    atMs: number,
+  ): Promise<boolean>;
   /** Every instance whose bill is still open, across tenants (the metering work list). */
   openInstances(): Promise<LeaseInstance[]>;
 }

@@ -13,7 +13,7 @@ export interface CreateLeaseRequest extends PlacementAsk {
 
 type Deps = Pick<
   ControlPlane,
-  'leases' | 'commands' | 'events' | 'catalog' | 'region' | 'now' | 'compute' | 'placement'
+  'leases' | 'commands' | 'events' | 'catalog' | 'region' | 'now' | 'compute' | 'placement' | 'images'
 >;
 
 /**

@@ -4,6 +4,7 @@ import type { UnavailableOfferings } from '../domain/unavailable-offerings';
 import type { CommitmentRepository } from '../ports/commitments';
 import type { Compute } from '../ports/compute';
 import type { DomainEventPublisher } from '../ports/domain-events';
+import type { ImageRepository } from '../ports/images';
 import type { LeaseCommandQueue } from '../ports/lease-commands';
 import type { LeaseRepository } from '../ports/lease-repository';
 import type { MeteringLedger } from '../ports/metering-ledger';
@@ -20,6 +21,7 @@ export interface ControlPlane {
   readonly now: () => number;
   readonly placement: PlacementSettings;
   readonly commitments: CommitmentRepository;
+  readonly images: ImageRepository;
 }
 
 /** How the provisioner finds and ranks pools; read once from configuration. */
@@ -32,6 +34,8 @@ export interface PlacementSettings {
   readonly spotCatalogRatio: number;
   /** Why spot is priced as it is, shown wherever spot prices are (set locally). */
   readonly spotPriceNote?: string | undefined;
+  /** The image whose current version launches when a lease pins none. */
+  readonly defaultImage: string;
   /** Offerings that refused capacity lately, per container. */
   readonly unavailable: UnavailableOfferings;
 }

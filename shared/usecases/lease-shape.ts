@@ -1,9 +1,11 @@
+import { parseImageRef } from '../domain/images';
 import type { RentalMode, Workload } from '../domain/lease';
 import { type MicroUsd, usdToMicro } from '../domain/money';
 import { assessPool } from '../domain/placement';
 import {
   PriceBelowEveryPoolError,
   UnknownGpuModelError,
+  UnknownImageError,
   UnknownRegionError,
   UnsupportedInstanceTypeError,
 } from '../errors';
@@ -21,6 +23,8 @@ export interface PlacementAsk {
   readonly dataRegion?: string | undefined;
   readonly dataGb?: number | undefined;
   readonly maxHourlyPrice?: number | undefined;
+  /** `name:version` of a registered image version. */
+  readonly image?: string | undefined;
 }
 
 export interface LeaseShape {
@@ -30,9 +34,10 @@ export interface LeaseShape {
   readonly dataRegion?: string | undefined;
   readonly dataGb?: number | undefined;
   readonly maxHourlyMicroUsd?: MicroUsd | undefined;
+  readonly image?: string | undefined;
 }
 
-type Deps = Pick<ControlPlane, 'catalog' | 'compute' | 'placement'>;
+type Deps = Pick<ControlPlane, 'catalog' | 'compute' | 'placement' | 'images'>;
 
 /**
  * Checks a lease's placement fields against the catalog and the GPU regions
@@ -47,6 +52,7 @@ export async function resolveLeaseShape(
   defaultInstanceType: string,
 ): Promise<LeaseShape> {
   const regions = allowedRegions(deps, ask);
+  if (ask.image !== undefined) await checkImage(deps, ask.image, regions);
 
   const instanceTypes = candidateInstanceTypes(deps, ask, regions, defaultInstanceType);
 
@@ -80,7 +86,23 @@ export async function resolveLeaseShape(
     dataRegion: ask.dataRegion,
     dataGb: ask.dataGb,
     maxHourlyMicroUsd,
+    image: ask.image,
   };
+}
+
+/** A pinned image must be a registered version with an AMI in at least one allowed region. */
+async function checkImage(
+  deps: Pick<Deps, 'images'>,
+  ref: string,
+  regions: readonly string[],
+): Promise<void> {
+  const parsed = parseImageRef(ref);
+  if (!parsed) throw new UnknownImageError(ref, 'must be name:version, each 1-64 of a-z 0-9 . _ -');
+  const version = await deps.images.getVersion(parsed.name, parsed.version);
+  if (!version) throw new UnknownImageError(ref, 'no such version is registered');
+  if (!regions.some((region) => version.amiByRegion[region] !== undefined)) {
+    throw new UnknownImageError(ref, `it has no AMI in ${regions.join(', ')}`);
+  }
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { ImageVersion } from '../domain/images';
 import type { LeaseInstance, LeasePlacement, LeaseView, RentalMode } from '../domain/lease';
 import type { MicroUsd } from '../domain/money';
 import { choosePool, type Pool, poolKey, withCapacityFailure } from '../domain/placement';
@@ -5,11 +6,12 @@ import { chooseRentalMode, type ModeDecision } from '../domain/rental-mode';
 import type { ReservableLease } from '../domain/reservations';
 import { CapacityUnavailableError, type ComputeInstance } from '../ports/compute';
 import type { ControlPlane } from './dependencies';
+import { imageForLaunch } from './images';
 import { toLeaseInstances, unrecordedInstances } from './lease-instances';
 import { candidateInstanceTypes } from './lease-shape';
 import { livePools } from './pools';
 import { completeRelease, endInstances } from './release-lease';
-import { claimSlots, reservableLease, reservedOptions } from './reserved-slots';
+import { claimSlots, type ReservedOptions, reservableLease, reservedOptions } from './reserved-slots';
 
 export type ProvisionOutcome = 'running' | 'failed' | 'released' | 'not-pending' | 'missing';
 
@@ -28,38 +30,16 @@ export async function provisionLease(
   if (!lease) return 'missing';
   if (lease.status !== 'PENDING') return 'not-pending';
 
-  const adopted = await unrecordedInstances(deps, leaseId, lease.instances);
-  const ownedGpus = [...lease.instances.filter((i) => i.meteringOpen), ...adopted].reduce(
-    (sum, i) => sum + gpusOf(deps, i.instanceType),
-    0,
+  const filled = await fillMissingGpus(deps, lease, (reserved, missing) =>
+    chooseRentalMode({
+      workload: lease.workload,
+      gpus: missing.gpus,
+      requestedMode: lease.requestedMode,
+      freeReservedGpus: reserved.freeReservedGpus,
+    }),
   );
-  const regions = lease.regions ?? deps.placement.regions;
-  const instanceTypes = candidateInstanceTypes(deps, lease, regions, lease.instanceType);
-  const missing = reservableLease(lease, Math.max(0, lease.gpus - ownedGpus), deps.now());
-  // The real free reserved GPUs: what assignReservedGpus would give this lease on its best commitment.
-  const reserved = await reservedOptions(deps, missing, instanceTypes, regions, deps.now());
-  const decision = chooseRentalMode({
-    workload: lease.workload,
-    gpus: missing.gpus,
-    requestedMode: lease.requestedMode,
-    freeReservedGpus: reserved.freeReservedGpus,
-  });
-
-  let launch: Launched | undefined;
-  if (missing.gpus > 0) {
-    const placed = await placeAndLaunch(deps, lease, missing, decision, instanceTypes, reserved.pools);
-    if ('failure' in placed) return failLease(deps, lease, placed.failure);
-    launch = placed;
-  }
-  const launched = launch?.instances ?? [];
-  const records = await toLeaseInstances(deps, lease, [...adopted, ...launched], (instance) =>
-    launched.includes(instance) ? launch?.priceMicroUsdPerHour : undefined,
-  );
-  await deps.leases.recordInstances(records);
-  const placement =
-    launch?.placement ??
-    adoptedPlacement([...lease.instances.filter((i) => i.meteringOpen), ...records], decision);
-
+  if ('failure' in filled) return failLease(deps, lease, 'PENDING', filled.failure);
+  const { placement } = filled;
   if (!(await deps.leases.transition(tenantId, leaseId, ['PENDING'], 'RUNNING', deps.now(), { placement }))) {
     // Released while we launched: the new instances are owned and now ended with it.
     const outcome = await completeRelease(deps, tenantId, leaseId);
@@ -73,6 +53,62 @@ export async function provisionLease(
     },
   ]);
   return 'running';
+}
+
+/** Decides the mode for the GPUs still missing, given what reserved commitments could carry. */
+export type MissingGpusDecision = (reserved: ReservedOptions, missing: ReservableLease) => ModeDecision;
+
+/**
+ * Places and launches the GPUs the lease does not own yet (open, uninterrupted
+ * instances, plus live ones an earlier attempt launched but never recorded,
+ * which are adopted) and records them. Shared by provisioning and by the
+ * replacement of interrupted instances.
+ */
+export async function fillMissingGpus(
+  deps: ControlPlane,
+  lease: LeaseView,
+  decide: MissingGpusDecision,
+): Promise<{ placement: LeasePlacement } | { failure: string }> {
+  const adopted = await unrecordedInstances(deps, lease.leaseId, lease.instances);
+  const kept = lease.instances.filter((i) => i.meteringOpen && i.interruptedAtMs === undefined);
+  const ownedGpus = [...kept, ...adopted].reduce((sum, i) => sum + gpusOf(deps, i.instanceType), 0);
+  const image = await imageForLaunch(deps, lease);
+  // With an image version, only regions it has an AMI (and a launch template version) in.
+  const regions = (lease.regions ?? deps.placement.regions).filter(
+    (region) => !image || image.launchTemplateVersionByRegion[region] !== undefined,
+  );
+  if (regions.length === 0)
+    return { failure: `image ${image?.name}:${image?.version} has no AMI in the allowed regions` };
+  const instanceTypes = candidateInstanceTypes(deps, lease, regions, lease.instanceType);
+  const missing = reservableLease(lease, Math.max(0, lease.gpus - ownedGpus), deps.now());
+  // The real free reserved GPUs: what assignReservedGpus would give this lease on its best commitment.
+  const reserved = await reservedOptions(deps, missing, instanceTypes, regions, deps.now());
+  const decision = decide(reserved, missing);
+
+  let launch: Launched | undefined;
+  if (missing.gpus > 0) {
+    const placed = await placeAndLaunch(deps, lease, missing, decision, {
+      instanceTypes,
+      regions,
+      reservedPools: reserved.pools,
+      image,
+    });
+    if ('failure' in placed) return placed;
+    launch = placed;
+  }
+  const launched = launch?.instances ?? [];
+  const records = await toLeaseInstances(deps, lease, [...adopted, ...launched], (instance) =>
+    launched.includes(instance) ? launch?.priceMicroUsdPerHour : undefined,
+  );
+  await deps.leases.recordInstances(records);
+  return {
+    placement:
+      launch?.placement ??
+      adoptedPlacement(
+        [...kept, ...records],
+        `${decision.reason}; adopted the instances an earlier attempt launched`,
+      ),
+  };
 }
 
 interface Launched {
@@ -95,17 +131,22 @@ async function placeAndLaunch(
   lease: LeaseView,
   missing: ReservableLease,
   decision: ModeDecision,
-  instanceTypes: readonly string[],
-  reservedPools: readonly Pool[],
+  where: {
+    readonly instanceTypes: readonly string[];
+    readonly regions: readonly string[];
+    readonly reservedPools: readonly Pool[];
+    readonly image: ImageVersion | undefined;
+  },
 ): Promise<Launched | { failure: string }> {
+  const { instanceTypes, regions, reservedPools, image } = where;
   const { gpus } = missing;
   const modes: RentalMode[] =
     decision.fallback && decision.fallback !== decision.mode
       ? [decision.mode, decision.fallback]
       : [decision.mode];
   let pools: Pool[] = [
-    ...(await livePools(deps, { instanceTypes, regions: lease.regions, modes, nowMs: deps.now() })),
-    ...(modes.includes('reserved') ? reservedPools : []),
+    ...(await livePools(deps, { instanceTypes, regions, modes, nowMs: deps.now() })),
+    ...(modes.includes('reserved') ? reservedPools.filter((pool) => regions.includes(pool.region)) : []),
   ];
   const refused: string[] = [];
   const unplaceable: string[] = [];
@@ -148,6 +189,7 @@ async function placeAndLaunch(
           clientToken: `${lease.leaseId}-${refused.length}-${choice.instances}`,
           commitmentId,
           capacityReservationId: pool.capacityReservationId,
+          launchTemplateVersion: image?.launchTemplateVersionByRegion[pool.region],
         });
         const refusals = refused.length > 0 ? `; refused first: ${refused.join(', ')}` : '';
         return {
@@ -160,6 +202,7 @@ async function placeAndLaunch(
             instances: choice.instances,
             mode,
             hourlyMicroUsd: choice.hourlyMicroUsd,
+            image: image && `${image.name}:${image.version}`,
             reason: `${decision.reason}; ${choice.reason}${refusals}`,
           },
         };
@@ -183,26 +226,31 @@ function markRefused(deps: ControlPlane, pools: readonly Pool[], refused: Pool):
   return pools.map((p) => (poolKey(p) === key ? withCapacityFailure(p, atMs) : p));
 }
 
-/** Every GPU was already owned (an earlier attempt launched them): the placement is where they run. */
-function adoptedPlacement(owned: readonly LeaseInstance[], decision: ModeDecision): LeasePlacement {
+/** Where instances the lease already owns run, as its placement (they were launched earlier). */
+export function adoptedPlacement(owned: readonly LeaseInstance[], reason: string): LeasePlacement {
   const first = owned[0];
   return {
     region: first?.region ?? '',
     zone: first?.zone ?? '',
     instanceType: first?.instanceType ?? '',
     instances: owned.length,
-    mode: first?.mode ?? decision.mode,
+    mode: first?.mode ?? 'on-demand',
     hourlyMicroUsd: owned.reduce((sum, i) => sum + i.priceMicroUsdPerHour, 0),
-    reason: `${decision.reason}; adopted the instances an earlier attempt launched`,
+    reason,
   };
 }
 
-/** No capacity anywhere: whatever an earlier attempt launched is ended, then the lease FAILS. */
-async function failLease(deps: ControlPlane, lease: LeaseView, reason: string): Promise<ProvisionOutcome> {
+/** No capacity anywhere: whatever the lease still runs is ended, then the lease FAILS. */
+export async function failLease(
+  deps: ControlPlane,
+  lease: LeaseView,
+  from: 'PENDING' | 'INTERRUPTED',
+  reason: string,
+): Promise<'failed'> {
   const { tenantId, leaseId } = lease;
   await endInstances(deps, lease);
   if (
-    await deps.leases.transition(tenantId, leaseId, ['PENDING'], 'FAILED', deps.now(), {
+    await deps.leases.transition(tenantId, leaseId, [from], 'FAILED', deps.now(), {
       failureReason: reason,
     })
   ) {

@@ -18,9 +18,16 @@ export async function requestRelease(
   if (!lease) throw new LeaseNotFoundError(leaseId);
   if (isTerminal(lease.status) || lease.status === 'RELEASING') return lease;
   const now = deps.now();
-  const moved = await deps.leases.transition(tenantId, leaseId, ['PENDING', 'RUNNING'], 'RELEASING', now, {
-    releaseRequestedAtMs: now,
-  });
+  const moved = await deps.leases.transition(
+    tenantId,
+    leaseId,
+    ['PENDING', 'RUNNING', 'INTERRUPTED'],
+    'RELEASING',
+    now,
+    {
+      releaseRequestedAtMs: now,
+    },
+  );
   // A concurrent request or the provisioner moved it first; the command is idempotent either way.
   await deps.commands.send({ type: 'release', tenantId, leaseId });
   if (moved) return { ...lease, status: 'RELEASING', updatedAtMs: now, releaseRequestedAtMs: now };

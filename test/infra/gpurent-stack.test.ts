@@ -67,11 +67,37 @@ describe('gpurent stack: one stack with every resource of the walking skeleton',
     template.resourceCountIs('AWS::EC2::LaunchTemplate', 1);
     template.resourceCountIs('AWS::EC2::NatGateway', 0);
     template.resourceCountIs('AWS::EC2::FlowLog', 1);
-    // The four gpurent functions run on ARM64 (CDK's own custom resource handler does not).
+    // The gpurent functions run on ARM64 (CDK's own custom resource handler does not).
     const gpurentFunctions = Object.values(resourcesOfType('AWS::Lambda::Function')).filter(
       (fn) => JSON.stringify(fn.Properties?.Architectures) === '["arm64"]',
     );
-    expect(gpurentFunctions).toHaveLength(4);
+    expect(gpurentFunctions).toHaveLength(5);
+  });
+
+  it('carries EC2 spot warnings, rebalance and state changes from the default bus to the interruption handler', () => {
+    const rules = Object.values(resourcesOfType('AWS::Events::Rule')).filter(
+      (rule) =>
+        (rule.Properties?.EventPattern as { source?: string[] } | undefined)?.source?.[0] === 'aws.ec2',
+    );
+    expect(rules).toHaveLength(1);
+    const rule = rules[0]?.Properties as {
+      EventBusName?: unknown;
+      EventPattern: Record<string, unknown>;
+      Targets: { Arn: unknown }[];
+    };
+    expect(rule.EventBusName).toBeUndefined();
+    expect(rule.EventPattern['detail-type']).toEqual([
+      'EC2 Spot Instance Interruption Warning',
+      'EC2 Instance Rebalance Recommendation',
+      'EC2 Instance State-change Notification',
+    ]);
+    expect(rule.Targets[0]?.Arn).toEqual({
+      'Fn::GetAtt': [logicalIdOf(stack, stack.queues.queues.ec2Events.queue), 'Arn'],
+    });
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: logicalIdOf(stack, stack.functions.interruptionHandler) },
+      EventSourceArn: { 'Fn::GetAtt': [logicalIdOf(stack, stack.queues.queues.ec2Events.queue), 'Arn'] },
+    });
   });
 
   it('names the domain event bus gpurent', () => {
@@ -249,6 +275,10 @@ describe('HTTP API', () => {
       'PUT /v1/admin/reservations/{id}',
       'GET /v1/admin/reservations/{id}',
       'DELETE /v1/admin/reservations/{id}',
+      'PUT /v1/admin/images/{name}/versions/{version}',
+      'POST /v1/admin/images/{name}/versions/{version}/promote',
+      'POST /v1/admin/images/{name}/rollback',
+      'GET /v1/admin/images/{name}',
     ];
     expect([...byKey.keys()].sort()).toEqual([...publicKeys, ...protectedKeys].sort());
     for (const key of publicKeys) {
@@ -331,6 +361,14 @@ describe('functions', () => {
       'LEASE_COMMANDS_QUEUE_URL',
     ],
     metering: ['LEASES_TABLE_NAME', 'USAGE_TABLE_NAME'],
+    interruptionHandler: [
+      'LEASES_TABLE_NAME',
+      'USAGE_TABLE_NAME',
+      'LEASE_COMMANDS_QUEUE_URL',
+      'EVENT_BUS_NAME',
+      'FLEET_NAME',
+      'GPU_REGIONS',
+    ],
     reconciler: [
       'LEASES_TABLE_NAME',
       'USAGE_TABLE_NAME',
@@ -458,6 +496,8 @@ describe('EC2 permissions', () => {
         .sort();
     expect(ec2Actions('metering')).toEqual([]);
     expect(ec2Actions('api')).toEqual([
+      'ec2:CreateLaunchTemplateVersion',
+      'ec2:DescribeLaunchTemplateVersions',
       'ec2:DescribeLaunchTemplates',
       'ec2:DescribeSpotPriceHistory',
       'ec2:DescribeSubnets',

@@ -14,6 +14,7 @@ export type ApiDeps = Pick<
   | 'compute'
   | 'placement'
   | 'commitments'
+  | 'images'
 >;
 
 /** What the routes are given by the API's composition root. */

@@ -49,6 +49,11 @@ export const createLeaseBody = z
       .max(100_000)
       .optional()
       .describe('USD per hour for all the lease’s instances together'),
+    image: z
+      .string()
+      .regex(/^[a-z0-9._-]{1,64}:[a-z0-9._-]{1,64}$/, 'must be name:version of a registered image version')
+      .optional()
+      .describe("Pin the lease to this image version (default: the default image's current version)"),
   })
   .refine((body) => body.instanceType === undefined || body.gpuModel === undefined, {
     message: 'name either instanceType or gpuModel, not both',

@@ -37,6 +37,7 @@ describe('OpenAPI document', () => {
       'dataRegion',
       'gpuModel',
       'gpus',
+      'image',
       'instanceType',
       'maxHourlyPrice',
       'mode',
