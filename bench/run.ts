@@ -15,6 +15,7 @@ const BENCHMARKS: Record<string, () => Promise<BenchmarkModule>> = {
   metering: () => import('./metering'),
   autoscaling: () => import('./autoscaling'),
   functions: () => import('./functions'),
+  provisioning: () => import('./provisioning'),
 };
 
 const RESULTS_PATH = resolve(REPO_ROOT, 'bench/results.json');

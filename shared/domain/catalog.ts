@@ -54,6 +54,11 @@ export class PriceCatalog {
     );
   }
 
+  /** Every region some type has a price in. */
+  regions(): string[] {
+    return [...new Set([...this.byType.values()].flatMap((o) => Object.keys(o.pricing)))].sort();
+  }
+
   /** Whether any type has a price in the region: the catalog's list of AWS regions. */
   knowsRegion(region: string): boolean {
     return [...this.byType.values()].some((o) => o.pricing[region] !== undefined);

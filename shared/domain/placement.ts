@@ -97,9 +97,19 @@ export function withCapacityFailure(pool: Pool, atMs: number): Pool {
   return { ...pool, lastCapacityFailureAtMs: atMs };
 }
 
+/** The request's type list as a set, made once per list: a decision looks at every pool. */
+const typeSets = new WeakMap<readonly string[], ReadonlySet<string>>();
+
 function acceptsType(request: PlacementRequest, instanceType: string): boolean {
   if (request.instanceType === instanceType) return true;
-  return request.instanceTypes?.includes(instanceType) ?? false;
+  const types = request.instanceTypes;
+  if (types === undefined) return false;
+  let set = typeSets.get(types);
+  if (set === undefined) {
+    set = new Set(types);
+    typeSets.set(types, set);
+  }
+  return set.has(instanceType);
 }
 
 /**

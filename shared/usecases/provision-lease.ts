@@ -106,7 +106,7 @@ export async function fillMissingGpus(
       launch?.placement ??
       adoptedPlacement(
         [...kept, ...records],
-        `${decision.reason}; adopted the instances an earlier attempt launched`,
+        'every GPU runs on instances an earlier attempt launched; adopted them',
       ),
   };
 }
