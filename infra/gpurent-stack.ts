@@ -20,7 +20,10 @@ import { GpurentEvents } from './constructs/events';
 import { GpuFleet } from './constructs/fleet';
 import { GpurentFunction, type GpurentLogLevel } from './constructs/gpurent-function';
 import { GpurentQueues } from './constructs/queues';
+import { grantRemoteFleet } from './constructs/remote-fleet-access';
 import { GpurentSchedules } from './constructs/schedules';
+import { fleetInstanceRoleName, GpurentFleetStack } from './fleet-stack';
+import { parseGpuRegions } from './gpu-regions';
 
 export interface GpurentStackProps extends StackProps {
   /**
@@ -43,6 +46,13 @@ export interface GpurentStackProps extends StackProps {
 
   /** @default 'INFO' */
   readonly logLevel?: GpurentLogLevel;
+
+  /**
+   * GPU regions, the stack's own first (`parseGpuRegions`); each other one has
+   * its fleet in a GpurentFleetStack, which the functions reach by its tags.
+   * @default - the stack's region alone
+   */
+  readonly gpuRegions?: readonly string[];
 }
 
 /**
@@ -82,7 +92,7 @@ export class GpurentStack extends Stack {
     // Every function that places leases or lists pools finds each GPU region's fleet by its tag.
     const placementEnvironment = {
       ...this.fleet.launchEnvironment,
-      GPU_REGIONS: this.region,
+      GPU_REGIONS: (props.gpuRegions ?? [this.region]).join(','),
     };
 
     // --- tenant API -------------------------------------------------------------
@@ -196,6 +206,18 @@ export class GpurentStack extends Stack {
       targets: [new SqsQueue(ec2Events.queue)],
     });
 
+    // --- the fleets of the other GPU regions (GpurentFleetStack), reached by their tags ---
+    for (const region of (props.gpuRegions ?? []).filter((r) => r !== this.region)) {
+      const fleet = {
+        region,
+        fleetName: this.fleet.fleetName,
+        instanceRoleName: fleetInstanceRoleName(region),
+      };
+      grantRemoteFleet(leaseWorker, this, fleet, ['launch', 'terminate']);
+      grantRemoteFleet(reconciler, this, fleet, ['terminate']);
+      grantRemoteFleet(apiFunction, this, fleet, ['createLaunchTemplateVersion']);
+    }
+
     this.schedules = new GpurentSchedules(this, 'Schedules');
     this.schedules.addFunctionSchedule('MeteringSchedule', metering, {
       every: Duration.minutes(1),
@@ -246,6 +268,9 @@ function pascal(name: string): string {
 /** Stack name (and construct id) of the gpurent stack. */
 export const GPURENT_STACK_NAME = 'Gpurent';
 
+/** Stack name of the fleet of one more GPU region. */
+export const fleetStackName = (region: string) => `GpurentFleet-${region}`;
+
 /** Default region when neither the `region` context value nor CDK_DEFAULT_REGION says otherwise. */
 export const DEFAULT_REGION = 'us-east-1';
 
@@ -261,6 +286,9 @@ export const DEFAULT_REGION = 'us-east-1';
  * - `availabilityZones`: comma-separated zones for the GPU subnets.
  * - `operatorEmail`: subscribe an e-mail address to operator alarms.
  * - `logLevel`: DEBUG | INFO | WARN | ERROR for all functions.
+ * - `gpuRegions`: comma-separated GPU regions (validated: AWS region names the
+ *   catalog sells GPUs in); each one besides the home region gets a
+ *   `GpurentFleet-<region>` stack.
  */
 export function addGpurentStack(app: App): GpurentStack {
   const context = (key: string): string | undefined => {
@@ -275,9 +303,12 @@ export function addGpurentStack(app: App): GpurentStack {
 
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
 
+  const region = context('region') ?? process.env.CDK_DEFAULT_REGION ?? DEFAULT_REGION;
+  const gpuRegions = parseGpuRegions(context('gpuRegions'), region);
   const stack = new GpurentStack(app, GPURENT_STACK_NAME, {
     description: 'gpurent: serverless control plane that rents GPU capacity on AWS',
-    env: { region: context('region') ?? process.env.CDK_DEFAULT_REGION ?? DEFAULT_REGION },
+    env: { region },
+    gpuRegions,
     gpuAmiId: context('gpuAmiId'),
     availabilityZones: context('availabilityZones')
       ?.split(',')
@@ -287,5 +318,14 @@ export function addGpurentStack(app: App): GpurentStack {
     logLevel: logLevel as GpurentLogLevel | undefined,
   });
   Tags.of(stack).add('project', 'gpurent');
+  for (const fleetRegion of gpuRegions.slice(1)) {
+    const fleetStack = new GpurentFleetStack(app, fleetStackName(fleetRegion), {
+      description: `gpurent: GPU fleet in ${fleetRegion} (control plane in ${region})`,
+      env: { region: fleetRegion },
+      homeRegion: region,
+      fleetName: stack.fleet.fleetName,
+    });
+    Tags.of(fleetStack).add('project', 'gpurent');
+  }
   return stack;
 }

@@ -66,6 +66,13 @@ export interface GpuFleetProps {
   readonly fleetName?: string;
 
   /**
+   * A fixed name for the instance role, so functions of another region's stack
+   * may pass it (iam:PassRole) without a cross-region reference.
+   * @default - a name CloudFormation generates
+   */
+  readonly instanceRoleName?: string;
+
+  /**
    * Which traffic the VPC flow log records.
    * @default FlowLogTrafficType.ALL
    */
@@ -119,6 +126,7 @@ export class GpuFleet extends Construct {
 
     this.instanceRole = new Role(this, 'InstanceRole', {
       assumedBy: new ServicePrincipal('ec2.amazonaws.com'),
+      roleName: props.instanceRoleName,
       description: 'gpurent GPU instances: SSM Session Manager and patching only',
       managedPolicies: [ManagedPolicy.fromAwsManagedPolicyName('AmazonSSMManagedInstanceCore')],
     });
