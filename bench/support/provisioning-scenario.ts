@@ -29,6 +29,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { apiEvent } from '../../local/runtime/api-event';
 import { lambdaContext } from '../../local/runtime/lambda-context';
 import { scheduledEvent } from '../../local/runtime/schedules';
+import { toRecord } from '../../local/runtime/sqs-poller';
 import type { LeaseView } from '../../shared/domain/lease';
 import { LEASE_TAG, TENANT_TAG } from '../../shared/ports/compute';
 import { seededRandom } from './random';
@@ -72,6 +73,7 @@ const THROTTLE_SHARE = 0.15;
 const CRASHES = 5;
 const BATCH = 10;
 const MAX_ROUNDS = 12;
+const COMMANDS_ARN = 'arn:aws:sqs:us-east-1:000000000000:lease-commands';
 
 const ec2Error = (code: string) =>
   new EC2ServiceException({ name: code, $fault: 'client', $metadata: {}, message: `injected ${code}` });
@@ -220,7 +222,9 @@ export async function runProvisioningScenario(
       for (let start = 0; start < pending.length; start += BATCH) {
         const records: SQSRecord[] = pending
           .slice(start, start + BATCH)
-          .map((body, index) => record(body, index));
+          .map((body, index) =>
+            toRecord({ MessageId: `m-${deliveries + index}`, Body: body }, COMMANDS_ARN, 'us-east-1'),
+          );
         deliveries += records.length;
         let failures: string[];
         try {
@@ -294,27 +298,6 @@ function newRequest(random: () => number, tenants: readonly string[], seed: numb
     tenant: tenants[index % tenants.length] as string,
     key: `fault-${seed}-${index}-${randomUUID()}`,
     body,
-  };
-}
-
-let delivered = 0;
-function record(body: string, index: number): SQSRecord {
-  delivered += 1;
-  return {
-    messageId: `m-${delivered}-${index}`,
-    receiptHandle: `rh-${delivered}`,
-    body,
-    attributes: {
-      ApproximateReceiveCount: '1',
-      SentTimestamp: String(Date.now()),
-      SenderId: 'bench',
-      ApproximateFirstReceiveTimestamp: String(Date.now()),
-    },
-    messageAttributes: {},
-    md5OfBody: '',
-    eventSource: 'aws:sqs',
-    eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:commands',
-    awsRegion: 'us-east-1',
   };
 }
 

@@ -4,23 +4,16 @@ import { readConfig } from '../../shared/config';
 import { ec2EventSchema } from '../../shared/domain/ec2-events';
 import { controlPlaneConfig, createControlPlane } from '../../shared/lambda/control-plane';
 import { logger, metrics, observed } from '../../shared/lambda/observability';
+import { parseSqsBody } from '../../shared/lambda/sqs-body';
 import { handleEc2Event } from '../../shared/usecases/interruptions';
 
 const config = readConfig(controlPlaneConfig);
 const { controlPlane } = createControlPlane(config);
 const processor = new BatchProcessor(EventType.SQS);
 
-function parseBody(body: string): unknown {
-  try {
-    return JSON.parse(body);
-  } catch {
-    return undefined;
-  }
-}
-
 /** One EC2 event per message, as the EventBridge rule puts it; anything else is logged and dropped. */
 async function handleRecord(record: SQSRecord): Promise<void> {
-  const parsed = ec2EventSchema.safeParse(parseBody(record.body));
+  const parsed = ec2EventSchema.safeParse(parseSqsBody(record.body));
   if (!parsed.success) {
     logger.error('Dropping a message that is not an EC2 instance event', {
       messageId: record.messageId,

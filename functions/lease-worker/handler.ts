@@ -5,6 +5,7 @@ import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda'
 import { nonEmpty, readConfig } from '../../shared/config';
 import { controlPlaneConfig, createControlPlane } from '../../shared/lambda/control-plane';
 import { logger, metrics, observed } from '../../shared/lambda/observability';
+import { parseSqsBody } from '../../shared/lambda/sqs-body';
 import { type LeaseCommand, leaseCommandSchema } from '../../shared/ports/lease-commands';
 import { replaceInterrupted } from '../../shared/usecases/interruptions';
 import { provisionLease } from '../../shared/usecases/provision-lease';
@@ -49,17 +50,9 @@ function dispatch(command: LeaseCommand): Promise<string> {
 
 const processor = new BatchProcessor(EventType.SQS);
 
-function parseBody(body: string): unknown {
-  try {
-    return JSON.parse(body);
-  } catch {
-    return undefined;
-  }
-}
-
 /** A malformed command can never succeed: it is logged and dropped, not retried into the DLQ. */
 async function handleRecord(record: SQSRecord): Promise<void> {
-  const parsed = leaseCommandSchema.safeParse(parseBody(record.body));
+  const parsed = leaseCommandSchema.safeParse(parseSqsBody(record.body));
   if (!parsed.success) {
     logger.error('Dropping malformed lease command', {
       messageId: record.messageId,
