@@ -17,6 +17,7 @@ const BENCHMARKS: Record<string, () => Promise<BenchmarkModule>> = {
   functions: () => import('./functions'),
   budgets: () => import('./budgets'),
   cli: () => import('./cli'),
+  provisioning: () => import('./provisioning'),
 };
 
 const RESULTS_PATH = resolve(REPO_ROOT, 'bench/results.json');

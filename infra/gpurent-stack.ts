@@ -1,5 +1,7 @@
 import { dirname } from 'node:path';
 import { type App, CfnOutput, Duration, Stack, type StackProps, Tags, Validations } from 'aws-cdk-lib';
+import { Rule } from 'aws-cdk-lib/aws-events';
+import { SqsQueue } from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { Construct } from 'constructs';
@@ -7,6 +9,7 @@ import { DEFAULT_DATA_DIR } from '../planner/paths';
 import { AVAILABILITY_DIR, PRICES_FILE } from '../planner/spot-market';
 import { AUDIT_SCHEDULE } from '../shared/domain/audit/audit-month';
 import {
+  EC2_EVENTS_RULE,
   TABLES,
   type TableDefinition,
   type TableName,
@@ -28,8 +31,11 @@ import {
 import { LeaseExpiry } from './constructs/lease-expiry';
 import { gpurentMetric, OperationsDashboard } from './constructs/operations-dashboard';
 import { GpurentQueues } from './constructs/queues';
+import { grantRemoteFleet } from './constructs/remote-fleet-access';
 import { GpurentSchedules } from './constructs/schedules';
 import { InvalidContextError, readDeployContext } from './context';
+import { fleetInstanceRoleName, GpurentFleetStack } from './fleet-stack';
+import { parseGpuRegions } from './gpu-regions';
 
 export interface GpurentStackProps extends StackProps {
   /**
@@ -72,6 +78,13 @@ export interface GpurentStackProps extends StackProps {
    * @default - a new VPC with public subnets and flow logs
    */
   readonly existingVpc?: GpuFleetProps['existingVpc'];
+
+  /**
+   * GPU regions, the stack's own first (`parseGpuRegions`); each other one has
+   * its fleet in a GpurentFleetStack, which the functions reach by its tags.
+   * @default - the stack's region alone
+   */
+  readonly gpuRegions?: readonly string[];
 }
 
 /**
@@ -97,6 +110,7 @@ export class GpurentStack extends Stack {
     readonly budgetEvaluator: GpurentFunction;
     readonly scalingEvaluator: GpurentFunction;
     readonly audit: GpurentFunction;
+    readonly interruptionHandler: GpurentFunction;
   };
 
   constructor(scope: Construct, id: string, props: GpurentStackProps = {}) {
@@ -120,6 +134,11 @@ export class GpurentStack extends Stack {
       into: 'spot-data',
     };
     const spotDataEnvironment = { SPOT_DATA_DIR: `${LAMBDA_TASK_ROOT}/${spotData.into}` };
+    // Every function that places leases or lists pools finds each GPU region's fleet by its tag.
+    const placementEnvironment = {
+      ...this.fleet.launchEnvironment,
+      GPU_REGIONS: (props.gpuRegions ?? [this.region]).join(','),
+    };
 
     // --- tenant API -------------------------------------------------------------
     const apiFunction = new GpurentFunction(this, 'ApiFunction', {
@@ -129,7 +148,7 @@ export class GpurentStack extends Stack {
       timeout: Duration.seconds(10),
       logLevel,
       bundledData: spotData,
-      environment: spotDataEnvironment,
+      environment: { ...spotDataEnvironment, ...placementEnvironment },
     })
       .bindTable(this.data.binding('leases'), 'readWrite')
       .bindTable(this.data.binding('usage'), 'read')
@@ -147,6 +166,16 @@ export class GpurentStack extends Stack {
       handler: apiFunction,
       existingUserPoolId: props.existingUserPoolId,
     });
+    // GET /v1/pools and the maxHourlyPrice check read the fleet and spot prices.
+    this.fleet.grantDescribe(
+      apiFunction,
+      'ec2:DescribeSubnets',
+      'ec2:DescribeLaunchTemplates',
+      'ec2:DescribeSpotPriceHistory',
+      'ec2:DescribeLaunchTemplateVersions',
+    );
+    // Registering an image version adds a launch template version for its AMI.
+    this.fleet.grantCreateLaunchTemplateVersion(apiFunction);
 
     // --- lease worker: provision / release commands --------------------------------
     const leaseWorker = new GpurentFunction(this, 'LeaseWorkerFunction', {
@@ -155,7 +184,7 @@ export class GpurentStack extends Stack {
       // SQS visibility timeout (180 s) is six times this, as AWS recommends.
       timeout: Duration.seconds(30),
       logLevel,
-      environment: this.fleet.launchEnvironment,
+      environment: placementEnvironment,
     })
       .bindTable(this.data.binding('leases'), 'readWrite')
       .bindTable(this.data.binding('usage'), 'readWrite')
@@ -171,7 +200,13 @@ export class GpurentStack extends Stack {
     leaseWorker.addEnvironment(leaseCommands.definition.envVar, leaseCommands.queue.queueUrl);
     this.fleet.grantLaunch(leaseWorker);
     this.fleet.grantTerminateManaged(leaseWorker);
-    this.fleet.grantDescribe(leaseWorker, 'ec2:DescribeInstances', 'ec2:DescribeSpotPriceHistory');
+    this.fleet.grantDescribe(
+      leaseWorker,
+      'ec2:DescribeInstances',
+      'ec2:DescribeSpotPriceHistory',
+      'ec2:DescribeSubnets',
+      'ec2:DescribeLaunchTemplates',
+    );
 
     // --- scheduled jobs -------------------------------------------------------------
     const metering = new GpurentFunction(this, 'MeteringFunction', {
@@ -199,7 +234,7 @@ export class GpurentStack extends Stack {
       timeout: Duration.minutes(2),
       logLevel,
       // Required by the shared control-plane wiring; the reconciler never launches.
-      environment: this.fleet.launchEnvironment,
+      environment: placementEnvironment,
     })
       .bindTable(this.data.binding('leases'), 'readWrite')
       .bindTable(this.data.binding('usage'), 'readWrite')
@@ -233,6 +268,7 @@ export class GpurentStack extends Stack {
       description: 'gpurent scaling evaluator: every scaling group against its GPU metrics, every minute',
       timeout: Duration.seconds(55),
       logLevel,
+      environment: placementEnvironment,
     })
       .bindTable(this.data.binding('scalingGroups'), 'readWrite')
       .bindTable(this.data.binding('leases'), 'readWrite')
@@ -244,6 +280,13 @@ export class GpurentStack extends Stack {
       .bindQueue(leaseCommands.binding, 'send')
       .bindEventBus(this.events.binding);
     this.fleet.grantReadMetrics(scalingEvaluator);
+    // createLease places members like any lease: the fleets and their spot prices.
+    this.fleet.grantDescribe(
+      scalingEvaluator,
+      'ec2:DescribeSubnets',
+      'ec2:DescribeLaunchTemplates',
+      'ec2:DescribeSpotPriceHistory',
+    );
     const audit = new GpurentFunction(this, 'AuditFunction', {
       handlerName: 'audit',
       description:
@@ -262,6 +305,48 @@ export class GpurentStack extends Stack {
       .bindTable(this.data.binding('audits'), 'readWrite')
       .bindTopic(this.alerts.binding('budgetAlerts'))
       .bindEventBus(this.events.binding);
+    // --- EC2 instance events: spot interruptions, rebalance, state changes -------------
+    const ec2Events = this.queues.queues.ec2Events;
+    const interruptionHandler = new GpurentFunction(this, 'InterruptionHandlerFunction', {
+      handlerName: 'interruption-handler',
+      description:
+        'gpurent interruption handler: spot warnings, rebalance and state-change events of GPU instances',
+      timeout: Duration.seconds(30),
+      logLevel,
+      environment: placementEnvironment,
+    })
+      .bindTable(this.data.binding('leases'), 'readWrite')
+      .bindTable(this.data.binding('usage'), 'readWrite')
+      // Closing an interrupted instance's bill adds to the spend counters.
+      .bindTable(this.data.binding('spend'), 'readWrite')
+      // Queues the replacement of an interrupted instance.
+      .bindQueue(leaseCommands.binding, 'send')
+      .bindEventBus(this.events.binding);
+    interruptionHandler.addEventSource(
+      new SqsEventSource(ec2Events.queue, { batchSize: 10, reportBatchItemFailures: true }),
+    );
+    this.fleet.grantDescribe(interruptionHandler, 'ec2:DescribeInstances');
+    // On the default bus, where EC2 puts its events (the GPU regions' fleet stacks forward theirs here).
+    new Rule(this, EC2_EVENTS_RULE.id, {
+      description: 'gpurent: EC2 spot interruption warnings, rebalance recommendations and state changes',
+      eventPattern: {
+        source: [...EC2_EVENTS_RULE.eventPattern.source],
+        detailType: [...EC2_EVENTS_RULE.eventPattern['detail-type']],
+      },
+      targets: [new SqsQueue(ec2Events.queue)],
+    });
+
+    // --- the fleets of the other GPU regions (GpurentFleetStack), reached by their tags ---
+    for (const region of (props.gpuRegions ?? []).filter((r) => r !== this.region)) {
+      const fleet = {
+        region,
+        fleetName: this.fleet.fleetName,
+        instanceRoleName: fleetInstanceRoleName(region),
+      };
+      grantRemoteFleet(leaseWorker, this, fleet, ['launch', 'terminate']);
+      grantRemoteFleet(reconciler, this, fleet, ['terminate']);
+      grantRemoteFleet(apiFunction, this, fleet, ['createLaunchTemplateVersion']);
+    }
 
     this.schedules = new GpurentSchedules(this, 'Schedules');
     this.schedules.addFunctionSchedule('MeteringSchedule', metering, {
@@ -301,6 +386,7 @@ export class GpurentStack extends Stack {
       budgetEvaluator,
       scalingEvaluator,
       audit,
+      interruptionHandler,
     };
 
     // --- lease expiry: one-time schedules armed by the API, deleted when a lease ends ---
@@ -311,6 +397,7 @@ export class GpurentStack extends Stack {
     this.leaseExpiry.bind(scalingEvaluator, 'arm');
     // The shared control-plane wiring reads the expiry settings; the reconciler ends no lease itself.
     this.leaseExpiry.bind(reconciler, 'cancel');
+    this.leaseExpiry.bind(interruptionHandler, 'cancel');
 
     // --- alarms ---------------------------------------------------------------------
     for (const queue of this.queues.all) this.alerts.alarmOnDeadLetters(queue);
@@ -360,6 +447,9 @@ function pascal(name: string): string {
 /** Stack name (and construct id) of the gpurent stack. */
 export const GPURENT_STACK_NAME = 'Gpurent';
 
+/** Stack name of the fleet of one more GPU region. */
+export const fleetStackName = (region: string) => `GpurentFleet-${region}`;
+
 /** Default region when neither the `region` context value nor CDK_DEFAULT_REGION says otherwise. */
 export const DEFAULT_REGION = 'us-east-1';
 
@@ -376,7 +466,9 @@ export const DEFAULT_REGION = 'us-east-1';
  * - `operatorEmail`: subscribe an e-mail address to operator alarms.
  * - `logLevel`: DEBUG | INFO | WARN | ERROR for all functions.
  * - `spotDataDir`: folder with the V100 spot traces bundled for the audit (default ../shared/data).
- * - `gpuRegions`: regions GPUs launch in (this build: the home region only).
+ * - `gpuRegions`: comma-separated GPU regions (validated: AWS region names the
+ *   catalog sells GPUs in); each one besides the home region gets a
+ *   `GpurentFleet-<region>` stack.
  * - `userPoolId`: an existing user pool instead of a new one.
  * - `vpcId` + `vpcSubnets` (`subnet-id:zone,…`): an existing VPC instead of a new one.
  * All are validated together by `infra/context.ts`; a bad value fails synth naming it.
@@ -384,11 +476,11 @@ export const DEFAULT_REGION = 'us-east-1';
 export function addGpurentStack(app: App): GpurentStack {
   const context = readDeployContext((key) => app.node.tryGetContext(key));
   const region = context.region ?? process.env.CDK_DEFAULT_REGION ?? DEFAULT_REGION;
-  const otherRegions = (context.gpuRegions ?? []).filter((gpuRegion) => gpuRegion !== region);
-  if (otherRegions.length > 0) {
-    throw new InvalidContextError([
-      `context value "gpuRegions" names ${otherRegions.join(', ')}, but this build launches GPUs in the home region (${region}) only; set -c gpuRegions=${region} or leave it unset`,
-    ]);
+  let gpuRegions: string[];
+  try {
+    gpuRegions = parseGpuRegions(context.gpuRegions?.join(','), region);
+  } catch (error) {
+    throw new InvalidContextError([`context value "gpuRegions" ${(error as Error).message}`]);
   }
 
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
@@ -396,6 +488,7 @@ export function addGpurentStack(app: App): GpurentStack {
   const stack = new GpurentStack(app, GPURENT_STACK_NAME, {
     description: 'gpurent: serverless control plane that rents GPU capacity on AWS',
     env: { region },
+    gpuRegions,
     gpuAmiId: context.gpuAmiId,
     availabilityZones: context.availabilityZones,
     operatorEmail: context.operatorEmail,
@@ -414,5 +507,14 @@ export function addGpurentStack(app: App): GpurentStack {
     spotDataDir: context.spotDataDir,
   });
   Tags.of(stack).add('project', 'gpurent');
+  for (const fleetRegion of gpuRegions.slice(1)) {
+    const fleetStack = new GpurentFleetStack(app, fleetStackName(fleetRegion), {
+      description: `gpurent: GPU fleet in ${fleetRegion} (control plane in ${region})`,
+      env: { region: fleetRegion },
+      homeRegion: region,
+      fleetName: stack.fleet.fleetName,
+    });
+    Tags.of(fleetStack).add('project', 'gpurent');
+  }
   return stack;
 }

@@ -1,15 +1,32 @@
 import { CreateTableCommand, DynamoDBClient, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import {
   CreateLaunchTemplateCommand,
+  CreateSubnetCommand,
+  CreateVpcCommand,
+  DescribeAvailabilityZonesCommand,
   DescribeImagesCommand,
-  DescribeSubnetsCommand,
   EC2Client,
 } from '@aws-sdk/client-ec2';
-import { CreateEventBusCommand, EventBridgeClient } from '@aws-sdk/client-eventbridge';
+import {
+  CreateEventBusCommand,
+  EventBridgeClient,
+  PutRuleCommand,
+  PutTargetsCommand,
+} from '@aws-sdk/client-eventbridge';
 import { CreateScheduleGroupCommand, SchedulerClient } from '@aws-sdk/client-scheduler';
 import { CreateTopicCommand, SNSClient } from '@aws-sdk/client-sns';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { EVENT_BUS, LEASE_EXPIRY, QUEUES, TABLES, type TableDefinition, TOPICS } from '../shared/resources';
+import { FLEET_TAG } from '../shared/ports/compute';
+import {
+  EC2_EVENTS_RULE,
+  EVENT_BUS,
+  LEASE_EXPIRY,
+  QUEUES,
+  type QueueDefinition,
+  TABLES,
+  type TableDefinition,
+  TOPICS,
+} from '../shared/resources';
 import type { EmulatorEndpoints } from './emulators';
 
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
@@ -58,7 +75,7 @@ async function createTable(client: DynamoDBClient, name: string, table: TableDef
 async function createQueueWithDeadLetters(
   client: SQSClient,
   name: string,
-  queue: (typeof QUEUES)[keyof typeof QUEUES],
+  queue: QueueDefinition,
 ): Promise<string> {
   const dlq = await client.send(new CreateQueueCommand({ QueueName: `${name}-dlq` }));
   const dlqArn = await client.send(
@@ -79,14 +96,61 @@ async function createQueueWithDeadLetters(
   return created.QueueUrl ?? '';
 }
 
-/** A launch template like the CDK fleet's: IMDSv2 only, encrypted root volume, an emulator AMI. */
-async function createFleet(client: EC2Client, prefix: string) {
+/** moto's fixed account id, in the ARNs its rules deliver to. */
+const MOTO_ACCOUNT = '123456789012';
+
+/**
+ * The EC2 events rule of every GPU region, as the CDK stacks build it: on the
+ * home region's default bus it targets the queue; on another region's default
+ * bus it forwards to the home region's default bus (EventBridge delivers to
+ * SQS only within a region).
+ */
+async function createEc2EventRules(
+  endpoints: EmulatorEndpoints,
+  home: string,
+  prefix: string,
+  queueUrl: string,
+) {
+  const queueName = queueUrl.split('/').pop() ?? '';
+  for (const region of LOCAL_GPU_REGIONS) {
+    const events = new EventBridgeClient(clientConfig(endpoints.events, region));
+    const name = `${prefix}-${EC2_EVENTS_RULE.id}`;
+    await events.send(
+      new PutRuleCommand({ Name: name, EventPattern: JSON.stringify(EC2_EVENTS_RULE.eventPattern) }),
+    );
+    const arn =
+      region === home
+        ? `arn:aws:sqs:${home}:${MOTO_ACCOUNT}:${queueName}`
+        : `arn:aws:events:${home}:${MOTO_ACCOUNT}:event-bus/default`;
+    await events.send(new PutTargetsCommand({ Rule: name, Targets: [{ Id: 'ec2-events', Arn: arn }] }));
+    events.destroy();
+  }
+}
+
+/** GPU regions of the local stack: two, so placement across regions runs locally too. */
+export const LOCAL_GPU_REGIONS = ['us-east-1', 'us-west-2'] as const;
+
+/** Zones per region with a fleet subnet. */
+const LOCAL_ZONES_PER_REGION = 2;
+
+export const launchTemplateName = (fleetName: string) => `${fleetName}-gpu-fleet`;
+
+/**
+ * One region's fleet like the CDK fleet stack's: a VPC with a subnet in each of
+ * two zones and a launch template (IMDSv2 only, encrypted root volume, an
+ * emulator AMI), all tagged with the fleet name the functions select them by.
+ */
+async function createFleet(client: EC2Client, fleetName: string) {
+  const fleetTags = (resourceType: 'vpc' | 'subnet' | 'launch-template') => [
+    { ResourceType: resourceType, Tags: [{ Key: FLEET_TAG, Value: fleetName }] },
+  ];
   const images = await client.send(new DescribeImagesCommand({ Owners: ['amazon'], MaxResults: 5 }));
   const imageId = images.Images?.[0]?.ImageId;
   if (!imageId) throw new Error('The EC2 emulator lists no images to launch from');
-  const template = await client.send(
+  await client.send(
     new CreateLaunchTemplateCommand({
-      LaunchTemplateName: `${prefix}-gpu-fleet`,
+      LaunchTemplateName: launchTemplateName(fleetName),
+      TagSpecifications: fleetTags('launch-template'),
       LaunchTemplateData: {
         ImageId: imageId,
         MetadataOptions: { HttpTokens: 'required', HttpEndpoint: 'enabled' },
@@ -96,13 +160,21 @@ async function createFleet(client: EC2Client, prefix: string) {
       },
     }),
   );
-  const subnets = await client.send(
-    new DescribeSubnetsCommand({ Filters: [{ Name: 'default-for-az', Values: ['true'] }] }),
+  const vpc = await client.send(
+    new CreateVpcCommand({ CidrBlock: '10.40.0.0/16', TagSpecifications: fleetTags('vpc') }),
   );
-  return {
-    launchTemplateId: template.LaunchTemplate?.LaunchTemplateId ?? '',
-    subnetIds: (subnets.Subnets ?? []).map((subnet) => subnet.SubnetId ?? '').filter(Boolean),
-  };
+  const zones = await client.send(new DescribeAvailabilityZonesCommand({}));
+  const names = (zones.AvailabilityZones ?? []).map((zone) => zone.ZoneName ?? '').filter(Boolean);
+  for (const [index, zone] of names.slice(0, LOCAL_ZONES_PER_REGION).entries()) {
+    await client.send(
+      new CreateSubnetCommand({
+        VpcId: vpc.Vpc?.VpcId,
+        AvailabilityZone: zone,
+        CidrBlock: `10.40.${index * 16}.0/20`,
+        TagSpecifications: fleetTags('subnet'),
+      }),
+    );
+  }
 }
 
 /**
@@ -141,18 +213,21 @@ export async function createLocalResources(
   const env: Record<string, string> = {};
   const dynamoDb = new DynamoDBClient(clientConfig(endpoints.dynamodb, region));
   const sqs = new SQSClient({ ...clientConfig(endpoints.sqs, region), useQueueUrlAsEndpoint: false });
+  const motoSqs = new SQSClient({ ...clientConfig(endpoints.events, region), useQueueUrlAsEndpoint: false });
   const sns = new SNSClient(clientConfig(endpoints.sns, region));
   const events = new EventBridgeClient(clientConfig(endpoints.events, region));
-  const ec2 = new EC2Client(clientConfig(endpoints.ec2, region));
 
   for (const table of Object.values(TABLES)) {
     const name = `${prefix}-${table.id}`;
     await createTable(dynamoDb, name, table);
     env[table.envVar] = name;
   }
-  for (const queue of Object.values(QUEUES)) {
-    env[queue.envVar] = await createQueueWithDeadLetters(sqs, `${prefix}-${queue.id}`, queue);
+  for (const queue of Object.values(QUEUES) as QueueDefinition[]) {
+    // moto's EventBridge rules deliver only to moto's own SQS: queues they feed live there.
+    const client = queue.fedBy === 'eventbridge' ? motoSqs : sqs;
+    env[queue.envVar] = await createQueueWithDeadLetters(client, `${prefix}-${queue.id}`, queue);
   }
+  await createEc2EventRules(endpoints, region, prefix, env[QUEUES.ec2Events.envVar] ?? '');
   for (const topic of Object.values(TOPICS)) {
     const created = await sns.send(new CreateTopicCommand({ Name: `${prefix}-${topic.id}` }));
     env[topic.envVar] = created.TopicArn ?? '';
@@ -164,11 +239,14 @@ export async function createLocalResources(
   const scheduler = new SchedulerClient(clientConfig(endpoints.scheduler, region));
   Object.assign(env, await createLeaseExpiry(scheduler, sqs, prefix, env[QUEUES.leaseCommands.envVar] ?? ''));
   scheduler.destroy();
+  for (const gpuRegion of LOCAL_GPU_REGIONS) {
+    const ec2 = new EC2Client(clientConfig(endpoints.ec2, gpuRegion));
+    await createFleet(ec2, prefix);
+    ec2.destroy();
+  }
+  env.FLEET_NAME = prefix;
+  env.GPU_REGIONS = LOCAL_GPU_REGIONS.join(',');
 
-  const fleet = await createFleet(ec2, prefix);
-  env.LAUNCH_TEMPLATE_ID = fleet.launchTemplateId;
-  env.SUBNET_IDS = fleet.subnetIds.join(',');
-
-  for (const client of [dynamoDb, sqs, sns, events, ec2]) client.destroy();
+  for (const client of [dynamoDb, sqs, motoSqs, sns, events]) client.destroy();
   return env;
 }

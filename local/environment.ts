@@ -1,5 +1,6 @@
 import { createLocalResources } from './bootstrap';
 import { type EmulatorEndpoints, emulatorEnvironment } from './emulators';
+import { localSpotPricing } from './spot-discount';
 
 /**
  * Everything a function reads from its environment when it runs locally:
@@ -10,9 +11,13 @@ export async function prepareFunctionEnvironment(
   region: string,
   prefix: string,
 ): Promise<Record<string, string>> {
+  const spot = await localSpotPricing();
   return {
     ...emulatorEnvironment(endpoints, region),
     ...(await createLocalResources(endpoints, region, prefix)),
+    SPOT_PRICE_SOURCE: 'catalog',
+    SPOT_CATALOG_RATIO: String(spot.ratio),
+    SPOT_PRICE_NOTE: spot.note,
     POWERTOOLS_SERVICE_NAME: 'gpurent',
     POWERTOOLS_METRICS_NAMESPACE: 'gpurent',
     POWERTOOLS_TRACE_ENABLED: 'false',

@@ -64,15 +64,17 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const env = await prepareFunctionEnvironment(endpoints, region, prefix);
     // Handlers read their configuration once, at import: set it first.
     Object.assign(process.env, env);
-    const [api, worker, metering, reconciler, budgetEvaluator, scalingEvaluator, audit] = await Promise.all([
-      import('../functions/api/handler'),
-      import('../functions/lease-worker/handler'),
-      import('../functions/metering/handler'),
-      import('../functions/reconciler/handler'),
-      import('../functions/budget-evaluator/handler'),
-      import('../functions/scaling-evaluator/handler'),
-      import('../functions/audit/handler'),
-    ]);
+    const [api, worker, metering, reconciler, budgetEvaluator, scalingEvaluator, audit, interruptions] =
+      await Promise.all([
+        import('../functions/api/handler'),
+        import('../functions/lease-worker/handler'),
+        import('../functions/metering/handler'),
+        import('../functions/reconciler/handler'),
+        import('../functions/budget-evaluator/handler'),
+        import('../functions/scaling-evaluator/handler'),
+        import('../functions/audit/handler'),
+        import('../functions/interruption-handler/handler'),
+      ]);
     const telemetry = { ec2: new EC2Client({}), cloudWatch: new CloudWatchClient({}) };
     const gpuLoad = options.gpuLoad ?? { kind: 'idle' };
 
@@ -95,6 +97,15 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         { functionName: 'gpurent-metering', region, timeoutMs: 50_000 },
       ),
     ];
+    // EC2's events reach their queue through moto's EventBridge rules, so that queue is moto's.
+    const motoSqs = new SQSClient({ endpoint: endpoints.events, useQueueUrlAsEndpoint: false });
+    pollers.push(
+      startSqsPoller(motoSqs, env[QUEUES.ec2Events.envVar] ?? '', interruptions.handler, {
+        functionName: 'gpurent-interruption-handler',
+        region,
+        timeoutMs: 60_000,
+      }),
+    );
     const schedules = startSchedules(
       [
         {
@@ -149,6 +160,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         schedules.stop();
         expiries.stop();
         await Promise.all([...pollers.map((poller) => poller.stop()), alertFeed?.stop()]);
+        motoSqs.destroy();
         await new Promise((resolve) => server.close(resolve));
         sqs.destroy();
         schedulerClient.destroy();

@@ -1,3 +1,5 @@
+import { EC2_EVENT_TYPES } from './domain/ec2-events';
+
 /**
  * The one list of stateful resources. The CDK stack builds them from here and
  * the local runtime creates the same tables, queues and topics on the
@@ -32,6 +34,11 @@ export interface QueueDefinition {
   readonly visibilityTimeoutSeconds: number;
   /** Receives before a message moves to the dead-letter queue. */
   readonly maxReceiveCount: number;
+  /**
+   * `eventbridge`: fed by an EventBridge rule rather than by gpurent. Locally
+   * such a queue lives in moto's SQS, the only place moto's rules deliver to.
+   */
+  readonly fedBy?: 'eventbridge';
 }
 
 export interface TopicDefinition {
@@ -133,6 +140,14 @@ export const QUEUES = {
     visibilityTimeoutSeconds: 300,
     maxReceiveCount: 5,
   },
+  /** EC2 spot interruption, rebalance and state-change events for the interruption handler. */
+  ec2Events: {
+    id: 'Ec2EventsQueue',
+    envVar: 'EC2_EVENTS_QUEUE_URL',
+    visibilityTimeoutSeconds: 180,
+    maxReceiveCount: 5,
+    fedBy: 'eventbridge',
+  },
 } as const satisfies Record<string, QueueDefinition>;
 
 export const TOPICS = {
@@ -183,3 +198,16 @@ export const LEASE_EXPIRY = {
 export type TableName = keyof typeof TABLES;
 export type QueueName = keyof typeof QUEUES;
 export type TopicName = keyof typeof TOPICS;
+
+/**
+ * The rule on the default bus of every GPU region that carries EC2's events
+ * about instances to the ec2Events queue (from other regions via the home
+ * region's default bus). CDK and the local runtime build the same rule.
+ */
+export const EC2_EVENTS_RULE = {
+  id: 'Ec2InstanceEventsRule',
+  eventPattern: {
+    source: ['aws.ec2'],
+    'detail-type': Object.values(EC2_EVENT_TYPES),
+  },
+} as const;

@@ -50,6 +50,7 @@ export const FUNCTION_ENV: LoadEnvironment = Object.fromEntries([
   [LEASE_EXPIRY.group.envVar, 'bench-placeholder'],
   [LEASE_EXPIRY.queueArnEnvVar, 'arn:aws:sqs:us-east-1:000000000000:bench-placeholder'],
   [LEASE_EXPIRY.roleArnEnvVar, 'arn:aws:iam::000000000000:role/bench-placeholder'],
+  ['FLEET_NAME', 'fleet-bench-placeholder'],
 ]);
 
 /** The Lambda-like environment a bundle loads in, or why it does not load. */

@@ -8,10 +8,21 @@ import {
   BudgetExceededError,
   BudgetNotFoundError,
   LeaseNotFoundError,
+  PriceBelowEveryPoolError,
+  UnknownGpuModelError,
+  UnknownImageError,
+  UnknownRegionError,
   UnsupportedInstanceTypeError,
 } from '../../shared/errors';
+import { CommitmentInUseError } from '../../shared/ports/commitments';
 import { ScalingGroupDeletingError, ScalingGroupNotFoundError } from '../../shared/scaling-errors';
 import { BudgetUpdateConflictError } from '../../shared/usecases/budgets/put-budget';
+import { InvalidCommitmentError } from '../../shared/usecases/commitments';
+import {
+  ImageVersionExistsError,
+  ImageVersionNotFoundError,
+  NothingToRollBackError,
+} from '../../shared/usecases/images';
 import { ApiError } from './http';
 
 /** Maps the errors use cases and adapters raise on bad client input to API errors. */
@@ -23,6 +34,36 @@ export function toApiError(error: unknown): ApiError | undefined {
   }
   if (error instanceof AuditMonthError) {
     return new ApiError(400, error.code, error.message, [{ path: 'month', message: error.message }]);
+  }
+  if (error instanceof UnknownRegionError) {
+    return new ApiError(400, 'UNKNOWN_REGION', error.message, [
+      { path: error.field, message: error.message },
+    ]);
+  }
+  if (error instanceof UnknownGpuModelError) {
+    return new ApiError(400, 'UNKNOWN_GPU_MODEL', error.message, [
+      { path: 'gpuModel', message: error.message },
+    ]);
+  }
+  if (error instanceof PriceBelowEveryPoolError) {
+    return new ApiError(400, 'MAX_PRICE_BELOW_EVERY_POOL', error.message, [
+      { path: 'maxHourlyPrice', message: error.message },
+    ]);
+  }
+  if (error instanceof InvalidCommitmentError) {
+    return new ApiError(400, 'INVALID_RESERVATION', error.message, [
+      { path: error.field, message: error.message },
+    ]);
+  }
+  if (error instanceof CommitmentInUseError) return new ApiError(409, 'RESERVATION_IN_USE', error.message);
+  if (error instanceof ImageVersionNotFoundError)
+    return new ApiError(404, 'IMAGE_VERSION_NOT_FOUND', error.message);
+  if (error instanceof ImageVersionExistsError)
+    return new ApiError(409, 'IMAGE_VERSION_EXISTS', error.message);
+  if (error instanceof NothingToRollBackError)
+    return new ApiError(409, 'NOTHING_TO_ROLL_BACK', error.message);
+  if (error instanceof UnknownImageError) {
+    return new ApiError(400, 'UNKNOWN_IMAGE', error.message, [{ path: 'image', message: error.message }]);
   }
   if (error instanceof LeaseNotFoundError) return new ApiError(404, 'LEASE_NOT_FOUND', error.message);
   if (error instanceof BudgetNotFoundError) return new ApiError(404, 'BUDGET_NOT_FOUND', error.message);

@@ -22,6 +22,7 @@ import {
 } from '../../shared/lambda/clients';
 import { createLeaseExpiry, leaseExpiryConfig } from '../../shared/lambda/lease-expiry';
 import { metrics, observed } from '../../shared/lambda/observability';
+import { createPlacement, placementConfig } from '../../shared/lambda/placement';
 import { createStores, storeConfig } from '../../shared/lambda/stores';
 import { createLease } from '../../shared/usecases/create-lease';
 import { readLeaseGpuMetrics } from '../../shared/usecases/lease-metrics';
@@ -34,16 +35,18 @@ import type { RouteKey } from './route-keys';
 import { getAudit, getAuditReport } from './routes/audit';
 import { deleteBudget, getBudget, listAllBudgets, listBudgets, putBudgetRoute } from './routes/budgets';
 import type { ApiContext, ApiDeps } from './routes/context';
+import { getImage, promoteImage, putImageVersion, rollbackImageVersion } from './routes/images';
 import { getLeaseMetrics } from './routes/lease-metrics';
 import { deleteLease, getLease, listLeases, postLease } from './routes/leases';
 import { health, openApi } from './routes/meta';
+import { listPools } from './routes/pools';
 import { getProfile } from './routes/profile';
+import { deleteReservation, getReservation, putReservation } from './routes/reservations';
 import * as scalingGroupRoutes from './routes/scaling-groups';
 import { getSettings, putSettings } from './routes/settings';
 import { exportUsage, getUsage } from './routes/usage';
 
 const config = readConfig({
-  AWS_REGION: nonEmpty,
   ...storeConfig,
   BUDGETS_TABLE_NAME: nonEmpty,
   IDEMPOTENCY_TABLE_NAME: nonEmpty,
@@ -58,10 +61,16 @@ const config = readConfig({
   AUDITS_TABLE_NAME: nonEmpty,
   ...spotDataConfig,
   ...leaseExpiryConfig,
+  // AWS_REGION (the home region) comes with the placement settings.
+  ...placementConfig,
 });
-
-const { dynamoDb, documents, leases, ledger, spend } = createStores(config);
+const { dynamoDb, documents, leases, ledger, spend, commitments, images } = createStores(config);
+const { compute, placement } = createPlacement(config);
 const deps: ApiDeps = {
+  compute,
+  placement,
+  commitments,
+  images,
   leases,
   ledger,
   spend,
@@ -144,6 +153,14 @@ const routes: Readonly<Record<RouteKey, Route>> = {
   'GET /v1/audit/{month}/report.html': getAuditReport,
   'GET /v1/settings': getSettings,
   'PUT /v1/settings': putSettings,
+  'GET /v1/pools': listPools,
+  'PUT /v1/admin/reservations/{id}': putReservation,
+  'GET /v1/admin/reservations/{id}': getReservation,
+  'DELETE /v1/admin/reservations/{id}': deleteReservation,
+  'PUT /v1/admin/images/{name}/versions/{version}': putImageVersion,
+  'POST /v1/admin/images/{name}/versions/{version}/promote': promoteImage,
+  'POST /v1/admin/images/{name}/rollback': rollbackImageVersion,
+  'GET /v1/admin/images/{name}': getImage,
 };
 
 export const handler = observed(async (event: ApiEvent, lambdaContext: Context): Promise<ApiResult> => {

@@ -16,9 +16,17 @@ import {
 } from './openapi-parts';
 import { scalingOpenApi } from './openapi-scaling';
 import { settingsPaths, settingsSchemas } from './openapi-settings';
+import { imageVersionBody } from './routes/images';
 import { createLeaseBody } from './routes/leases';
+import { reservationBody } from './routes/reservations';
 
 const scaling = scalingOpenApi({ ref, jsonContent, errorResponse, instant, authErrors, leaseIdParameter });
+const adminNameParameter = (name: string) => ({
+  name,
+  in: 'path',
+  required: true,
+  schema: { type: 'string', pattern: '^[a-z0-9._-]{1,64}$' },
+});
 
 /** The API contract, served at GET /v1/openapi.json; the request schema is the validator itself. */
 export const openApiDocument = {
@@ -40,6 +48,7 @@ export const openApiDocument = {
           instanceId: { type: 'string' },
           instanceType: { type: 'string' },
           mode: { type: 'string', enum: RENTAL_MODES },
+          region: { type: 'string' },
           zone: { type: 'string' },
           pricePerHourUsd: usd,
           launchedAt: instant,
@@ -79,9 +88,95 @@ export const openApiDocument = {
           endedAt: instant,
           failureReason: { type: 'string' },
           expiresAt: { ...instant, description: 'When the lease is released on its own; absent: never' },
+          gpuModel: { type: 'string' },
+          regions: { type: 'array', items: { type: 'string' } },
+          dataRegion: { type: 'string' },
+          dataGb: { type: 'number' },
+          maxHourlyPrice: usd,
+          placement: ref('Placement'),
           costMicroUsd: micro,
           costUsd: usd,
           instances: { type: 'array', items: ref('Instance') },
+        },
+      },
+      ReservationRequest: z.toJSONSchema(reservationBody, { target: 'draft-2020-12', io: 'input' }),
+      Reservation: {
+        type: 'object',
+        properties: {
+          id: { type: 'string' },
+          instanceType: { type: 'string' },
+          region: { type: 'string' },
+          zone: { type: 'string' },
+          count: { type: 'integer' },
+          gpusPerInstance: { type: 'integer' },
+          hourlyRateUsd: usd,
+          start: instant,
+          end: instant,
+          capacityReservationId: { type: 'string' },
+          committedGpus: { type: 'integer' },
+          usedGpus: { type: 'integer', description: 'GPUs leases hold on it now' },
+          leases: { type: 'integer' },
+          idleRecordedUntil: { ...instant, description: 'Idle reserved time is recorded up to here' },
+        },
+      },
+      ImageVersionRequest: z.toJSONSchema(imageVersionBody, { target: 'draft-2020-12', io: 'input' }),
+      ImageVersion: {
+        type: 'object',
+        properties: {
+          name: { type: 'string' },
+          version: { type: 'string' },
+          amis: { type: 'object', additionalProperties: { type: 'string' } },
+          launchTemplateVersions: { type: 'object', additionalProperties: { type: 'string' } },
+          createdAt: instant,
+        },
+      },
+      ImageChange: {
+        type: 'object',
+        properties: {
+          name: { type: 'string' },
+          current: { type: 'string' },
+          previous: { type: 'string' },
+          note: { type: 'string', description: 'What the change does: new launches only' },
+        },
+      },
+      Placement: {
+        type: 'object',
+        description: 'Where the provisioner placed the lease, and why (also in the LeaseRunning event)',
+        properties: {
+          region: { type: 'string' },
+          zone: { type: 'string' },
+          instanceType: { type: 'string' },
+          instances: { type: 'integer' },
+          mode: { type: 'string', enum: RENTAL_MODES },
+          hourlyUsd: usd,
+          reason: {
+            type: 'string',
+            description: 'Mode decision, pool choice and any pools that refused capacity',
+          },
+        },
+      },
+      Pool: {
+        type: 'object',
+        properties: {
+          region: { type: 'string' },
+          zone: { type: 'string' },
+          instanceType: { type: 'string' },
+          mode: { type: 'string', enum: ['on-demand', 'spot'] },
+          gpusPerInstance: { type: 'integer' },
+          pricePerHourUsd: usd,
+          priceSource: {
+            type: 'string',
+            enum: ['catalog', 'ec2-spot-price-history', 'catalog-spot-ratio', 'commitment'],
+          },
+          mark: { type: 'string', enum: ['available', 'no-capacity', 'refused-recently'] },
+          rank: {
+            type: ['integer', 'null'],
+            description: 'Order choosePool tries the pool in for the sample, per mode',
+          },
+          instances: { type: 'integer' },
+          hourlyUsd: usd,
+          scoreUsd: { type: 'number', description: 'Hourly cost + latency penalty + data transfer, USD' },
+          notEligible: { type: 'string' },
         },
       },
       Usage: {
@@ -165,7 +260,9 @@ export const openApiDocument = {
               properties: { leaseId: { type: 'string' }, status: { type: 'string', enum: ['PENDING'] } },
             }),
           },
-          '400': errorResponse('VALIDATION_FAILED, INVALID_JSON, BODY_REQUIRED or IDEMPOTENCY_KEY_REQUIRED'),
+          '400': errorResponse(
+            'VALIDATION_FAILED, INVALID_JSON, BODY_REQUIRED, IDEMPOTENCY_KEY_REQUIRED, UNKNOWN_REGION, UNKNOWN_GPU_MODEL, UNKNOWN_IMAGE or MAX_PRICE_BELOW_EVERY_POOL',
+          ),
           '402': errorResponse(
             'BUDGET_EXCEEDED: a block-new-leases budget in the lease’s scope (tenant or project) has reached its limit; details name the budget',
           ),
@@ -235,6 +332,128 @@ export const openApiDocument = {
           '200': { description: 'Usage summary', content: jsonContent(ref('Usage')) },
           '400': errorResponse('VALIDATION_FAILED'),
           ...authErrors,
+        },
+      },
+    },
+    '/v1/pools': {
+      get: {
+        summary: 'Admin: every pool of the GPU regions, priced and ranked for a sample request',
+        parameters: [
+          { name: 'gpus', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 8, default: 1 } },
+          { name: 'gpuModel', in: 'query', schema: { type: 'string' } },
+          { name: 'instanceType', in: 'query', schema: { type: 'string' } },
+          { name: 'workload', in: 'query', schema: { type: 'string', enum: WORKLOADS, default: 'batch' } },
+          { name: 'regions', in: 'query', schema: { type: 'string' }, description: 'Comma-separated' },
+          { name: 'dataRegion', in: 'query', schema: { type: 'string' } },
+          { name: 'dataGb', in: 'query', schema: { type: 'number' } },
+        ],
+        responses: {
+          '200': {
+            description: 'Pools; spotPriceNote says how spot is priced here',
+            content: jsonContent({
+              type: 'object',
+              properties: {
+                sample: { type: 'object' },
+                spotPriceNote: { type: 'string' },
+                pools: { type: 'array', items: ref('Pool') },
+              },
+            }),
+          },
+          '400': errorResponse(
+            'VALIDATION_FAILED, UNKNOWN_REGION, UNKNOWN_GPU_MODEL or UNSUPPORTED_INSTANCE_TYPE',
+          ),
+          '401': errorResponse('Missing or invalid bearer token'),
+          '403': errorResponse('ADMIN_REQUIRED: the token is not in the admin group'),
+        },
+      },
+    },
+    '/v1/admin/reservations/{id}': {
+      put: {
+        summary: 'Admin: create or redefine a reserved commitment',
+        parameters: [adminNameParameter('id')],
+        requestBody: { required: true, content: jsonContent(ref('ReservationRequest')) },
+        responses: {
+          '200': { description: 'The commitment', content: jsonContent(ref('Reservation')) },
+          '400': errorResponse(
+            'VALIDATION_FAILED, INVALID_JSON, BODY_REQUIRED, INVALID_RESERVATION_ID, UNKNOWN_REGION or INVALID_RESERVATION',
+          ),
+          '403': errorResponse('ADMIN_REQUIRED'),
+          '409': errorResponse('RESERVATION_IN_USE: fewer GPUs than leases hold'),
+        },
+      },
+      get: {
+        summary: 'Admin: a reserved commitment with its use',
+        parameters: [adminNameParameter('id')],
+        responses: {
+          '200': { description: 'The commitment', content: jsonContent(ref('Reservation')) },
+          '400': errorResponse('INVALID_RESERVATION_ID'),
+          '403': errorResponse('ADMIN_REQUIRED'),
+          '404': errorResponse('RESERVATION_NOT_FOUND'),
+        },
+      },
+      delete: {
+        summary: 'Admin: delete a reserved commitment no lease holds',
+        parameters: [adminNameParameter('id')],
+        responses: {
+          '204': { description: 'Deleted' },
+          '400': errorResponse('INVALID_RESERVATION_ID'),
+          '403': errorResponse('ADMIN_REQUIRED'),
+          '404': errorResponse('RESERVATION_NOT_FOUND'),
+          '409': errorResponse('RESERVATION_IN_USE'),
+        },
+      },
+    },
+    '/v1/admin/images/{name}/versions/{version}': {
+      put: {
+        summary: 'Admin: register an image version (an AMI per GPU region); versions are immutable',
+        parameters: [adminNameParameter('name'), adminNameParameter('version')],
+        requestBody: { required: true, content: jsonContent(ref('ImageVersionRequest')) },
+        responses: {
+          '200': {
+            description: 'The version and its launch template versions',
+            content: jsonContent(ref('ImageVersion')),
+          },
+          '400': errorResponse(
+            'VALIDATION_FAILED, INVALID_JSON, BODY_REQUIRED, INVALID_IMAGE_NAME or UNKNOWN_REGION',
+          ),
+          '403': errorResponse('ADMIN_REQUIRED'),
+          '409': errorResponse('IMAGE_VERSION_EXISTS: the version exists with other AMIs'),
+        },
+      },
+    },
+    '/v1/admin/images/{name}/versions/{version}/promote': {
+      post: {
+        summary: 'Admin: make this version the one new launches use',
+        parameters: [adminNameParameter('name'), adminNameParameter('version')],
+        responses: {
+          '200': { description: 'The image now', content: jsonContent(ref('ImageChange')) },
+          '400': errorResponse('INVALID_IMAGE_NAME'),
+          '403': errorResponse('ADMIN_REQUIRED'),
+          '404': errorResponse('IMAGE_VERSION_NOT_FOUND'),
+        },
+      },
+    },
+    '/v1/admin/images/{name}/rollback': {
+      post: {
+        summary: 'Admin: put the previously promoted version back (new launches only)',
+        parameters: [adminNameParameter('name')],
+        responses: {
+          '200': { description: 'The image now', content: jsonContent(ref('ImageChange')) },
+          '400': errorResponse('INVALID_IMAGE_NAME'),
+          '403': errorResponse('ADMIN_REQUIRED'),
+          '409': errorResponse('NOTHING_TO_ROLL_BACK'),
+        },
+      },
+    },
+    '/v1/admin/images/{name}': {
+      get: {
+        summary: 'Admin: an image, its current version and the promotion history',
+        parameters: [adminNameParameter('name')],
+        responses: {
+          '200': { description: 'The image' },
+          '400': errorResponse('INVALID_IMAGE_NAME'),
+          '403': errorResponse('ADMIN_REQUIRED'),
+          '404': errorResponse('IMAGE_NOT_FOUND'),
         },
       },
     },

@@ -32,6 +32,14 @@ export const API_ROUTES = [
   { key: 'GET /v1/audit/{month}/report.html' },
   { key: 'GET /v1/settings' },
   { key: 'PUT /v1/settings' },
+  { key: 'GET /v1/pools' },
+  { key: 'PUT /v1/admin/reservations/{id}' },
+  { key: 'GET /v1/admin/reservations/{id}' },
+  { key: 'DELETE /v1/admin/reservations/{id}' },
+  { key: 'PUT /v1/admin/images/{name}/versions/{version}' },
+  { key: 'POST /v1/admin/images/{name}/versions/{version}/promote' },
+  { key: 'POST /v1/admin/images/{name}/rollback' },
+  { key: 'GET /v1/admin/images/{name}' },
 ] as const satisfies readonly { key: string; publicBecause?: string }[];
 
 export type RouteKey = (typeof API_ROUTES)[number]['key'];

@@ -5,7 +5,9 @@ import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda'
 import { nonEmpty, readConfig } from '../../shared/config';
 import { controlPlaneConfig, createControlPlane } from '../../shared/lambda/control-plane';
 import { logger, metrics, observed } from '../../shared/lambda/observability';
+import { parseSqsBody } from '../../shared/lambda/sqs-body';
 import { type LeaseCommand, leaseCommandSchema } from '../../shared/ports/lease-commands';
+import { replaceInterrupted } from '../../shared/usecases/interruptions';
 import { provisionLease } from '../../shared/usecases/provision-lease';
 import { completeRelease, expireLease } from '../../shared/usecases/release-lease';
 
@@ -15,20 +17,13 @@ const { dynamoDb, controlPlane } = createControlPlane(config);
 const idempotency = new IdempotencyConfig({
   // The command itself is the key, so a re-sent command (not only a re-delivered
   // message) waits for or reuses the first run instead of racing it.
-  eventKeyJmesPath: '[type, tenantId, leaseId]',
+  eventKeyJmesPath: '[type, tenantId, leaseId, instanceId]',
   expiresAfterSeconds: 3600,
 });
 
-/** `expire` comes from the lease's expiry schedule; it releases the lease like a tenant's DELETE. */
-const commandHandlers = {
-  provision: provisionLease,
-  release: completeRelease,
-  expire: expireLease,
-} satisfies Record<LeaseCommand['type'], unknown>;
-
 const runCommand = makeIdempotent(
   async (command: LeaseCommand) => {
-    const outcome = await commandHandlers[command.type](controlPlane, command.tenantId, command.leaseId);
+    const outcome = await dispatch(command);
     logger.info('Lease command done', { ...command, outcome });
     metrics.addMetric(`${command.type}-${outcome}`, 'Count', 1);
     return { outcome };
@@ -42,19 +37,25 @@ const runCommand = makeIdempotent(
   },
 );
 
-const processor = new BatchProcessor(EventType.SQS);
-
-function parseBody(body: string): unknown {
-  try {
-    return JSON.parse(body);
-  } catch {
-    return undefined;
+function dispatch(command: LeaseCommand): Promise<string> {
+  switch (command.type) {
+    case 'provision':
+      return provisionLease(controlPlane, command.tenantId, command.leaseId);
+    case 'release':
+      return completeRelease(controlPlane, command.tenantId, command.leaseId);
+    case 'replace':
+      return replaceInterrupted(controlPlane, command.tenantId, command.leaseId, command.instanceId ?? '');
+    // From the lease's expiry schedule: released like a tenant's DELETE.
+    case 'expire':
+      return expireLease(controlPlane, command.tenantId, command.leaseId);
   }
 }
 
+const processor = new BatchProcessor(EventType.SQS);
+
 /** A malformed command can never succeed: it is logged and dropped, not retried into the DLQ. */
 async function handleRecord(record: SQSRecord): Promise<void> {
-  const parsed = leaseCommandSchema.safeParse(parseBody(record.body));
+  const parsed = leaseCommandSchema.safeParse(parseSqsBody(record.body));
   if (!parsed.success) {
     logger.error('Dropping malformed lease command', {
       messageId: record.messageId,

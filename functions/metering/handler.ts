@@ -7,6 +7,7 @@ import { logger, metrics, observed } from '../../shared/lambda/observability';
 import { createStores, storeConfig } from '../../shared/lambda/stores';
 import { meteringWorkSchema } from '../../shared/ports/metering-work';
 import { meterDeferred, meterOpenInstances, type TickSummary } from '../../shared/usecases/metering';
+import { recordIdleReserved } from '../../shared/usecases/reserved-slots';
 
 const config = readConfig({ ...storeConfig, AWS_REGION: nonEmpty, METERING_WORK_QUEUE_URL: nonEmpty });
 const stores = createStores(config);
@@ -44,7 +45,8 @@ const isSqs = (event: ScheduledEvent | SQSEvent): event is SQSEvent => 'Records'
 /**
  * Every minute: charge each open instance up to the tick's scheduled time; what
  * does not fit this invocation's time goes to the metering work queue, which
- * feeds this same function.
+ * feeds this same function. Then the reserved GPUs nobody used in the window are
+ * recorded (paid for all the same, for the audit).
  */
 export const handler = observed(async (event: ScheduledEvent | SQSEvent, context: Context) => {
   if (isSqs(event)) return processPartialResponse(event, meterWork, processor, { context });
@@ -53,5 +55,7 @@ export const handler = observed(async (event: ScheduledEvent | SQSEvent, context
     overflow,
   });
   recordFleet(summary, event.time);
-  return record('tick', summary);
+  const idle = await recordIdleReserved(stores, Date.parse(event.time));
+  metrics.addMetric('IdleReservedGpuSeconds', 'Count', idle.idleGpuSeconds);
+  return { ...record('tick', summary), idle };
 });

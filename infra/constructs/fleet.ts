@@ -1,4 +1,4 @@
-import { Fn, RemovalPolicy, Stack, Tags } from 'aws-cdk-lib';
+import { RemovalPolicy, Stack, Tags } from 'aws-cdk-lib';
 import {
   BlockDeviceVolume,
   EbsDeviceVolumeType,
@@ -25,6 +25,7 @@ import {
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct, type IConstruct } from 'constructs';
 import { GPU_METRIC_NAMESPACE } from '../../shared/domain/gpu-telemetry';
+import { FLEET_TAG } from '../../shared/ports/compute';
 import { gpuTelemetryUserData } from './gpu-telemetry-agent';
 import { acknowledge, acknowledgeWildcardResource } from './nag';
 
@@ -37,6 +38,8 @@ export const GPU_AMI_SSM_PARAMETER =
 
 /** Every instance gpurent launches carries this tag; only such instances may be terminated. */
 export const MANAGED_TAG = { key: 'gpurent:managed', value: 'true' } as const;
+
+export const DEFAULT_FLEET_NAME = 'gpurent';
 
 const AMI_ID_PATTERN = /^ami-[0-9a-f]{8,17}$/;
 
@@ -70,6 +73,20 @@ export interface GpuFleetProps {
   readonly rootVolumeSizeGiB?: number;
 
   /**
+   * Value of the `gpurent:fleet` tag on the subnets and the launch template: the
+   * functions find each region's fleet by it.
+   * @default 'gpurent'
+   */
+  readonly fleetName?: string;
+
+  /**
+   * A fixed name for the instance role, so functions of another region's stack
+   * may pass it (iam:PassRole) without a cross-region reference.
+   * @default - a name CloudFormation generates
+   */
+  readonly instanceRoleName?: string;
+
+  /**
    * Which traffic the VPC flow log records.
    * @default FlowLogTrafficType.ALL
    */
@@ -94,9 +111,11 @@ export class GpuFleet extends Construct {
   public readonly instanceRole: Role;
   public readonly launchTemplate: LaunchTemplate;
   public readonly machineImage: IMachineImage;
+  public readonly fleetName: string;
 
   constructor(scope: Construct, id: string, props: GpuFleetProps = {}) {
     super(scope, id);
+    this.fleetName = props.fleetName ?? DEFAULT_FLEET_NAME;
 
     // An existing VPC is known by id only (no lookup at synth); its subnets are used by id.
     this.vpc = props.existingVpc
@@ -115,6 +134,7 @@ export class GpuFleet extends Construct {
 
     this.instanceRole = new Role(this, 'InstanceRole', {
       assumedBy: new ServicePrincipal('ec2.amazonaws.com'),
+      roleName: props.instanceRoleName,
       description:
         'gpurent GPU instances: SSM Session Manager, patching and GPU telemetry (CWAgent metrics) only',
       managedPolicies: [ManagedPolicy.fromAwsManagedPolicyName('AmazonSSMManagedInstanceCore')],
@@ -168,6 +188,9 @@ export class GpuFleet extends Construct {
     });
     // Propagated to the instances and volumes launched from the template.
     Tags.of(this.launchTemplate).add(MANAGED_TAG.key, MANAGED_TAG.value);
+    // Subnets and launch template are selected by this tag (shared/adapters/ec2-compute.ts).
+    Tags.of(this.vpc).add(FLEET_TAG, this.fleetName);
+    Tags.of(this.launchTemplate).add(FLEET_TAG, this.fleetName);
   }
 
   public get launchTemplateId(): string {
@@ -198,14 +221,9 @@ export class GpuFleet extends Construct {
     return this.existingSubnetIds ?? this.vpc.publicSubnets.map((subnet) => subnet.subnetId);
   }
 
-  /** The subnet ids joined by commas, for an environment variable. */
-  public get subnetIdsCsv(): string {
-    return Fn.join(',', this.subnetIds);
-  }
-
-  /** What a function acting on this fleet reads: the launch template and the subnets to try. */
+  /** What a function acting on the fleet reads: the tag its subnets and launch templates carry. */
   public get launchEnvironment(): Record<string, string> {
-    return { LAUNCH_TEMPLATE_ID: this.launchTemplateId, SUBNET_IDS: this.subnetIdsCsv };
+    return { FLEET_NAME: this.fleetName };
   }
 
   /**
@@ -296,6 +314,18 @@ export class GpuFleet extends Construct {
       );
     }
     return grant;
+  }
+
+  /**
+   * Lets `grantee` add versions to this fleet's launch template (one per image
+   * version: its AMI, IMDSv2 and encrypted volumes kept from the default).
+   */
+  public grantCreateLaunchTemplateVersion(grantee: IGrantable): Grant {
+    return Grant.addToPrincipal({
+      grantee,
+      actions: ['ec2:CreateLaunchTemplateVersion'],
+      resourceArns: [this.ec2Arn('launch-template', this.launchTemplateId)],
+    });
   }
 
   /** Lets `grantee` terminate instances tagged `gpurent:managed=true`, and no others. */

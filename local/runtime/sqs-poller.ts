@@ -9,7 +9,8 @@ import { lambdaContext } from './lambda-context';
 
 type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | undefined>;
 
-function toRecord(message: Message, queueArn: string, region: string): SQSEvent['Records'][number] {
+/** An SQS message as Lambda's event source mapping hands it to a function. */
+export function toRecord(message: Message, queueArn: string, region: string): SQSEvent['Records'][number] {
   const attributes = message.Attributes ?? {};
   return {
     messageId: message.MessageId ?? '',

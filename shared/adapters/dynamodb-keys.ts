@@ -42,3 +42,15 @@ export function aggregateKey(aggregate: Aggregate): string {
 }
 /** The tenant's settings item, next to its leases. */
 export const SETTINGS_KEY = 'SETTINGS';
+/** Reserved commitments share one partition of the leases table (a handful of items). */
+export const COMMITMENTS_PARTITION = 'COMMITMENTS';
+export const commitmentKey = (id: string) => `COMMITMENT#${id}`;
+/** Idle reserved time, in the usage table under its commitment. */
+export const idleUsageKey = (commitmentId: string, atMs: number) => ({
+  pk: `COMMITMENT#${commitmentId}`,
+  sk: `${new Date(atMs).toISOString()}#idle`,
+});
+/** GPU images and their versions share one partition of the leases table. */
+export const IMAGES_PARTITION = 'IMAGES';
+export const imageKey = (name: string) => `IMAGE#${name}`;
+export const imageVersionKey = (name: string, version: string) => `IMAGE#${name}#VERSION#${version}`;

@@ -204,6 +204,29 @@ export class DynamoDbLeaseRepository implements LeaseRepository {
     );
   }
 
+  async stampInstance(
+    instance: Pick<LeaseInstance, 'tenantId' | 'leaseId' | 'instanceId'>,
+    stamp: 'interruptedAtMs' | 'runningConfirmedAtMs',
+    atMs: number,
+  ): Promise<boolean> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: tenantKey(instance.tenantId), sk: instanceKey(instance.leaseId, instance.instanceId) },
+          UpdateExpression: 'SET #stamp = :at',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(#stamp)',
+          ExpressionAttributeNames: { '#stamp': stamp },
+          ExpressionAttributeValues: { ':at': atMs },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
   async instancesByRef(refs: readonly InstanceRef[]): Promise<LeaseInstance[]> {
     const keys = refs.map((ref) => ({
       pk: tenantKey(ref.tenantId),

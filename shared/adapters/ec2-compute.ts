@@ -1,18 +1,29 @@
 import {
+  CreateLaunchTemplateVersionCommand,
   DescribeInstancesCommand,
+  DescribeLaunchTemplatesCommand,
+  DescribeLaunchTemplateVersionsCommand,
   DescribeSpotPriceHistoryCommand,
+  DescribeSubnetsCommand,
   type EC2Client,
   type Filter,
   type Instance,
+  type RequestLaunchTemplateData,
   RunInstancesCommand,
   TerminateInstancesCommand,
 } from '@aws-sdk/client-ec2';
 import type { RentalMode } from '../domain/lease';
-import { usdToMicro } from '../domain/money';
+import { type MicroUsd, usdToMicro } from '../domain/money';
+import { spotPriceKey } from '../domain/pools';
 import {
   CapacityUnavailableError,
+  COMMITMENT_TAG,
   type Compute,
   type ComputeInstance,
+  ComputeThrottledError,
+  FLEET_TAG,
+  type FleetRegion,
+  type InstanceRef,
   type LaunchRequest,
   LEASE_TAG,
   MANAGED_TAG,
@@ -29,10 +40,18 @@ const CAPACITY_ERROR_CODES = new Set([
   'InsufficientHostCapacity',
   'InsufficientReservedInstanceCapacity',
   'InsufficientCapacityOnHost',
+  'ReservationCapacityExceeded',
   'SpotMaxPriceTooLow',
   'MaxSpotInstanceCountExceeded',
   'UnfulfillableCapacity',
   'Unsupported',
+]);
+/** EC2 error codes that mean "slow down": retried here with backoff and jitter. */
+const THROTTLING_CODES = new Set([
+  'RequestLimitExceeded',
+  'Throttling',
+  'ThrottlingException',
+  'RequestThrottled',
 ]);
 const NOT_FOUND_CODES = new Set(['InvalidInstanceID.NotFound', 'InvalidInstanceID.Malformed']);
 
@@ -40,30 +59,81 @@ function errorCode(error: unknown): string | undefined {
   return error instanceof Error ? error.name : undefined;
 }
 
-export interface Ec2ComputeOptions {
-  readonly launchTemplateId: string;
-  /** Subnets tried in order; a capacity error in one moves on to the next. */
-  readonly subnetIds: readonly string[];
+/** Exponential backoff with full jitter (the AWS Architecture Blog's recommendation). */
+export interface ThrottleRetry {
+  readonly maxAttempts: number;
+  readonly baseDelayMs: number;
+  readonly maxDelayMs: number;
+  /** Injected so tests drive time instead of waiting. */
+  readonly sleep: (ms: number) => Promise<void>;
+  readonly random: () => number;
 }
 
+export const DEFAULT_THROTTLE_RETRY: ThrottleRetry = {
+  maxAttempts: 5,
+  baseDelayMs: 200,
+  maxDelayMs: 5_000,
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  random: Math.random,
+};
+
+export interface Ec2ComputeOptions {
+  /** The GPU regions, home region first. */
+  readonly regions: readonly string[];
+  /** Value of the `gpurent:fleet` tag on the fleet's subnets and launch templates. */
+  readonly fleetName: string;
+  /** One client per region, created once. */
+  readonly clientFor: (region: string) => EC2Client;
+  readonly throttleRetry?: ThrottleRetry;
+}
+
+interface RegionFleet {
+  readonly launchTemplateId: string | undefined;
+  /** One subnet per zone, in the order EC2 lists them. */
+  readonly subnetByZone: ReadonlyMap<string, string>;
+}
+
+/**
+ * EC2 in every GPU region. Each region's subnets and launch template are found
+ * by the fleet tag (as Karpenter selects subnets by tag), once per container,
+ * so the control plane in the home region needs no cross-region references.
+ */
 export class Ec2Compute implements Compute {
-  constructor(
-    private readonly client: EC2Client,
-    private readonly options: Ec2ComputeOptions,
-  ) {}
+  private readonly fleets = new Map<string, Promise<RegionFleet>>();
+  private readonly retry: ThrottleRetry;
+
+  constructor(private readonly options: Ec2ComputeOptions) {
+    this.retry = options.throttleRetry ?? DEFAULT_THROTTLE_RETRY;
+  }
+
+  async fleet(): Promise<FleetRegion[]> {
+    return Promise.all(
+      this.options.regions.map(async (region) => ({
+        region,
+        zones: [...(await this.regionFleet(region)).subnetByZone.keys()],
+      })),
+    );
+  }
 
   async launch(request: LaunchRequest): Promise<ComputeInstance[]> {
-    let lastCode = 'NoSubnet';
-    for (const [index, subnetId] of this.options.subnetIds.entries()) {
-      try {
-        const result = await this.client.send(
+    const fleet = await this.regionFleet(request.region);
+    const subnetId = fleet.subnetByZone.get(request.zone);
+    if (!fleet.launchTemplateId || !subnetId) {
+      throw new CapacityUnavailableError(request.mode, request.instanceType, 'NoFleetInZone', request.zone);
+    }
+    try {
+      const result = await this.call(request.region, (ec2) =>
+        ec2.send(
           new RunInstancesCommand({
-            LaunchTemplate: { LaunchTemplateId: this.options.launchTemplateId, Version: '$Default' },
+            LaunchTemplate: {
+              LaunchTemplateId: fleet.launchTemplateId,
+              Version: request.launchTemplateVersion ?? '$Default',
+            },
             InstanceType: request.instanceType as never,
             SubnetId: subnetId,
             MinCount: request.count,
             MaxCount: request.count,
-            ClientToken: `${request.clientToken}-${index}`,
+            ClientToken: request.clientToken,
             InstanceMarketOptions:
               request.mode === 'spot'
                 ? {
@@ -71,8 +141,7 @@ export class Ec2Compute implements Compute {
                     SpotOptions: { SpotInstanceType: 'one-time', InstanceInterruptionBehavior: 'terminate' },
                   }
                 : undefined,
-            CapacityReservationSpecification:
-              request.mode === 'reserved' ? { CapacityReservationPreference: 'open' } : undefined,
+            CapacityReservationSpecification: capacityReservation(request),
             TagSpecifications: [
               {
                 ResourceType: 'instance',
@@ -81,83 +150,227 @@ export class Ec2Compute implements Compute {
                   { Key: LEASE_TAG, Value: request.leaseId },
                   { Key: TENANT_TAG, Value: request.tenantId },
                   { Key: MODE_TAG, Value: request.mode },
+                  ...(request.commitmentId ? [{ Key: COMMITMENT_TAG, Value: request.commitmentId }] : []),
                 ],
               },
             ],
           }),
-        );
-        return (result.Instances ?? []).map(toComputeInstance);
-      } catch (error) {
-        const code = errorCode(error);
-        if (code === undefined || !CAPACITY_ERROR_CODES.has(code)) throw error;
-        lastCode = code;
-      }
+        ),
+      );
+      // The response may omit the tags just set (the emulator does): the request says whose they are.
+      return (result.Instances ?? []).map((instance) => ({
+        ...toComputeInstance(request.region, instance),
+        leaseId: request.leaseId,
+        tenantId: request.tenantId,
+        commitmentId: request.commitmentId,
+      }));
+    } catch (error) {
+      const code = errorCode(error);
+      if (code === undefined || !CAPACITY_ERROR_CODES.has(code)) throw error;
+      throw new CapacityUnavailableError(request.mode, request.instanceType, code, request.zone);
     }
-    throw new CapacityUnavailableError(request.mode, request.instanceType, lastCode);
   }
 
   instancesOfLease(leaseId: string): Promise<ComputeInstance[]> {
-    return this.describeLive([{ Name: `tag:${LEASE_TAG}`, Values: [leaseId] }]);
+    return this.describeLiveEverywhere([{ Name: `tag:${LEASE_TAG}`, Values: [leaseId] }]);
+  }
+
+  async findInstance(instanceId: string, regions: readonly string[]): Promise<ComputeInstance | undefined> {
+    for (const region of regions) {
+      try {
+        const page = await this.call(region, (ec2) =>
+          ec2.send(new DescribeInstancesCommand({ InstanceIds: [instanceId] })),
+        );
+        const found = page.Reservations?.[0]?.Instances?.[0];
+        if (found) return toComputeInstance(region, found);
+      } catch (error) {
+        const code = errorCode(error);
+        if (code === undefined || !NOT_FOUND_CODES.has(code)) throw error;
+      }
+    }
+    return undefined;
   }
 
   managedInstances(): Promise<ComputeInstance[]> {
-    return this.describeLive([{ Name: `tag:${MANAGED_TAG}`, Values: ['true'] }]);
+    return this.describeLiveEverywhere([{ Name: `tag:${MANAGED_TAG}`, Values: ['true'] }]);
   }
 
-  async terminate(instanceIds: readonly string[]): Promise<void> {
-    if (instanceIds.length === 0) return;
-    try {
-      await this.client.send(new TerminateInstancesCommand({ InstanceIds: [...instanceIds] }));
-    } catch (error) {
-      const code = errorCode(error);
-      // Already gone is the state we wanted.
-      if (code === undefined || !NOT_FOUND_CODES.has(code)) throw error;
+  async terminate(instances: readonly InstanceRef[]): Promise<void> {
+    const byRegion = new Map<string, string[]>();
+    for (const { instanceId, region } of instances) {
+      byRegion.set(region, [...(byRegion.get(region) ?? []), instanceId]);
     }
-  }
-
-  async spotPriceMicroPerHour(instanceType: string, zone: string): Promise<number | undefined> {
-    const result = await this.client.send(
-      new DescribeSpotPriceHistoryCommand({
-        InstanceTypes: [instanceType as never],
-        AvailabilityZone: zone,
-        ProductDescriptions: ['Linux/UNIX'],
-        StartTime: new Date(),
-        MaxResults: 1,
+    await Promise.all(
+      [...byRegion].map(async ([region, instanceIds]) => {
+        try {
+          await this.call(region, (ec2) =>
+            ec2.send(new TerminateInstancesCommand({ InstanceIds: instanceIds })),
+          );
+        } catch (error) {
+          const code = errorCode(error);
+          // Already gone is the state we wanted.
+          if (code === undefined || !NOT_FOUND_CODES.has(code)) throw error;
+        }
       }),
     );
-    const price = result.SpotPriceHistory?.[0]?.SpotPrice;
-    return price === undefined ? undefined : usdToMicro(Number(price));
   }
 
-  private async describeLive(filters: Filter[]): Promise<ComputeInstance[]> {
+  async createLaunchTemplateVersion(region: string, amiId: string, description: string): Promise<string> {
+    const { launchTemplateId } = await this.regionFleet(region);
+    if (!launchTemplateId)
+      throw new Error(`No gpurent fleet launch template in ${region} (tag ${FLEET_TAG})`);
+    const base = await this.call(region, (ec2) =>
+      ec2.send(
+        new DescribeLaunchTemplateVersionsCommand({
+          LaunchTemplateId: launchTemplateId,
+          Versions: ['$Default'],
+        }),
+      ),
+    );
+    const data = base.LaunchTemplateVersions?.[0]?.LaunchTemplateData ?? {};
+    const created = await this.call(region, (ec2) =>
+      ec2.send(
+        new CreateLaunchTemplateVersionCommand({
+          LaunchTemplateId: launchTemplateId,
+          VersionDescription: description.slice(0, 255),
+          LaunchTemplateData: {
+            ...(data as RequestLaunchTemplateData),
+            ImageId: amiId,
+            MetadataOptions: { ...data.MetadataOptions, HttpTokens: 'required', HttpEndpoint: 'enabled' },
+            BlockDeviceMappings: (data.BlockDeviceMappings ?? []).map((mapping) => ({
+              ...mapping,
+              Ebs: mapping.Ebs ? { ...mapping.Ebs, Encrypted: true } : undefined,
+            })) as RequestLaunchTemplateData['BlockDeviceMappings'],
+          },
+        }),
+      ),
+    );
+    return String(created.LaunchTemplateVersion?.VersionNumber ?? '');
+  }
+
+  async spotPrices(region: string, instanceTypes: readonly string[]): Promise<Map<string, MicroUsd>> {
+    const prices = new Map<string, MicroUsd>();
+    if (instanceTypes.length === 0) return prices;
+    let nextToken: string | undefined;
+    do {
+      // With StartTime = now EC2 returns the price in force in each zone.
+      const token = nextToken;
+      const page = await this.call(region, (ec2) =>
+        ec2.send(
+          new DescribeSpotPriceHistoryCommand({
+            InstanceTypes: [...instanceTypes] as never[],
+            ProductDescriptions: ['Linux/UNIX', 'Linux/UNIX (Amazon VPC)'],
+            StartTime: new Date(),
+            NextToken: token,
+          }),
+        ),
+      );
+      for (const entry of page.SpotPriceHistory ?? []) {
+        if (!entry.AvailabilityZone || !entry.InstanceType || entry.SpotPrice === undefined) continue;
+        const key = spotPriceKey(entry.AvailabilityZone, entry.InstanceType);
+        if (!prices.has(key)) prices.set(key, usdToMicro(Number(entry.SpotPrice)));
+      }
+      nextToken = page.NextToken || undefined;
+    } while (nextToken);
+    return prices;
+  }
+
+  private regionFleet(region: string): Promise<RegionFleet> {
+    let fleet = this.fleets.get(region);
+    if (!fleet) {
+      fleet = this.discover(region);
+      // A failed lookup is not remembered: the next call asks again.
+      fleet.catch(() => this.fleets.delete(region));
+      this.fleets.set(region, fleet);
+    }
+    return fleet;
+  }
+
+  private async discover(region: string): Promise<RegionFleet> {
+    const byFleet: Filter[] = [{ Name: `tag:${FLEET_TAG}`, Values: [this.options.fleetName] }];
+    const [subnets, templates] = await Promise.all([
+      this.call(region, (ec2) => ec2.send(new DescribeSubnetsCommand({ Filters: byFleet }))),
+      this.call(region, (ec2) => ec2.send(new DescribeLaunchTemplatesCommand({ Filters: byFleet }))),
+    ]);
+    const subnetByZone = new Map<string, string>();
+    for (const subnet of subnets.Subnets ?? []) {
+      if (subnet.AvailabilityZone && subnet.SubnetId && !subnetByZone.has(subnet.AvailabilityZone)) {
+        subnetByZone.set(subnet.AvailabilityZone, subnet.SubnetId);
+      }
+    }
+    return { launchTemplateId: templates.LaunchTemplates?.[0]?.LaunchTemplateId, subnetByZone };
+  }
+
+  private async describeLiveEverywhere(filters: Filter[]): Promise<ComputeInstance[]> {
+    const perRegion = await Promise.all(
+      this.options.regions.map((region) => this.describeLive(region, filters)),
+    );
+    return perRegion.flat();
+  }
+
+  private async describeLive(region: string, filters: Filter[]): Promise<ComputeInstance[]> {
     const instances: ComputeInstance[] = [];
     let nextToken: string | undefined;
     do {
-      const page = await this.client.send(
-        new DescribeInstancesCommand({
-          Filters: [...filters, { Name: 'instance-state-name', Values: LIVE_STATES }],
-          NextToken: nextToken,
-        }),
+      const token = nextToken;
+      const page = await this.call(region, (ec2) =>
+        ec2.send(
+          new DescribeInstancesCommand({
+            Filters: [...filters, { Name: 'instance-state-name', Values: LIVE_STATES }],
+            NextToken: token,
+          }),
+        ),
       );
       for (const reservation of page.Reservations ?? []) {
-        instances.push(...(reservation.Instances ?? []).map(toComputeInstance));
+        instances.push(
+          ...(reservation.Instances ?? []).map((instance) => toComputeInstance(region, instance)),
+        );
       }
       nextToken = page.NextToken;
     } while (nextToken);
     return instances;
   }
+
+  /** Calls EC2 in `region`, backing off with full jitter while it throttles; any other error goes straight up. */
+  private async call<Output>(region: string, send: (ec2: EC2Client) => Promise<Output>): Promise<Output> {
+    const client = this.options.clientFor(region);
+    let lastCode = '';
+    for (let attempt = 0; attempt < this.retry.maxAttempts; attempt += 1) {
+      try {
+        return await send(client);
+      } catch (error) {
+        const code = errorCode(error);
+        if (code === undefined || !THROTTLING_CODES.has(code)) throw error;
+        lastCode = code;
+        if (attempt + 1 < this.retry.maxAttempts) {
+          const ceiling = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** attempt);
+          await this.retry.sleep(Math.floor(this.retry.random() * ceiling));
+        }
+      }
+    }
+    throw new ComputeThrottledError(lastCode, this.retry.maxAttempts);
+  }
 }
 
-function toComputeInstance(instance: Instance): ComputeInstance {
+function capacityReservation(request: LaunchRequest) {
+  if (request.capacityReservationId) {
+    return { CapacityReservationTarget: { CapacityReservationId: request.capacityReservationId } };
+  }
+  return request.mode === 'reserved' ? { CapacityReservationPreference: 'open' as const } : undefined;
+}
+
+function toComputeInstance(region: string, instance: Instance): ComputeInstance {
   const tag = (key: string) => instance.Tags?.find((t) => t.Key === key)?.Value;
   const taggedMode = tag(MODE_TAG) as RentalMode | undefined;
   return {
     instanceId: instance.InstanceId ?? '',
+    region,
     instanceType: String(instance.InstanceType),
     zone: instance.Placement?.AvailabilityZone ?? '',
     launchedAtMs: instance.LaunchTime?.getTime() ?? 0,
     mode: instance.InstanceLifecycle === 'spot' ? 'spot' : (taggedMode ?? 'on-demand'),
     leaseId: tag(LEASE_TAG),
     tenantId: tag(TENANT_TAG),
+    commitmentId: tag(COMMITMENT_TAG),
   };
 }

@@ -7,9 +7,13 @@ export class SqsLeaseCommandQueue implements LeaseCommandQueue {
     private readonly queueUrl: string,
   ) {}
 
-  async send(command: LeaseCommand): Promise<void> {
+  async send(command: LeaseCommand, options: { delaySeconds?: number } = {}): Promise<void> {
     await this.client.send(
-      new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: JSON.stringify(command) }),
+      new SendMessageCommand({
+        QueueUrl: this.queueUrl,
+        MessageBody: JSON.stringify(command),
+        DelaySeconds: options.delaySeconds,
+      }),
     );
   }
 }

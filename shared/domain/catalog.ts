@@ -36,12 +36,45 @@ export class PriceCatalog {
     return this.byType.get(instanceType);
   }
 
-  /** Whole-GPU, single-GPU types priced on-demand in the region, cheapest first. */
+  /** Every GPU model the catalog knows, for validating requests. */
+  gpuModels(): string[] {
+    return [...new Set([...this.byType.values()].map((o) => o.gpuModel))].sort();
+  }
+
+  /** Types priced on-demand in any of `regions`: all of `gpuModel`, or the one named. */
+  typesFor(
+    selector: { gpuModel?: string | undefined; instanceType?: string | undefined },
+    regions: readonly string[],
+  ): InstanceOffering[] {
+    return [...this.byType.values()].filter(
+      (o) =>
+        (selector.gpuModel === undefined || o.gpuModel === selector.gpuModel) &&
+        (selector.instanceType === undefined || o.instanceType === selector.instanceType) &&
+        regions.some((region) => o.pricing[region]?.onDemand !== undefined),
+    );
+  }
+
+  /** Whole-GPU, single-GPU types priced on-demand in the region, cheapest first (scaling group members). */
   singleGpuTypes(region: string): string[] {
     return [...this.byType.values()]
       .filter((o) => o.gpuCount === 1 && o.pricing[region]?.onDemand !== undefined)
       .sort((a, b) => (a.pricing[region]?.onDemand ?? 0) - (b.pricing[region]?.onDemand ?? 0))
       .map((o) => o.instanceType);
+  }
+
+  /** Every region some type has a price in. */
+  regions(): string[] {
+    return [...new Set([...this.byType.values()].flatMap((o) => Object.keys(o.pricing)))].sort();
+  }
+
+  /** Whether any type has a price in the region: the catalog's list of AWS regions. */
+  knowsRegion(region: string): boolean {
+    return [...this.byType.values()].some((o) => o.pricing[region] !== undefined);
+  }
+
+  /** Whether the type has an on-demand price in the region (so it can be launched there). */
+  isPricedIn(instanceType: string, region: string): boolean {
+    return this.byType.get(instanceType)?.pricing[region]?.onDemand !== undefined;
   }
 
   onDemandMicroPerHour(instanceType: string, region: string): MicroUsd {

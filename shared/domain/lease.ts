@@ -9,8 +9,16 @@ export type RentalMode = (typeof RENTAL_MODES)[number];
  * PENDING: stored, waiting for the provisioner. RUNNING: instances launched and owned.
  * RELEASING: the tenant asked to stop; billing ends at `releaseRequestedAt`.
  * RELEASED: every instance terminated and billed. FAILED: nothing could be launched.
+ * INTERRUPTED: spot capacity of the lease is being reclaimed; a replacement is queued.
  */
-export const LEASE_STATUSES = ['PENDING', 'RUNNING', 'RELEASING', 'RELEASED', 'FAILED'] as const;
+export const LEASE_STATUSES = [
+  'PENDING',
+  'RUNNING',
+  'RELEASING',
+  'RELEASED',
+  'FAILED',
+  'INTERRUPTED',
+] as const;
 export type LeaseStatus = (typeof LEASE_STATUSES)[number];
 
 export function isTerminal(status: LeaseStatus): boolean {
@@ -36,6 +44,33 @@ export interface Lease {
   readonly failureReason?: string | undefined;
   /** When the lease is released on its own (EventBridge Scheduler); absent: it runs until released. */
   readonly expiresAtMs?: number | undefined;
+  /** Any instance type with this GPU model will do (instead of one `instanceType`). */
+  readonly gpuModel?: string | undefined;
+  /** Regions the lease may run in; all GPU regions when absent. */
+  readonly regions?: readonly string[] | undefined;
+  /** Where the lease's data lives: pools elsewhere pay latency and transfer. */
+  readonly dataRegion?: string | undefined;
+  readonly dataGb?: number | undefined;
+  /** Ceiling on what all the lease's instances together may cost per hour. */
+  readonly maxHourlyMicroUsd?: number | undefined;
+  /** Where the provisioner placed the lease, and why. */
+  readonly placement?: LeasePlacement | undefined;
+  /** `name:version`: launch this image version instead of the default image's current one. */
+  readonly image?: string | undefined;
+}
+
+/** The pool a lease was placed in, as stored on the lease and sent with LeaseRunning. */
+export interface LeasePlacement {
+  readonly region: string;
+  readonly zone: string;
+  readonly instanceType: string;
+  readonly instances: number;
+  readonly mode: RentalMode;
+  readonly hourlyMicroUsd: number;
+  /** The image version launched (`name:version`), when one is registered. */
+  readonly image?: string | undefined;
+  /** The mode decision and the pool choice, in words; pools that refused capacity are named. */
+  readonly reason: string;
 }
 
 /** One EC2 instance owned by a lease, with its metering checkpoint. */
@@ -47,6 +82,14 @@ export interface LeaseInstance {
   readonly mode: RentalMode;
   /** The lease's project label, copied so metering can count spend per project. */
   readonly project?: string | undefined;
+  /** The instance's region; the home region when absent (records from before regions). */
+  readonly region?: string | undefined;
+  /** The reserved commitment whose slot the instance holds (reserved mode only). */
+  readonly commitmentId?: string | undefined;
+  /** When EC2 warned that it takes the instance back (spot interruption). */
+  readonly interruptedAtMs?: number | undefined;
+  /** When EC2's state-change event said the instance is running. */
+  readonly runningConfirmedAtMs?: number | undefined;
   readonly zone: string;
   readonly priceMicroUsdPerHour: number;
   readonly launchedAtMs: number;

@@ -18,6 +18,17 @@ const month = z
   .regex(/^\d{4}-\d{2}$/)
   .describe('UTC month, yyyy-mm.');
 const project = z.string().regex(/^[a-z0-9-]{1,64}$/);
+/** Where the provisioner placed a lease, and why. */
+const placement = z.strictObject({
+  region: z.string(),
+  zone: z.string(),
+  instanceType: z.string(),
+  instances: z.number().int().min(1),
+  mode: z.enum(RENTAL_MODES),
+  hourlyMicroUsd: microUsd,
+  image: z.string().optional(),
+  reason: z.string(),
+});
 
 export const DOMAIN_EVENTS = {
   LeaseRequested: {
@@ -34,13 +45,29 @@ export const DOMAIN_EVENTS = {
   },
   LeaseRunning: {
     version: 1,
-    description: "The lease's instances are launched and billed; the mode chosen and why.",
+    description: "The lease's instances are launched and billed; the mode and pool chosen and why.",
     detail: z.strictObject({
       leaseId,
       mode: z.enum(RENTAL_MODES),
       reason: z.string(),
       gpus: z.number().int().min(1),
+      placement: placement.optional(),
     }),
+  },
+  LeaseInterrupted: {
+    version: 1,
+    description: 'EC2 warned that it takes back a spot instance of the lease; a replacement is queued.',
+    detail: z.strictObject({
+      leaseId,
+      instanceId: z.string().min(1),
+      zone: z.string(),
+      warnedAtMs: epochMs,
+    }),
+  },
+  LeaseReplaced: {
+    version: 1,
+    description: 'An interrupted instance of the lease was replaced; the lease runs again.',
+    detail: z.strictObject({ leaseId, replacedInstanceId: z.string().min(1), placement }),
   },
   LeaseReleased: {
     version: 1,

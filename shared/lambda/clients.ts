@@ -16,7 +16,8 @@ import { tracer } from './observability';
 export const createDynamoDbClient = () => tracer.captureAWSv3Client(new DynamoDBClient({}));
 export const createDocumentClient = (client: DynamoDBClient) =>
   DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
-export const createEc2Client = () => tracer.captureAWSv3Client(new EC2Client({}));
+/** One per GPU region; the endpoint variable, when set, serves every region (moto does). */
+export const createEc2Client = (region?: string) => tracer.captureAWSv3Client(new EC2Client({ region }));
 /** Requests go to the configured endpoint, not a queue URL's host (emulators name hosts oddly). */
 export const createSqsClient = () =>
   tracer.captureAWSv3Client(new SQSClient({ useQueueUrlAsEndpoint: false }));

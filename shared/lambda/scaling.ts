@@ -12,13 +12,15 @@ import { DEFAULT_GPU_TEMPERATURE_LIMIT_C } from '../domain/gpu-health';
 import type { ScalingDeps } from '../usecases/evaluate-scaling-groups';
 import { createCloudWatchClient, createEventBridgeClient, createSqsClient } from './clients';
 import { createLeaseExpiry, type LeaseExpiryConfig, leaseExpiryConfig } from './lease-expiry';
+import { createPlacement, type PlacementConfig, placementConfig } from './placement';
 import { createStores, type StoreConfig, storeConfig } from './stores';
 
 /** Environment of the functions that read scaling groups and GPU metrics and act through leases. */
 export const scalingConfig = {
-  AWS_REGION: nonEmpty,
   ...storeConfig,
   ...leaseExpiryConfig,
+  // Members are placed like any lease: the fleet, its regions and prices.
+  ...placementConfig,
   SCALING_GROUPS_TABLE_NAME: nonEmpty,
   /** Members are leases: createLease holds them to the tenant's block-new-leases budgets. */
   BUDGETS_TABLE_NAME: nonEmpty,
@@ -28,7 +30,7 @@ export const scalingConfig = {
   GPU_TEMPERATURE_LIMIT_C: z.coerce.number().min(40).max(120).default(DEFAULT_GPU_TEMPERATURE_LIMIT_C),
 };
 
-export interface ScalingConfig extends StoreConfig, LeaseExpiryConfig {
+export interface ScalingConfig extends StoreConfig, LeaseExpiryConfig, PlacementConfig {
   readonly AWS_REGION: string;
   readonly BUDGETS_TABLE_NAME: string;
   readonly SCALING_GROUPS_TABLE_NAME: string;
@@ -39,10 +41,14 @@ export interface ScalingConfig extends StoreConfig, LeaseExpiryConfig {
 
 /** Wires the scaling evaluator's ports to their AWS adapters, one client per service. */
 export function createScaling(config: ScalingConfig, cloudWatch = createCloudWatchClient()): ScalingDeps {
-  const { documents, leases, spend } = createStores(config);
+  const { documents, leases, spend, images } = createStores(config);
+  const { compute, placement } = createPlacement(config);
   return {
     leases,
     spend,
+    compute,
+    placement,
+    images,
     budgets: new DynamoDbBudgetRepository(documents, config.BUDGETS_TABLE_NAME),
     expiry: createLeaseExpiry(config),
     settings: new DynamoDbTenantSettings(documents, config.LEASES_TABLE_NAME),

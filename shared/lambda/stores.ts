@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { DynamoDbCommitmentRepository } from '../adapters/dynamodb-commitments';
+import { DynamoDbImageRepository } from '../adapters/dynamodb-images';
 import { DynamoDbLeaseRepository } from '../adapters/dynamodb-lease-repository';
 import { DynamoDbMeteringLedger } from '../adapters/dynamodb-metering-ledger';
 import { DynamoDbSpendCounters } from '../adapters/dynamodb-spend-counters';
@@ -39,5 +41,10 @@ export function createStores(config: StoreConfig) {
     ),
     spend: new DynamoDbSpendCounters(documents, config.SPEND_TABLE_NAME),
     documents,
+    images: new DynamoDbImageRepository(documents, config.LEASES_TABLE_NAME),
+    commitments: new DynamoDbCommitmentRepository(documents, {
+      leases: config.LEASES_TABLE_NAME,
+      usage: config.USAGE_TABLE_NAME,
+    }),
   };
 }

@@ -1,49 +1,98 @@
 import type { RentalMode } from '../domain/lease';
+import type { MicroUsd } from '../domain/money';
 
 export const MANAGED_TAG = 'gpurent:managed';
 export const LEASE_TAG = 'gpurent:lease';
 export const TENANT_TAG = 'gpurent:tenant';
+export const COMMITMENT_TAG = 'gpurent:commitment';
+/** Subnets and launch templates of one gpurent fleet carry this tag with the fleet's name. */
+export const FLEET_TAG = 'gpurent:fleet';
 
 export interface LaunchRequest {
   readonly tenantId: string;
   readonly leaseId: string;
+  readonly region: string;
+  readonly zone: string;
   readonly instanceType: string;
   readonly mode: RentalMode;
   readonly count: number;
   /** Idempotency token for EC2 (honoured by AWS; our own check covers emulators that ignore it). */
   readonly clientToken: string;
+  /** The reserved commitment the instances run on; tagged, so an adopted instance keeps its rate. */
+  readonly commitmentId?: string | undefined;
+  /** An EC2 capacity reservation to launch into (reserved commitments that name one). */
+  readonly capacityReservationId?: string | undefined;
+  /** The launch template version to launch (an image version's); the template's default when absent. */
+  readonly launchTemplateVersion?: string | undefined;
 }
 
-export interface ComputeInstance {
+/** Where an instance lives: enough to act on it. */
+export interface InstanceRef {
   readonly instanceId: string;
+  readonly region: string;
+}
+
+export interface ComputeInstance extends InstanceRef {
   readonly instanceType: string;
   readonly zone: string;
   readonly launchedAtMs: number;
   readonly mode: RentalMode;
   readonly leaseId?: string | undefined;
   readonly tenantId?: string | undefined;
+  readonly commitmentId?: string | undefined;
 }
 
-/** Capacity for the asked mode is not there now; the caller may fall back. */
+/** A GPU region the fleet can launch into, with the zones it has subnets in. */
+export interface FleetRegion {
+  readonly region: string;
+  readonly zones: readonly string[];
+}
+
+/** Capacity for the offering is not there now; the caller marks it unavailable and tries the next. */
 export class CapacityUnavailableError extends Error {
   constructor(
     readonly mode: RentalMode,
     readonly instanceType: string,
     readonly code: string,
+    readonly zone?: string,
   ) {
-    super(`No ${mode} capacity for ${instanceType} (${code})`);
+    super(`No ${mode} capacity for ${instanceType}${zone ? ` in ${zone}` : ''} (${code})`);
     this.name = 'CapacityUnavailableError';
   }
 }
 
-/** The narrow slice of EC2 the control plane uses. */
+/** EC2 kept throttling after the adapter's retries; the command is retried later by its queue. */
+export class ComputeThrottledError extends Error {
+  constructor(
+    readonly code: string,
+    readonly attempts: number,
+  ) {
+    super(`EC2 throttled ${attempts} attempts in a row (${code})`);
+    this.name = 'ComputeThrottledError';
+  }
+}
+
+/** The narrow slice of EC2 the control plane uses, across the fleet's GPU regions. */
 export interface Compute {
+  /** The GPU regions and zones the fleet can launch into. */
+  fleet(): Promise<FleetRegion[]>;
   launch(request: LaunchRequest): Promise<ComputeInstance[]>;
-  /** Live (pending or running) instances tagged with the lease. */
+  /** Live (pending or running) instances tagged with the lease, in every GPU region. */
   instancesOfLease(leaseId: string): Promise<ComputeInstance[]>;
-  /** Live instances carrying the managed tag, for the reconciler. */
+  /**
+   * One instance in any state, looked for in `regions` in order (forwarded EC2
+   * events may name the region they were forwarded to, not the instance's).
+   */
+  findInstance(instanceId: string, regions: readonly string[]): Promise<ComputeInstance | undefined>;
+  /** Live instances carrying the managed tag in every GPU region, for the reconciler. */
   managedInstances(): Promise<ComputeInstance[]>;
-  terminate(instanceIds: readonly string[]): Promise<void>;
-  /** Current spot price per hour in micro-dollars for the type in a zone, if EC2 publishes one. */
-  spotPriceMicroPerHour(instanceType: string, zone: string): Promise<number | undefined>;
+  terminate(instances: readonly InstanceRef[]): Promise<void>;
+  /**
+   * A new version of the region's fleet launch template that starts `amiId`:
+   * the default version's settings, IMDSv2 required, every EBS volume
+   * encrypted. Returns its version number.
+   */
+  createLaunchTemplateVersion(region: string, amiId: string, description: string): Promise<string>;
+  /** Latest published spot prices in a region, keyed `zone/instanceType`, per instance-hour. */
+  spotPrices(region: string, instanceTypes: readonly string[]): Promise<Map<string, MicroUsd>>;
 }

@@ -1,13 +1,16 @@
 import { z } from 'zod';
 
 export const leaseCommandSchema = z.object({
-  type: z.enum(['provision', 'release', 'expire']),
+  type: z.enum(['provision', 'release', 'expire', 'replace']),
   tenantId: z.string().min(1),
   leaseId: z.string().min(1),
+  /** replace: the interrupted instance whose GPUs are placed again. */
+  instanceId: z.string().min(1).optional(),
 });
 export type LeaseCommand = z.infer<typeof leaseCommandSchema>;
 
 /** The queue that drives the lease worker. */
 export interface LeaseCommandQueue {
-  send(command: LeaseCommand): Promise<void>;
+  /** `delaySeconds` holds the command back (a replacement waits for the reclaim). */
+  send(command: LeaseCommand, options?: { delaySeconds?: number }): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import type { Lease, LeaseInstance, LeaseStatus, LeaseView } from '../domain/lease';
+import type { Lease, LeaseInstance, LeasePlacement, LeaseStatus, LeaseView } from '../domain/lease';
 import type { InstanceRef } from './metering-work';
 
 export interface LeasePage {
@@ -10,6 +10,7 @@ export interface LeasePage {
 export interface TransitionChanges {
   readonly releaseRequestedAtMs?: number;
   readonly failureReason?: string;
+  readonly placement?: LeasePlacement;
 }
 
 /** Leases and the instances they own, always addressed within one tenant. */
@@ -44,6 +45,15 @@ export interface LeaseRepository {
   stampInstanceEnds(instances: readonly InstanceRef[], endedAtMs: number): Promise<void>;
   /** Records instances a lease owns; an instance already recorded is left as it is. */
   recordInstances(instances: readonly LeaseInstance[]): Promise<void>;
+  /**
+   * Stamps an instance event once (`interruptedAtMs` or `runningConfirmedAtMs`):
+   * false when the instance is unknown or already carries the stamp.
+   */
+  stampInstance(
+    instance: Pick<LeaseInstance, 'tenantId' | 'leaseId' | 'instanceId'>,
+    stamp: 'interruptedAtMs' | 'runningConfirmedAtMs',
+    atMs: number,
+  ): Promise<boolean>;
   /** Every instance whose bill is still open, across tenants (the metering work list). */
   openInstances(): Promise<LeaseInstance[]>;
   /** Instance records by key, as stored now (missing ones are left out). */

@@ -1,11 +1,11 @@
 import type { Lease, RentalMode, Workload } from '../domain/lease';
 import { expiryOf } from '../domain/lease-expiry';
-import { UnsupportedInstanceTypeError } from '../errors';
 import { newLeaseId } from '../ids';
 import { assertWithinBudgets } from './budgets/budget-guard';
 import type { BudgetControl, ControlPlane, TenantControl } from './dependencies';
+import { type PlacementAsk, resolveLeaseShape } from './lease-shape';
 
-export interface CreateLeaseRequest {
+export interface CreateLeaseRequest extends PlacementAsk {
   readonly tenantId: string;
   readonly workload: Workload;
   readonly gpus: number;
@@ -18,7 +18,17 @@ export interface CreateLeaseRequest {
 
 type Deps = Pick<
   ControlPlane,
-  'leases' | 'spend' | 'commands' | 'events' | 'catalog' | 'region' | 'now' | 'expiry'
+  | 'leases'
+  | 'spend'
+  | 'commands'
+  | 'events'
+  | 'catalog'
+  | 'region'
+  | 'now'
+  | 'expiry'
+  | 'compute'
+  | 'placement'
+  | 'images'
 > &
   Pick<BudgetControl, 'budgets'> &
   TenantControl;
@@ -34,9 +44,9 @@ export async function createLease(
   request: CreateLeaseRequest,
   defaultInstanceType: string,
 ): Promise<Lease> {
-  const instanceType = request.instanceType ?? defaultInstanceType;
-  const supported = deps.catalog.singleGpuTypes(deps.region);
-  if (!supported.includes(instanceType)) throw new UnsupportedInstanceTypeError(instanceType, supported);
+  // The shape carries instanceType (the named type, the default, or the GPU model's smallest).
+  const shape = await resolveLeaseShape(deps, request, defaultInstanceType);
+  const { instanceType } = shape;
   await assertWithinBudgets(deps, request.tenantId, request.project);
 
   const now = deps.now();
@@ -50,9 +60,9 @@ export async function createLease(
     leaseId: newLeaseId(now),
     workload: request.workload,
     gpus: request.gpus,
-    instanceType,
     requestedMode: request.mode,
     project: request.project,
+    ...shape,
     status: 'PENDING',
     createdAtMs: now,
     updatedAtMs: now,

@@ -1,8 +1,12 @@
 import type { PriceCatalog } from '../domain/catalog';
+import type { PlacementCosts } from '../domain/placement-costs';
+import type { UnavailableOfferings } from '../domain/unavailable-offerings';
 import type { BudgetNotifier, BudgetRepository, SpendCounters } from '../ports/budgets';
+import type { CommitmentRepository } from '../ports/commitments';
 import type { Compute } from '../ports/compute';
 import type { ControlPlaneMetrics } from '../ports/control-plane-metrics';
 import type { DomainEventPublisher } from '../ports/domain-events';
+import type { ImageRepository } from '../ports/images';
 import type { LeaseCommandQueue } from '../ports/lease-commands';
 import type { LeaseExpiryScheduler, TenantSettingsRepository } from '../ports/lease-expiry';
 import type { LeaseRepository } from '../ports/lease-repository';
@@ -23,6 +27,25 @@ export interface ControlPlane {
   readonly expiry: LeaseExpiryScheduler;
   /** Operational figures for the dashboard (time to RUNNING, launch failures). */
   readonly metrics: ControlPlaneMetrics;
+  readonly placement: PlacementSettings;
+  readonly commitments: CommitmentRepository;
+  readonly images: ImageRepository;
+}
+
+/** How the provisioner finds and ranks pools; read once from configuration. */
+export interface PlacementSettings {
+  /** GPU regions, home region first. */
+  readonly regions: readonly string[];
+  readonly costs: PlacementCosts;
+  /** `ec2`: spot prices from DescribeSpotPriceHistory; `catalog`: on-demand × `spotCatalogRatio` only. */
+  readonly spotPriceSource: 'ec2' | 'catalog';
+  readonly spotCatalogRatio: number;
+  /** Why spot is priced as it is, shown wherever spot prices are (set locally). */
+  readonly spotPriceNote?: string | undefined;
+  /** The image whose current version launches when a lease pins none. */
+  readonly defaultImage: string;
+  /** Offerings that refused capacity lately, per container. */
+  readonly unavailable: UnavailableOfferings;
 }
 
 /** What budget use cases add: the budgets and the alerts topic. */

@@ -22,7 +22,17 @@ import { planScalingMetrics } from './scaling-metrics';
 
 export type ScalingDeps = Pick<
   ControlPlane,
-  'leases' | 'spend' | 'commands' | 'events' | 'catalog' | 'region' | 'now' | 'expiry'
+  | 'leases'
+  | 'spend'
+  | 'commands'
+  | 'events'
+  | 'catalog'
+  | 'region'
+  | 'now'
+  | 'expiry'
+  | 'compute'
+  | 'placement'
+  | 'images'
 > &
   Pick<BudgetControl, 'budgets'> &
   TenantControl & {

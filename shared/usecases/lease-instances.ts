@@ -1,37 +1,48 @@
-import type { Lease, LeaseInstance, RentalMode } from '../domain/lease';
+import type { Lease, LeaseInstance } from '../domain/lease';
+import type { MicroUsd } from '../domain/money';
+import { poolKey } from '../domain/placement';
 import type { ComputeInstance } from '../ports/compute';
 import type { ControlPlane } from './dependencies';
+import { livePools } from './pools';
 
-type Deps = Pick<ControlPlane, 'catalog' | 'compute' | 'region'>;
+type Deps = Pick<ControlPlane, 'catalog' | 'compute' | 'placement' | 'commitments' | 'now'>;
 
 /**
- * The hourly price an instance is metered at, fixed at launch. Spot uses the
- * zone's published price at that moment (on-demand when EC2 publishes none).
+ * The hourly price an instance is metered at, fixed at launch: its pool's price
+ * now (spot as EC2 publishes it in the zone, on-demand from the catalog), the
+ * commitment's own rate for an instance on a commitment (the catalog's reserved
+ * rate for a reserved instance on none).
  */
-export async function priceAtLaunch(
-  deps: Deps,
-  instanceType: string,
-  mode: RentalMode,
-  zone: string,
-): Promise<number> {
-  switch (mode) {
-    case 'on-demand':
-      return deps.catalog.onDemandMicroPerHour(instanceType, deps.region);
-    case 'reserved':
-      return deps.catalog.reservedMicroPerHour(instanceType, deps.region);
-    case 'spot':
-      return (
-        (await deps.compute.spotPriceMicroPerHour(instanceType, zone)) ??
-        deps.catalog.onDemandMicroPerHour(instanceType, deps.region)
-      );
+export async function priceAtLaunch(deps: Deps, instance: ComputeInstance): Promise<MicroUsd> {
+  if (instance.mode === 'reserved') {
+    const commitment = instance.commitmentId ? await deps.commitments.get(instance.commitmentId) : undefined;
+    return (
+      commitment?.hourlyMicroUsd ?? deps.catalog.reservedMicroPerHour(instance.instanceType, instance.region)
+    );
   }
+  const pools = await livePools(deps, {
+    instanceTypes: [instance.instanceType],
+    regions: [instance.region],
+    modes: [instance.mode],
+    nowMs: deps.now(),
+  });
+  const key = poolKey(instance);
+  const pool = pools.find((candidate) => poolKey(candidate) === key);
+  return (
+    pool?.priceMicroUsdPerHour ?? deps.catalog.onDemandMicroPerHour(instance.instanceType, instance.region)
+  );
 }
 
-/** Turns EC2 instances into the lease's records, with an empty metering checkpoint. */
+/**
+ * Turns EC2 instances into the lease's records, with an empty metering
+ * checkpoint; `price` gives an instance's price when the caller knows it (the
+ * pool it was launched into), else it is looked up as at launch.
+ */
 export function toLeaseInstances(
   deps: Deps,
   lease: Lease,
   instances: readonly ComputeInstance[],
+  price: (instance: ComputeInstance) => MicroUsd | undefined = () => undefined,
 ): Promise<LeaseInstance[]> {
   return Promise.all(
     instances.map(async (instance) => ({
@@ -41,8 +52,10 @@ export function toLeaseInstances(
       instanceType: instance.instanceType,
       mode: instance.mode,
       project: lease.project,
+      region: instance.region,
+      commitmentId: instance.commitmentId,
       zone: instance.zone,
-      priceMicroUsdPerHour: await priceAtLaunch(deps, instance.instanceType, instance.mode, instance.zone),
+      priceMicroUsdPerHour: price(instance) ?? (await priceAtLaunch(deps, instance)),
       launchedAtMs: instance.launchedAtMs,
       meteredUntilMs: instance.launchedAtMs,
       billedSeconds: 0,
@@ -60,4 +73,9 @@ export async function unrecordedInstances(
 ): Promise<ComputeInstance[]> {
   const known = new Set(recorded.map((instance) => instance.instanceId));
   return (await deps.compute.instancesOfLease(leaseId)).filter((instance) => !known.has(instance.instanceId));
+}
+
+/** Where a recorded instance lives (records from before regions live in the home region). */
+export function instanceRef(deps: Pick<ControlPlane, 'region'>, instance: LeaseInstance) {
+  return { instanceId: instance.instanceId, region: instance.region ?? deps.region };
 }

@@ -1,22 +1,25 @@
-import type { LeaseView, RentalMode } from '../domain/lease';
-import { chooseRentalMode } from '../domain/rental-mode';
+import type { ImageVersion } from '../domain/images';
+import type { LeaseInstance, LeasePlacement, LeaseView, RentalMode } from '../domain/lease';
+import type { MicroUsd } from '../domain/money';
+import { choosePool, type Pool, poolKey, withCapacityFailure } from '../domain/placement';
+import { chooseRentalMode, type ModeDecision } from '../domain/rental-mode';
+import type { ReservableLease } from '../domain/reservations';
 import { CapacityUnavailableError, type ComputeInstance } from '../ports/compute';
 import type { ControlPlane } from './dependencies';
+import { imageForLaunch } from './images';
 import { toLeaseInstances, unrecordedInstances } from './lease-instances';
+import { candidateInstanceTypes } from './lease-shape';
+import { livePools } from './pools';
 import { completeRelease, endInstances } from './release-lease';
+import { claimSlots, type ReservedOptions, reservableLease, reservedOptions } from './reserved-slots';
 
 export type ProvisionOutcome = 'running' | 'failed' | 'released' | 'not-pending' | 'missing';
 
 /**
- * Reserved GPUs free for new leases. Capacity reservations are not tracked yet,
- * so the mode policy never places a lease on reserved capacity from the worker.
- */
-const FREE_RESERVED_GPUS = 0;
-
-/**
  * Launches the lease's instances and marks it RUNNING. Idempotent without help
  * from EC2: instances an earlier delivery launched are found by their lease tag
- * and adopted, so a duplicate message launches nothing twice.
+ * and adopted, so a duplicate message launches nothing twice, and only the GPUs
+ * still missing are placed.
  */
 export async function provisionLease(
   deps: ControlPlane,
@@ -27,27 +30,17 @@ export async function provisionLease(
   if (!lease) return 'missing';
   if (lease.status !== 'PENDING') return 'not-pending';
 
-  const adopted = await unrecordedInstances(deps, leaseId, lease.instances);
-  const owned = lease.instances.filter((i) => i.meteringOpen).length + adopted.length;
-  const decision = chooseRentalMode({
-    workload: lease.workload,
-    gpus: lease.gpus,
-    requestedMode: lease.requestedMode,
-    freeReservedGpus: FREE_RESERVED_GPUS,
-  });
-
-  let launched: ComputeInstance[] = [];
-  if (owned < lease.gpus) {
-    try {
-      launched = await launchWithFallback(deps, lease, lease.gpus - owned, decision.mode, decision.fallback);
-    } catch (error) {
-      if (!(error instanceof CapacityUnavailableError)) throw error;
-      return failLease(deps, lease, error.message);
-    }
-  }
-  await deps.leases.recordInstances(await toLeaseInstances(deps, lease, [...adopted, ...launched]));
-
-  if (!(await deps.leases.transition(tenantId, leaseId, ['PENDING'], 'RUNNING', deps.now()))) {
+  const filled = await fillMissingGpus(deps, lease, (reserved, missing) =>
+    chooseRentalMode({
+      workload: lease.workload,
+      gpus: missing.gpus,
+      requestedMode: lease.requestedMode,
+      freeReservedGpus: reserved.freeReservedGpus,
+    }),
+  );
+  if ('failure' in filled) return failLease(deps, lease, 'PENDING', filled.failure);
+  const { placement } = filled;
+  if (!(await deps.leases.transition(tenantId, leaseId, ['PENDING'], 'RUNNING', deps.now(), { placement }))) {
     // Released while we launched: the new instances are owned and now ended with it.
     const outcome = await completeRelease(deps, tenantId, leaseId);
     return outcome === 'released' ? 'released' : 'not-pending';
@@ -57,50 +50,209 @@ export async function provisionLease(
     {
       type: 'LeaseRunning',
       tenantId,
-      detail: { leaseId, mode: decision.mode, reason: decision.reason, gpus: lease.gpus },
+      detail: { leaseId, mode: placement.mode, reason: placement.reason, gpus: lease.gpus, placement },
     },
   ]);
   return 'running';
 }
 
-async function launchWithFallback(
+/** Decides the mode for the GPUs still missing, given what reserved commitments could carry. */
+export type MissingGpusDecision = (reserved: ReservedOptions, missing: ReservableLease) => ModeDecision;
+
+/**
+ * Places and launches the GPUs the lease does not own yet (open, uninterrupted
+ * instances, plus live ones an earlier attempt launched but never recorded,
+ * which are adopted) and records them. Shared by provisioning and by the
+ * replacement of interrupted instances.
+ */
+export async function fillMissingGpus(
   deps: ControlPlane,
   lease: LeaseView,
-  count: number,
-  mode: RentalMode,
-  fallback: RentalMode | null,
-): Promise<ComputeInstance[]> {
-  const request = {
-    tenantId: lease.tenantId,
-    leaseId: lease.leaseId,
-    instanceType: lease.instanceType,
-    count,
-    clientToken: `${lease.leaseId}-${count}`,
-  };
-  try {
-    return await deps.compute.launch({ ...request, mode });
-  } catch (error) {
-    if (error instanceof CapacityUnavailableError) deps.metrics.launchFailed(error.mode, error.code);
-    if (!(error instanceof CapacityUnavailableError) || fallback === null) throw error;
-  }
-  try {
-    return await deps.compute.launch({
-      ...request,
-      mode: fallback,
-      clientToken: `${request.clientToken}-${fallback}`,
+  decide: MissingGpusDecision,
+): Promise<{ placement: LeasePlacement } | { failure: string }> {
+  const adopted = await unrecordedInstances(deps, lease.leaseId, lease.instances);
+  const kept = lease.instances.filter((i) => i.meteringOpen && i.interruptedAtMs === undefined);
+  const ownedGpus = [...kept, ...adopted].reduce((sum, i) => sum + gpusOf(deps, i.instanceType), 0);
+  const image = await imageForLaunch(deps, lease);
+  // With an image version, only regions it has an AMI (and a launch template version) in.
+  const regions = (lease.regions ?? deps.placement.regions).filter(
+    (region) => !image || image.launchTemplateVersionByRegion[region] !== undefined,
+  );
+  if (regions.length === 0)
+    return { failure: `image ${image?.name}:${image?.version} has no AMI in the allowed regions` };
+  const instanceTypes = candidateInstanceTypes(deps, lease, regions, lease.instanceType);
+  const missing = reservableLease(lease, Math.max(0, lease.gpus - ownedGpus), deps.now());
+  // The real free reserved GPUs: what assignReservedGpus would give this lease on its best commitment.
+  const reserved = await reservedOptions(deps, missing, instanceTypes, regions, deps.now());
+  const decision = decide(reserved, missing);
+
+  let launch: Launched | undefined;
+  if (missing.gpus > 0) {
+    const placed = await placeAndLaunch(deps, lease, missing, decision, {
+      instanceTypes,
+      regions,
+      reservedPools: reserved.pools,
+      image,
     });
-  } catch (error) {
-    if (error instanceof CapacityUnavailableError) deps.metrics.launchFailed(error.mode, error.code);
-    throw error;
+    if ('failure' in placed) return placed;
+    launch = placed;
   }
+  const launched = launch?.instances ?? [];
+  const records = await toLeaseInstances(deps, lease, [...adopted, ...launched], (instance) =>
+    launched.includes(instance) ? launch?.priceMicroUsdPerHour : undefined,
+  );
+  await deps.leases.recordInstances(records);
+  return {
+    placement:
+      launch?.placement ??
+      adoptedPlacement(
+        [...kept, ...records],
+        'every GPU runs on instances an earlier attempt launched; adopted them',
+      ),
+  };
 }
 
-/** No capacity anywhere: whatever an earlier attempt launched is ended, then the lease FAILS. */
-async function failLease(deps: ControlPlane, lease: LeaseView, reason: string): Promise<ProvisionOutcome> {
+interface Launched {
+  readonly instances: ComputeInstance[];
+  readonly priceMicroUsdPerHour: MicroUsd;
+  readonly placement: LeasePlacement;
+}
+
+const gpusOf = (deps: Pick<ControlPlane, 'catalog'>, instanceType: string) =>
+  deps.catalog.offering(instanceType)?.gpuCount ?? 1;
+
+/**
+ * Ranks the pools of the chosen mode, then of its fallback, with choosePool and
+ * launches into the best one; a pool that refuses capacity is marked
+ * unavailable (here and in the container's cache) and the next is tried.
+ * Fails only when every allowed pool refused or none is left, saying which.
+ */
+async function placeAndLaunch(
+  deps: ControlPlane,
+  lease: LeaseView,
+  missing: ReservableLease,
+  decision: ModeDecision,
+  where: {
+    readonly instanceTypes: readonly string[];
+    readonly regions: readonly string[];
+    readonly reservedPools: readonly Pool[];
+    readonly image: ImageVersion | undefined;
+  },
+): Promise<Launched | { failure: string }> {
+  const { instanceTypes, regions, reservedPools, image } = where;
+  const { gpus } = missing;
+  const modes: RentalMode[] =
+    decision.fallback && decision.fallback !== decision.mode
+      ? [decision.mode, decision.fallback]
+      : [decision.mode];
+  let pools: Pool[] = [
+    ...(await livePools(deps, { instanceTypes, regions, modes, nowMs: deps.now() })),
+    ...(modes.includes('reserved') ? reservedPools.filter((pool) => regions.includes(pool.region)) : []),
+  ];
+  const refused: string[] = [];
+  const unplaceable: string[] = [];
+  for (const mode of modes) {
+    for (;;) {
+      const choice = choosePool(
+        {
+          instanceTypes,
+          mode,
+          nowMs: deps.now(),
+          gpus,
+          dataRegion: lease.dataRegion,
+          dataGb: lease.dataGb,
+          maxHourlyMicroUsd: lease.maxHourlyMicroUsd,
+          costs: deps.placement.costs,
+        },
+        pools,
+      );
+      const pool = choice.pool;
+      if (pool === null) {
+        unplaceable.push(choice.reason);
+        break;
+      }
+      const commitmentId = pool.commitmentId;
+      if (commitmentId && (await claimSlots(deps, commitmentId, missing)) === 'no-room') {
+        // Another lease took the room since the pools were read.
+        pools = markRefused(deps, pools, pool);
+        refused.push(`${poolKey(pool)} (CommitmentFull)`);
+        continue;
+      }
+      try {
+        const instances = await deps.compute.launch({
+          tenantId: lease.tenantId,
+          leaseId: lease.leaseId,
+          region: pool.region,
+          zone: pool.zone,
+          instanceType: pool.instanceType,
+          mode,
+          count: choice.instances,
+          clientToken: `${lease.leaseId}-${refused.length}-${choice.instances}`,
+          commitmentId,
+          capacityReservationId: pool.capacityReservationId,
+          launchTemplateVersion: image?.launchTemplateVersionByRegion[pool.region],
+        });
+        const refusals = refused.length > 0 ? `; refused first: ${refused.join(', ')}` : '';
+        return {
+          instances,
+          priceMicroUsdPerHour: pool.priceMicroUsdPerHour,
+          placement: {
+            region: pool.region,
+            zone: pool.zone,
+            instanceType: pool.instanceType,
+            instances: choice.instances,
+            mode,
+            hourlyMicroUsd: choice.hourlyMicroUsd,
+            image: image && `${image.name}:${image.version}`,
+            reason: `${decision.reason}; ${choice.reason}${refusals}`,
+          },
+        };
+      } catch (error) {
+        if (!(error instanceof CapacityUnavailableError)) throw error;
+        deps.metrics.launchFailed(error.mode, error.code);
+        if (commitmentId) await deps.commitments.release(commitmentId, lease.leaseId);
+        pools = markRefused(deps, pools, pool);
+        refused.push(`${poolKey(pool)} (${error.code})`);
+      }
+    }
+  }
+  const refusals = refused.length > 0 ? `every allowed pool refused: ${refused.join(', ')}; ` : '';
+  return { failure: `${refusals}${unplaceable.join('; ')}` };
+}
+
+/** The pool refused: it sits out its back-off here and in the container's unavailable-offerings cache. */
+function markRefused(deps: ControlPlane, pools: readonly Pool[], refused: Pool): Pool[] {
+  const atMs = deps.now();
+  deps.placement.unavailable.markUnavailable(refused, atMs);
+  const key = poolKey(refused);
+  return pools.map((p) => (poolKey(p) === key ? withCapacityFailure(p, atMs) : p));
+}
+
+/** Where instances the lease already owns run, as its placement (they were launched earlier). */
+export function adoptedPlacement(owned: readonly LeaseInstance[], reason: string): LeasePlacement {
+  const first = owned[0];
+  return {
+    region: first?.region ?? '',
+    zone: first?.zone ?? '',
+    instanceType: first?.instanceType ?? '',
+    instances: owned.length,
+    mode: first?.mode ?? 'on-demand',
+    hourlyMicroUsd: owned.reduce((sum, i) => sum + i.priceMicroUsdPerHour, 0),
+    reason,
+  };
+}
+
+/** No capacity anywhere: whatever the lease still runs is ended, then the lease FAILS. */
+export async function failLease(
+  deps: ControlPlane,
+  lease: LeaseView,
+  from: 'PENDING' | 'INTERRUPTED',
+  reason: string,
+): Promise<'failed'> {
   const { tenantId, leaseId } = lease;
   await endInstances(deps, lease);
   if (
-    await deps.leases.transition(tenantId, leaseId, ['PENDING'], 'FAILED', deps.now(), {
+    await deps.leases.transition(tenantId, leaseId, [from], 'FAILED', deps.now(), {
       failureReason: reason,
     })
   ) {

@@ -61,7 +61,7 @@ export async function reconcileFleet(deps: ControlPlane): Promise<ReconcileSumma
     }
   }
 
-  await deps.compute.terminate(orphans.map((i) => i.instanceId));
+  await deps.compute.terminate(orphans);
   const events: DomainEvent[] = orphans.map((i) => ({
     type: 'OrphanInstanceTerminated',
     tenantId: i.tenantId ?? 'unknown',

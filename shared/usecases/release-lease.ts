@@ -1,8 +1,9 @@
 import { isTerminal, type LeaseView } from '../domain/lease';
 import { LeaseNotFoundError } from '../errors';
 import type { ControlPlane } from './dependencies';
-import { toLeaseInstances, unrecordedInstances } from './lease-instances';
+import { instanceRef, toLeaseInstances, unrecordedInstances } from './lease-instances';
 import { closeInstanceBill } from './metering';
+import { freeReservedSlots } from './reserved-slots';
 
 /**
  * The tenant's side of a release: the lease moves to RELEASING and a release
@@ -17,9 +18,16 @@ export async function requestRelease(
   if (!lease) throw new LeaseNotFoundError(leaseId);
   if (isTerminal(lease.status) || lease.status === 'RELEASING') return lease;
   const now = deps.now();
-  const moved = await deps.leases.transition(tenantId, leaseId, ['PENDING', 'RUNNING'], 'RELEASING', now, {
-    releaseRequestedAtMs: now,
-  });
+  const moved = await deps.leases.transition(
+    tenantId,
+    leaseId,
+    ['PENDING', 'RUNNING', 'INTERRUPTED'],
+    'RELEASING',
+    now,
+    {
+      releaseRequestedAtMs: now,
+    },
+  );
   // A concurrent request or the provisioner moved it first; the command is idempotent either way.
   await deps.commands.send({ type: 'release', tenantId, leaseId });
   if (moved) return { ...lease, status: 'RELEASING', updatedAtMs: now, releaseRequestedAtMs: now };
@@ -35,8 +43,8 @@ export async function endInstances(deps: ControlPlane, lease: LeaseView): Promis
   const { tenantId, leaseId } = lease;
   const strays = await unrecordedInstances(deps, leaseId, lease.instances);
   if (strays.length > 0) await deps.leases.recordInstances(await toLeaseInstances(deps, lease, strays));
-  const live = lease.instances.filter((i) => i.meteringOpen).map((i) => i.instanceId);
-  await deps.compute.terminate([...live, ...strays.map((i) => i.instanceId)]);
+  const live = lease.instances.filter((i) => i.meteringOpen).map((i) => instanceRef(deps, i));
+  await deps.compute.terminate([...live, ...strays]);
   const endedAtMs = await deps.leases.recordTermination(tenantId, leaseId, deps.now());
   const open = [
     ...lease.instances.filter((i) => i.meteringOpen),
@@ -51,6 +59,8 @@ export async function endInstances(deps: ControlPlane, lease: LeaseView): Promis
       (await deps.leases.get(tenantId, leaseId))?.instances.find((i) => i.instanceId === instance.instanceId),
     );
   }
+  // Reserved slots free once their instances are gone and billed.
+  await freeReservedSlots(deps, leaseId);
   return endedAtMs;
 }
 

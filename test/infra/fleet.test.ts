@@ -33,6 +33,20 @@ describe('GpuFleet', () => {
     expect(JSON.stringify(template.toJSON().Parameters ?? {})).not.toContain(GPU_AMI_SSM_PARAMETER);
   });
 
+  it('tags every subnet and the launch template with the fleet name the functions select them by', () => {
+    const template = fleetTemplate({ fleetName: 'blue' });
+    const tagged = (tags: unknown) =>
+      (tags as { Key: string; Value: string }[] | undefined)?.some(
+        (t) => t.Key === 'gpurent:fleet' && t.Value === 'blue',
+      );
+    const subnets = Object.values(template.findResources('AWS::EC2::Subnet'));
+    expect(subnets.length).toBeGreaterThan(0);
+    expect(subnets.every((subnet) => tagged(subnet.Properties.Tags))).toBe(true);
+    const [launchTemplate] = Object.values(template.findResources('AWS::EC2::LaunchTemplate'));
+    const specs = launchTemplate?.Properties.TagSpecifications as { ResourceType: string; Tags: unknown }[];
+    expect(tagged(specs.find((spec) => spec.ResourceType === 'launch-template')?.Tags)).toBe(true);
+  });
+
   it('rejects a gpuAmiId that is not an AMI id, saying what to pass', () => {
     expect(() => fleetTemplate({ gpuAmiId: 'ubuntu-latest' })).toThrow(/ami-/);
   });

@@ -78,6 +78,32 @@ describe('gpurent stack: one stack with every resource of the walking skeleton',
     expect(gpurentFunctions).toHaveLength(Object.keys(stack.functions).length);
   });
 
+  it('carries EC2 spot warnings, rebalance and state changes from the default bus to the interruption handler', () => {
+    const rules = Object.values(resourcesOfType('AWS::Events::Rule')).filter(
+      (rule) =>
+        (rule.Properties?.EventPattern as { source?: string[] } | undefined)?.source?.[0] === 'aws.ec2',
+    );
+    expect(rules).toHaveLength(1);
+    const rule = rules[0]?.Properties as {
+      EventBusName?: unknown;
+      EventPattern: Record<string, unknown>;
+      Targets: { Arn: unknown }[];
+    };
+    expect(rule.EventBusName).toBeUndefined();
+    expect(rule.EventPattern['detail-type']).toEqual([
+      'EC2 Spot Instance Interruption Warning',
+      'EC2 Instance Rebalance Recommendation',
+      'EC2 Instance State-change Notification',
+    ]);
+    expect(rule.Targets[0]?.Arn).toEqual({
+      'Fn::GetAtt': [logicalIdOf(stack, stack.queues.queues.ec2Events.queue), 'Arn'],
+    });
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: logicalIdOf(stack, stack.functions.interruptionHandler) },
+      EventSourceArn: { 'Fn::GetAtt': [logicalIdOf(stack, stack.queues.queues.ec2Events.queue), 'Arn'] },
+    });
+  });
+
   it('names the domain event bus gpurent', () => {
     template.hasResourceProperties('AWS::Events::EventBus', { Name: 'gpurent' });
   });
@@ -123,7 +149,9 @@ describe('tables', () => {
     }
     const indexes = (table.Properties?.GlobalSecondaryIndexes ?? []) as Array<Record<string, unknown>>;
     expect(indexes.map((index) => index.IndexName)).toEqual(definition.indexes.map((index) => index.name));
-    for (const index of indexes) expect(index.Projection).toEqual({ ProjectionType: 'ALL' });
+    definition.indexes.forEach((index: { projection?: string }, i) => {
+      expect(indexes[i]?.Projection).toEqual({ ProjectionType: index.projection ?? 'ALL' });
+    });
   });
 });
 
@@ -404,6 +432,8 @@ describe('functions', () => {
       'LEASE_EXPIRY_SCHEDULE_GROUP',
       'LEASE_COMMANDS_QUEUE_ARN',
       'LEASE_EXPIRY_ROLE_ARN',
+      'FLEET_NAME',
+      'GPU_REGIONS',
     ],
     // LEASE_COMMANDS_QUEUE_URL: the shared control-plane config of worker and reconciler requires it.
     leaseWorker: [
@@ -412,21 +442,33 @@ describe('functions', () => {
       'SPEND_TABLE_NAME',
       'IDEMPOTENCY_TABLE_NAME',
       'EVENT_BUS_NAME',
-      'LAUNCH_TEMPLATE_ID',
-      'SUBNET_IDS',
+      'FLEET_NAME',
+      'GPU_REGIONS',
       'LEASE_COMMANDS_QUEUE_URL',
       'LEASE_EXPIRY_SCHEDULE_GROUP',
       'LEASE_COMMANDS_QUEUE_ARN',
       'LEASE_EXPIRY_ROLE_ARN',
     ],
     metering: ['LEASES_TABLE_NAME', 'USAGE_TABLE_NAME', 'SPEND_TABLE_NAME', 'METERING_WORK_QUEUE_URL'],
+    interruptionHandler: [
+      'LEASES_TABLE_NAME',
+      'USAGE_TABLE_NAME',
+      'SPEND_TABLE_NAME',
+      'LEASE_COMMANDS_QUEUE_URL',
+      'EVENT_BUS_NAME',
+      'FLEET_NAME',
+      'GPU_REGIONS',
+      'LEASE_EXPIRY_SCHEDULE_GROUP',
+      'LEASE_COMMANDS_QUEUE_ARN',
+      'LEASE_EXPIRY_ROLE_ARN',
+    ],
     reconciler: [
       'LEASES_TABLE_NAME',
       'USAGE_TABLE_NAME',
       'SPEND_TABLE_NAME',
       'EVENT_BUS_NAME',
-      'LAUNCH_TEMPLATE_ID',
-      'SUBNET_IDS',
+      'FLEET_NAME',
+      'GPU_REGIONS',
       'LEASE_COMMANDS_QUEUE_URL',
       'LEASE_EXPIRY_SCHEDULE_GROUP',
       'LEASE_COMMANDS_QUEUE_ARN',
@@ -589,14 +631,20 @@ describe('EC2 permissions', () => {
     },
   );
 
-  it('gives no EC2 rights to the API and metering functions, and no launch rights to the reconciler', () => {
-    for (const fn of ['api', 'metering'] as const) {
-      expect(
-        statementsOf(fn)
-          .flatMap(actionsOf)
-          .filter((action) => action.startsWith('ec2:')),
-      ).toEqual([]);
-    }
+  it('gives no EC2 rights to metering, only fleet and spot-price reads to the API, and no launch rights to the reconciler', () => {
+    const ec2Actions = (fn: keyof GpurentStack['functions']) =>
+      statementsOf(fn)
+        .flatMap(actionsOf)
+        .filter((action) => action.startsWith('ec2:'))
+        .sort();
+    expect(ec2Actions('metering')).toEqual([]);
+    expect(ec2Actions('api')).toEqual([
+      'ec2:CreateLaunchTemplateVersion',
+      'ec2:DescribeLaunchTemplateVersions',
+      'ec2:DescribeLaunchTemplates',
+      'ec2:DescribeSpotPriceHistory',
+      'ec2:DescribeSubnets',
+    ]);
     expect(statementWith(statementsOf('reconciler'), 'ec2:RunInstances')).toBeUndefined();
   });
 });

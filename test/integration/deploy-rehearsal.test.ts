@@ -5,6 +5,7 @@ import {
   rehearseDeploy,
 } from '../../local/deploy-rehearsal';
 import { freePort, type ManagedProcess, startProcess } from '../../local/emulators/processes';
+import { QUEUES, TABLES } from '../../shared/resources';
 
 // Its own moto_server: the rehearsal creates a VPC, tables and queues under fixed
 // names that must not meet the other tests' resources on the shared emulators.
@@ -26,8 +27,8 @@ describe('deploy rehearsal into moto CloudFormation (npm run deploy:rehearse)', 
 
   it('creates the stateful core and every function', () => {
     expect(result.created).toMatchObject({
-      'AWS::DynamoDB::Table': 5,
-      'AWS::SQS::Queue': 2,
+      'AWS::DynamoDB::Table': Object.keys(TABLES).length,
+      'AWS::SQS::Queue': 2 * Object.keys(QUEUES).length,
       'AWS::SNS::Topic': 2,
       'AWS::Events::EventBus': 1,
       'AWS::EC2::LaunchTemplate': 1,

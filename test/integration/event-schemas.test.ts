@@ -86,14 +86,28 @@ async function publishEveryEventType(): Promise<ReceivedEvent[]> {
 }
 
 describe('published domain events', () => {
-  it('each validates against its committed JSON Schema, and every registered type is among them', async () => {
+  it('each validates against its committed JSON Schema, and every lease and budget event is among them', async () => {
     const received = await publishEveryEventType();
     const validate = integratorValidator();
     const invalid = received
       .map((event) => ({ type: event['detail-type'], errors: validate(event) }))
       .filter((result) => result.errors.length > 0);
     expect(invalid).toEqual([]);
-    expect(new Set(received.map((event) => event['detail-type']))).toEqual(new Set(DOMAIN_EVENT_TYPES));
+    // The lease and budget events are produced here; scaling, GPU health, audit and interruption events
+    // by their own integration tests. The publisher validates every event against the registry either way.
+    const produced = new Set(received.map((event) => event['detail-type']));
+    expect([...produced].every((type) => (DOMAIN_EVENT_TYPES as string[]).includes(type))).toBe(true);
+    expect([...produced].sort()).toEqual(
+      [
+        'LeaseRequested',
+        'LeaseRunning',
+        'LeaseReleased',
+        'LeaseFailed',
+        'OrphanInstanceTerminated',
+        'BudgetThresholdCrossed',
+        'BudgetActionTaken',
+      ].sort(),
+    );
     const ids = received.map((event) => event.detail.eventId);
     expect(new Set(ids).size).toBe(ids.length);
   });

@@ -1,10 +1,13 @@
 import {
   DescribeInstancesCommand,
+  DescribeLaunchTemplatesCommand,
   DescribeSpotPriceHistoryCommand,
+  DescribeSubnetsCommand,
   EC2Client,
   type EC2ClientResolvedConfig,
   EC2ServiceException,
   RunInstancesCommand,
+  type RunInstancesCommandInput,
   type ServiceInputTypes,
   type ServiceOutputTypes,
   TerminateInstancesCommand,
@@ -18,11 +21,21 @@ import { storesOf, useFreshResources } from '../support/function-env';
 import { commandRecord, storedLease } from '../support/leases';
 
 // Fault injection: moto always has capacity, so EC2 is replaced here by
-// aws-sdk-client-mock to refuse launches. DynamoDB, SQS and EventBridge stay real.
+// aws-sdk-client-mock to refuse launches pool by pool. DynamoDB, SQS and
+// EventBridge stay real. Two regions, two zones each, as the local fleet.
 let ec2: AwsStub<ServiceInputTypes, ServiceOutputTypes, EC2ClientResolvedConfig>;
 
 let handler: typeof import('../../functions/lease-worker/handler').handler;
 let leases: LeaseRepository;
+
+const ZONES: Record<string, string[]> = {
+  'us-east-1': ['us-east-1a', 'us-east-1b'],
+  'us-west-2': ['us-west-2a', 'us-west-2b'],
+};
+/** Launches as EC2 saw them: region, zone (from the subnet), type, market. */
+let launches: { region: string; zone: string; type: string; spot: boolean }[];
+/** Which launches to refuse, and with which code. */
+let refuse: (launch: { region: string; zone: string; type: string; spot: boolean }) => string | undefined;
 
 beforeAll(async () => {
   const env = await useFreshResources();
@@ -34,23 +47,48 @@ beforeAll(async () => {
 
 afterAll(() => ec2.restore());
 
+const error = (code: string) =>
+  new EC2ServiceException({ name: code, $fault: 'server', $metadata: {}, message: 'injected' });
+
 beforeEach(() => {
+  launches = [];
+  refuse = () => undefined;
   ec2.reset();
+  ec2.on(DescribeSubnetsCommand).callsFake(async (_input, getClient) => {
+    const region = await getClient().config.region();
+    return {
+      Subnets: (ZONES[region] ?? []).map((zone) => ({ SubnetId: `subnet-${zone}`, AvailabilityZone: zone })),
+    };
+  });
+  ec2.on(DescribeLaunchTemplatesCommand).resolves({ LaunchTemplates: [{ LaunchTemplateId: 'lt-1' }] });
   ec2.on(DescribeInstancesCommand).resolves({ Reservations: [] });
   ec2.on(DescribeSpotPriceHistoryCommand).resolves({ SpotPriceHistory: [] });
   ec2.on(TerminateInstancesCommand).resolves({});
+  ec2.on(RunInstancesCommand).callsFake(async (input: RunInstancesCommandInput, getClient) => {
+    const region = await getClient().config.region();
+    const launch = {
+      region,
+      zone: String(input.SubnetId).replace('subnet-', ''),
+      type: String(input.InstanceType),
+      spot: input.InstanceMarketOptions?.MarketType === 'spot',
+    };
+    launches.push(launch);
+    const code = refuse(launch);
+    if (code) throw error(code);
+    return {
+      Instances: Array.from({ length: input.MinCount ?? 1 }, (_, i) => ({
+        InstanceId: `i-${launches.length}-${i}`,
+        InstanceType: input.InstanceType,
+        InstanceLifecycle: launch.spot ? 'spot' : undefined,
+        LaunchTime: new Date(),
+        Placement: { AvailabilityZone: launch.zone },
+      })),
+    };
+  });
 });
 
-const noCapacity = () =>
-  new EC2ServiceException({
-    name: 'InsufficientInstanceCapacity',
-    $fault: 'server',
-    $metadata: {},
-    message: 'injected',
-  });
-
-async function provision(workload: Lease['workload']): Promise<Lease> {
-  const lease = await storedLease(leases, { tenantId: 'tenant-cap', workload });
+async function provision(overrides: Partial<Lease>): Promise<Lease> {
+  const lease = await storedLease(leases, { tenantId: 'tenant-cap', ...overrides });
   const result = await handler(
     { Records: [commandRecord('provision', lease)] },
     lambdaContext('lease-worker', 60_000),
@@ -59,54 +97,74 @@ async function provision(workload: Lease['workload']): Promise<Lease> {
   return lease;
 }
 
-describe('when EC2 has no capacity', () => {
-  it('falls back from spot to on-demand for batch work, after trying every subnet', async () => {
-    ec2
-      .on(RunInstancesCommand, { InstanceMarketOptions: { MarketType: 'spot' } })
-      .rejects(noCapacity())
-      .on(RunInstancesCommand, { InstanceMarketOptions: undefined })
-      .resolves({
-        Instances: [
-          {
-            InstanceId: 'i-ondemand1',
-            InstanceType: 'g5.xlarge',
-            LaunchTime: new Date(),
-            Placement: { AvailabilityZone: 'us-east-1a' },
-          },
-        ],
-      });
-    const lease = await provision('batch');
+describe('when pools refuse capacity', () => {
+  it('tries the next pool in rank, across regions, and says which refused', async () => {
+    refuse = (launch) => (launch.region === 'us-east-1' ? 'InsufficientInstanceCapacity' : undefined);
+    const lease = await provision({ workload: 'batch', instanceType: 'g6.xlarge' });
 
-    const launches = ec2.commandCalls(RunInstancesCommand).map((call) => call.args[0].input);
-    const spotTries = launches.filter((input) => input.InstanceMarketOptions?.MarketType === 'spot');
-    expect(spotTries.length).toBe((process.env.SUBNET_IDS ?? '').split(',').length);
-    expect(launches.at(-1)?.InstanceMarketOptions).toBeUndefined();
+    expect(launches.map((l) => `${l.zone}/${l.spot ? 'spot' : 'od'}`)).toEqual([
+      'us-east-1a/spot',
+      'us-east-1b/spot',
+      'us-west-2a/spot',
+    ]);
     const stored = await leases.get(lease.tenantId, lease.leaseId);
     expect(stored?.status).toBe('RUNNING');
+    expect(stored?.instances.map((i) => [i.region, i.zone, i.mode])).toEqual([
+      ['us-west-2', 'us-west-2a', 'spot'],
+    ]);
+    expect(stored?.placement).toMatchObject({ region: 'us-west-2', zone: 'us-west-2a', mode: 'spot' });
+    expect(stored?.placement?.reason).toContain(
+      'refused first: spot/us-east-1/us-east-1a/g6.xlarge (InsufficientInstanceCapacity), spot/us-east-1/us-east-1b/g6.xlarge (InsufficientInstanceCapacity)',
+    );
+  });
+
+  it('remembers refused offerings for the next lease in the container (unavailable-offerings cache)', async () => {
+    refuse = (launch) => (launch.zone === 'us-east-1a' ? 'InsufficientInstanceCapacity' : undefined);
+    await provision({ workload: 'training', instanceType: 'g4dn.xlarge' });
+    expect(launches.map((l) => l.zone)).toEqual(['us-east-1a', 'us-east-1b']);
+    launches = [];
+    await provision({ workload: 'training', instanceType: 'g4dn.xlarge' });
+    expect(launches.map((l) => l.zone)).toEqual(['us-east-1b']);
+  });
+
+  it('falls back from spot to on-demand only once every spot pool refused', async () => {
+    refuse = (launch) => (launch.spot ? 'SpotMaxPriceTooLow' : undefined);
+    const lease = await provision({ workload: 'batch', instanceType: 'g5.2xlarge' });
+    expect(launches.filter((l) => l.spot)).toHaveLength(4);
+    expect(launches.at(-1)).toMatchObject({ spot: false, zone: 'us-east-1a' });
+    const stored = await leases.get(lease.tenantId, lease.leaseId);
     expect(stored?.instances.map((i) => [i.instanceId, i.mode, i.priceMicroUsdPerHour])).toEqual([
-      ['i-ondemand1', 'on-demand', 1_006_000],
+      [expect.any(String), 'on-demand', 1_212_000],
     ]);
   });
 
-  it('fails the lease with the reason when no mode has capacity, leaving nothing running', async () => {
-    ec2.on(RunInstancesCommand).rejects(noCapacity());
-    const lease = await provision('training');
+  it('fails the lease only when every allowed pool refused, naming each, leaving nothing running', async () => {
+    refuse = () => 'InsufficientInstanceCapacity';
+    const lease = await provision({
+      workload: 'training',
+      instanceType: 'g5.4xlarge',
+      regions: ['us-west-2'],
+    });
     const stored = await leases.get(lease.tenantId, lease.leaseId);
     expect(stored?.status).toBe('FAILED');
-    expect(stored?.failureReason).toBe('No on-demand capacity for g5.xlarge (InsufficientInstanceCapacity)');
+    expect(launches.map((l) => l.zone)).toEqual(['us-west-2a', 'us-west-2b']);
+    expect(stored?.failureReason).toMatch(
+      /^every allowed pool refused: on-demand\/us-west-2\/us-west-2a\/g5\.4xlarge \(InsufficientInstanceCapacity\), on-demand\/us-west-2\/us-west-2b\/g5\.4xlarge \(InsufficientInstanceCapacity\); no on-demand pool for g5\.4xlarge can launch now/,
+    );
     expect(stored?.instances).toEqual([]);
   });
 
+  it('retries throttled launches with backoff, then launches once', async () => {
+    let throttled = 2;
+    refuse = () => (throttled-- > 0 ? 'RequestLimitExceeded' : undefined);
+    const lease = await provision({ workload: 'training', instanceType: 'g6.2xlarge' });
+    expect(launches).toHaveLength(3);
+    expect((await leases.get(lease.tenantId, lease.leaseId))?.status).toBe('RUNNING');
+  });
+
   it('leaves the message to be retried on any other EC2 error instead of failing the lease', async () => {
-    ec2.on(RunInstancesCommand).rejects(
-      new EC2ServiceException({
-        name: 'RequestLimitExceeded',
-        $fault: 'client',
-        $metadata: {},
-        message: 'slow down',
-      }),
-    );
-    const lease = await storedLease(leases, { tenantId: 'tenant-cap' });
+    refuse = () => 'UnauthorizedOperation';
+    const lease = await storedLease(leases, { tenantId: 'tenant-cap', instanceType: 'g6.4xlarge' });
     const event = { Records: [commandRecord('provision', lease)] };
     // Every record of the batch failed: Powertools fails the invocation, so SQS redelivers it all.
     await expect(handler(event, lambdaContext('lease-worker', 60_000))).rejects.toThrow(/All records failed/);

@@ -1,6 +1,7 @@
 import { RunInstancesCommand } from '@aws-sdk/client-ec2';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { launchTemplateName } from '../../local/bootstrap';
 import { lambdaContext } from '../../local/runtime/lambda-context';
 import type { Lease } from '../../shared/domain/lease';
 import { LEASE_TAG, MANAGED_TAG, TENANT_TAG } from '../../shared/ports/compute';
@@ -79,7 +80,7 @@ describe('provisioning', () => {
     // An earlier attempt got as far as RunInstances, then died.
     await aws().ec2.send(
       new RunInstancesCommand({
-        LaunchTemplate: { LaunchTemplateId: env.LAUNCH_TEMPLATE_ID },
+        LaunchTemplate: { LaunchTemplateName: launchTemplateName(env.FLEET_NAME ?? '') },
         InstanceType: 'g5.xlarge',
         MinCount: 2,
         MaxCount: 2,

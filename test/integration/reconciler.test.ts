@@ -1,5 +1,6 @@
 import { RunInstancesCommand, type Tag } from '@aws-sdk/client-ec2';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { launchTemplateName } from '../../local/bootstrap';
 import { lambdaContext } from '../../local/runtime/lambda-context';
 import { scheduledEvent } from '../../local/runtime/schedules';
 import type { Lease } from '../../shared/domain/lease';
@@ -26,7 +27,7 @@ const reconcile = () =>
 async function launch(tags: Tag[]): Promise<string> {
   const result = await awsProbe().ec2.send(
     new RunInstancesCommand({
-      LaunchTemplate: { LaunchTemplateId: env.LAUNCH_TEMPLATE_ID },
+      LaunchTemplate: { LaunchTemplateName: launchTemplateName(env.FLEET_NAME ?? '') },
       InstanceType: 'g5.xlarge',
       MinCount: 1,
       MaxCount: 1,

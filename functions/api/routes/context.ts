@@ -8,7 +8,19 @@ import type { ScalingGroupView } from '../../../shared/usecases/scaling-groups';
 
 export type ApiDeps = Pick<
   ControlPlane,
-  'leases' | 'ledger' | 'spend' | 'commands' | 'events' | 'catalog' | 'region' | 'now' | 'expiry'
+  | 'leases'
+  | 'ledger'
+  | 'spend'
+  | 'commands'
+  | 'events'
+  | 'catalog'
+  | 'region'
+  | 'now'
+  | 'expiry'
+  | 'compute'
+  | 'placement'
+  | 'commitments'
+  | 'images'
 > &
   Pick<BudgetControl, 'budgets'> &
   TenantControl & {

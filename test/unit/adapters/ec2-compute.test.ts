@@ -1,4 +1,6 @@
 import {
+  DescribeLaunchTemplatesCommand,
+  DescribeSubnetsCommand,
   EC2Client,
   EC2ServiceException,
   RunInstancesCommand,
@@ -7,18 +9,41 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { Ec2Compute } from '../../../shared/adapters/ec2-compute';
-import { CapacityUnavailableError } from '../../../shared/ports/compute';
+import { CapacityUnavailableError, ComputeThrottledError } from '../../../shared/ports/compute';
 
-// Fault injection: moto never runs out of capacity, so EC2's capacity errors
-// are injected here with aws-sdk-client-mock. Everything else runs on moto.
+// Fault injection: moto never runs out of capacity and never throttles, so
+// EC2's capacity and throttling errors are injected here with
+// aws-sdk-client-mock. Everything else runs on moto in the integration tests.
 const ec2 = mockClient(EC2Client);
-const compute = new Ec2Compute(new EC2Client({ region: 'us-east-1' }), {
-  launchTemplateId: 'lt-1',
-  subnetIds: ['subnet-a', 'subnet-b'],
-});
+let delays: number[];
+
+function compute() {
+  const clients = new Map<string, EC2Client>();
+  return new Ec2Compute({
+    regions: ['us-east-1', 'us-west-2'],
+    fleetName: 'fleet-x',
+    clientFor: (region) => {
+      const client = clients.get(region) ?? new EC2Client({ region });
+      clients.set(region, client);
+      return client;
+    },
+    throttleRetry: {
+      maxAttempts: 4,
+      baseDelayMs: 100,
+      maxDelayMs: 250,
+      sleep: async (ms) => {
+        delays.push(ms);
+      },
+      random: () => 0.5,
+    },
+  });
+}
+
 const request = {
   tenantId: 't',
   leaseId: 'lease_x',
+  region: 'us-east-1',
+  zone: 'us-east-1b',
   instanceType: 'g5.xlarge',
   mode: 'spot',
   count: 1,
@@ -34,50 +59,126 @@ function ec2Error(code: string) {
   });
 }
 
-beforeEach(() => ec2.reset());
+beforeEach(() => {
+  delays = [];
+  ec2.reset();
+  ec2.on(DescribeSubnetsCommand).resolves({
+    Subnets: [
+      { SubnetId: 'subnet-a', AvailabilityZone: 'us-east-1a' },
+      { SubnetId: 'subnet-b', AvailabilityZone: 'us-east-1b' },
+    ],
+  });
+  ec2.on(DescribeLaunchTemplatesCommand).resolves({ LaunchTemplates: [{ LaunchTemplateId: 'lt-1' }] });
+});
 
 describe('Ec2Compute', () => {
-  it('moves to the next subnet on a capacity error, classified by code', async () => {
-    ec2
-      .on(RunInstancesCommand, { SubnetId: 'subnet-a' })
-      .rejects(ec2Error('InsufficientInstanceCapacity'))
-      .on(RunInstancesCommand, { SubnetId: 'subnet-b' })
-      .resolves({
-        Instances: [
-          {
-            InstanceId: 'i-1',
-            InstanceType: 'g5.xlarge',
-            InstanceLifecycle: 'spot',
-            LaunchTime: new Date(0),
-            Placement: { AvailabilityZone: 'us-east-1b' },
-          },
-        ],
-      });
-    const launched = await compute.launch(request);
-    expect(launched).toEqual([
-      expect.objectContaining({ instanceId: 'i-1', mode: 'spot', zone: 'us-east-1b' }),
+  it('finds each region’s subnets and launch template by the fleet tag and launches into the zone asked', async () => {
+    ec2.on(RunInstancesCommand).resolves({
+      Instances: [
+        {
+          InstanceId: 'i-1',
+          InstanceType: 'g5.xlarge',
+          InstanceLifecycle: 'spot',
+          LaunchTime: new Date(0),
+          Placement: { AvailabilityZone: 'us-east-1b' },
+        },
+      ],
+    });
+    const subject = compute();
+    expect(await subject.fleet()).toEqual([
+      { region: 'us-east-1', zones: ['us-east-1a', 'us-east-1b'] },
+      { region: 'us-west-2', zones: ['us-east-1a', 'us-east-1b'] },
     ]);
-    const calls = ec2.commandCalls(RunInstancesCommand);
-    expect(calls.map((c) => c.args[0].input.SubnetId)).toEqual(['subnet-a', 'subnet-b']);
-    expect(calls[0]?.args[0].input.InstanceMarketOptions?.MarketType).toBe('spot');
+    expect(await subject.launch(request)).toEqual([
+      expect.objectContaining({ instanceId: 'i-1', region: 'us-east-1', mode: 'spot', zone: 'us-east-1b' }),
+    ]);
+    const [call] = ec2.commandCalls(RunInstancesCommand);
+    expect(call?.args[0].input).toMatchObject({
+      SubnetId: 'subnet-b',
+      LaunchTemplate: { LaunchTemplateId: 'lt-1' },
+      InstanceMarketOptions: { MarketType: 'spot' },
+    });
+    expect(ec2.commandCalls(DescribeSubnetsCommand)[0]?.args[0].input.Filters).toEqual([
+      { Name: 'tag:gpurent:fleet', Values: ['fleet-x'] },
+    ]);
   });
 
-  it('reports no capacity once every subnet refused', async () => {
-    ec2.on(RunInstancesCommand).rejects(ec2Error('SpotMaxPriceTooLow'));
-    await expect(compute.launch(request)).rejects.toBeInstanceOf(CapacityUnavailableError);
-    await expect(compute.launch(request)).rejects.toMatchObject({ code: 'SpotMaxPriceTooLow', mode: 'spot' });
+  // No emulator has EC2 capacity reservations: the targeting is checked on the request itself.
+  it('targets the commitment’s capacity reservation and tags the commitment', async () => {
+    ec2
+      .on(RunInstancesCommand)
+      .resolves({ Instances: [{ InstanceId: 'i-r', Placement: { AvailabilityZone: 'us-east-1b' } }] });
+    const [instance] = await compute().launch({
+      ...request,
+      mode: 'reserved',
+      commitmentId: 'c1',
+      capacityReservationId: 'cr-0123456789abcdef0',
+    });
+    expect(instance?.commitmentId).toBe('c1');
+    const input = ec2.commandCalls(RunInstancesCommand)[0]?.args[0].input;
+    expect(input?.CapacityReservationSpecification).toEqual({
+      CapacityReservationTarget: { CapacityReservationId: 'cr-0123456789abcdef0' },
+    });
+    expect(input?.TagSpecifications?.[0]?.Tags).toContainEqual({ Key: 'gpurent:commitment', Value: 'c1' });
+    expect(input?.InstanceMarketOptions).toBeUndefined();
   });
 
-  it('passes any other error through untouched, without trying further subnets', async () => {
+  it('classifies capacity errors by code, naming the zone, and passes others through', async () => {
+    ec2.on(RunInstancesCommand).rejects(ec2Error('InsufficientInstanceCapacity'));
+    const refused = compute().launch(request);
+    await expect(refused).rejects.toBeInstanceOf(CapacityUnavailableError);
+    await expect(compute().launch(request)).rejects.toMatchObject({
+      code: 'InsufficientInstanceCapacity',
+      zone: 'us-east-1b',
+      mode: 'spot',
+    });
     ec2.on(RunInstancesCommand).rejects(ec2Error('UnauthorizedOperation'));
-    await expect(compute.launch(request)).rejects.toMatchObject({ name: 'UnauthorizedOperation' });
-    expect(ec2.commandCalls(RunInstancesCommand)).toHaveLength(1);
+    await expect(compute().launch(request)).rejects.toMatchObject({ name: 'UnauthorizedOperation' });
   });
 
-  it('treats terminating an instance that is already gone as done', async () => {
+  it('backs off with jitter while EC2 throttles, then goes on', async () => {
+    ec2
+      .on(RunInstancesCommand)
+      .rejectsOnce(ec2Error('RequestLimitExceeded'))
+      .rejectsOnce(ec2Error('RequestLimitExceeded'))
+      .resolves({ Instances: [{ InstanceId: 'i-2', Placement: { AvailabilityZone: 'us-east-1b' } }] });
+    expect(await compute().launch(request)).toHaveLength(1);
+    // Full jitter: random (0.5) × min(cap, base × 2^attempt).
+    expect(delays).toEqual([50, 100]);
+  });
+
+  it('gives up with a typed error when throttling outlasts the retries', async () => {
+    ec2.on(RunInstancesCommand).rejects(ec2Error('RequestLimitExceeded'));
+    await expect(compute().launch(request)).rejects.toBeInstanceOf(ComputeThrottledError);
+    expect(delays).toEqual([50, 100, 125]);
+    expect(ec2.commandCalls(RunInstancesCommand)).toHaveLength(4);
+  });
+
+  it('refuses a zone the fleet has no subnet in as a capacity miss, without calling EC2', async () => {
+    await expect(compute().launch({ ...request, zone: 'us-east-1f' })).rejects.toMatchObject({
+      code: 'NoFleetInZone',
+    });
+    expect(ec2.commandCalls(RunInstancesCommand)).toHaveLength(0);
+  });
+
+  it('terminates per region and treats an instance already gone as done', async () => {
+    ec2.on(TerminateInstancesCommand).resolves({});
+    await compute().terminate([
+      { instanceId: 'i-1', region: 'us-east-1' },
+      { instanceId: 'i-2', region: 'us-west-2' },
+      { instanceId: 'i-3', region: 'us-east-1' },
+    ]);
+    expect(ec2.commandCalls(TerminateInstancesCommand).map((c) => c.args[0].input.InstanceIds)).toEqual([
+      ['i-1', 'i-3'],
+      ['i-2'],
+    ]);
     ec2.on(TerminateInstancesCommand).rejects(ec2Error('InvalidInstanceID.NotFound'));
-    await expect(compute.terminate(['i-gone'])).resolves.toBeUndefined();
-    ec2.on(TerminateInstancesCommand).rejects(ec2Error('RequestLimitExceeded'));
-    await expect(compute.terminate(['i-1'])).rejects.toMatchObject({ name: 'RequestLimitExceeded' });
+    await expect(
+      compute().terminate([{ instanceId: 'i-gone', region: 'us-east-1' }]),
+    ).resolves.toBeUndefined();
+    ec2.on(TerminateInstancesCommand).rejects(ec2Error('UnauthorizedOperation'));
+    await expect(compute().terminate([{ instanceId: 'i-1', region: 'us-east-1' }])).rejects.toMatchObject({
+      name: 'UnauthorizedOperation',
+    });
   });
 });

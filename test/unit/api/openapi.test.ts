@@ -38,6 +38,15 @@ describe('OpenAPI document', () => {
       'instanceType',
       'mode',
       'project',
+      'dataGb',
+      'dataRegion',
+      'gpuModel',
+      'gpus',
+      'image',
+      'instanceType',
+      'maxHourlyPrice',
+      'mode',
+      'regions',
       'workload',
     ]);
     expect(schema.required.sort()).toEqual(['gpus', 'workload']);

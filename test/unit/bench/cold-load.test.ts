@@ -18,7 +18,7 @@ const CONFIGURED = script(
   `class ConfigError extends Error {
     constructor(problems) { super('Invalid configuration: ' + problems.join('; ')); this.name = 'ConfigError'; }
   }
-  const missing = ['LEASES_TABLE_NAME', 'LEASE_COMMANDS_QUEUE_URL', 'SUBNET_IDS'].filter((name) => !process.env[name]);
+  const missing = ['LEASES_TABLE_NAME', 'LEASE_COMMANDS_QUEUE_URL', 'FLEET_NAME'].filter((name) => !process.env[name]);
   if (missing.length > 0) throw new ConfigError(missing.map((name) => name + ': must be set'));
   export const handler = async () => ({});`,
 );
@@ -31,7 +31,7 @@ describe('environmentFor', () => {
       AWS_REGION: 'us-east-1',
       LEASES_TABLE_NAME: 'bench-placeholder',
       LEASE_COMMANDS_QUEUE_URL: 'bench-placeholder',
-      SUBNET_IDS: 'subnet-bench-placeholder',
+      FLEET_NAME: 'fleet-bench-placeholder',
     });
   });
 

@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import { type RentalMode, WORKLOADS } from '../../../shared/domain/lease';
+import { microToUsd } from '../../../shared/domain/money';
+import { assessPool, isBackedOff, type PlacementRequest, rankPools } from '../../../shared/domain/placement';
+import { allowedRegions, candidateInstanceTypes } from '../../../shared/usecases/lease-shape';
+import { livePools } from '../../../shared/usecases/pools';
+import { requireAdmin } from '../admin';
+import { type ApiEvent, type ApiResult, json, validate } from '../http';
+import type { ApiContext } from './context';
+import { MAX_GPUS_PER_LEASE, regionName } from './leases';
+
+const POOL_MODES = ['on-demand', 'spot'] as const satisfies readonly RentalMode[];
+
+const poolsQuery = z
+  .strictObject({
+    gpus: z.coerce.number().int().min(1).max(MAX_GPUS_PER_LEASE).default(1),
+    gpuModel: z.string().min(1).max(64).optional(),
+    instanceType: z
+      .string()
+      .regex(/^[a-z0-9-]+\.[a-z0-9]+$/, 'must be an EC2 instance type')
+      .optional(),
+    workload: z.enum(WORKLOADS).default('batch'),
+    regions: z
+      .string()
+      .transform((value) => value.split(','))
+      .pipe(z.array(regionName).min(1))
+      .optional(),
+    dataRegion: regionName.optional(),
+    dataGb: z.coerce.number().nonnegative().max(1_000_000).optional(),
+  })
+  .refine((query) => query.instanceType === undefined || query.gpuModel === undefined, {
+    message: 'name either instanceType or gpuModel, not both',
+    path: ['gpuModel'],
+  });
+
+/**
+ * GET /v1/pools (admin): every pool of the GPU regions with its price, where
+ * the price comes from, its availability mark and its rank (per mode, 1 =
+ * what choosePool would try first) for a sample request given in the query.
+ */
+export async function listPools(event: ApiEvent, ctx: ApiContext): Promise<ApiResult> {
+  requireAdmin(event);
+  const query = validate(poolsQuery, event.queryStringParameters ?? {}, 'query');
+  const { deps } = ctx;
+  const regions = allowedRegions(deps, query);
+  const named = query.gpuModel !== undefined || query.instanceType !== undefined;
+  const instanceTypes = named
+    ? candidateInstanceTypes(deps, query, regions, '')
+    : deps.catalog.typesFor({}, regions).map((o) => o.instanceType);
+  const nowMs = deps.now();
+  const pools = await livePools(deps, { instanceTypes, regions, modes: POOL_MODES, nowMs });
+  const rows = POOL_MODES.flatMap((mode) => {
+    const request: PlacementRequest = {
+      instanceTypes,
+      mode,
+      nowMs,
+      gpus: query.gpus,
+      dataRegion: query.dataRegion,
+      dataGb: query.dataGb,
+      costs: deps.placement.costs,
+    };
+    const rank = new Map(rankPools(request, pools).map((assessment, index) => [assessment.pool, index + 1]));
+    return pools
+      .filter((pool) => pool.mode === mode)
+      .map((pool) => {
+        const assessment = assessPool(request, pool);
+        return {
+          region: pool.region,
+          zone: pool.zone,
+          instanceType: pool.instanceType,
+          mode: pool.mode,
+          gpusPerInstance: pool.gpusPerInstance ?? 1,
+          pricePerHourUsd: microToUsd(pool.priceMicroUsdPerHour),
+          priceSource: pool.priceSource,
+          mark: !pool.available ? 'no-capacity' : isBackedOff(pool, nowMs) ? 'refused-recently' : 'available',
+          rank: rank.get(pool) ?? null,
+          ...(assessment.eligible
+            ? {
+                instances: assessment.instances,
+                hourlyUsd: microToUsd(assessment.hourlyMicroUsd),
+                scoreUsd: microToUsd(assessment.scoreMicroUsd),
+              }
+            : {
+                notEligible:
+                  assessment.skipped ?? `${query.gpus} GPUs do not fill whole ${pool.instanceType} instances`,
+              }),
+        };
+      });
+  });
+  return json(200, {
+    sample: { ...query, regions },
+    spotPriceNote:
+      deps.placement.spotPriceNote ??
+      (deps.placement.spotPriceSource === 'ec2'
+        ? 'spot: the price EC2 publishes now (DescribeSpotPriceHistory); catalog on-demand × SPOT_CATALOG_RATIO where it publishes none'
+        : `spot: catalog on-demand × ${deps.placement.spotCatalogRatio}`),
+    pools: rows.sort((a, b) => a.mode.localeCompare(b.mode) || (a.rank ?? Infinity) - (b.rank ?? Infinity)),
+  });
+}

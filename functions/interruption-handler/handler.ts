@@ -1,0 +1,37 @@
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { readConfig } from '../../shared/config';
+import { ec2EventSchema } from '../../shared/domain/ec2-events';
+import { controlPlaneConfig, createControlPlane } from '../../shared/lambda/control-plane';
+import { logger, metrics, observed } from '../../shared/lambda/observability';
+import { parseSqsBody } from '../../shared/lambda/sqs-body';
+import { handleEc2Event } from '../../shared/usecases/interruptions';
+
+const config = readConfig(controlPlaneConfig);
+const { controlPlane } = createControlPlane(config);
+const processor = new BatchProcessor(EventType.SQS);
+
+/** One EC2 event per message, as the EventBridge rule puts it; anything else is logged and dropped. */
+async function handleRecord(record: SQSRecord): Promise<void> {
+  const parsed = ec2EventSchema.safeParse(parseSqsBody(record.body));
+  if (!parsed.success) {
+    logger.error('Dropping a message that is not an EC2 instance event', {
+      messageId: record.messageId,
+      issues: parsed.error.issues,
+    });
+    return;
+  }
+  const outcome = await handleEc2Event(controlPlane, parsed.data);
+  logger.info('EC2 event handled', {
+    detailType: parsed.data['detail-type'],
+    instanceId: parsed.data.detail['instance-id'],
+    outcome,
+  });
+  metrics.addMetric(`ec2-event-${outcome}`, 'Count', 1);
+}
+
+/** Spot interruption warnings, rebalance recommendations and state changes, from every GPU region. */
+export const handler = observed(
+  async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> =>
+    processPartialResponse(event, handleRecord, processor, { context }),
+);

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { Ec2Compute } from '../adapters/ec2-compute';
+import { commaList, nonEmpty } from '../config';
+import { IMAGE_NAME_PATTERN } from '../domain/images';
+import { DEFAULT_PLACEMENT_COSTS, placementCostsSchema } from '../domain/placement-costs';
+import { UnavailableOfferings } from '../domain/unavailable-offerings';
+import type { PlacementSettings } from '../usecases/dependencies';
+import { createEc2Client } from './clients';
+
+const REGION_NAME = /^[a-z]{2}(-gov)?-[a-z]+-\d$/;
+
+const jsonObject = z.string().transform((text, ctx) => {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'must be JSON' });
+    return z.NEVER;
+  }
+});
+
+/** Environment of every function that places leases or lists pools. */
+export const placementConfig = {
+  AWS_REGION: nonEmpty,
+  /** GPU regions, home region first; default: the home region alone. */
+  GPU_REGIONS: commaList
+    .pipe(z.array(z.string().regex(REGION_NAME, 'must be region names such as us-east-1')).min(1))
+    .optional(),
+  /** Value of the `gpurent:fleet` tag on each region's subnets and launch template. */
+  FLEET_NAME: nonEmpty,
+  PLACEMENT_COSTS: jsonObject.pipe(placementCostsSchema).optional(),
+  SPOT_PRICE_SOURCE: z.enum(['ec2', 'catalog']).default('ec2'),
+  /** Spot price as a share of on-demand where EC2 publishes none (1: bill spot at on-demand, never less). */
+  SPOT_CATALOG_RATIO: z.coerce.number().gt(0).max(1).default(1),
+  SPOT_PRICE_NOTE: z.string().optional(),
+  /** The image whose current version new launches use unless a lease pins one. */
+  GPU_IMAGE_NAME: z.string().regex(IMAGE_NAME_PATTERN, 'must be 1-64 of a-z 0-9 . _ -').default('gpu'),
+};
+
+export interface PlacementConfig {
+  readonly AWS_REGION: string;
+  readonly GPU_REGIONS?: readonly string[] | undefined;
+  readonly FLEET_NAME: string;
+  readonly PLACEMENT_COSTS?: PlacementSettings['costs'] | undefined;
+  readonly SPOT_PRICE_SOURCE: 'ec2' | 'catalog';
+  readonly SPOT_CATALOG_RATIO: number;
+  readonly SPOT_PRICE_NOTE?: string | undefined;
+  readonly GPU_IMAGE_NAME: string;
+}
+
+/** The GPU regions with the home region first, whatever order the list came in. */
+export function gpuRegions(config: Pick<PlacementConfig, 'AWS_REGION' | 'GPU_REGIONS'>): string[] {
+  const listed = config.GPU_REGIONS ?? [];
+  return [config.AWS_REGION, ...listed.filter((region) => region !== config.AWS_REGION)];
+}
+
+/** EC2 in every GPU region and the placement settings, one client per region. */
+export function createPlacement(config: PlacementConfig) {
+  const regions = gpuRegions(config);
+  const clients = new Map<string, ReturnType<typeof createEc2Client>>();
+  const clientFor = (region: string) => {
+    let client = clients.get(region);
+    if (!client) {
+      client = createEc2Client(region);
+      clients.set(region, client);
+    }
+    return client;
+  };
+  const placement: PlacementSettings = {
+    regions,
+    costs: config.PLACEMENT_COSTS ?? DEFAULT_PLACEMENT_COSTS,
+    spotPriceSource: config.SPOT_PRICE_SOURCE,
+    spotCatalogRatio: config.SPOT_CATALOG_RATIO,
+    spotPriceNote: config.SPOT_PRICE_NOTE,
+    defaultImage: config.GPU_IMAGE_NAME,
+    unavailable: new UnavailableOfferings(),
+  };
+  return { compute: new Ec2Compute({ regions, fleetName: config.FLEET_NAME, clientFor }), placement };
+}

@@ -1,0 +1,11 @@
+import type { Image, ImageVersion } from '../domain/images';
+
+/** GPU images and their versions. */
+export interface ImageRepository {
+  /** Stores a new version; false when the version exists already (versions are immutable). */
+  putVersion(version: ImageVersion): Promise<boolean>;
+  getVersion(name: string, version: string): Promise<ImageVersion | undefined>;
+  getImage(name: string): Promise<Image | undefined>;
+  /** Replaces the image's current version and history, only if it still is as `expected` was read. */
+  saveImage(image: Image, expected: Image | undefined): Promise<boolean>;
+}

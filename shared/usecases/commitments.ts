@@ -1,0 +1,63 @@
+import type { Commitment } from '../domain/commitments';
+import { usdToMicro } from '../domain/money';
+import { UnknownRegionError } from '../errors';
+import type { CommitmentDefinition } from '../ports/commitments';
+import type { ControlPlane } from './dependencies';
+
+/** A commitment as the admin API takes it: times as instants, the rate in USD. */
+export interface CommitmentInput {
+  readonly instanceType: string;
+  readonly region: string;
+  readonly zone: string;
+  readonly count: number;
+  /** USD per instance-hour; the catalog's 1-year reserved rate when absent. */
+  readonly hourlyRate?: number | undefined;
+  readonly startMs: number;
+  readonly endMs: number;
+  readonly capacityReservationId?: string | undefined;
+}
+
+/** The commitment cannot exist as described (a type not sold in the region, a zone of another region). */
+export class InvalidCommitmentError extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'InvalidCommitmentError';
+  }
+}
+
+type Deps = Pick<ControlPlane, 'commitments' | 'catalog' | 'placement'>;
+
+/** Creates or redefines a commitment after checking it against the GPU regions and the catalog. */
+export async function defineCommitment(deps: Deps, id: string, input: CommitmentInput): Promise<Commitment> {
+  if (!deps.placement.regions.includes(input.region)) {
+    throw new UnknownRegionError('regions', input.region, deps.placement.regions);
+  }
+  if (!deps.catalog.isPricedIn(input.instanceType, input.region)) {
+    throw new InvalidCommitmentError(
+      'instanceType',
+      `instanceType ${input.instanceType} is not a GPU type sold in ${input.region}`,
+    );
+  }
+  if (!new RegExp(`^${input.region}[a-z]$`).test(input.zone)) {
+    throw new InvalidCommitmentError('zone', `zone ${input.zone} is not a zone of ${input.region}`);
+  }
+  const definition: CommitmentDefinition = {
+    id,
+    instanceType: input.instanceType,
+    region: input.region,
+    zone: input.zone,
+    count: input.count,
+    gpusPerInstance: deps.catalog.offering(input.instanceType)?.gpuCount ?? 1,
+    hourlyMicroUsd:
+      input.hourlyRate === undefined
+        ? deps.catalog.reservedMicroPerHour(input.instanceType, input.region)
+        : usdToMicro(input.hourlyRate),
+    startMs: input.startMs,
+    endMs: input.endMs,
+    capacityReservationId: input.capacityReservationId,
+  };
+  return deps.commitments.put(definition);
+}

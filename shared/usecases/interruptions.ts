@@ -1,0 +1,203 @@
+import { EC2_EVENT_TYPES, type Ec2Event, ENDED_STATES } from '../domain/ec2-events';
+import type { LeaseInstance, LeaseView } from '../domain/lease';
+import type { Pool } from '../domain/placement';
+import { chooseRentalMode } from '../domain/rental-mode';
+import { planReclaim, RECLAIM_WARNING_MS } from '../domain/spot-reclaim';
+import type { ComputeInstance } from '../ports/compute';
+import type { ControlPlane } from './dependencies';
+import { closeInstanceBill } from './metering';
+import { livePools } from './pools';
+import { adoptedPlacement, failLease, fillMissingGpus } from './provision-lease';
+
+export type InterruptionOutcome =
+  | 'interrupted'
+  | 'already-seen'
+  | 'pool-marked'
+  | 'confirmed-running'
+  | 'bill-closed'
+  | 'not-ours';
+
+/**
+ * Reacts to one EC2 event about an instance gpurent may own:
+ * - spot interruption warning: the lease goes INTERRUPTED (LeaseInterrupted)
+ *   and a replacement is queued for when AWS takes the instance (2 minutes);
+ * - rebalance recommendation: the offering is marked unavailable, so new
+ *   launches avoid it before capacity goes;
+ * - state change: `running` confirms the instance (and a lease still PENDING
+ *   whose GPUs are all recorded becomes RUNNING); an ended state closes the
+ *   instance's bill at the event's time, its real end, and an instance that
+ *   ended without a warning or a release is handled as interrupted.
+ * Every effect is a conditional write, so a redelivered event changes nothing.
+ */
+export async function handleEc2Event(deps: ControlPlane, event: Ec2Event): Promise<InterruptionOutcome> {
+  const atMs = Date.parse(event.time);
+  const instanceId = event.detail['instance-id'];
+  const regions = [event.region, ...deps.placement.regions.filter((region) => region !== event.region)];
+  const instance = await deps.compute.findInstance(instanceId, regions);
+  if (!instance?.leaseId || !instance.tenantId) return 'not-ours';
+
+  if (event['detail-type'] === EC2_EVENT_TYPES.rebalance) {
+    deps.placement.unavailable.markUnavailable(poolOf(instance), atMs);
+    return 'pool-marked';
+  }
+  const lease = await deps.leases.get(instance.tenantId, instance.leaseId);
+  const record = lease?.instances.find((i) => i.instanceId === instanceId);
+  if (!lease || !record) return 'not-ours';
+
+  if (event['detail-type'] === EC2_EVENT_TYPES.spotWarning) return interrupt(deps, lease, record, atMs);
+  const { state } = event.detail;
+  if (state === 'running') return confirmRunning(deps, lease, record, atMs);
+  if (!ENDED_STATES.has(state)) return 'already-seen';
+  if (record.meteringOpen) {
+    await closeInstanceBill(deps, record, atMs, async () =>
+      (await deps.leases.get(lease.tenantId, lease.leaseId))?.instances.find(
+        (i) => i.instanceId === instanceId,
+      ),
+    );
+  }
+  // Gone without a warning while the lease still wanted it: the same as a reclaim.
+  if (lease.status === 'RUNNING' && record.interruptedAtMs === undefined)
+    await interrupt(deps, lease, record, atMs);
+  return 'bill-closed';
+}
+
+const poolOf = (instance: Pick<ComputeInstance, 'region' | 'zone' | 'instanceType' | 'mode'>): Pool => ({
+  region: instance.region,
+  zone: instance.zone,
+  instanceType: instance.instanceType,
+  mode: instance.mode,
+  priceMicroUsdPerHour: 0,
+  available: false,
+});
+
+async function interrupt(
+  deps: ControlPlane,
+  lease: LeaseView,
+  record: LeaseInstance,
+  atMs: number,
+): Promise<InterruptionOutcome> {
+  if (!(await deps.leases.stampInstance(record, 'interruptedAtMs', atMs))) return 'already-seen';
+  deps.placement.unavailable.markUnavailable(
+    poolOf({ ...record, region: record.region ?? deps.region }),
+    atMs,
+  );
+  const { tenantId, leaseId } = lease;
+  if (await deps.leases.transition(tenantId, leaseId, ['RUNNING'], 'INTERRUPTED', deps.now())) {
+    await deps.events.publish([
+      {
+        type: 'LeaseInterrupted',
+        tenantId,
+        detail: { leaseId, instanceId: record.instanceId, zone: record.zone, warnedAtMs: atMs },
+      },
+    ]);
+  }
+  // The reclaimed instance works on (billed) until AWS takes it; the replacement starts then.
+  const delayMs = Math.max(0, atMs + RECLAIM_WARNING_MS - deps.now());
+  await deps.commands.send(
+    { type: 'replace', tenantId, leaseId, instanceId: record.instanceId },
+    { delaySeconds: Math.min(900, Math.ceil(delayMs / 1000)) },
+  );
+  return 'interrupted';
+}
+
+async function confirmRunning(
+  deps: ControlPlane,
+  lease: LeaseView,
+  record: LeaseInstance,
+  atMs: number,
+): Promise<InterruptionOutcome> {
+  if (!(await deps.leases.stampInstance(record, 'runningConfirmedAtMs', atMs))) return 'already-seen';
+  // The worker recorded every GPU but died before marking the lease: EC2 says it runs.
+  const open = lease.instances.filter((i) => i.meteringOpen);
+  const recordedGpus = open.reduce(
+    (sum, i) => sum + (deps.catalog.offering(i.instanceType)?.gpuCount ?? 1),
+    0,
+  );
+  if (lease.status === 'PENDING' && recordedGpus >= lease.gpus) {
+    const placement = adoptedPlacement(
+      open,
+      `confirmed by EC2's state-change event at ${new Date(atMs).toISOString()}`,
+    );
+    if (
+      await deps.leases.transition(lease.tenantId, lease.leaseId, ['PENDING'], 'RUNNING', deps.now(), {
+        placement,
+      })
+    ) {
+      await deps.events.publish([
+        {
+          type: 'LeaseRunning',
+          tenantId: lease.tenantId,
+          detail: {
+            leaseId: lease.leaseId,
+            mode: placement.mode,
+            reason: placement.reason,
+            gpus: lease.gpus,
+            placement,
+          },
+        },
+      ]);
+    }
+  }
+  return 'confirmed-running';
+}
+
+export type ReplaceOutcome = 'replaced' | 'failed' | 'not-interrupted' | 'missing';
+
+/**
+ * The worker's side of an interruption: the GPUs of the reclaimed instance
+ * are placed again where `planReclaim` says (the next spot pool, else the
+ * lease's fallback), the lease is RUNNING again and the tenant hears
+ * LeaseReplaced. Instances a crashed attempt launched are adopted, so a
+ * redelivered command launches nothing twice.
+ */
+export async function replaceInterrupted(
+  deps: ControlPlane,
+  tenantId: string,
+  leaseId: string,
+  instanceId: string,
+): Promise<ReplaceOutcome> {
+  const lease = await deps.leases.get(tenantId, leaseId);
+  if (!lease) return 'missing';
+  const reclaimed = lease.instances.find((i) => i.instanceId === instanceId);
+  if (lease.status !== 'INTERRUPTED' || !reclaimed) return 'not-interrupted';
+
+  const warnedAtMs = reclaimed.interruptedAtMs ?? deps.now();
+  const reclaimedPool = poolOf({ ...reclaimed, region: reclaimed.region ?? deps.region });
+  deps.placement.unavailable.markUnavailable(reclaimedPool, warnedAtMs);
+  const base = chooseRentalMode({
+    workload: lease.workload,
+    gpus: lease.gpus,
+    requestedMode: lease.requestedMode,
+    freeReservedGpus: 0,
+  });
+  const pools = await livePools(deps, {
+    instanceTypes: [reclaimed.instanceType],
+    regions: lease.regions,
+    modes: ['spot', 'on-demand'],
+    nowMs: deps.now(),
+  });
+  const plan = planReclaim({
+    workload: lease.workload,
+    instanceType: reclaimed.instanceType,
+    reclaimedPool,
+    warnedAtMs,
+    fallback: base.fallback,
+    pools,
+  });
+  const filled = await fillMissingGpus(deps, lease, () => ({
+    mode: plan.pool?.mode ?? base.fallback ?? base.mode,
+    fallback: plan.pool?.mode === 'spot' ? base.fallback : null,
+    reason: plan.reason,
+  }));
+  if ('failure' in filled) return failLease(deps, lease, 'INTERRUPTED', `${plan.reason}; ${filled.failure}`);
+  const { placement } = filled;
+  if (
+    !(await deps.leases.transition(tenantId, leaseId, ['INTERRUPTED'], 'RUNNING', deps.now(), { placement }))
+  ) {
+    return 'not-interrupted';
+  }
+  await deps.events.publish([
+    { type: 'LeaseReplaced', tenantId, detail: { leaseId, replacedInstanceId: instanceId, placement } },
+  ]);
+  return 'replaced';
+}

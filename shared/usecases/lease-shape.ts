@@ -1,0 +1,159 @@
+import { parseImageRef } from '../domain/images';
+import type { RentalMode, Workload } from '../domain/lease';
+import { type MicroUsd, usdToMicro } from '../domain/money';
+import { assessPool } from '../domain/placement';
+import {
+  PriceBelowEveryPoolError,
+  UnknownGpuModelError,
+  UnknownImageError,
+  UnknownRegionError,
+  UnsupportedInstanceTypeError,
+} from '../errors';
+import type { ControlPlane } from './dependencies';
+import { livePools } from './pools';
+
+/** Where and on what a lease may run, as the tenant asked. */
+export interface PlacementAsk {
+  readonly workload: Workload;
+  readonly gpus: number;
+  readonly instanceType?: string | undefined;
+  readonly gpuModel?: string | undefined;
+  readonly mode?: RentalMode | undefined;
+  readonly regions?: readonly string[] | undefined;
+  readonly dataRegion?: string | undefined;
+  readonly dataGb?: number | undefined;
+  readonly maxHourlyPrice?: number | undefined;
+  /** `name:version` of a registered image version. */
+  readonly image?: string | undefined;
+}
+
+export interface LeaseShape {
+  readonly instanceType: string;
+  readonly gpuModel?: string | undefined;
+  readonly regions?: readonly string[] | undefined;
+  readonly dataRegion?: string | undefined;
+  readonly dataGb?: number | undefined;
+  readonly maxHourlyMicroUsd?: MicroUsd | undefined;
+  readonly image?: string | undefined;
+}
+
+type Deps = Pick<ControlPlane, 'catalog' | 'compute' | 'placement' | 'images'>;
+
+/**
+ * Checks a lease's placement fields against the catalog and the GPU regions
+ * before anything is written: unknown regions, GPU models and types, a GPU
+ * count the type cannot hold whole, and a price ceiling below every pool are
+ * refused with a typed error. With a GPU model the lease records the smallest
+ * type of that model as its provisional type; the placement names the real one.
+ */
+export async function resolveLeaseShape(
+  deps: Deps,
+  ask: PlacementAsk,
+  defaultInstanceType: string,
+): Promise<LeaseShape> {
+  const regions = allowedRegions(deps, ask);
+  if (ask.image !== undefined) await checkImage(deps, ask.image, regions);
+
+  const instanceTypes = candidateInstanceTypes(deps, ask, regions, defaultInstanceType);
+
+  const maxHourlyMicroUsd = ask.maxHourlyPrice === undefined ? undefined : usdToMicro(ask.maxHourlyPrice);
+  if (maxHourlyMicroUsd !== undefined) {
+    const modes: RentalMode[] =
+      ask.workload === 'inference' || ask.mode === 'on-demand' || ask.mode === 'reserved'
+        ? ['on-demand']
+        : ['on-demand', 'spot'];
+    // A price floor, not a capacity check: pools that refused lately still count.
+    const pools = await livePools(deps, { instanceTypes, regions, modes, nowMs: 0 });
+    const costs = modes.flatMap((mode) =>
+      pools.map((pool) =>
+        assessPool(
+          { instanceTypes, mode, nowMs: 0, gpus: ask.gpus },
+          { ...pool, available: true, lastCapacityFailureAtMs: undefined },
+        ),
+      ),
+    );
+    const hourly = costs.flatMap((a) => (a.eligible ? [a.hourlyMicroUsd] : []));
+    const cheapest = hourly.length > 0 ? Math.min(...hourly) : undefined;
+    if (cheapest === undefined || cheapest > maxHourlyMicroUsd) {
+      throw new PriceBelowEveryPoolError(maxHourlyMicroUsd, cheapest);
+    }
+  }
+
+  return {
+    instanceType: instanceTypes[0] as string,
+    gpuModel: ask.gpuModel,
+    regions: ask.regions,
+    dataRegion: ask.dataRegion,
+    dataGb: ask.dataGb,
+    maxHourlyMicroUsd,
+    image: ask.image,
+  };
+}
+
+/** A pinned image must be a registered version with an AMI in at least one allowed region. */
+async function checkImage(
+  deps: Pick<Deps, 'images'>,
+  ref: string,
+  regions: readonly string[],
+): Promise<void> {
+  const parsed = parseImageRef(ref);
+  if (!parsed) throw new UnknownImageError(ref, 'must be name:version, each 1-64 of a-z 0-9 . _ -');
+  const version = await deps.images.getVersion(parsed.name, parsed.version);
+  if (!version) throw new UnknownImageError(ref, 'no such version is registered');
+  if (!regions.some((region) => version.amiByRegion[region] !== undefined)) {
+    throw new UnknownImageError(ref, `it has no AMI in ${regions.join(', ')}`);
+  }
+}
+
+/**
+ * The instance types a lease accepts in `regions`: every type of its GPU model
+ * that holds its GPUs as whole instances (fewest GPUs, then vCPUs, per instance first), or
+ * the one type it names (or the default), refused when it cannot.
+ */
+export function candidateInstanceTypes(
+  deps: Pick<Deps, 'catalog'>,
+  ask: Pick<PlacementAsk, 'gpus' | 'gpuModel' | 'instanceType'>,
+  regions: readonly string[],
+  defaultInstanceType: string,
+): string[] {
+  if (ask.gpuModel !== undefined) {
+    const offerings = deps.catalog
+      .typesFor({ gpuModel: ask.gpuModel }, regions)
+      .filter((o) => ask.gpus % o.gpuCount === 0)
+      .sort(
+        (a, b) => a.gpuCount - b.gpuCount || a.vcpu - b.vcpu || a.instanceType.localeCompare(b.instanceType),
+      );
+    if (offerings.length === 0) throw new UnknownGpuModelError(ask.gpuModel, modelsIn(deps, regions));
+    return offerings.map((o) => o.instanceType);
+  }
+  const instanceType = ask.instanceType ?? defaultInstanceType;
+  const offering = deps.catalog.typesFor({ instanceType }, regions)[0];
+  if (!offering || ask.gpus % offering.gpuCount !== 0) {
+    const fitting = deps.catalog
+      .typesFor({}, regions)
+      .filter((o) => ask.gpus % o.gpuCount === 0)
+      .map((o) => o.instanceType)
+      .sort();
+    throw new UnsupportedInstanceTypeError(instanceType, fitting, ask.gpus);
+  }
+  return [instanceType];
+}
+
+/** The regions a request may use, after refusing any the deployment has no fleet in. */
+export function allowedRegions(
+  deps: Pick<Deps, 'catalog' | 'placement'>,
+  ask: Pick<PlacementAsk, 'regions' | 'dataRegion'>,
+): readonly string[] {
+  const gpuRegions = deps.placement.regions;
+  for (const region of ask.regions ?? []) {
+    if (!gpuRegions.includes(region)) throw new UnknownRegionError('regions', region, gpuRegions);
+  }
+  if (ask.dataRegion !== undefined && !deps.catalog.knowsRegion(ask.dataRegion)) {
+    throw new UnknownRegionError('dataRegion', ask.dataRegion, gpuRegions);
+  }
+  return ask.regions ?? gpuRegions;
+}
+
+function modelsIn(deps: Pick<Deps, 'catalog'>, regions: readonly string[]): string[] {
+  return [...new Set(deps.catalog.typesFor({}, regions).map((o) => o.gpuModel))].sort();
+}
