@@ -480,7 +480,8 @@ export function addGpurentStack(app: App): GpurentStack {
   try {
     gpuRegions = parseGpuRegions(context.gpuRegions?.join(','), region);
   } catch (error) {
-    throw new InvalidContextError([`context value "gpuRegions" ${(error as Error).message}`]);
+    const reason = (error as Error).message.replace(/^Context gpuRegions: /, '');
+    throw new InvalidContextError([`context value "gpuRegions": ${reason}`]);
   }
 
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));

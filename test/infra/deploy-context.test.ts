@@ -36,12 +36,12 @@ describe('deploying into an existing user pool and VPC', () => {
     });
   });
 
-  it('launches into the given subnets', () => {
+  it('finds its fleet by the fleet tag (the given subnets must carry it, see README)', () => {
     const variables = Object.values(synthesized.template().findResources('AWS::Lambda::Function'))
       .map((fn) => (fn.Properties?.Environment?.Variables ?? {}) as Record<string, unknown>)
-      .filter((v) => v.SUBNET_IDS !== undefined);
+      .filter((v) => v.FLEET_NAME !== undefined);
     expect(variables.length).toBeGreaterThan(0);
-    for (const v of variables) expect(v.SUBNET_IDS).toBe('subnet-0abc1234,subnet-0def5678');
+    for (const v of variables) expect(v.FLEET_NAME).toBe('gpurent');
   });
 });
 
@@ -49,7 +49,7 @@ describe('bad context fails the synth naming the value', () => {
   it.each([
     [{ operatorEmail: 'not-an-address' }, /context value "operatorEmail" must be an e-mail address/],
     [{ vpcId: 'vpc-0abc12345def67890' }, /context value "vpcSubnets".*go together/],
-    [{ region: 'us-east-1', gpuRegions: 'us-east-1,us-west-2' }, /"gpuRegions" names us-west-2/],
+    [{ region: 'us-east-1', gpuRegions: 'us-west-2,us-west-2' }, /"gpuRegions".*us-west-2 is listed twice/],
   ])('%j', (context, message) => {
     expect(() => synthesizeGpurent(context)).toThrow(message);
   });

@@ -33,19 +33,16 @@ describe('OpenAPI document', () => {
       required: string[];
     };
     expect(Object.keys(schema.properties).sort()).toEqual([
-      'durationMinutes',
-      'gpus',
-      'instanceType',
-      'mode',
-      'project',
       'dataGb',
       'dataRegion',
+      'durationMinutes',
       'gpuModel',
       'gpus',
       'image',
       'instanceType',
       'maxHourlyPrice',
       'mode',
+      'project',
       'regions',
       'workload',
     ]);
