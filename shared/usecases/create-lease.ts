@@ -16,7 +16,8 @@ export interface CreateLeaseRequest extends PlacementAsk {
   readonly durationMinutes?: number | undefined;
 }
 
-type Deps = Pick<
+/** What creating a lease needs: the API, and the scaling evaluator that creates members, give it. */
+export type LeaseCreationDeps = Pick<
   ControlPlane,
   | 'leases'
   | 'spend'
@@ -40,7 +41,7 @@ type Deps = Pick<
  * again (and its schedule), so a tenant never sees a lease nothing will act on.
  */
 export async function createLease(
-  deps: Deps,
+  deps: LeaseCreationDeps,
   request: CreateLeaseRequest,
   defaultInstanceType: string,
 ): Promise<Lease> {

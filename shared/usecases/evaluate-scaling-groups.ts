@@ -13,35 +13,19 @@ import {
 import { BudgetExceededError } from '../errors';
 import type { MetricReader } from '../ports/metrics';
 import type { GpuHealthMarks, ScalingGroup, ScalingGroupRepository } from '../ports/scaling-groups';
-import { createLease } from './create-lease';
-import type { BudgetControl, ControlPlane, TenantControl } from './dependencies';
+import { createLease, type LeaseCreationDeps } from './create-lease';
 import { HEALTH_WINDOW_PERIODS, reportGpuHealth, watchedGpus } from './gpu-health-sweep';
 import { requestRelease } from './release-lease';
 import { membersOf } from './scaling-group-members';
 import { planScalingMetrics } from './scaling-metrics';
 
-export type ScalingDeps = Pick<
-  ControlPlane,
-  | 'leases'
-  | 'spend'
-  | 'commands'
-  | 'events'
-  | 'catalog'
-  | 'region'
-  | 'now'
-  | 'expiry'
-  | 'compute'
-  | 'placement'
-  | 'images'
-> &
-  Pick<BudgetControl, 'budgets'> &
-  TenantControl & {
-    readonly groups: ScalingGroupRepository;
-    readonly metrics: MetricReader;
-    readonly marks: GpuHealthMarks;
-    /** A GPU hotter than this is reported unhealthy. */
-    readonly temperatureLimitC: number;
-  };
+export type ScalingDeps = LeaseCreationDeps & {
+  readonly groups: ScalingGroupRepository;
+  readonly metrics: MetricReader;
+  readonly marks: GpuHealthMarks;
+  /** A GPU hotter than this is reported unhealthy. */
+  readonly temperatureLimitC: number;
+};
 
 /** Groups decided and acted on at once; each acts through a handful of DynamoDB and SQS calls. */
 const CONCURRENT_GROUPS = 8;

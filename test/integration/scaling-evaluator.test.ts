@@ -6,7 +6,7 @@ import { scheduledEvent } from '../../local/runtime/schedules';
 import { type ScalingGroupSpecInput, scalingGroupSpecSchema } from '../../shared/domain/scaling';
 import type { ScalingDeps } from '../../shared/usecases/evaluate-scaling-groups';
 import { awsProbe } from '../support/aws';
-import { subscribeToDomainEvents } from '../support/event-subscriber';
+import { subscribeToDomainEvents } from '../support/events';
 import { useFreshResources } from '../support/function-env';
 import { runQueuedCommands } from '../support/leases';
 
@@ -149,7 +149,7 @@ describe('scaling evaluator against moto CloudWatch, with the real lease worker'
     const silent = await evaluateAt(start + 30 * MINUTE);
     expect(silent.unhealthyGpus).toBeGreaterThanOrEqual(2);
     expect((await evaluateAt(start + 31 * MINUTE)).unhealthyGpus).toBe(0);
-    const unhealthy = (await integrator.received()).filter((e) => e['detail-type'] === 'GpuUnhealthy');
+    const unhealthy = (await integrator.drain()).filter((e) => e['detail-type'] === 'GpuUnhealthy');
     expect(unhealthy).toHaveLength(silent.unhealthyGpus);
     for (const member of members) {
       expect(unhealthy.map((e) => e.detail)).toContainEqual(

@@ -1,29 +1,13 @@
 import type { LeaseStatus, LeaseView } from '../../../shared/domain/lease';
 import type { ScalingGroupSpec } from '../../../shared/domain/scaling';
 import type { AuditStore, SpotTraceSource } from '../../../shared/ports/audits';
-import type { CreateLeaseRequest } from '../../../shared/usecases/create-lease';
-import type { BudgetControl, ControlPlane, TenantControl } from '../../../shared/usecases/dependencies';
+import type { CreateLeaseRequest, LeaseCreationDeps } from '../../../shared/usecases/create-lease';
+import type { ControlPlane } from '../../../shared/usecases/dependencies';
 import type { InstanceGpuMetrics, MetricsWindow } from '../../../shared/usecases/lease-metrics';
 import type { ScalingGroupView } from '../../../shared/usecases/scaling-groups';
 
-export type ApiDeps = Pick<
-  ControlPlane,
-  | 'leases'
-  | 'ledger'
-  | 'spend'
-  | 'commands'
-  | 'events'
-  | 'catalog'
-  | 'region'
-  | 'now'
-  | 'expiry'
-  | 'compute'
-  | 'placement'
-  | 'commitments'
-  | 'images'
-> &
-  Pick<BudgetControl, 'budgets'> &
-  TenantControl & {
+export type ApiDeps = LeaseCreationDeps &
+  Pick<ControlPlane, 'ledger' | 'commitments'> & {
     readonly audits: AuditStore;
     readonly spotTraces: SpotTraceSource;
   };
