@@ -1,14 +1,9 @@
-import {
-  type DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  ScanCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { MonthlyAudit } from '../domain/audit/monthly-audit';
 import type { AuditStore, ChargedTenants, StoredAudit } from '../ports/audits';
 import { conditionally } from './dynamodb-budget-repository';
 import { spendKey, tenantKey } from './dynamodb-keys';
+import { scanAll } from './dynamodb-query-all';
 
 export const auditKey = (month: string) => `AUDIT#${month}`;
 
@@ -99,28 +94,16 @@ export class DynamoDbChargedTenants implements ChargedTenants {
 
   async chargedIn(month: string): Promise<string[]> {
     const counter = spendKey(month, { kind: 'tenant' });
-    const segments = await Promise.all(
-      Array.from({ length: SCAN_SEGMENTS }, async (_, segment) => {
-        const tenants: string[] = [];
-        let startKey: Record<string, unknown> | undefined;
-        do {
-          const page = await this.client.send(
-            new ScanCommand({
-              TableName: this.spendTableName,
-              Segment: segment,
-              TotalSegments: SCAN_SEGMENTS,
-              FilterExpression: 'sk = :sk',
-              ProjectionExpression: 'pk',
-              ExpressionAttributeValues: { ':sk': counter },
-              ExclusiveStartKey: startKey,
-            }),
-          );
-          for (const item of page.Items ?? []) tenants.push(String(item.pk).slice(tenantKey('').length));
-          startKey = page.LastEvaluatedKey;
-        } while (startKey);
-        return tenants;
-      }),
+    const items = await scanAll(
+      this.client,
+      {
+        TableName: this.spendTableName,
+        FilterExpression: 'sk = :sk',
+        ProjectionExpression: 'pk',
+        ExpressionAttributeValues: { ':sk': counter },
+      },
+      SCAN_SEGMENTS,
     );
-    return segments.flat().sort();
+    return items.map((item) => String(item.pk).slice(tenantKey('').length)).sort();
   }
 }

@@ -4,13 +4,12 @@ import {
   type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
-  QueryCommand,
-  ScanCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { AlertRecord, Budget } from '../domain/budgets/budget';
 import type { BudgetRepository } from '../ports/budgets';
 import { budgetKey, tenantKey } from './dynamodb-keys';
+import { queryAll, scanAll } from './dynamodb-query-all';
 
 type Item = Record<string, unknown>;
 
@@ -57,45 +56,17 @@ export class DynamoDbBudgetRepository implements BudgetRepository {
   }
 
   async list(tenantId: string): Promise<Budget[]> {
-    const budgets: Budget[] = [];
-    let startKey: Item | undefined;
-    do {
-      const page = await this.client.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':pk': tenantKey(tenantId), ':prefix': budgetKey('') },
-          ConsistentRead: true,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      budgets.push(...(page.Items ?? []).map(toBudget));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return budgets;
+    const items = await queryAll(this.client, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': tenantKey(tenantId), ':prefix': budgetKey('') },
+      ConsistentRead: true,
+    });
+    return items.map(toBudget);
   }
 
   async all(): Promise<Budget[]> {
-    const segments = await Promise.all(
-      Array.from({ length: SCAN_SEGMENTS }, async (_, segment) => {
-        const budgets: Budget[] = [];
-        let startKey: Item | undefined;
-        do {
-          const page = await this.client.send(
-            new ScanCommand({
-              TableName: this.tableName,
-              Segment: segment,
-              TotalSegments: SCAN_SEGMENTS,
-              ExclusiveStartKey: startKey,
-            }),
-          );
-          budgets.push(...(page.Items ?? []).map(toBudget));
-          startKey = page.LastEvaluatedKey;
-        } while (startKey);
-        return budgets;
-      }),
-    );
-    return segments.flat();
+    return (await scanAll(this.client, { TableName: this.tableName }, SCAN_SEGMENTS)).map(toBudget);
   }
 
   save(budget: Budget, expectedRevision: number | undefined): Promise<boolean> {

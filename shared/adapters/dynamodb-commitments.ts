@@ -3,7 +3,6 @@ import {
   DeleteCommand,
   type DynamoDBDocumentClient,
   GetCommand,
-  QueryCommand,
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
@@ -16,6 +15,7 @@ import {
   type IdleReserved,
 } from '../ports/commitments';
 import { COMMITMENTS_PARTITION, commitmentKey, idleUsageKey } from './dynamodb-keys';
+import { queryAll } from './dynamodb-query-all';
 
 export interface CommitmentTables {
   /** Commitments live in the leases table, in their own partition. */
@@ -95,22 +95,13 @@ export class DynamoDbCommitmentRepository implements CommitmentRepository {
   }
 
   async list(): Promise<Commitment[]> {
-    const commitments: Commitment[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.client.send(
-        new QueryCommand({
-          TableName: this.tables.leases,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': COMMITMENTS_PARTITION },
-          ConsistentRead: true,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      commitments.push(...(page.Items ?? []).map(toCommitment));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return commitments;
+    const items = await queryAll(this.client, {
+      TableName: this.tables.leases,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': COMMITMENTS_PARTITION },
+      ConsistentRead: true,
+    });
+    return items.map(toCommitment);
   }
 
   async delete(id: string): Promise<boolean> {

@@ -1,10 +1,11 @@
-import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { LeaseSpend } from '../domain/budgets/alert-message';
 import type { RentalMode } from '../domain/lease';
 import type { MicroUsd } from '../domain/money';
 import type { DailyUsage, LeaseDayUsage, SpendCounterKey, SpendCounters } from '../ports/budgets';
 import { batchGetAll } from './dynamodb-batch-get';
 import { dayRollupPrefix, leaseDayPrefix, spendKey, tenantKey } from './dynamodb-keys';
+import { queryAll } from './dynamodb-query-all';
 
 type Key = { pk: string; sk: string };
 const keyOf = (key: SpendCounterKey): Key => ({
@@ -64,21 +65,11 @@ export class DynamoDbSpendCounters implements SpendCounters {
   }
 
   /** Every item of the tenant's partition with a sort key in [from, to]. */
-  private async queryRange(tenantId: string, from: string, to: string): Promise<Record<string, unknown>[]> {
-    const items: Record<string, unknown>[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.client.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-          ExpressionAttributeValues: { ':pk': tenantKey(tenantId), ':from': from, ':to': to },
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      items.push(...(page.Items ?? []));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return items;
+  private queryRange(tenantId: string, from: string, to: string): Promise<Record<string, unknown>[]> {
+    return queryAll(this.client, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':pk': tenantKey(tenantId), ':from': from, ':to': to },
+    });
   }
 }
