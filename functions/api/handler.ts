@@ -16,7 +16,6 @@ import { DEFAULT_GPU_TEMPERATURE_LIMIT_C } from '../../shared/domain/gpu-health'
 import { spotDataConfig } from '../../shared/lambda/audit-config';
 import {
   createCloudWatchClient,
-  createDocumentClient,
   createEventBridgeClient,
   createSqsClient,
 } from '../../shared/lambda/clients';
@@ -88,10 +87,7 @@ const deps: ApiDeps = {
 
 const scalingDeps = {
   ...deps,
-  groups: new DynamoDbScalingGroupRepository(
-    createDocumentClient(dynamoDb),
-    config.SCALING_GROUPS_TABLE_NAME,
-  ),
+  groups: new DynamoDbScalingGroupRepository(documents, config.SCALING_GROUPS_TABLE_NAME),
   metrics: new CloudWatchMetricReader(createCloudWatchClient()),
 };
 

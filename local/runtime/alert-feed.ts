@@ -1,18 +1,5 @@
-import { SNSClient, SubscribeCommand } from '@aws-sdk/client-sns';
-import {
-  CreateQueueCommand,
-  DeleteMessageBatchCommand,
-  GetQueueAttributesCommand,
-  ReceiveMessageCommand,
-  type SQSClient,
-} from '@aws-sdk/client-sqs';
-
-/** The SNS envelope an SQS subscriber receives (raw delivery off). */
-interface SnsEnvelope {
-  readonly Subject?: string;
-  readonly Message?: string;
-  readonly MessageAttributes?: Record<string, { Type: string; Value: string }>;
-}
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import { subscribeQueueToTopic, type TopicMessage } from './topic-subscription';
 
 export interface AlertFeed {
   stop(): Promise<void>;
@@ -29,33 +16,12 @@ export async function startAlertFeed(
   queueName: string,
   print: (text: string) => void,
 ): Promise<AlertFeed> {
-  const queue = await sqs.send(new CreateQueueCommand({ QueueName: queueName }));
-  const queueUrl = queue.QueueUrl ?? '';
-  const attributes = await sqs.send(
-    new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['QueueArn'] }),
-  );
-  const sns = new SNSClient({});
-  await sns.send(
-    new SubscribeCommand({ TopicArn: topicArn, Protocol: 'sqs', Endpoint: attributes.Attributes?.QueueArn }),
-  );
-  sns.destroy();
+  const subscription = await subscribeQueueToTopic(sqs, topicArn, queueName);
   let running = true;
   const loop = (async () => {
     while (running) {
       try {
-        const received = await sqs.send(
-          new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }),
-        );
-        const messages = received.Messages ?? [];
-        for (const message of messages) print(formatAlert(JSON.parse(message.Body ?? '{}') as SnsEnvelope));
-        if (messages.length > 0) {
-          await sqs.send(
-            new DeleteMessageBatchCommand({
-              QueueUrl: queueUrl,
-              Entries: messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle ?? '' })),
-            }),
-          );
-        }
+        for (const alert of await subscription.receive(1)) print(formatAlert(alert));
       } catch (error) {
         if (running) print(`budget alert feed: ${error instanceof Error ? error.message : String(error)}`);
       }
@@ -69,11 +35,9 @@ export async function startAlertFeed(
   };
 }
 
-function formatAlert(envelope: SnsEnvelope): string {
-  const attributes = Object.entries(envelope.MessageAttributes ?? {})
-    .map(([name, value]) => `${name}=${value.Value}`)
+function formatAlert(alert: TopicMessage): string {
+  const attributes = Object.entries(alert.attributes)
+    .map(([name, value]) => `${name}=${value}`)
     .join(' ');
-  return [`\n📣 BUDGET ALERT: ${envelope.Subject ?? ''}`, `   [${attributes}]`, envelope.Message ?? ''].join(
-    '\n',
-  );
+  return [`\n📣 BUDGET ALERT: ${alert.subject}`, `   [${attributes}]`, alert.body].join('\n');
 }
