@@ -12,7 +12,7 @@ import { isTerminal, type LeaseInstance } from '../../domain/lease';
 import type { DomainEvent } from '../../ports/domain-events';
 import type { BudgetControl, ControlPlane } from '../dependencies';
 import { requestRelease } from '../release-lease';
-import { measureBudgets } from './budget-status';
+import { measureBudgets, measuresOf } from './budget-status';
 
 export type BudgetEvaluationDeps = Pick<ControlPlane, 'leases' | 'spend' | 'commands' | 'events' | 'now'> &
   BudgetControl;
@@ -65,12 +65,7 @@ export async function evaluateBudgets(deps: BudgetEvaluationDeps, atMs: number):
 /** What one budget owes this round, carried out: claims, alerts, the limit action. */
 export async function settleBudget(round: BudgetRound): Promise<Omit<EvaluationSummary, 'budgets'>> {
   const { budget, month, atMs, forecast } = round;
-  const evaluation = evaluateBudget(
-    budget,
-    month,
-    { actualMicroUsd: forecast.spendMicroUsd, forecastMicroUsd: forecast.microUsd },
-    atMs,
-  );
+  const evaluation = evaluateBudget(budget, month, measuresOf(forecast), atMs);
   let alertsSent = 0;
   let actionsTaken = 0;
   let leasesReleased = 0;
