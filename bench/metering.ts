@@ -102,8 +102,8 @@ async function naivePass(size: number) {
     const [instance] = await stores.leases.instancesByRef([ref]);
     if (!instance) continue;
     const charge = chargeUpTo(instance, instance, PASS_AT, false);
-    if ((await stores.ledger.applyCharge(instance, charge, PASS_AT, null)) === 'recorded')
-      microUsd += charge.microUsd;
+    const [outcome] = await stores.ledger.applyCharges([{ instance, charge, atMs: PASS_AT }]);
+    if (outcome === 'recorded') microUsd += charge.microUsd;
   }
   const seconds = (performance.now() - start) / 1000;
   if (microUsd !== owed(instances))

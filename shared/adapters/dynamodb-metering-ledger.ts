@@ -1,14 +1,12 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mapWithConcurrency } from '../concurrency';
-import type { Charge } from '../domain/billing';
 import {
   type AggregateTotal,
   type ChargeBatch,
   type ChargeEntry,
   packChargeBatches,
 } from '../domain/charge-batches';
-import type { LeaseInstance } from '../domain/lease';
 import type { ChargeOutcome, MeteringLedger, UsageRecord } from '../ports/metering-ledger';
 import { aggregateKey, closingUsageKey, instanceKey, tenantKey, usageKey } from './dynamodb-keys';
 
@@ -49,16 +47,6 @@ export class DynamoDbMeteringLedger implements MeteringLedger {
   ) {
     this.rowTtlSeconds = (options.usageRowTtlDays ?? 400) * DAY_SECONDS;
     this.concurrency = options.concurrency ?? 16;
-  }
-
-  async applyCharge(
-    instance: LeaseInstance,
-    charge: Charge,
-    atMs: number,
-    close: { endedAtMs: number } | null,
-  ): Promise<ChargeOutcome> {
-    const [outcome] = await this.applyCharges([{ instance, charge, atMs, close: close ?? undefined }]);
-    return outcome ?? 'already-recorded';
   }
 
   /**

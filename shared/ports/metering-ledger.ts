@@ -1,6 +1,5 @@
-import type { Charge } from '../domain/billing';
 import type { ChargeEntry } from '../domain/charge-batches';
-import type { LeaseInstance, RentalMode } from '../domain/lease';
+import type { RentalMode } from '../domain/lease';
 
 export interface UsageRecord {
   readonly tenantId: string;
@@ -23,20 +22,11 @@ export type ChargeOutcome = 'recorded' | 'already-recorded';
  */
 export interface MeteringLedger {
   /**
-   * Applies `charge` (computed from `instance`'s checkpoint) as of `atMs`.
-   * If another writer moved the checkpoint first, nothing is written and the
-   * result is `already-recorded`: a repeated tick never bills twice.
-   */
-  applyCharge(
-    instance: LeaseInstance,
-    charge: Charge,
-    atMs: number,
-    close: { endedAtMs: number } | null,
-  ): Promise<ChargeOutcome>;
-  /**
-   * Applies many charges in as few transactions as the 100-action limit allows;
-   * one outcome per entry, in order. A charge whose checkpoint moved is
-   * `already-recorded`; the others in its batch still land.
+   * Applies charges (each computed from its instance's checkpoint as read) in as
+   * few transactions as the 100-action limit allows; one outcome per entry, in
+   * order. A charge whose checkpoint another writer moved first writes nothing
+   * and is `already-recorded`, so a repeated tick never bills twice; the others
+   * in its batch still land.
    */
   applyCharges(entries: readonly ChargeEntry[]): Promise<ChargeOutcome[]>;
 }

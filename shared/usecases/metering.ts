@@ -65,6 +65,14 @@ function chargeEntryAt(instance: LeaseInstance, atMs: number): ChargeEntry {
   if (endedAtMs === undefined || atMs < endedAtMs) {
     return { instance, charge: chargeUpTo(instance, instance, atMs, false), atMs };
   }
+  return closingEntry(instance, endedAtMs);
+}
+
+/**
+ * The charge that closes a bill at `endedAtMs`, and never before a charge
+ * already made (a tick that slipped in moved the checkpoint on).
+ */
+function closingEntry(instance: LeaseInstance, endedAtMs: number): ChargeEntry {
   const endAt = Math.max(endedAtMs, instance.meteredUntilMs);
   return {
     instance,
@@ -137,9 +145,8 @@ export async function closeInstanceBill(
 ): Promise<void> {
   let current: LeaseInstance | undefined = instance;
   for (let attempt = 0; attempt < CLOSE_ATTEMPTS && current?.meteringOpen; attempt += 1) {
-    const endAt = Math.max(endedAtMs, current.meteredUntilMs);
-    const charge = chargeUpTo(current, current, endAt, true);
-    if ((await deps.ledger.applyCharge(current, charge, endAt, { endedAtMs: endAt })) === 'recorded') return;
+    const [outcome] = await deps.ledger.applyCharges([closingEntry(current, endedAtMs)]);
+    if (outcome === 'recorded') return;
     current = await reload();
   }
   if (current?.meteringOpen) throw new BillCloseContentionError(instance.instanceId, CLOSE_ATTEMPTS);
