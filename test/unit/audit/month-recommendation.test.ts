@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { recommendForMonth } from '../../../planner/audit/month-recommendation';
 import { loadSpotTraces } from '../../../planner/spot-market';
 import { monthDemand } from '../../../planner/trace/month-trace';
+import { costOfSeconds } from '../../../shared/domain/money';
 import { DAY, NOV_2026, ranLease } from './lease-views';
 
 /** One zone, always with capacity, at $1.00/h. */
@@ -72,5 +73,16 @@ describe('recommendForMonth', () => {
     expect(r.asRanMicroUsd).toBe(r.policyMicroUsd);
     expect(r.reservedGpus).toBe(2);
     expect(r.reservedSavingMicroUsd).toBe(2 * 744 * (3_060_000 - 1_927_800));
+  });
+
+  it('audits a month to date that ends between two seconds (the API passes the current time)', async () => {
+    const now = NOV_2026 + 10 * DAY + 1_234;
+    const leases = [ranLease('t', 'training', 2, 'on-demand', NOV_2026 - DAY, undefined)];
+    const r = recommendForMonth(monthDemand(leases, NOV_2026, now), await loadSpotTraces(SPOT_DATA));
+    // Two GPUs busy all 864,001 whole seconds so far: both worth reserving, for those seconds.
+    expect(r.reservedGpus).toBe(2);
+    expect(r.reservedSavingMicroUsd).toBe(
+      2 * (costOfSeconds(864_001, 3_060_000) - costOfSeconds(864_001, 1_927_800)),
+    );
   });
 });
