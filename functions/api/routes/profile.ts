@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { demandProfile } from '../../../shared/domain/demand-profile';
+import {
+  dailyUtilization,
+  NO_TELEMETRY,
+  UTILIZATION_METHOD,
+  utilizationOver,
+} from '../../../shared/domain/gpu-utilization';
 import { allLeasesOf } from '../../../shared/usecases/all-leases';
+import { readGpuUtilization } from '../../../shared/usecases/gpu-utilization';
 import { type ApiEvent, type ApiResult, json, tenantOf, validate } from '../http';
 import { checkRange, instant, resolveRange } from '../range';
 import type { ApiContext } from './context';
@@ -13,27 +20,28 @@ const profileQuery = (nowMs: number) =>
 
 /**
  * The tenant's demand per UTC day: GPU-hours, average and peak concurrent GPUs
- * by workload and mode, and the wait from request to running. GPU utilization
- * comes from the GPU telemetry, which is not collected yet, so it is `null`.
+ * by workload and mode, the wait from request to running, and the GPU
+ * utilization its instances' telemetry shows (null with `telemetry: "none"`
+ * for a day no GPU sent a sample).
  */
 export async function getProfile(event: ApiEvent, ctx: ApiContext): Promise<ApiResult> {
   const tenantId = tenantOf(event);
   const nowMs = ctx.deps.now();
   const range = validate(profileQuery(nowMs), event.queryStringParameters ?? {}, 'query');
+  const toMs = Math.min(range.toMs, nowMs);
   const gpusOf = (instanceType: string) => ctx.deps.catalog.offering(instanceType)?.gpuCount ?? 1;
-  const days = demandProfile(
-    await allLeasesOf(ctx.deps.leases, tenantId),
-    range.fromMs,
-    range.toMs,
-    nowMs,
-    gpusOf,
-  );
+  const leases = await allLeasesOf(ctx.deps.leases, tenantId);
+  const measured = await readGpuUtilization(ctx.deps.metrics, leases, range.fromMs, toMs, nowMs);
+  const utilization = dailyUtilization(measured, range.fromMs, toMs);
+  const days = demandProfile(leases, range.fromMs, range.toMs, nowMs, gpusOf).map((day) => ({
+    ...day,
+    gpuUtilization: utilization.get(day.day) ?? NO_TELEMETRY,
+  }));
   return json(200, {
     from: new Date(range.fromMs).toISOString(),
-    to: new Date(Math.min(range.toMs, nowMs)).toISOString(),
-    gpuUtilization: null,
-    gpuUtilizationNote:
-      'GPU telemetry is not collected yet; utilization will come from the CloudWatch GPU metrics',
+    to: new Date(toMs).toISOString(),
+    gpuUtilization: utilizationOver(measured, range.fromMs, toMs),
+    gpuUtilizationNote: UTILIZATION_METHOD,
     days,
   });
 }
