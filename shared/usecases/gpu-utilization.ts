@@ -4,7 +4,7 @@ import {
   gpuDimensions,
   NVIDIA_SMI_METRICS,
 } from '../domain/gpu-telemetry';
-import { hourSamples, type MeasuredGpu, UTILIZATION_HOUR_MS } from '../domain/gpu-utilization';
+import { type MeasuredGpu, periodSamples } from '../domain/gpu-utilization';
 import type { LeaseView } from '../domain/lease';
 import type { MetricQuery, MetricReader } from '../ports/metrics';
 
@@ -13,18 +13,23 @@ const STATISTICS = ['Sum', 'SampleCount'] as const;
 
 /**
  * The utilization telemetry of every GPU of `leases` that ran within
- * [fromMs, toMs), by clock hour, in one batched read: two metrics per GPU at
- * a one-hour period (GetMetricData is priced per metric, not per datapoint,
- * and an hour is the finest period CloudWatch keeps past 63 days). The window
- * is widened to whole hours so that every period is a clock hour.
+ * [fromMs, toMs), period by period (`periodMs`: a clock hour or a UTC day), in
+ * one batched read: two metrics per GPU (GetMetricData is priced per metric,
+ * not per datapoint; an hour is the finest period CloudWatch keeps past 63
+ * days, and a day returns 24 times fewer datapoints where days are enough).
+ * The window is widened to whole periods so that every period is aligned.
  */
 export async function readGpuUtilization(
   metrics: MetricReader,
   leases: readonly LeaseView[],
-  fromMs: number,
-  toMs: number,
-  nowMs: number,
+  window: {
+    readonly fromMs: number;
+    readonly toMs: number;
+    readonly nowMs: number;
+    readonly periodMs: number;
+  },
 ): Promise<MeasuredGpu[]> {
+  const { fromMs, toMs, nowMs, periodMs } = window;
   const gpus = leases.flatMap((lease) =>
     lease.instances
       .map((i) => ({ instanceId: i.instanceId, fromMs: i.launchedAtMs, toMs: i.endedAtMs ?? nowMs }))
@@ -38,14 +43,14 @@ export async function readGpuUtilization(
       metricName: NVIDIA_SMI_METRICS.utilization,
       dimensions: gpuDimensions(run.instanceId, index),
       statistic,
-      periodSeconds: UTILIZATION_HOUR_MS / 1000,
+      periodSeconds: periodMs / 1000,
     })),
   );
-  const startMs = Math.floor(fromMs / UTILIZATION_HOUR_MS) * UTILIZATION_HOUR_MS;
-  const endMs = Math.ceil(Math.min(toMs, nowMs) / UTILIZATION_HOUR_MS) * UTILIZATION_HOUR_MS;
-  const results = await metrics.read(queries, startMs, Math.max(endMs, startMs + UTILIZATION_HOUR_MS));
+  const startMs = Math.floor(fromMs / periodMs) * periodMs;
+  const endMs = Math.ceil(Math.min(toMs, nowMs) / periodMs) * periodMs;
+  const results = await metrics.read(queries, startMs, Math.max(endMs, startMs + periodMs));
   return gpus.map(({ run }, i) => ({
     ...run,
-    hours: hourSamples(results[2 * i] ?? [], results[2 * i + 1] ?? []),
+    periods: periodSamples(results[2 * i] ?? [], results[2 * i + 1] ?? []),
   }));
 }

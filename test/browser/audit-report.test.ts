@@ -55,11 +55,11 @@ const audit = buildMonthlyAudit({
       instanceId: 'i-measured',
       fromMs: OCT,
       toMs: OCT + 60 * HOUR,
-      hours: Array.from({ length: 60 }, (_, h) => h)
+      periods: Array.from({ length: 60 }, (_, h) => h)
         .filter((h) => h % 24 < 20)
-        .map((h) => ({ hourMs: OCT + h * HOUR, sumPercent: 60 * (20 + 3 * (h % 24)), samples: 60 })),
+        .map((h) => ({ startMs: OCT + h * HOUR, sumPercent: 60 * (20 + 3 * (h % 24)), samples: 60 })),
     },
-    { instanceId: 'i-silent', fromMs: OCT + 24 * HOUR, toMs: OCT + 48 * HOUR, hours: [] },
+    { instanceId: 'i-silent', fromMs: OCT + 24 * HOUR, toMs: OCT + 48 * HOUR, periods: [] },
   ],
   idleReserved: [
     {

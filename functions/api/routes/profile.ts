@@ -3,8 +3,9 @@ import { demandProfile } from '../../../shared/domain/demand-profile';
 import {
   dailyUtilization,
   NO_TELEMETRY,
+  UTILIZATION_DAY_MS,
   UTILIZATION_METHOD,
-  utilizationOver,
+  utilizationOfAll,
 } from '../../../shared/domain/gpu-utilization';
 import { allLeasesOf } from '../../../shared/usecases/all-leases';
 import { readGpuUtilization } from '../../../shared/usecases/gpu-utilization';
@@ -31,7 +32,12 @@ export async function getProfile(event: ApiEvent, ctx: ApiContext): Promise<ApiR
   const toMs = Math.min(range.toMs, nowMs);
   const gpusOf = (instanceType: string) => ctx.deps.catalog.offering(instanceType)?.gpuCount ?? 1;
   const leases = await allLeasesOf(ctx.deps.leases, tenantId);
-  const measured = await readGpuUtilization(ctx.deps.metrics, leases, range.fromMs, toMs, nowMs);
+  const measured = await readGpuUtilization(ctx.deps.metrics, leases, {
+    fromMs: range.fromMs,
+    toMs,
+    nowMs,
+    periodMs: UTILIZATION_DAY_MS,
+  });
   const utilization = dailyUtilization(measured, range.fromMs, toMs);
   const days = demandProfile(leases, range.fromMs, range.toMs, nowMs, gpusOf).map((day) => ({
     ...day,
@@ -40,7 +46,7 @@ export async function getProfile(event: ApiEvent, ctx: ApiContext): Promise<ApiR
   return json(200, {
     from: new Date(range.fromMs).toISOString(),
     to: new Date(toMs).toISOString(),
-    gpuUtilization: utilizationOver(measured, range.fromMs, toMs),
+    gpuUtilization: utilizationOfAll(measured),
     gpuUtilizationNote: UTILIZATION_METHOD,
     days,
   });

@@ -6,6 +6,7 @@ import {
   type MonthlyAudit,
 } from '../../domain/audit/monthly-audit';
 import type { PriceCatalog } from '../../domain/catalog';
+import { UTILIZATION_HOUR_MS } from '../../domain/gpu-utilization';
 import { formatUsd } from '../../domain/money';
 import { monthBounds } from '../../domain/spend';
 import type { SpotTraceSource } from '../../ports/audits';
@@ -48,7 +49,12 @@ export async function buildAudit(
   ]);
   const untilMs = Math.min(endMs, nowMs);
   const demand = monthDemand(leases, startMs, untilMs);
-  const gpus = await readGpuUtilization(deps.metrics, leases, startMs, untilMs, nowMs);
+  const gpus = await readGpuUtilization(deps.metrics, leases, {
+    fromMs: startMs,
+    toMs: untilMs,
+    nowMs,
+    periodMs: UTILIZATION_HOUR_MS,
+  });
   return buildMonthlyAudit({
     tenantId,
     month,

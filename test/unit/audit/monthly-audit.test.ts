@@ -105,18 +105,18 @@ describe('buildMonthlyAudit', () => {
         instanceId: 'i-1',
         fromMs: NOV_2026,
         toMs: NOV_2026 + 2 * HOUR,
-        hours: [
-          { hourMs: NOV_2026, sumPercent: 30 * 40, samples: 30 },
-          { hourMs: NOV_2026 + HOUR, sumPercent: 60 * 10, samples: 60 },
+        periods: [
+          { startMs: NOV_2026, sumPercent: 30 * 40, samples: 30 },
+          { startMs: NOV_2026 + HOUR, sumPercent: 60 * 10, samples: 60 },
         ],
       },
       {
         instanceId: 'i-2',
         fromMs: NOV_2026,
         toMs: NOV_2026 + HOUR,
-        hours: [{ hourMs: NOV_2026, sumPercent: 15 * 100, samples: 15 }],
+        periods: [{ startMs: NOV_2026, sumPercent: 15 * 100, samples: 15 }],
       },
-      { instanceId: 'i-3', fromMs: NOV_2026 + 5 * HOUR, toMs: NOV_2026 + 6 * HOUR, hours: [] },
+      { instanceId: 'i-3', fromMs: NOV_2026 + 5 * HOUR, toMs: NOV_2026 + 6 * HOUR, periods: [] },
     ],
   };
   const audit = buildMonthlyAudit(input);

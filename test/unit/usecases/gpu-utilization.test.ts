@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Datapoint } from '../../../shared/domain/scaling';
 import type { MetricQuery, MetricReader } from '../../../shared/ports/metrics';
 import { readGpuUtilization } from '../../../shared/usecases/gpu-utilization';
-import { HOUR, NOV_2026, ranLease } from '../audit/lease-views';
+import { DAY, HOUR, NOV_2026, ranLease } from '../audit/lease-views';
 
 /** Answers each query from `series` by statistic and instance, and records what was asked. */
 function recordingReader(series: Record<string, Datapoint[]>) {
@@ -26,7 +26,12 @@ describe('readGpuUtilization', () => {
   it('asks Sum and SampleCount by the clock hour for each GPU that ran in the window, once', async () => {
     const { reader, calls } = recordingReader({});
     const now = NOV_2026 + 6 * HOUR + 20 * 60_000;
-    const gpus = await readGpuUtilization(reader, leases, NOV_2026 + 30 * 60_000, NOV_2026 + 7 * HOUR, now);
+    const gpus = await readGpuUtilization(reader, leases, {
+      fromMs: NOV_2026 + 30 * 60_000,
+      toMs: NOV_2026 + 7 * HOUR,
+      nowMs: now,
+      periodMs: HOUR,
+    });
     expect(calls).toHaveLength(1);
     const [call] = calls;
     // Widened to whole hours, and no later than now's hour.
@@ -59,20 +64,37 @@ describe('readGpuUtilization', () => {
         { timestampMs: NOV_2026 + 3 * HOUR, value: 0 },
       ],
     });
-    const [, , c] = await readGpuUtilization(
-      reader,
-      leases,
-      NOV_2026,
-      NOV_2026 + 4 * HOUR,
-      NOV_2026 + 4 * HOUR,
-    );
-    expect(c?.hours).toEqual([{ hourMs: NOV_2026 + 2 * HOUR, sumPercent: 1800, samples: 60 }]);
+    const window = {
+      fromMs: NOV_2026,
+      toMs: NOV_2026 + 4 * HOUR,
+      nowMs: NOV_2026 + 4 * HOUR,
+      periodMs: HOUR,
+    };
+    const [, , c] = await readGpuUtilization(reader, leases, window);
+    expect(c?.periods).toEqual([{ startMs: NOV_2026 + 2 * HOUR, sumPercent: 1800, samples: 60 }]);
+  });
+
+  it('reads a profile by the UTC day, widening the window to whole days', async () => {
+    const { reader, calls } = recordingReader({});
+    await readGpuUtilization(reader, leases, {
+      fromMs: NOV_2026 + 5 * HOUR,
+      toMs: NOV_2026 + 30 * HOUR,
+      nowMs: NOV_2026 + 40 * HOUR,
+      periodMs: DAY,
+    });
+    expect(calls[0]).toMatchObject({ fromMs: NOV_2026, toMs: NOV_2026 + 2 * DAY });
+    expect(calls[0]?.queries.every((q) => q.periodSeconds === 86_400)).toBe(true);
   });
 
   it('reads nothing when no GPU ran in the window', async () => {
     const { reader, calls } = recordingReader({});
     expect(
-      await readGpuUtilization(reader, leases.slice(1, 2), NOV_2026, NOV_2026 + HOUR, NOV_2026 + HOUR),
+      await readGpuUtilization(reader, leases.slice(1, 2), {
+        fromMs: NOV_2026,
+        toMs: NOV_2026 + HOUR,
+        nowMs: NOV_2026 + HOUR,
+        periodMs: HOUR,
+      }),
     ).toEqual([]);
     expect(calls).toHaveLength(0);
   });
