@@ -75,7 +75,7 @@ export const auditSchemas = {
         properties: {
           source: { type: 'string', enum: ['reservations'] },
           scope: { type: 'string', enum: ['fleet'] },
-          commitments: { type: 'integer', description: 'Commitments with idle time recorded in the month' },
+          commitments: { type: 'integer', description: 'Commitments active in the month' },
           gpus: { type: 'integer', description: 'GPUs those commitments hold' },
           idleGpuHours: { type: 'number' },
           idleMicroUsd: micro,

@@ -22,7 +22,7 @@ const HOUR_MS = 3_600_000;
 export interface ReservedCapacity {
   readonly source: 'reservations';
   readonly scope: 'fleet';
-  /** Commitments with idle time recorded in the month. */
+  /** Commitments active in the month: the metering ticks recorded their idle time, none or some. */
   readonly commitments: number;
   /** GPUs those commitments hold. */
   readonly gpus: number;
@@ -246,13 +246,13 @@ function reservedCapacity(idle: readonly MonthIdle[]): ReservedCapacity {
     scope: 'fleet',
     commitments: idle.length,
     gpus: idle.reduce((sum, c) => sum + c.committedGpus, 0),
-    idleGpuHours: Math.round(idle.reduce((sum, c) => sum + c.idleGpuSeconds, 0) / 36) / 100,
+    idleGpuHours: Math.round((idle.reduce((sum, c) => sum + c.idleGpuSeconds, 0) / 3600) * 100) / 100,
     idleMicroUsd: idle.reduce((sum, c) => sum + c.idleMicroUsd, 0),
   };
 }
 
 /** Instances interrupted within [fromMs, toMs), by the workload of their lease. */
-export function interruptionsIn(
+function interruptionsIn(
   instances: readonly InstanceOfWorkload[],
   fromMs: number,
   toMs: number,
