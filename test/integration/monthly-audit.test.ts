@@ -287,5 +287,10 @@ describe('the audit schedule on the 1st', () => {
       claimedAtMs: t + 180_000,
       announcedAtMs: t + 181_000,
     });
+    // That audit has an earlier shape (no findings, no utilization figures): GET builds it again.
+    const { status, body } = await harness.call(ACME, 'GET /v1/audit/{month}', { params: { month } });
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ tenantId: ACME, month, costMicroUsd: 0, findings: [] });
+    expect(body.utilization.month.telemetry).toBe('none');
   });
 });

@@ -289,6 +289,14 @@ function findingsOf(reserved: ReservedCapacity, interruptions: Interruptions): s
   return findings;
 }
 
+/**
+ * Audits stored before utilization, idle reserved time and interruptions were
+ * recorded have no `findings`, and lack the figures the report now draws.
+ */
+export function hasCurrentShape(audit: MonthlyAudit): boolean {
+  return Array.isArray((audit as Partial<MonthlyAudit>).findings);
+}
+
 /** The most GPUs held at once within each hour of [fromMs, toMs). */
 export function hourlyPeaks(spans: readonly GpuSpan[], fromMs: number, toMs: number): number[] {
   const hours = Math.max(0, Math.ceil((toMs - fromMs) / HOUR_MS));
