@@ -298,13 +298,15 @@ export class GpurentStack extends Stack {
       environment: spotDataEnvironment,
     })
       .bindTable(this.data.binding('leases'), 'read')
-      // The shared store wiring names the usage table; the audit reads rollups, never rows.
+      // Rollups, never usage rows; the fleet's idle reserved time of the month (IDLE#<month>).
       .bindTable(this.data.binding('usage'), 'read')
-      // Rollups, and the scan for the tenants charged in the month.
+      // Rollups, and the month-counters index query for the tenants charged in the month.
       .bindTable(this.data.binding('spend'), 'read')
       .bindTable(this.data.binding('audits'), 'readWrite')
       .bindTopic(this.alerts.binding('budgetAlerts'))
       .bindEventBus(this.events.binding);
+    // Utilization by hour of day from the GPU telemetry.
+    this.fleet.grantReadMetrics(audit);
     // --- EC2 instance events: spot interruptions, rebalance, state changes -------------
     const ec2Events = this.queues.queues.ec2Events;
     const interruptionHandler = new GpurentFunction(this, 'InterruptionHandlerFunction', {

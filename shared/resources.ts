@@ -46,6 +46,9 @@ export interface TopicDefinition {
   readonly envVar: string;
 }
 
+/** The spend table's index of month-to-date counters by month. */
+export const MONTH_COUNTERS_INDEX = 'month-counters';
+
 export const TABLES = {
   /** Leases and the instances they own (one partition per tenant). */
   leases: {
@@ -81,7 +84,12 @@ export const TABLES = {
     envVar: 'SPEND_TABLE_NAME',
     partitionKey: 'pk',
     sortKey: 'sk',
-    indexes: [],
+    indexes: [
+      // Sparse: only month-to-date counters carry `month`; the audit schedule's list of the
+      // tenants charged in a month is one query (`MONTH#m#TENANT` per tenant). Keys only:
+      // every charge updates the counters' sums, which must not rewrite their index copies.
+      { name: MONTH_COUNTERS_INDEX, partitionKey: 'month', sortKey: 'sk', projection: 'KEYS_ONLY' },
+    ],
   },
   /** Tenants' budgets, each with the alert records of its current month. */
   budgets: {

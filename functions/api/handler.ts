@@ -83,12 +83,12 @@ const deps: ApiDeps = {
   spotTraces: new SpotTraceFiles(config.SPOT_DATA_DIR),
   expiry: createLeaseExpiry(config),
   settings: new DynamoDbTenantSettings(documents, config.LEASES_TABLE_NAME),
+  metrics: new CloudWatchMetricReader(createCloudWatchClient()),
 };
 
 const scalingDeps = {
   ...deps,
   groups: new DynamoDbScalingGroupRepository(documents, config.SCALING_GROUPS_TABLE_NAME),
-  metrics: new CloudWatchMetricReader(createCloudWatchClient()),
 };
 
 const idempotency = new IdempotencyConfig({

@@ -12,11 +12,18 @@ const byMode = {
   type: 'object',
   properties: Object.fromEntries(RENTAL_MODES.map((mode) => [mode, micro])),
 };
-const source = (values: string[], what: string) => ({
-  type: 'string',
-  enum: values,
-  description: `Where ${what} come from; not-tracked until the control plane records them`,
-});
+/** GPU utilization over a stretch of time, from the CloudWatch agent's samples. */
+export const utilizationSchema = {
+  type: 'object',
+  description:
+    'The average of every per-minute utilization sample of every GPU (each GPU-minute weighs the same); percent is null and telemetry "none" when no GPU sent a sample: no telemetry, never 0%',
+  properties: {
+    percent: { type: ['number', 'null'], minimum: 0, maximum: 100 },
+    telemetry: { type: 'string', enum: ['complete', 'partial', 'none'] },
+    measuredGpuHours: { type: 'number', description: 'GPU-hours the samples cover' },
+    gpusWithoutTelemetry: { type: 'integer', description: 'GPUs that ran and sent no sample' },
+  },
+};
 
 export const auditSchemas = {
   MonthlyAudit: {
@@ -63,18 +70,27 @@ export const auditSchemas = {
       },
       reserved: {
         type: 'object',
+        description:
+          "The fleet's reserved commitments (shared by every tenant, the same in every audit): idle time recorded at each metering tick, at each commitment's effective rate",
         properties: {
-          source: source(['not-tracked', 'reservations'], 'reserved capacity figures'),
-          gpus: { type: 'integer' },
+          source: { type: 'string', enum: ['reservations'] },
+          scope: { type: 'string', enum: ['fleet'] },
+          commitments: { type: 'integer', description: 'Commitments active in the month' },
+          gpus: { type: 'integer', description: 'GPUs those commitments hold' },
           idleGpuHours: { type: 'number' },
           idleMicroUsd: micro,
         },
       },
       interruptions: {
         type: 'object',
+        description: "The tenant's instances spot reclaimed (or EC2 ended unasked) in the month",
         properties: {
-          source: source(['not-tracked', 'interruption-notices'], 'interruption counts'),
+          source: { type: 'string', enum: ['interruption-notices'] },
           count: { type: 'integer' },
+          byWorkload: {
+            type: 'object',
+            properties: Object.fromEntries(WORKLOADS.map((w) => [w, { type: 'integer' }])),
+          },
         },
       },
       concurrency: {
@@ -88,10 +104,25 @@ export const auditSchemas = {
       },
       utilization: {
         type: 'object',
+        description:
+          "GPU utilization (%) of the tenant's GPUs from the CloudWatch agent's nvidia_gpu metrics",
         properties: {
-          source: { type: 'string', enum: ['not-collected'] },
-          byHourOfDay: { type: 'array', items: { type: ['number', 'null'] }, minItems: 24, maxItems: 24 },
+          source: { type: 'string', enum: ['cloudwatch-agent'] },
+          method: { type: 'string', description: 'How the figures are computed' },
+          month: utilizationSchema,
+          byHourOfDay: {
+            type: 'array',
+            description: 'Hours 0-23 UTC; null for an hour no GPU sent a sample in',
+            items: { type: ['number', 'null'] },
+            minItems: 24,
+            maxItems: 24,
+          },
         },
+      },
+      findings: {
+        type: 'array',
+        description: 'What idle reserved capacity and interruptions mean for the tenant',
+        items: { type: 'string' },
       },
       recommendation: { oneOf: [ref('AuditRecommendation'), { type: 'null' }] },
     },

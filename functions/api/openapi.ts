@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LEASE_STATUSES, RENTAL_MODES, WORKLOADS } from '../../shared/domain/lease';
 import { USAGE_GROUPINGS } from '../../shared/domain/usage';
-import { auditPaths, auditSchemas } from './openapi-audit';
+import { auditPaths, auditSchemas, utilizationSchema } from './openapi-audit';
 import { budgetPaths, budgetSchemas } from './openapi-budgets';
 import {
   authErrors,
@@ -473,18 +473,20 @@ export const openApiDocument = {
     },
     '/v1/profile': {
       get: {
-        summary: 'Demand profile per UTC day: GPU-hours, average and peak concurrent GPUs, wait to RUNNING',
+        summary:
+          'Demand profile per UTC day: GPU-hours, average and peak concurrent GPUs, wait to RUNNING, GPU utilization',
         parameters: rangeParameters,
         responses: {
           '200': {
             description:
-              'days[]: {day, gpuHours, avgConcurrentGpus, peakConcurrentGpus, waitSeconds: {leases, p50, p95}, byWorkload, byMode}; gpuUtilization is null until GPU telemetry is collected',
+              'days[]: {day, gpuHours, avgConcurrentGpus, peakConcurrentGpus, waitSeconds: {leases, p50, p95}, byWorkload, byMode, gpuUtilization}; gpuUtilization (the range and each day) from the GPU telemetry, gpuUtilizationNote says how it is computed',
             content: jsonContent({
               type: 'object',
               properties: {
                 from: instant,
                 to: instant,
-                gpuUtilization: { type: ['number', 'null'] },
+                gpuUtilization: utilizationSchema,
+                gpuUtilizationNote: { type: 'string' },
                 days: { type: 'array', items: { type: 'object' } },
               },
             }),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CloudWatchMetricReader } from '../../shared/adapters/cloudwatch-metric-reader';
 import { DynamoDbAuditStore, DynamoDbChargedTenants } from '../../shared/adapters/dynamodb-audit-store';
 import { EventBridgePublisher } from '../../shared/adapters/eventbridge-publisher';
 import { SnsBudgetNotifier } from '../../shared/adapters/sns-budget-notifier';
@@ -7,7 +8,11 @@ import { priceCatalog } from '../../shared/catalog';
 import { nonEmpty, readConfig } from '../../shared/config';
 import { monthBefore } from '../../shared/domain/audit/audit-month';
 import { spotDataConfig } from '../../shared/lambda/audit-config';
-import { createEventBridgeClient, createSnsClient } from '../../shared/lambda/clients';
+import {
+  createCloudWatchClient,
+  createEventBridgeClient,
+  createSnsClient,
+} from '../../shared/lambda/clients';
 import { logger, metrics, observed } from '../../shared/lambda/observability';
 import { createStores, storeConfig } from '../../shared/lambda/stores';
 import { announceMonthlyAudits } from '../../shared/usecases/audit/announce-audits';
@@ -20,10 +25,12 @@ const config = readConfig({
   EVENT_BUS_NAME: nonEmpty,
   ...spotDataConfig,
 });
-const { documents, leases, spend } = createStores(config);
+const { documents, leases, spend, commitments } = createStores(config);
 const deps = {
   leases,
   spend,
+  commitments,
+  metrics: new CloudWatchMetricReader(createCloudWatchClient()),
   audits: new DynamoDbAuditStore(documents, config.AUDITS_TABLE_NAME),
   tenants: new DynamoDbChargedTenants(documents, config.SPEND_TABLE_NAME),
   spotTraces: new SpotTraceFiles(config.SPOT_DATA_DIR),

@@ -1,9 +1,10 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { MonthlyAudit } from '../domain/audit/monthly-audit';
 import type { AuditStore, ChargedTenants, StoredAudit } from '../ports/audits';
+import { MONTH_COUNTERS_INDEX } from '../resources';
 import { conditionally } from './dynamodb-budget-repository';
 import { spendKey, tenantKey } from './dynamodb-keys';
-import { scanAll } from './dynamodb-query-all';
+import { queryAll } from './dynamodb-query-all';
 
 export const auditKey = (month: string) => `AUDIT#${month}`;
 
@@ -77,14 +78,12 @@ export class DynamoDbAuditStore implements AuditStore {
   }
 }
 
-/** Scan segments read in parallel; the scan runs once a month. */
-const SCAN_SEGMENTS = 4;
-
 /**
  * Tenants with a month-to-date tenant counter for the month: metering writes
  * one with the first charge of every instance (a one-minute minimum at launch),
- * so every tenant whose leases ran in the month has one. A filtered scan of the
- * spend table, once a month.
+ * so every tenant whose leases ran in the month has one. One query of the
+ * spend table's month-counters index (the `month` attribute the counters
+ * carry): one key per tenant, whatever the fleet size or number of charges.
  */
 export class DynamoDbChargedTenants implements ChargedTenants {
   constructor(
@@ -93,17 +92,13 @@ export class DynamoDbChargedTenants implements ChargedTenants {
   ) {}
 
   async chargedIn(month: string): Promise<string[]> {
-    const counter = spendKey(month, { kind: 'tenant' });
-    const items = await scanAll(
-      this.client,
-      {
-        TableName: this.spendTableName,
-        FilterExpression: 'sk = :sk',
-        ProjectionExpression: 'pk',
-        ExpressionAttributeValues: { ':sk': counter },
-      },
-      SCAN_SEGMENTS,
-    );
+    const items = await queryAll(this.client, {
+      TableName: this.spendTableName,
+      IndexName: MONTH_COUNTERS_INDEX,
+      KeyConditionExpression: '#month = :month AND sk = :sk',
+      ExpressionAttributeNames: { '#month': 'month' },
+      ExpressionAttributeValues: { ':month': month, ':sk': spendKey(month, { kind: 'tenant' }) },
+    });
     return items.map((item) => String(item.pk).slice(tenantKey('').length)).sort();
   }
 }

@@ -6,7 +6,8 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { type Commitment, type CommitmentHolder, committedGpus } from '../domain/commitments';
+import { type Commitment, type CommitmentHolder, committedGpus, type MonthIdle } from '../domain/commitments';
+import { monthOfCharge } from '../domain/spend';
 import {
   type ClaimOutcome,
   type CommitmentDefinition,
@@ -14,7 +15,7 @@ import {
   type CommitmentRepository,
   type IdleReserved,
 } from '../ports/commitments';
-import { COMMITMENTS_PARTITION, commitmentKey, idleUsageKey } from './dynamodb-keys';
+import { COMMITMENTS_PARTITION, commitmentKey, idleMonthKey, idleUsageKey } from './dynamodb-keys';
 import { queryAll } from './dynamodb-query-all';
 
 export interface CommitmentTables {
@@ -204,6 +205,23 @@ export class DynamoDbCommitmentRepository implements CommitmentRepository {
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },
+            {
+              // The month's total per commitment, for the audit: one partition per month.
+              Update: {
+                TableName: this.tables.usage,
+                Key: idleMonthKey(monthOfCharge(untilMs), commitment.id),
+                UpdateExpression:
+                  'ADD idleGpuSeconds :gpuSeconds, idleMicroUsd :micro SET instanceType = :type, ' +
+                  'committedGpus = :committed, hourlyMicroUsd = :rate',
+                ExpressionAttributeValues: {
+                  ':gpuSeconds': idle.idleGpuSeconds,
+                  ':micro': idle.idleMicroUsd,
+                  ':type': commitment.instanceType,
+                  ':committed': committedGpus(commitment),
+                  ':rate': commitment.hourlyMicroUsd,
+                },
+              },
+            },
           ],
         }),
       );
@@ -212,6 +230,22 @@ export class DynamoDbCommitmentRepository implements CommitmentRepository {
       if (error instanceof TransactionCanceledException) return false;
       throw error;
     }
+  }
+
+  async idleInMonth(month: string): Promise<MonthIdle[]> {
+    const items = await queryAll(this.client, {
+      TableName: this.tables.usage,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': idleMonthKey(month, '').pk },
+    });
+    return items.map((item) => ({
+      commitmentId: String(item.sk).slice(commitmentKey('').length),
+      instanceType: String(item.instanceType),
+      committedGpus: Number(item.committedGpus),
+      hourlyMicroUsd: Number(item.hourlyMicroUsd),
+      idleGpuSeconds: Number(item.idleGpuSeconds),
+      idleMicroUsd: Number(item.idleMicroUsd),
+    }));
   }
 
   private key(id: string) {

@@ -50,6 +50,14 @@ export const idleUsageKey = (commitmentId: string, atMs: number) => ({
   pk: `COMMITMENT#${commitmentId}`,
   sk: `${new Date(atMs).toISOString()}#idle`,
 });
+/**
+ * Idle reserved time of one month per commitment, in the usage table: the
+ * month's partition lists every commitment that was idle in it, deleted ones too.
+ */
+export const idleMonthKey = (month: string, commitmentId: string) => ({
+  pk: `IDLE#${month}`,
+  sk: commitmentKey(commitmentId),
+});
 /** GPU images and their versions share one partition of the leases table. */
 export const IMAGES_PARTITION = 'IMAGES';
 export const imageKey = (name: string) => `IMAGE#${name}`;

@@ -25,6 +25,17 @@ export interface Commitment {
   readonly idleMeteredUntilMs: number;
 }
 
+/** One commitment's idle reserved time in one month, with what it committed. */
+export interface MonthIdle {
+  readonly commitmentId: string;
+  readonly instanceType: string;
+  readonly committedGpus: number;
+  /** The commitment's effective rate per instance-hour, as the idle time was priced. */
+  readonly hourlyMicroUsd: MicroUsd;
+  readonly idleGpuSeconds: number;
+  readonly idleMicroUsd: MicroUsd;
+}
+
 export interface CommitmentHolder {
   readonly gpus: number;
   readonly startedAtMs: number;

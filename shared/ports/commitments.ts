@@ -1,4 +1,4 @@
-import type { Commitment, CommitmentHolder } from '../domain/commitments';
+import type { Commitment, CommitmentHolder, MonthIdle } from '../domain/commitments';
 
 /** A commitment as an operator defines it; holders and idle accounting are the system's. */
 export type CommitmentDefinition = Omit<Commitment, 'holders' | 'idleMeteredUntilMs'>;
@@ -22,6 +22,8 @@ export interface CommitmentRepository {
    * `untilMs` and moves the checkpoint, once: a repeated tick records nothing.
    */
   recordIdle(commitment: Commitment, untilMs: number, idle: IdleReserved): Promise<boolean>;
+  /** Every commitment's idle reserved time recorded in `month` (by the month of each window's end). */
+  idleInMonth(month: string): Promise<MonthIdle[]>;
 }
 
 export interface IdleReserved {

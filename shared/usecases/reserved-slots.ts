@@ -8,6 +8,7 @@ import {
 import type { Lease } from '../domain/lease';
 import type { Pool } from '../domain/placement';
 import type { ReservableLease } from '../domain/reservations';
+import { monthBounds, monthOf } from '../domain/spend';
 import type { ClaimOutcome } from '../ports/commitments';
 import type { ControlPlane } from './dependencies';
 
@@ -75,19 +76,25 @@ export interface IdleSummary {
 /**
  * Records the idle reserved GPU time of every commitment up to `atMs` (the
  * metering tick's scheduled time): paid for all the same, and what the monthly
- * audit weighs a commitment by. A repeated tick records nothing twice.
+ * audit weighs a commitment by. A window that crosses a month (UTC) is recorded
+ * in one piece per month, so each month's idle total is exact. A repeated tick
+ * records nothing twice.
  */
 export async function recordIdleReserved(deps: Deps, atMs: number): Promise<IdleSummary> {
   let idleGpuSeconds = 0;
   let idleMicroUsd = 0;
   const commitments: Commitment[] = await deps.commitments.list();
   for (const commitment of commitments) {
-    if (commitment.idleMeteredUntilMs >= Math.min(atMs, commitment.endMs)) continue;
-    const idle = idleReserved(commitment, commitment.idleMeteredUntilMs, atMs);
-    if (idle.untilMs <= commitment.idleMeteredUntilMs) continue;
-    if (await deps.commitments.recordIdle(commitment, idle.untilMs, idle)) {
+    const untilMs = Math.min(atMs, commitment.endMs);
+    let current = commitment;
+    while (current.idleMeteredUntilMs < untilMs) {
+      const pieceEndMs = Math.min(untilMs, monthBounds(monthOf(current.idleMeteredUntilMs)).endMs);
+      const idle = idleReserved(current, current.idleMeteredUntilMs, pieceEndMs);
+      if (idle.untilMs <= current.idleMeteredUntilMs) break;
+      if (!(await deps.commitments.recordIdle(current, idle.untilMs, idle))) break;
       idleGpuSeconds += idle.idleGpuSeconds;
       idleMicroUsd += idle.idleMicroUsd;
+      current = { ...current, idleMeteredUntilMs: idle.untilMs };
     }
   }
   return { commitments: commitments.length, idleGpuSeconds, idleMicroUsd };

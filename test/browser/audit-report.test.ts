@@ -49,6 +49,29 @@ const audit = buildMonthlyAudit({
     { gpus: 1, startMs: OCT, endMs: OCT + 60 * HOUR },
     { gpus: 2, startMs: OCT + 24 * HOUR, endMs: OCT + 48 * HOUR },
   ],
+  // One GPU measured every hour of the day but 20-23 UTC, at 20% + 3% per hour of the day; one never measured.
+  gpus: [
+    {
+      instanceId: 'i-measured',
+      fromMs: OCT,
+      toMs: OCT + 60 * HOUR,
+      periods: Array.from({ length: 60 }, (_, h) => h)
+        .filter((h) => h % 24 < 20)
+        .map((h) => ({ startMs: OCT + h * HOUR, sumPercent: 60 * (20 + 3 * (h % 24)), samples: 60 })),
+    },
+    { instanceId: 'i-silent', fromMs: OCT + 24 * HOUR, toMs: OCT + 48 * HOUR, periods: [] },
+  ],
+  idleReserved: [
+    {
+      commitmentId: 'c1',
+      instanceType: 'g5.xlarge',
+      committedGpus: 4,
+      hourlyMicroUsd: 634_000,
+      idleGpuSeconds: 36_000,
+      idleMicroUsd: 6_340_000,
+    },
+  ],
+  instances: [{ workload: 'batch', interruptedAtMs: OCT + 30 * HOUR }],
   recommendation: {
     model: {
       instanceType: 'p3.2xlarge',
@@ -155,23 +178,44 @@ describe('the audit report in headless Chromium', () => {
     expect(chart).toMatchObject({
       hours: String(31 * 24),
       peak: '3',
-      reserved: 'reserved capacity: not tracked yet (0)',
+      reserved: 'fleet reserved capacity: 4 GPU(s), shared by every tenant',
     });
     expect(chart.length).toBeGreaterThan(700);
     expect(await boxes('svg[data-chart="concurrency"] line[data-series="reserved"]')).toHaveLength(1);
   });
 
-  it('says utilization is not collected instead of drawing zeros', async () => {
+  it('draws utilization by hour of day, leaving hours without telemetry empty rather than at 0%', async () => {
     const chart = await page.$eval('svg[data-chart="utilization"]', (svg) => ({
-      bars: svg.querySelectorAll('rect[data-hour]').length,
+      telemetry: svg.getAttribute('data-telemetry'),
+      bars: [...svg.querySelectorAll('rect[data-hour]')].map((r) => [
+        r.getAttribute('data-hour'),
+        r.getAttribute('data-percent'),
+      ]),
       hours: [...svg.querySelectorAll('text[data-hour]')].map((t) => t.textContent),
-      label: svg.querySelector('[data-label="not-collected"]')?.textContent,
+      empty: svg.querySelector('[data-label="no-telemetry"]'),
     }));
-    expect(chart.bars).toBe(0);
+    expect(chart.telemetry).toBe('partial');
+    expect(chart.bars).toEqual(Array.from({ length: 20 }, (_, h) => [String(h), String(20 + 3 * h)]));
     expect(chart.hours).toEqual(Array.from({ length: 24 }, (_, hour) => String(hour)));
-    expect(chart.label).toMatch(/^not collected/);
-    const [label] = await boxes('svg[data-chart="utilization"] [data-label="not-collected"]');
-    expect(label?.width).toBeGreaterThan(0);
+    expect(chart.empty).toBeNull();
+    const drawn = await boxes('svg[data-chart="utilization"] rect[data-hour]');
+    expect(drawn.every((box) => box.width > 0 && box.height > 0)).toBe(true);
+    // Heights follow the percentages: 77% at 19:00 against 20% at 00:00.
+    expect((drawn[19]?.height ?? 0) / (drawn[0]?.height ?? 1)).toBeCloseTo(77 / 20, 2);
+    expect(await page.$eval('svg[data-chart="utilization"] + p', (p) => p.textContent)).toContain(
+      '1 GPU(s) sent no telemetry',
+    );
+  });
+
+  it('reports idle reserved hours and interruptions, and what to do about them', async () => {
+    const fields = await page.$$eval('span[data-field]', (elements) =>
+      Object.fromEntries(elements.map((e) => [e.getAttribute('data-field'), e.textContent])),
+    );
+    expect(fields).toEqual({ idleGpuHours: '10', interruptions: '1' });
+    const findings = await page.$$eval('[data-findings] li', (items) => items.map((li) => li.textContent));
+    expect(findings).toHaveLength(2);
+    expect(findings[0]).toContain('sat idle 10 GPU-hours, $6.34 paid for nothing');
+    expect(findings[1]).toContain('Spot reclaimed 1 of your instance(s) (batch 1)');
   });
 
   it('shows the recommendation with its saving', async () => {

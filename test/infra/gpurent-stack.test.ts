@@ -652,8 +652,8 @@ describe('EC2 permissions', () => {
 });
 
 describe('scaling and GPU telemetry permissions', () => {
-  it('lets the evaluator and the API read metrics with cloudwatch:GetMetricData only', () => {
-    for (const fn of ['scalingEvaluator', 'api'] as const) {
+  it('lets the evaluator, the API and the audit read metrics with cloudwatch:GetMetricData only', () => {
+    for (const fn of ['scalingEvaluator', 'api', 'audit'] as const) {
       const cloudWatch = statementsOf(fn)
         .flatMap(actionsOf)
         .filter((action) => action.startsWith('cloudwatch:'));

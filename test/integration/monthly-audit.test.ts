@@ -1,8 +1,10 @@
 import { fileURLToPath } from 'node:url';
+import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { type GpuSample, publishGpuSamples } from '../../local/runtime/gpu-telemetry-publisher';
 import { lambdaContext } from '../../local/runtime/lambda-context';
 import { scheduledEvent } from '../../local/runtime/schedules';
-import { DynamoDbAuditStore } from '../../shared/adapters/dynamodb-audit-store';
+import { DynamoDbAuditStore, DynamoDbChargedTenants } from '../../shared/adapters/dynamodb-audit-store';
 import type { MonthlyAudit } from '../../shared/domain/audit/monthly-audit';
 import type { LeaseInstance, RentalMode, Workload } from '../../shared/domain/lease';
 import { awsProbe } from '../support/aws';
@@ -22,6 +24,7 @@ const ACME = 'tenant-acme';
 const OTHER = 'tenant-other';
 const G5_ON_DEMAND = 1_006_000; // g5.xlarge, us-east-1, µ$/h
 const SPOT_PRICE = 400_000;
+const G5_RESERVED = 634_000; // µ$/h, the commitment's effective rate
 
 let harness: Harness;
 let auditFn: typeof import('../../functions/audit/handler').handler;
@@ -57,7 +60,21 @@ async function ranLease(
     meteringOpen: true,
   }));
   await harness.stores.leases.recordInstances(instances);
+  return instances;
 }
+
+/** The agent's per-minute utilization samples of one GPU, at `atMs` + n minutes. */
+const samples = (instanceId: string, atMs: number, percents: readonly number[]): GpuSample[] =>
+  percents.map((utilizationPercent, n) => ({
+    instanceId,
+    gpuIndex: 0,
+    atMs: atMs + n * 60_000,
+    utilizationPercent,
+    memoryUsedMiB: 1000,
+    memoryTotalMiB: 24_000,
+    temperatureC: 60,
+    powerW: 150,
+  }));
 
 const fireAudit = (atMs: number) =>
   auditFn(scheduledEvent('gpurent-audit', atMs, 'us-east-1'), lambdaContext('audit', 300_000));
@@ -65,10 +82,30 @@ const fireAudit = (atMs: number) =>
 beforeAll(async () => {
   harness = await startHarness();
   auditFn = (await import('../../functions/audit/handler')).handler;
-  await ranLease(ACME, 'training', 1, 'on-demand', OCT + 2 * DAY, OCT + 5 * DAY); // 72 GPU-h
-  await ranLease(ACME, 'batch', 2, 'spot', OCT + 9 * DAY, OCT + 11 * DAY); // 96 GPU-h on spot
+  const [training] = await ranLease(ACME, 'training', 1, 'on-demand', OCT + 2 * DAY, OCT + 5 * DAY); // 72 GPU-h
+  const [reclaimed] = await ranLease(ACME, 'batch', 2, 'spot', OCT + 9 * DAY, OCT + 11 * DAY); // 96 GPU-h on spot
   await ranLease(ACME, 'batch', 1, 'on-demand', OCT + 19 * DAY, OCT + 20 * DAY); // 24 GPU-h
   await ranLease(OTHER, 'inference', 1, 'on-demand', OCT + 4 * DAY, OCT + 5 * DAY); // 24 GPU-h
+  // Spot warned one of the batch instances on Oct 11 (as the interruption handler stamps it).
+  await harness.stores.leases.stampInstance(reclaimed as LeaseInstance, 'interruptedAtMs', OCT + 10 * DAY);
+  // Telemetry of the training GPU on Oct 3 only: 30% and 50% at 10:00, 90% at 11:00 UTC.
+  const trainingGpu = training?.instanceId ?? '';
+  await publishGpuSamples(new CloudWatchClient({}), [
+    ...samples(trainingGpu, OCT + 2 * DAY + 10 * HOUR, [30, 50]),
+    ...samples(trainingGpu, OCT + 2 * DAY + 11 * HOUR, [90]),
+  ]);
+  // A fleet commitment no lease of this test uses: idle all October.
+  await harness.stores.commitments.put({
+    id: 'oct-g5',
+    instanceType: 'g5.xlarge',
+    region: 'us-east-1',
+    zone: 'us-east-1a',
+    count: 1,
+    gpusPerInstance: 1,
+    hourlyMicroUsd: G5_RESERVED,
+    startMs: OCT,
+    endMs: NOV,
+  });
   // Metering as it ran: one tick a day (each charges the day before), the last one at midnight on the 1st.
   for (let at = OCT + DAY; at <= NOV; at += DAY) await harness.tick(at);
 }, 180_000);
@@ -107,11 +144,33 @@ describe('GET /v1/audit/{month}', () => {
       spotSeconds: 96 * 3600,
       savingMicroUsd: 96 * G5_ON_DEMAND - spot,
     });
-    expect(audit.reserved).toEqual({ source: 'not-tracked', gpus: 0, idleGpuHours: 0, idleMicroUsd: 0 });
-    expect(audit.interruptions).toEqual({ source: 'not-tracked', count: 0 });
+    // The commitment sat idle all 744 hours of October, recorded tick by tick.
+    expect(audit.reserved).toEqual({
+      source: 'reservations',
+      scope: 'fleet',
+      commitments: 1,
+      gpus: 1,
+      idleGpuHours: 744,
+      idleMicroUsd: 744 * G5_RESERVED,
+    });
+    expect(audit.interruptions).toEqual({
+      source: 'interruption-notices',
+      count: 1,
+      byWorkload: { batch: 1 },
+    });
+    expect(audit.findings).toHaveLength(2);
     expect(audit.concurrency.gpus).toHaveLength(31 * 24);
     expect(Math.max(...audit.concurrency.gpus)).toBe(2);
-    expect(audit.utilization.byHourOfDay.every((value) => value === null)).toBe(true);
+    // From moto's CloudWatch: 40% at 10:00, 90% at 11:00, every other hour without telemetry.
+    expect(audit.utilization.byHourOfDay).toEqual(
+      Array.from({ length: 24 }, (_, hour) => (hour === 10 ? 40 : hour === 11 ? 90 : null)),
+    );
+    expect(audit.utilization.month).toEqual({
+      percent: 56.7,
+      telemetry: 'partial',
+      measuredGpuHours: 0.05,
+      gpusWithoutTelemetry: 3,
+    });
 
     // Model: p3.2xlarge $3.06/h on-demand, spot $1.00/h. As ran: 96 GPU-h on-demand + 96 on spot;
     // the policy puts the on-demand batch lease (24 GPU-h) on spot; 72 h of training in 744 reserves nothing.
@@ -130,6 +189,12 @@ describe('GET /v1/audit/{month}', () => {
   it("never shows one tenant another's audit", async () => {
     const { body } = await harness.call(OTHER, 'GET /v1/audit/{month}', { params: { month: '2026-10' } });
     expect(body).toMatchObject({ tenantId: OTHER, costMicroUsd: 24 * G5_ON_DEMAND });
+    expect(body.interruptions.count).toBe(0);
+    expect(body.utilization.month).toMatchObject({
+      percent: null,
+      telemetry: 'none',
+      gpusWithoutTelemetry: 1,
+    });
     expect(body.recommendation.spotCandidates).toEqual([]);
     const stranger = await harness.call('tenant-none', 'GET /v1/audit/{month}', {
       params: { month: '2026-10' },
@@ -157,6 +222,7 @@ describe('GET /v1/audit/{month}', () => {
     expect(status).toBe(200);
     expect(body).toMatch(/^<!doctype html>/);
     expect(body).toContain('data-chart="daily-cost"');
+    expect(body).toContain('<rect data-hour="10" data-percent="40"');
     expect(body).not.toMatch(/<script|https?:\/\//);
   });
 });
@@ -174,6 +240,9 @@ describe('the audit schedule on the 1st', () => {
     const firedAt = Date.parse('2026-11-01T00:30:00Z');
     const first = await fireAudit(firedAt);
     const second = await fireAudit(firedAt);
+    const tenants = new DynamoDbChargedTenants(harness.stores.documents, harness.env.SPEND_TABLE_NAME ?? '');
+    expect(await tenants.chargedIn('2026-10')).toEqual([ACME, OTHER]);
+    expect(await tenants.chargedIn('2026-09')).toEqual([]);
     expect(first).toEqual({ month: '2026-10', tenants: 2, stored: 2, announced: 2 });
     expect(second).toEqual({ month: '2026-10', tenants: 2, stored: 0, announced: 0 });
 
@@ -218,5 +287,10 @@ describe('the audit schedule on the 1st', () => {
       claimedAtMs: t + 180_000,
       announcedAtMs: t + 181_000,
     });
+    // That audit has an earlier shape (no findings, no utilization figures): GET builds it again.
+    const { status, body } = await harness.call(ACME, 'GET /v1/audit/{month}', { params: { month } });
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ tenantId: ACME, month, costMicroUsd: 0, findings: [] });
+    expect(body.utilization.month.telemetry).toBe('none');
   });
 });

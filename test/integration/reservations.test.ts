@@ -162,4 +162,38 @@ describe('leases on a reserved commitment', () => {
     expect((await admin('DELETE /v1/admin/reservations/{id}', 'idle-l4')).status).toBe(204);
     expect((await admin('GET /v1/admin/reservations/{id}', 'idle-l4')).status).toBe(404);
   });
+
+  it("splits idle time at the month's end and keeps each month's total for the audit", async () => {
+    const startMs = Date.parse('2026-11-30T23:00:00Z');
+    await admin('PUT /v1/admin/reservations/{id}', 'idle-split', {
+      instanceType: 'g6.12xlarge',
+      region: 'us-east-1',
+      zone: 'us-east-1a',
+      count: 1,
+      hourlyRate: 3.6,
+      start: new Date(startMs).toISOString(),
+      end: new Date(startMs + 30 * 24 * HOUR).toISOString(),
+    });
+    const tick = (atMs: number) =>
+      metering(scheduledEvent('metering', atMs, 'us-east-1'), lambdaContext('metering', 60_000));
+    // One late tick two hours on: an hour of November and an hour of December.
+    await tick(startMs + 2 * HOUR);
+    await tick(startMs + 2 * HOUR);
+    await tick(startMs + 3 * HOUR);
+    const { commitments } = await storesOf(env);
+    const of = async (month: string) =>
+      (await commitments.idleInMonth(month)).find((idle) => idle.commitmentId === 'idle-split');
+    expect(await of('2026-11')).toEqual({
+      commitmentId: 'idle-split',
+      instanceType: 'g6.12xlarge',
+      committedGpus: 4,
+      hourlyMicroUsd: 3_600_000,
+      idleGpuSeconds: 4 * 3600,
+      idleMicroUsd: 3_600_000,
+    });
+    expect(await of('2026-12')).toMatchObject({ idleGpuSeconds: 2 * 4 * 3600, idleMicroUsd: 7_200_000 });
+    // Deleted, it still counts in the months it was idle.
+    expect((await admin('DELETE /v1/admin/reservations/{id}', 'idle-split')).status).toBe(204);
+    expect(await of('2026-11')).toMatchObject({ idleGpuSeconds: 4 * 3600 });
+  });
 });

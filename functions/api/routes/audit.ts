@@ -1,17 +1,22 @@
 import { auditableMonth } from '../../../shared/domain/audit/audit-month';
-import type { MonthlyAudit } from '../../../shared/domain/audit/monthly-audit';
+import { hasCurrentShape, type MonthlyAudit } from '../../../shared/domain/audit/monthly-audit';
 import { REPORT_CSP, renderAuditReport } from '../../../shared/domain/audit/report-page';
 import { buildAudit } from '../../../shared/usecases/audit/build-audit';
 import { type ApiEvent, type ApiResult, json, tenantOf } from '../http';
 import type { ApiContext } from './context';
 
-/** The stored audit of the month (what the schedule announced), else one built now. */
+/**
+ * The stored audit of the month (what the schedule announced), else one built
+ * now; one stored in an earlier shape is built again, with today's figures.
+ */
 async function auditOf(event: ApiEvent, ctx: ApiContext): Promise<MonthlyAudit> {
   const tenantId = tenantOf(event);
   const nowMs = ctx.deps.now();
   const month = auditableMonth(event.pathParameters?.month ?? '', nowMs);
   const stored = await ctx.deps.audits.get(tenantId, month);
-  return stored?.audit ?? buildAudit(ctx.deps, tenantId, month, nowMs);
+  return stored && hasCurrentShape(stored.audit)
+    ? stored.audit
+    : buildAudit(ctx.deps, tenantId, month, nowMs);
 }
 
 export async function getAudit(event: ApiEvent, ctx: ApiContext): Promise<ApiResult> {

@@ -1,6 +1,7 @@
 import type { LeaseStatus, LeaseView } from '../../../shared/domain/lease';
 import type { ScalingGroupSpec } from '../../../shared/domain/scaling';
 import type { AuditStore, SpotTraceSource } from '../../../shared/ports/audits';
+import type { MetricReader } from '../../../shared/ports/metrics';
 import type { CreateLeaseRequest, LeaseCreationDeps } from '../../../shared/usecases/create-lease';
 import type { ControlPlane } from '../../../shared/usecases/dependencies';
 import type { InstanceGpuMetrics, MetricsWindow } from '../../../shared/usecases/lease-metrics';
@@ -10,6 +11,8 @@ export type ApiDeps = LeaseCreationDeps &
   Pick<ControlPlane, 'ledger' | 'commitments'> & {
     readonly audits: AuditStore;
     readonly spotTraces: SpotTraceSource;
+    /** GPU telemetry: the lease metrics route, the profile and the audit read it. */
+    readonly metrics: MetricReader;
   };
 
 /** What the routes are given by the API's composition root. */

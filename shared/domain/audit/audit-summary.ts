@@ -36,6 +36,7 @@ export function auditSummaryMessage(audit: MonthlyAudit): AuditSummaryMessage {
         .join('; ') || 'nothing charged'
     }).`,
     `Spot saved ${usd(audit.spotSavings.savingMicroUsd)} against on-demand for the same seconds.`,
+    ...audit.findings,
   ];
   const r = audit.recommendation;
   if (r) {

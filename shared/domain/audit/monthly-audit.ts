@@ -1,31 +1,42 @@
 import type { PriceCatalog } from '../catalog';
+import type { MonthIdle } from '../commitments';
+import {
+  type MeasuredGpu,
+  UTILIZATION_METHOD,
+  type Utilization,
+  utilizationByHourOfDay,
+  utilizationOver,
+} from '../gpu-utilization';
 import { RENTAL_MODES, type RentalMode, type Workload } from '../lease';
 import { costOfSeconds, type MicroUsd } from '../money';
 import { monthBounds } from '../spend';
+import { cents } from './audit-summary';
 
 const HOUR_MS = 3_600_000;
 
-/** Where a figure comes from: `not-tracked` until the control plane records it. */
-export type ReservedCapacity =
-  | { readonly source: 'not-tracked'; readonly gpus: 0; readonly idleGpuHours: 0; readonly idleMicroUsd: 0 }
-  | {
-      readonly source: 'reservations';
-      readonly gpus: number;
-      readonly idleGpuHours: number;
-      readonly idleMicroUsd: MicroUsd;
-    };
+/**
+ * Reserved capacity of the month. Commitments are bought for the fleet and
+ * shared by every tenant, so these are the fleet's figures, the same in every
+ * tenant's audit: what was committed and paid for while no lease used it.
+ */
+export interface ReservedCapacity {
+  readonly source: 'reservations';
+  readonly scope: 'fleet';
+  /** Commitments active in the month: the metering ticks recorded their idle time, none or some. */
+  readonly commitments: number;
+  /** GPUs those commitments hold. */
+  readonly gpus: number;
+  readonly idleGpuHours: number;
+  /** The idle time at each commitment's effective rate. */
+  readonly idleMicroUsd: MicroUsd;
+}
 
-export type Interruptions =
-  | { readonly source: 'not-tracked'; readonly count: 0 }
-  | { readonly source: 'interruption-notices'; readonly count: number };
-
-export const RESERVED_NOT_TRACKED: ReservedCapacity = {
-  source: 'not-tracked',
-  gpus: 0,
-  idleGpuHours: 0,
-  idleMicroUsd: 0,
-};
-export const INTERRUPTIONS_NOT_TRACKED: Interruptions = { source: 'not-tracked', count: 0 };
+/** The tenant's instances that spot reclaimed (or EC2 ended unasked) in the month. */
+export interface Interruptions {
+  readonly source: 'interruption-notices';
+  readonly count: number;
+  readonly byWorkload: Readonly<Partial<Record<Workload, number>>>;
+}
 
 /** One daily rollup as the audit reads it. */
 export interface DayModeCost {
@@ -121,11 +132,16 @@ export interface MonthlyAudit {
     readonly stepMs: number;
     readonly gpus: readonly number[];
   };
-  /** GPU utilization by hour of day (UTC): null where nothing was measured. */
+  /** GPU utilization (%) from the tenant's GPU telemetry: over the month, and by hour of day (UTC). */
   readonly utilization: {
-    readonly source: 'not-collected';
+    readonly source: 'cloudwatch-agent';
+    readonly method: string;
+    readonly month: Utilization;
+    /** null for an hour of the day no GPU sent a sample in: no telemetry, not 0%. */
     readonly byHourOfDay: readonly (number | null)[];
   };
+  /** What idle reserved capacity and interruptions mean for the tenant, in sentences. */
+  readonly findings: readonly string[];
   /** null when the month had no lease to replay. */
   readonly recommendation: AuditRecommendation | null;
 }
@@ -139,8 +155,17 @@ export interface AuditInput {
   readonly rollups: readonly DayModeCost[];
   readonly spans: readonly GpuSpan[];
   readonly recommendation: Omit<AuditRecommendation, 'estimatedSavingOfPaidMicroUsd'> | null;
-  readonly reserved?: ReservedCapacity;
-  readonly interruptions?: Interruptions;
+  /** The fleet's commitments' idle time recorded in the month. */
+  readonly idleReserved: readonly MonthIdle[];
+  /** The tenant's instances of the month's leases, with when spot reclaimed them. */
+  readonly instances: readonly InstanceOfWorkload[];
+  /** The tenant's GPUs that ran in the month with their telemetry. */
+  readonly gpus: readonly MeasuredGpu[];
+}
+
+export interface InstanceOfWorkload {
+  readonly workload: Workload;
+  readonly interruptedAtMs?: number | undefined;
 }
 
 const zeroByMode = (): Record<RentalMode, MicroUsd> => ({ 'on-demand': 0, reserved: 0, spot: 0 });
@@ -172,6 +197,8 @@ export function buildMonthlyAudit(input: AuditInput): MonthlyAudit {
     }
   }
   const total = RENTAL_MODES.reduce((sum, mode) => sum + cost[mode], 0);
+  const reserved = reservedCapacity(input.idleReserved);
+  const interruptions = interruptionsIn(input.instances, startMs, untilMs);
   const recommendation = input.recommendation && {
     ...input.recommendation,
     estimatedSavingOfPaidMicroUsd: Math.round(total * input.recommendation.savingShare),
@@ -199,12 +226,75 @@ export function buildMonthlyAudit(input: AuditInput): MonthlyAudit {
       savingMicroUsd: onDemandForSpot - cost.spot,
       region: input.region,
     },
-    reserved: input.reserved ?? RESERVED_NOT_TRACKED,
-    interruptions: input.interruptions ?? INTERRUPTIONS_NOT_TRACKED,
+    reserved,
+    interruptions,
     concurrency: { fromMs: startMs, stepMs: HOUR_MS, gpus: hourlyPeaks(input.spans, startMs, untilMs) },
-    utilization: { source: 'not-collected', byHourOfDay: Array.from({ length: 24 }, () => null) },
+    utilization: {
+      source: 'cloudwatch-agent',
+      method: UTILIZATION_METHOD,
+      month: utilizationOver(input.gpus, startMs, untilMs),
+      byHourOfDay: utilizationByHourOfDay(input.gpus),
+    },
+    findings: findingsOf(reserved, interruptions),
     recommendation,
   };
+}
+
+function reservedCapacity(idle: readonly MonthIdle[]): ReservedCapacity {
+  return {
+    source: 'reservations',
+    scope: 'fleet',
+    commitments: idle.length,
+    gpus: idle.reduce((sum, c) => sum + c.committedGpus, 0),
+    idleGpuHours: Math.round((idle.reduce((sum, c) => sum + c.idleGpuSeconds, 0) / 3600) * 100) / 100,
+    idleMicroUsd: idle.reduce((sum, c) => sum + c.idleMicroUsd, 0),
+  };
+}
+
+/** Instances interrupted within [fromMs, toMs), by the workload of their lease. */
+function interruptionsIn(
+  instances: readonly InstanceOfWorkload[],
+  fromMs: number,
+  toMs: number,
+): Interruptions {
+  const byWorkload: Partial<Record<Workload, number>> = {};
+  let count = 0;
+  for (const { workload, interruptedAtMs } of instances) {
+    if (interruptedAtMs === undefined || interruptedAtMs < fromMs || interruptedAtMs >= toMs) continue;
+    byWorkload[workload] = (byWorkload[workload] ?? 0) + 1;
+    count += 1;
+  }
+  return { source: 'interruption-notices', count, byWorkload };
+}
+
+function findingsOf(reserved: ReservedCapacity, interruptions: Interruptions): string[] {
+  const findings: string[] = [];
+  if (reserved.idleMicroUsd > 0) {
+    findings.push(
+      `The fleet's ${reserved.commitments} reserved commitment(s) (${reserved.gpus} GPUs, shared by every ` +
+        `tenant) sat idle ${reserved.idleGpuHours} GPU-hours, $${cents(reserved.idleMicroUsd)} paid for ` +
+        'nothing: training and inference leases fill them before any on-demand GPU, so run them there, or ' +
+        'commit fewer GPUs when the term renews.',
+    );
+  }
+  if (interruptions.count > 0) {
+    const workloads = Object.entries(interruptions.byWorkload)
+      .map(([workload, count]) => `${workload} ${count}`)
+      .join(', ');
+    findings.push(
+      `Spot reclaimed ${interruptions.count} of your instance(s) (${workloads}); each was replaced. ` +
+        'Work that cannot restart from a checkpoint costs less on on-demand or reserved than rerun on spot.',
+    );
+  }
+  return findings;
+}
+
+/**
+ * Audits stored before utilization, idle reserved time and interruptions were
+ * recorded have no `findings`, and lack the figures the report now draws.
+ */
+export function hasCurrentShape(audit: MonthlyAudit): boolean {
+  return Array.isArray((audit as Partial<MonthlyAudit>).findings);
 }
 
 /** The most GPUs held at once within each hour of [fromMs, toMs). */

@@ -29,6 +29,7 @@ ${concurrencyChart(audit)}
 <h2>GPU utilization by hour of day (UTC)</h2>
 ${utilizationChart(audit)}
 <h2>Recommendation</h2>
+${findings(audit)}
 ${recommendation(audit)}
 </body>
 </html>
@@ -94,10 +95,7 @@ function concurrencyChart(audit: MonthlyAudit): string {
   const path = gpus.length
     ? `M${LEFT} ${yOf(gpus[0] ?? 0)}${gpus.map((value, hour) => `V${yOf(value)}H${fixed(LEFT + (hour + 1) * step)}`).join('')}`
     : '';
-  const reservedLabel =
-    audit.reserved.source === 'not-tracked'
-      ? 'reserved capacity: not tracked yet (0)'
-      : `reserved capacity: ${reserved} GPU(s)`;
+  const reservedLabel = `fleet reserved capacity: ${reserved} GPU(s), shared by every tenant`;
   return `<svg data-chart="concurrency" data-hours="${gpus.length}" data-peak="${Math.max(0, ...gpus)}" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" role="img" aria-label="Concurrent GPUs against reserved capacity">
 ${axis(`${max} GPUs`)}<path data-series="gpus" d="${path}" fill="none" stroke="#333" stroke-width="1.2"/>
 <line data-series="reserved" x1="${LEFT}" x2="${LEFT + PLOT_W}" y1="${yOf(reserved)}" y2="${yOf(reserved)}" stroke="${COLORS.reserved}" stroke-dasharray="5 3"/>
@@ -107,25 +105,38 @@ ${axis(`${max} GPUs`)}<path data-series="gpus" d="${path}" fill="none" stroke="#
 }
 
 function utilizationChart(audit: MonthlyAudit): string {
+  const { byHourOfDay, month } = audit.utilization;
   const slot = PLOT_W / 24;
-  const labels = audit.utilization.byHourOfDay.map(
+  const labels = byHourOfDay.map(
     (_, hour) =>
       `<text data-hour="${hour}" x="${fixed(LEFT + hour * slot + slot / 2)}" y="${HEIGHT - 10}" text-anchor="middle">${hour}</text>`,
   );
-  const bars = audit.utilization.byHourOfDay.flatMap((value, hour) =>
-    value === null
-      ? []
-      : [
-          `<rect data-hour="${hour}" x="${fixed(LEFT + hour * slot + 2)}" y="${fixed(TOP + PLOT_H * (1 - value))}" width="${fixed(slot - 4)}" height="${fixed(PLOT_H * value)}" fill="#888"/>`,
-        ],
-  );
+  const bars = byHourOfDay.flatMap((percent, hour) => {
+    if (percent === null) return [];
+    const h = (PLOT_H * percent) / 100;
+    return [
+      `<rect data-hour="${hour}" data-percent="${percent}" x="${fixed(LEFT + hour * slot + 2)}" y="${fixed(TOP + PLOT_H - h)}" width="${fixed(slot - 4)}" height="${fixed(h)}" fill="#888"><title>${hour}:00 UTC: ${percent}%</title></rect>`,
+    ];
+  });
+  // Missing telemetry is shown as missing, never as a 0% bar.
   const empty =
     bars.length === 0
-      ? `<text data-label="not-collected" x="${LEFT + PLOT_W / 2}" y="${TOP + PLOT_H / 2}" text-anchor="middle">not collected: gpurent records no GPU telemetry yet</text>`
+      ? `<text data-label="no-telemetry" x="${LEFT + PLOT_W / 2}" y="${TOP + PLOT_H / 2}" text-anchor="middle">no telemetry: no GPU sent a utilization sample this month</text>`
       : '';
-  return `<svg data-chart="utilization" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" role="img" aria-label="GPU utilization by hour of day">
+  const summary =
+    month.percent === null
+      ? 'No GPU telemetry this month.'
+      : `${month.percent}% over the month, from ${month.measuredGpuHours} measured GPU-hours` +
+        (month.gpusWithoutTelemetry > 0 ? `; ${month.gpusWithoutTelemetry} GPU(s) sent no telemetry.` : '.');
+  return `<svg data-chart="utilization" data-telemetry="${month.telemetry}" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" role="img" aria-label="GPU utilization by hour of day">
 ${axis('100%')}${bars.join('')}${labels.join('')}${empty}
-</svg>`;
+</svg>
+<p class="note">${escapeHtml(summary)} Hours without a bar had no telemetry. ${escapeHtml(audit.utilization.method)}</p>`;
+}
+
+function findings(audit: MonthlyAudit): string {
+  if (audit.findings.length === 0) return '';
+  return `<ul data-findings="${audit.findings.length}">${audit.findings.map((f) => `<li>${escapeHtml(f)}</li>`).join('')}</ul>`;
 }
 
 function recommendation(audit: MonthlyAudit): string {
@@ -163,7 +174,7 @@ function modeTable(audit: MonthlyAudit): string {
 <tr><th>Mode</th><th>USD</th><th>Share</th><th>Instance-hours</th></tr>
 ${rows.join('\n')}
 </table>
-<p>Spot saved <strong>$${money(s.savingMicroUsd)}</strong> against on-demand for the same ${hours(s.spotSeconds)} hours (catalog prices, ${escapeHtml(s.region)}). Idle reserved hours: ${audit.reserved.idleGpuHours}${audit.reserved.source === 'not-tracked' ? ' (reservations not tracked yet)' : ''}. Spot interruptions: ${audit.interruptions.count}${audit.interruptions.source === 'not-tracked' ? ' (not tracked yet)' : ''}.</p>`;
+<p>Spot saved <strong>$${money(s.savingMicroUsd)}</strong> against on-demand for the same ${hours(s.spotSeconds)} hours (catalog prices, ${escapeHtml(s.region)}). Idle reserved: <span data-field="idleGpuHours">${audit.reserved.idleGpuHours}</span> GPU-hours ($${money(audit.reserved.idleMicroUsd)}) across the fleet's ${audit.reserved.commitments} commitment(s). Spot interruptions of your instances: <span data-field="interruptions">${audit.interruptions.count}</span>.</p>`;
 }
 
 function axis(maxLabel: string): string {

@@ -6,15 +6,22 @@ import {
   type MonthlyAudit,
 } from '../../domain/audit/monthly-audit';
 import type { PriceCatalog } from '../../domain/catalog';
+import { UTILIZATION_HOUR_MS } from '../../domain/gpu-utilization';
 import { formatUsd } from '../../domain/money';
 import { monthBounds } from '../../domain/spend';
 import type { SpotTraceSource } from '../../ports/audits';
 import type { SpendCounters } from '../../ports/budgets';
+import type { CommitmentRepository } from '../../ports/commitments';
 import type { LeaseRepository } from '../../ports/lease-repository';
+import type { MetricReader } from '../../ports/metrics';
 import { allLeasesOf } from '../all-leases';
+import { readGpuUtilization } from '../gpu-utilization';
 
 export interface AuditBuildDeps {
   readonly leases: LeaseRepository;
+  readonly commitments: Pick<CommitmentRepository, 'idleInMonth'>;
+  /** The GPU telemetry (CloudWatch agent metrics). */
+  readonly metrics: MetricReader;
   readonly spend: SpendCounters;
   readonly spotTraces: SpotTraceSource;
   readonly catalog: PriceCatalog;
@@ -23,8 +30,9 @@ export interface AuditBuildDeps {
 
 /**
  * A tenant's audit of `month` (to date while it runs): cost by mode from the
- * daily rollups, spot savings at catalog prices, and the planner's replay of
- * the month's leases with the live policies.
+ * daily rollups, spot savings at catalog prices, the fleet's idle reserved
+ * time, the tenant's interruptions and GPU utilization, and the planner's
+ * replay of the month's leases with the live policies.
  */
 export async function buildAudit(
   deps: AuditBuildDeps,
@@ -33,12 +41,20 @@ export async function buildAudit(
   nowMs: number,
 ): Promise<MonthlyAudit> {
   const { startMs, endMs } = monthBounds(month);
-  const [rollups, leases, spot] = await Promise.all([
+  const [rollups, leases, spot, idleReserved] = await Promise.all([
     deps.spend.dailyUsage(tenantId, `${month}-01`, `${month}-31`),
     allLeasesOf(deps.leases, tenantId),
     deps.spotTraces.load(),
+    deps.commitments.idleInMonth(month),
   ]);
-  const demand = monthDemand(leases, startMs, Math.min(endMs, nowMs));
+  const untilMs = Math.min(endMs, nowMs);
+  const demand = monthDemand(leases, startMs, untilMs);
+  const gpus = await readGpuUtilization(deps.metrics, leases, {
+    fromMs: startMs,
+    toMs: untilMs,
+    nowMs,
+    periodMs: UTILIZATION_HOUR_MS,
+  });
   return buildMonthlyAudit({
     tenantId,
     month,
@@ -47,6 +63,11 @@ export async function buildAudit(
     catalog: deps.catalog,
     rollups,
     spans: demand.ran,
+    idleReserved,
+    instances: leases.flatMap((lease) =>
+      lease.instances.map((i) => ({ workload: lease.workload, interruptedAtMs: i.interruptedAtMs })),
+    ),
+    gpus,
     recommendation: demand.ran.length === 0 ? null : inAuditTerms(recommendForMonth(demand, spot)),
   });
 }

@@ -8,7 +8,8 @@ import {
   nextAuditRunAfter,
 } from '../../../shared/domain/audit/audit-month';
 import { auditSummaryMessage } from '../../../shared/domain/audit/audit-summary';
-import { buildMonthlyAudit, hourlyPeaks } from '../../../shared/domain/audit/monthly-audit';
+import { type AuditInput, buildMonthlyAudit, hourlyPeaks } from '../../../shared/domain/audit/monthly-audit';
+import { renderAuditReport } from '../../../shared/domain/audit/report-page';
 import { spotDataConfig } from '../../../shared/lambda/audit-config';
 import { HOUR, NOV_2026 } from './lease-views';
 
@@ -61,7 +62,7 @@ describe('hourlyPeaks', () => {
 });
 
 describe('buildMonthlyAudit', () => {
-  const audit = buildMonthlyAudit({
+  const input: AuditInput = {
     tenantId: 'acme',
     month: '2026-11',
     nowMs: NOW,
@@ -74,7 +75,51 @@ describe('buildMonthlyAudit', () => {
     ],
     spans: [{ gpus: 2, startMs: NOV_2026 + HOUR, endMs: NOV_2026 + 3 * HOUR }],
     recommendation: null,
-  });
+    idleReserved: [
+      {
+        commitmentId: 'a',
+        instanceType: 'g5.xlarge',
+        committedGpus: 2,
+        hourlyMicroUsd: 634_000,
+        idleGpuSeconds: 5400,
+        idleMicroUsd: 951_000,
+      },
+      {
+        commitmentId: 'b',
+        instanceType: 'p3.2xlarge',
+        committedGpus: 1,
+        hourlyMicroUsd: 1_927_800,
+        idleGpuSeconds: 3600,
+        idleMicroUsd: 1_927_800,
+      },
+    ],
+    instances: [
+      { workload: 'batch', interruptedAtMs: NOV_2026 + 2 * HOUR },
+      { workload: 'batch', interruptedAtMs: NOV_2026 - 1 }, // October's
+      { workload: 'inference', interruptedAtMs: NOW - 1 },
+      { workload: 'training' },
+    ],
+    // Two GPUs at 00:00-01:00 (30 and 15 samples at 40% and 100%), one at 01:00 (60 samples at 10%).
+    gpus: [
+      {
+        instanceId: 'i-1',
+        fromMs: NOV_2026,
+        toMs: NOV_2026 + 2 * HOUR,
+        periods: [
+          { startMs: NOV_2026, sumPercent: 30 * 40, samples: 30 },
+          { startMs: NOV_2026 + HOUR, sumPercent: 60 * 10, samples: 60 },
+        ],
+      },
+      {
+        instanceId: 'i-2',
+        fromMs: NOV_2026,
+        toMs: NOV_2026 + HOUR,
+        periods: [{ startMs: NOV_2026, sumPercent: 15 * 100, samples: 15 }],
+      },
+      { instanceId: 'i-3', fromMs: NOV_2026 + 5 * HOUR, toMs: NOV_2026 + 6 * HOUR, periods: [] },
+    ],
+  };
+  const audit = buildMonthlyAudit(input);
 
   it('sums cost and share by mode and prices spot seconds at each type’s on-demand rate', () => {
     expect(audit.complete).toBe(false);
@@ -97,6 +142,50 @@ describe('buildMonthlyAudit', () => {
     });
     expect(audit.concurrency.gpus).toHaveLength(29 * 24 + 12);
     expect(audit.concurrency.gpus.slice(0, 4)).toEqual([0, 2, 2, 0]);
+  });
+
+  it('weighs utilization by GPU-minute and leaves hours without telemetry null, not 0%', () => {
+    // 00:00: (1200 + 1500) / 45 = 60%; 01:00: 10%; the whole month: 3300 / 105 = 31.4%.
+    expect(audit.utilization.byHourOfDay.slice(0, 3)).toEqual([60, 10, null]);
+    expect(audit.utilization.byHourOfDay.filter((v) => v !== null)).toHaveLength(2);
+    expect(audit.utilization.month).toEqual({
+      percent: 31.4,
+      telemetry: 'partial',
+      measuredGpuHours: 1.75,
+      gpusWithoutTelemetry: 1,
+    });
+  });
+
+  it("adds up the fleet's idle reserved time and counts the month's interruptions by workload", () => {
+    expect(audit.reserved).toEqual({
+      source: 'reservations',
+      scope: 'fleet',
+      commitments: 2,
+      gpus: 3,
+      idleGpuHours: 2.5,
+      idleMicroUsd: 2_878_800,
+    });
+    expect(audit.interruptions).toEqual({
+      source: 'interruption-notices',
+      count: 2,
+      byWorkload: { batch: 1, inference: 1 },
+    });
+    expect(audit.findings).toHaveLength(2);
+    expect(auditSummaryMessage(audit).body).toContain('sat idle 2.5 GPU-hours, $2.88 paid for nothing');
+  });
+
+  it('says so when no GPU sent telemetry, instead of drawing zeros', () => {
+    const silent = buildMonthlyAudit({ ...input, gpus: [], idleReserved: [], instances: [] });
+    expect(silent.utilization.month).toEqual({
+      percent: null,
+      telemetry: 'none',
+      measuredGpuHours: 0,
+      gpusWithoutTelemetry: 0,
+    });
+    expect(silent.findings).toEqual([]);
+    const html = renderAuditReport(silent);
+    expect(html).toContain('data-label="no-telemetry"');
+    expect(html).not.toMatch(/<rect data-hour/);
   });
 
   it('summarises itself for the alerts topic with a stable auditId', () => {

@@ -1,0 +1,56 @@
+import {
+  GPU_INDEXES,
+  GPU_METRIC_NAMESPACE,
+  gpuDimensions,
+  NVIDIA_SMI_METRICS,
+} from '../domain/gpu-telemetry';
+import { type MeasuredGpu, periodSamples } from '../domain/gpu-utilization';
+import type { LeaseView } from '../domain/lease';
+import type { MetricQuery, MetricReader } from '../ports/metrics';
+
+/** Sum and SampleCount: the hour's average weighted by how many minutes the agent really sent. */
+const STATISTICS = ['Sum', 'SampleCount'] as const;
+
+/**
+ * The utilization telemetry of every GPU of `leases` that ran within
+ * [fromMs, toMs), period by period (`periodMs`: a clock hour or a UTC day), in
+ * one batched read: two metrics per GPU (GetMetricData is priced per metric,
+ * not per datapoint; an hour is the finest period CloudWatch keeps past 63
+ * days, and a day returns 24 times fewer datapoints where days are enough).
+ * The window is widened to whole periods so that every period is aligned.
+ */
+export async function readGpuUtilization(
+  metrics: MetricReader,
+  leases: readonly LeaseView[],
+  window: {
+    readonly fromMs: number;
+    readonly toMs: number;
+    readonly nowMs: number;
+    readonly periodMs: number;
+  },
+): Promise<MeasuredGpu[]> {
+  const { fromMs, toMs, nowMs, periodMs } = window;
+  const gpus = leases.flatMap((lease) =>
+    lease.instances
+      .map((i) => ({ instanceId: i.instanceId, fromMs: i.launchedAtMs, toMs: i.endedAtMs ?? nowMs }))
+      .filter((run) => run.fromMs < toMs && run.toMs > fromMs)
+      .flatMap((run) => GPU_INDEXES.map((index) => ({ run, index }))),
+  );
+  if (gpus.length === 0) return [];
+  const queries: MetricQuery[] = gpus.flatMap(({ run, index }) =>
+    STATISTICS.map((statistic) => ({
+      namespace: GPU_METRIC_NAMESPACE,
+      metricName: NVIDIA_SMI_METRICS.utilization,
+      dimensions: gpuDimensions(run.instanceId, index),
+      statistic,
+      periodSeconds: periodMs / 1000,
+    })),
+  );
+  const startMs = Math.floor(fromMs / periodMs) * periodMs;
+  const endMs = Math.ceil(Math.min(toMs, nowMs) / periodMs) * periodMs;
+  const results = await metrics.read(queries, startMs, Math.max(endMs, startMs + periodMs));
+  return gpus.map(({ run }, i) => ({
+    ...run,
+    periods: periodSamples(results[2 * i] ?? [], results[2 * i + 1] ?? []),
+  }));
+}
