@@ -26,16 +26,18 @@ export async function run(): Promise<BenchmarkResult> {
   const bareMs = medianProcessMs(['-e', '0']);
   const helpMs = medianProcessMs([bin, '--help']);
   const subcommandHelpMs = medianProcessMs([bin, 'lease', 'create', '--help']);
+  const groupPutHelpMs = medianProcessMs([bin, 'group', 'put', '--help']);
   const figures = {
     rounds: ROUNDS,
     bareNodeMs: round(bareMs, 1),
     helpMs: round(helpMs, 1),
     leaseCreateHelpMs: round(subcommandHelpMs, 1),
+    groupPutHelpMs: round(groupPutHelpMs, 1),
     helpOverBare: round(helpMs / bareMs),
   };
   return {
     key: 'cli',
     figures,
-    summary: `gpurent --help ${figures.helpMs} ms, lease create --help ${figures.leaseCreateHelpMs} ms; bare node ${figures.bareNodeMs} ms (${figures.helpOverBare}x), median of ${ROUNDS}`,
+    summary: `gpurent --help ${figures.helpMs} ms, lease create --help ${figures.leaseCreateHelpMs} ms, group put --help ${figures.groupPutHelpMs} ms; bare node ${figures.bareNodeMs} ms (${figures.helpOverBare}x), median of ${ROUNDS}`,
   };
 }

@@ -41,7 +41,9 @@ const run =
 const json = () => new Option('--json', 'print JSON instead of a table');
 
 const program = new Command('gpurent')
-  .description('Rent GPUs on AWS with gpurent: leases, usage, budgets, and the rental-mix planner.')
+  .description(
+    'Rent GPUs on AWS with gpurent: leases, scaling groups, usage, budgets, audits, and the rental-mix planner.',
+  )
   .showSuggestionAfterError(true)
   .exitOverride()
   .addHelpText(
@@ -156,6 +158,66 @@ budget
   .argument('<name>')
   .addOption(json())
   .action(run('budgetRemove'));
+
+const group = program
+  .command('group')
+  .description('scaling groups: fleets of single-GPU leases sized by their GPU metrics');
+group
+  .command('put')
+  .description('create a scaling group or replace its spec (members change at the next evaluation)')
+  .argument('<name>', '[a-z0-9][a-z0-9-]{0,62}')
+  .option(
+    '--spec <file>',
+    'a JSON file with the whole spec (the API body: rules, cooldowns, …); flags override it',
+  )
+  .option('--instance-type <type>', 'single-GPU EC2 type, e.g. g5.xlarge')
+  .addOption(
+    new Option('--workload <kind>', 'what the members run').choices(['training', 'inference', 'batch']),
+  )
+  .option('--min <n>', 'the fewest GPUs')
+  .option('--max <n>', 'the most GPUs (caps the cost)')
+  .option('--desired <n>', 'the size to converge to now (default: min, or the current size)')
+  .addOption(json())
+  .action(run('groupPut'));
+group.command('ls').description("the tenant's scaling groups").addOption(json()).action(run('groupList'));
+group
+  .command('show')
+  .description('one group: members, the last evaluation and the last decisions with their reasons')
+  .argument('<name>')
+  .addOption(json())
+  .action(run('groupShow'));
+group
+  .command('rm')
+  .description('drain a group: release every member lease, then remove it')
+  .argument('<name>')
+  .addOption(json())
+  .action(run('groupRemove'));
+
+program
+  .command('metrics')
+  .description("a lease's GPU utilization, memory, temperature and power (avg / p95 / max) and health")
+  .argument('<lease-id>')
+  .option('--from <iso>', 'start (default: an hour before --to)')
+  .option('--to <iso>', 'end (default: now)')
+  .addOption(new Option('--period <seconds>', 'seconds per datapoint').choices(['60', '300', '3600']))
+  .addOption(json())
+  .action(run('leaseMetrics'));
+
+program
+  .command('audit')
+  .description("a month's audit: cost by mode, spot savings, reserved capacity, and what to reserve next")
+  .argument('<yyyy-mm>', 'this month (to date) or an earlier one')
+  .option('--html <file>', 'write the report page (self-contained HTML) to this file instead')
+  .addOption(json())
+  .action(run('auditReport'));
+
+program
+  .command('profile')
+  .description('demand per UTC day: GPU-hours, average and peak GPUs, wait to RUNNING')
+  .option('--from <iso>', 'start (default: start of this month, UTC)')
+  .option('--to <iso>', 'end (default: now)')
+  .addOption(json())
+  .action(run('profile'));
 
 program
   .command('simulate')

@@ -1,21 +1,21 @@
-import { LEASE_ID_PATTERN } from '../shared/ids';
-import { ApiClient } from './api';
+import type { ApiClient } from './api';
+import {
+  type CliIo,
+  client,
+  integerOption,
+  leaseIdArgument,
+  type OutputOptions,
+  print,
+  printPut,
+} from './common';
 import { CliError, usageError } from './errors';
-import { loadSession, localSession, saveSession } from './session';
+import { localSession, saveSession } from './session';
 import { details, table } from './table';
 
-/** Where a command writes: the result to `out`, progress to `progress` (stderr). */
-export interface CliIo {
-  readonly out: (text: string) => void;
-  readonly progress: (text: string) => void;
-  readonly cwd: string;
-  /** Waits between polls (`lease create --wait`). */
-  readonly sleep: (ms: number) => Promise<void>;
-}
-
-export interface OutputOptions {
-  readonly json?: boolean;
-}
+export type { CliIo, OutputOptions } from './common';
+export { groupList, groupPut, groupRemove, groupShow } from './groups';
+export { leaseMetrics } from './metrics';
+export { auditReport, profile } from './reports';
 
 type Lease = {
   leaseId: string;
@@ -39,25 +39,6 @@ type Lease = {
     costUsd: number;
   }[];
 };
-
-const client = async () => new ApiClient(await loadSession());
-const print = (io: CliIo, options: OutputOptions, body: unknown, human: () => string) =>
-  io.out(options.json ? `${JSON.stringify(body, null, 2)}\n` : human());
-
-function leaseIdArgument(id: string): string {
-  if (!LEASE_ID_PATTERN.test(id)) {
-    throw usageError(`"${id}" is not a lease id (lease_ followed by 26 characters; see gpurent lease ls)`);
-  }
-  return id;
-}
-
-function positiveInteger(name: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 1)
-    throw usageError(`${name} must be a whole number of at least 1, not "${value}"`);
-  return number;
-}
 
 export async function login(
   options: OutputOptions & { api?: string; token?: string; local?: boolean },
@@ -96,13 +77,13 @@ export interface CreateLeaseOptions extends OutputOptions {
 export async function leaseCreate(options: CreateLeaseOptions, io: CliIo): Promise<void> {
   const body = {
     workload: options.workload,
-    gpus: positiveInteger('--gpus', options.gpus),
+    gpus: integerOption('--gpus', options.gpus),
     instanceType: options.instanceType,
     mode: options.mode,
     project: options.project,
-    durationMinutes: positiveInteger('--duration', options.duration),
+    durationMinutes: integerOption('--duration', options.duration),
   };
-  const timeoutSeconds = positiveInteger('--timeout', options.timeout) ?? 600;
+  const timeoutSeconds = integerOption('--timeout', options.timeout) ?? 600;
   const api = await client();
   const created = await api.request<{ leaseId: string }>('POST', 'v1/leases', { body, idempotent: true });
   let lease = (await api.request<Lease>('GET', `v1/leases/${created.body.leaseId}`)).body;
@@ -168,7 +149,7 @@ function leaseDetails(lease: Lease): string {
 }
 
 export async function leaseList(options: OutputOptions & { limit: string; cursor?: string }, io: CliIo) {
-  const limit = positiveInteger('--limit', options.limit);
+  const limit = integerOption('--limit', options.limit);
   const page = await (await client()).request<{ leases: Lease[]; nextCursor?: string }>('GET', 'v1/leases', {
     query: { limit: String(limit), cursor: options.cursor },
   });
@@ -278,12 +259,7 @@ export async function budgetSet(
       action: options.action,
     },
   });
-  print(
-    io,
-    options,
-    result.body,
-    () => `${result.status === 201 ? 'Created' : 'Updated'} budget ${name}\n${budgetDetails(result.body)}`,
-  );
+  printPut(io, options, 'budget', name, result, budgetDetails);
 }
 
 function budgetDetails(budget: Budget): string {

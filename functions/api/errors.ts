@@ -2,7 +2,7 @@ import {
   IdempotencyAlreadyInProgressError,
   IdempotencyValidationError,
 } from '@aws-lambda-powertools/idempotency';
-import { InvalidCursorError } from '../../shared/adapters/dynamodb-lease-repository';
+import { InvalidCursorError } from '../../shared/adapters/dynamodb-cursor';
 import { AuditMonthError } from '../../shared/domain/audit/audit-month';
 import {
   BudgetExceededError,
@@ -28,7 +28,7 @@ import { ApiError } from './http';
 /** Maps the errors use cases and adapters raise on bad client input to API errors. */
 export function toApiError(error: unknown): ApiError | undefined {
   if (error instanceof UnsupportedInstanceTypeError) {
-    return new ApiError(422, 'UNSUPPORTED_INSTANCE_TYPE', error.message, [
+    return new ApiError(400, 'UNSUPPORTED_INSTANCE_TYPE', error.message, [
       { path: 'instanceType', message: error.message },
     ]);
   }

@@ -34,13 +34,13 @@ import type { RouteKey } from './route-keys';
 import { getAudit, getAuditReport } from './routes/audit';
 import { deleteBudget, getBudget, listAllBudgets, listBudgets, putBudgetRoute } from './routes/budgets';
 import type { ApiContext, ApiDeps } from './routes/context';
-import { getImage, promoteImage, putImageVersion, rollbackImageVersion } from './routes/images';
+import { getImage, listImages, promoteImage, putImageVersion, rollbackImageVersion } from './routes/images';
 import { getLeaseMetrics } from './routes/lease-metrics';
 import { deleteLease, getLease, listLeases, postLease } from './routes/leases';
 import { health, openApi } from './routes/meta';
 import { listPools } from './routes/pools';
 import { getProfile } from './routes/profile';
-import { deleteReservation, getReservation, putReservation } from './routes/reservations';
+import { deleteReservation, getReservation, listReservations, putReservation } from './routes/reservations';
 import * as scalingGroupRoutes from './routes/scaling-groups';
 import { getSettings, putSettings } from './routes/settings';
 import { exportUsage, getUsage } from './routes/usage';
@@ -117,6 +117,7 @@ const context: ApiContext = {
   scaling: {
     putGroup: (tenantId, name, spec) => putScalingGroup(scalingDeps, tenantId, name, spec),
     getGroup: (tenantId, name) => getScalingGroup(scalingDeps, tenantId, name),
+    listGroups: (tenantId) => scalingDeps.groups.list(tenantId),
     deleteGroup: (tenantId, name) => deleteScalingGroup(scalingDeps, tenantId, name),
     leaseMetrics: (tenantId, leaseId, window) =>
       readLeaseGpuMetrics(scalingDeps, tenantId, leaseId, window, config.GPU_TEMPERATURE_LIMIT_C),
@@ -142,6 +143,7 @@ const routes: Readonly<Record<RouteKey, Route>> = {
   'GET /v1/admin/budgets': listAllBudgets,
   'GET /v1/profile': getProfile,
   'GET /v1/leases/{id}/metrics': getLeaseMetrics,
+  'GET /v1/scaling-groups': scalingGroupRoutes.listScalingGroups,
   'PUT /v1/scaling-groups/{name}': scalingGroupRoutes.putScalingGroup,
   'GET /v1/scaling-groups/{name}': scalingGroupRoutes.getScalingGroup,
   'DELETE /v1/scaling-groups/{name}': scalingGroupRoutes.deleteScalingGroup,
@@ -150,12 +152,14 @@ const routes: Readonly<Record<RouteKey, Route>> = {
   'GET /v1/settings': getSettings,
   'PUT /v1/settings': putSettings,
   'GET /v1/pools': listPools,
+  'GET /v1/admin/reservations': listReservations,
   'PUT /v1/admin/reservations/{id}': putReservation,
   'GET /v1/admin/reservations/{id}': getReservation,
   'DELETE /v1/admin/reservations/{id}': deleteReservation,
   'PUT /v1/admin/images/{name}/versions/{version}': putImageVersion,
   'POST /v1/admin/images/{name}/versions/{version}/promote': promoteImage,
   'POST /v1/admin/images/{name}/rollback': rollbackImageVersion,
+  'GET /v1/admin/images': listImages,
   'GET /v1/admin/images/{name}': getImage,
 };
 

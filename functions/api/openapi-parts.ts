@@ -30,3 +30,17 @@ export const authErrors = {
   '401': errorResponse('Missing or invalid bearer token'),
   '403': errorResponse('The token has no tenant claim (TENANT_CLAIM_MISSING)'),
 };
+export const adminErrors = {
+  '401': errorResponse('Missing or invalid bearer token'),
+  '403': errorResponse('ADMIN_REQUIRED: the token is not in the admin group'),
+};
+/** `limit` and `cursor`, as every paged list takes them. */
+export const pageParameters = [
+  { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 25 } },
+  {
+    name: 'cursor',
+    in: 'query',
+    schema: { type: 'string' },
+    description: 'nextCursor of the previous page',
+  },
+];

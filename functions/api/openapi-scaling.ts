@@ -56,6 +56,21 @@ export function scalingOpenApi({
   };
 
   const schemas = {
+    ScalingGroupSummary: {
+      type: 'object',
+      properties: {
+        name: { type: 'string' },
+        status: { type: 'string', enum: ['ACTIVE', 'DELETING'] },
+        instanceType: { type: 'string' },
+        workload: { type: 'string' },
+        min: { type: 'integer' },
+        max: { type: 'integer' },
+        desired: { type: 'integer', description: 'The size the group converges to' },
+        members: { type: 'integer', description: 'Member leases recorded on the group (any status)' },
+        lastEvaluation: evaluation,
+        updatedAt: instant,
+      },
+    },
     ScalingGroupSpec: z.toJSONSchema(scalingGroupSpecSchema, { target: 'draft-2020-12', io: 'input' }),
     ScalingGroup: {
       type: 'object',
@@ -176,6 +191,21 @@ export function scalingOpenApi({
         },
       },
     },
+    '/v1/scaling-groups': {
+      get: {
+        summary: "The tenant's scaling groups by name: bounds, desired size, members and the last evaluation",
+        responses: {
+          '200': {
+            description: 'Groups',
+            content: jsonContent({
+              type: 'object',
+              properties: { groups: { type: 'array', items: ref('ScalingGroupSummary') } },
+            }),
+          },
+          ...authErrors,
+        },
+      },
+    },
     '/v1/scaling-groups/{name}': {
       put: {
         summary: 'Create a scaling group or replace its spec',
@@ -188,10 +218,9 @@ export function scalingOpenApi({
             content: jsonContent(ref('ScalingGroup')),
           },
           '400': errorResponse(
-            'INVALID_SCALING_GROUP_NAME, VALIDATION_FAILED, INVALID_JSON or BODY_REQUIRED',
+            'INVALID_SCALING_GROUP_NAME, VALIDATION_FAILED, UNSUPPORTED_INSTANCE_TYPE, INVALID_JSON or BODY_REQUIRED',
           ),
           '409': errorResponse('SCALING_GROUP_DELETING'),
-          '422': errorResponse('UNSUPPORTED_INSTANCE_TYPE'),
           ...authErrors,
         },
       },

@@ -1,15 +1,18 @@
 import { z } from 'zod';
 import { LEASE_STATUSES, RENTAL_MODES, WORKLOADS } from '../../shared/domain/lease';
 import { USAGE_GROUPINGS } from '../../shared/domain/usage';
+import { adminListPaths, adminListSchemas } from './openapi-admin';
 import { auditPaths, auditSchemas, utilizationSchema } from './openapi-audit';
 import { budgetPaths, budgetSchemas } from './openapi-budgets';
 import {
+  adminErrors,
   authErrors,
   errorResponse,
   instant,
   jsonContent,
   leaseIdParameter,
   micro,
+  pageParameters,
   rangeParameters,
   ref,
   usd,
@@ -209,6 +212,7 @@ export const openApiDocument = {
       ...scaling.schemas,
       ...auditSchemas,
       ...settingsSchemas,
+      ...adminListSchemas,
       Error: {
         type: 'object',
         properties: {
@@ -261,27 +265,19 @@ export const openApiDocument = {
             }),
           },
           '400': errorResponse(
-            'VALIDATION_FAILED, INVALID_JSON, BODY_REQUIRED, IDEMPOTENCY_KEY_REQUIRED, UNKNOWN_REGION, UNKNOWN_GPU_MODEL, UNKNOWN_IMAGE or MAX_PRICE_BELOW_EVERY_POOL',
+            'VALIDATION_FAILED, INVALID_JSON, BODY_REQUIRED, IDEMPOTENCY_KEY_REQUIRED, UNSUPPORTED_INSTANCE_TYPE, UNKNOWN_REGION, UNKNOWN_GPU_MODEL, UNKNOWN_IMAGE or MAX_PRICE_BELOW_EVERY_POOL',
           ),
           '402': errorResponse(
             'BUDGET_EXCEEDED: a block-new-leases budget in the lease’s scope (tenant or project) has reached its limit; details name the budget',
           ),
           '409': errorResponse('REQUEST_IN_PROGRESS: the same key is still being processed'),
-          '422': errorResponse('UNSUPPORTED_INSTANCE_TYPE or IDEMPOTENCY_KEY_REUSED'),
+          '422': errorResponse('IDEMPOTENCY_KEY_REUSED'),
           ...authErrors,
         },
       },
       get: {
         summary: "List the tenant's leases, newest first",
-        parameters: [
-          { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 25 } },
-          {
-            name: 'cursor',
-            in: 'query',
-            schema: { type: 'string' },
-            description: 'nextCursor of the previous page',
-          },
-        ],
+        parameters: pageParameters,
         responses: {
           '200': {
             description: 'A page of leases',
@@ -362,8 +358,7 @@ export const openApiDocument = {
           '400': errorResponse(
             'VALIDATION_FAILED, UNKNOWN_REGION, UNKNOWN_GPU_MODEL or UNSUPPORTED_INSTANCE_TYPE',
           ),
-          '401': errorResponse('Missing or invalid bearer token'),
-          '403': errorResponse('ADMIN_REQUIRED: the token is not in the admin group'),
+          ...adminErrors,
         },
       },
     },
@@ -447,13 +442,27 @@ export const openApiDocument = {
     },
     '/v1/admin/images/{name}': {
       get: {
-        summary: 'Admin: an image, its current version and the promotion history',
+        summary: 'Admin: an image, every version registered, the current one and the promotion history',
         parameters: [adminNameParameter('name')],
         responses: {
-          '200': { description: 'The image' },
+          '200': {
+            description: 'The image: ImageSummary with history and the current version in full',
+            content: jsonContent({
+              allOf: [
+                ref('ImageSummary'),
+                {
+                  type: 'object',
+                  properties: {
+                    history: { type: 'array', items: { type: 'string' } },
+                    currentVersion: ref('ImageVersion'),
+                  },
+                },
+              ],
+            }),
+          },
           '400': errorResponse('INVALID_IMAGE_NAME'),
           '403': errorResponse('ADMIN_REQUIRED'),
-          '404': errorResponse('IMAGE_NOT_FOUND'),
+          '404': errorResponse('IMAGE_NOT_FOUND: no version of it is registered'),
         },
       },
     },
@@ -500,5 +509,6 @@ export const openApiDocument = {
     ...scaling.paths,
     ...auditPaths,
     ...settingsPaths,
+    ...adminListPaths,
   },
 } as const;

@@ -25,6 +25,7 @@ export const API_ROUTES = [
   { key: 'GET /v1/admin/budgets' },
   { key: 'GET /v1/profile' },
   { key: 'GET /v1/leases/{id}/metrics' },
+  { key: 'GET /v1/scaling-groups' },
   { key: 'PUT /v1/scaling-groups/{name}' },
   { key: 'GET /v1/scaling-groups/{name}' },
   { key: 'DELETE /v1/scaling-groups/{name}' },
@@ -33,12 +34,14 @@ export const API_ROUTES = [
   { key: 'GET /v1/settings' },
   { key: 'PUT /v1/settings' },
   { key: 'GET /v1/pools' },
+  { key: 'GET /v1/admin/reservations' },
   { key: 'PUT /v1/admin/reservations/{id}' },
   { key: 'GET /v1/admin/reservations/{id}' },
   { key: 'DELETE /v1/admin/reservations/{id}' },
   { key: 'PUT /v1/admin/images/{name}/versions/{version}' },
   { key: 'POST /v1/admin/images/{name}/versions/{version}/promote' },
   { key: 'POST /v1/admin/images/{name}/rollback' },
+  { key: 'GET /v1/admin/images' },
   { key: 'GET /v1/admin/images/{name}' },
 ] as const satisfies readonly { key: string; publicBecause?: string }[];
 

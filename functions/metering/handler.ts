@@ -27,10 +27,11 @@ function recordFleet(summary: TickSummary, time: string): void {
   metrics.addMetric('RunningLeases', 'Count', summary.runningLeases);
   // How far behind the clock the bills are: late or slow ticks show here, missing ticks as no data.
   metrics.addMetric('MeteringLag', 'Seconds', Math.max(0, Date.now() - Date.parse(time)) / 1000);
-  for (const [mode, gpus] of Object.entries(summary.gpusByMode)) {
+  // Each instance in its own region: GPU regions other than the home one show as themselves.
+  for (const { mode, region, instances } of summary.fleet) {
     const fleet = metrics.singleMetric();
-    fleet.addDimensions({ mode, region: config.AWS_REGION });
-    fleet.addMetric('RunningGpus', 'Count', gpus);
+    fleet.addDimensions({ mode, region: region ?? config.AWS_REGION });
+    fleet.addMetric('RunningGpus', 'Count', instances);
   }
 }
 

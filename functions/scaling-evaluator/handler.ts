@@ -2,6 +2,7 @@ import type { ScheduledEvent } from 'aws-lambda';
 import { readConfig } from '../../shared/config';
 import { logger, metrics, observed } from '../../shared/lambda/observability';
 import { createScaling, scalingConfig } from '../../shared/lambda/scaling';
+import { recordScalingEvaluation } from '../../shared/lambda/scaling-evaluation-metrics';
 import { evaluateScalingGroups } from '../../shared/usecases/evaluate-scaling-groups';
 
 const config = readConfig(scalingConfig);
@@ -30,10 +31,7 @@ export const handler = observed(async (event: ScheduledEvent) => {
   }
   const { failures, ...counts } = summary;
   logger.info('Scaling evaluation', { time: event.time, ...counts });
-  metrics.addMetric('ScalingGroupsEvaluated', 'Count', summary.groups);
-  metrics.addMetric('ScalingMembersLaunched', 'Count', summary.launched);
-  metrics.addMetric('ScalingMembersReleased', 'Count', summary.released);
-  metrics.addMetric('ScalingGroupFailures', 'Count', failures.length);
+  recordScalingEvaluation(metrics, summary);
   if (failures.length > 0) throw new ScalingEvaluationError(failures.length);
   return counts;
 });

@@ -56,7 +56,7 @@ export function recommendForMonth(demand: MonthDemand, spot: SpotTraces): MonthR
     onDemandMicroUsdPerHour: prices.onDemandMicroUsdPerHour,
   });
   const busyMs = busyTimeByLevel(steady, trace.originMs, trace.endMs);
-  // A month to date ends at the current millisecond: whole seconds, as the busy levels below.
+  // A month to date ends at the request's millisecond: bill whole seconds, as every cost is.
   let reservedSavingMicroUsd =
     0 - reservation.gpus * costOfSeconds(Math.round(spanMs / 1000), prices.reservedMicroUsdPerHour);
   for (const levelBusyMs of busyMs.slice(0, reservation.gpus)) {

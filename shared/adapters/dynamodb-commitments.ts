@@ -3,6 +3,7 @@ import {
   DeleteCommand,
   type DynamoDBDocumentClient,
   GetCommand,
+  QueryCommand,
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
@@ -12,9 +13,11 @@ import {
   type ClaimOutcome,
   type CommitmentDefinition,
   CommitmentInUseError,
+  type CommitmentPage,
   type CommitmentRepository,
   type IdleReserved,
 } from '../ports/commitments';
+import { decodeCursor, encodeCursor } from './dynamodb-cursor';
 import { COMMITMENTS_PARTITION, commitmentKey, idleMonthKey, idleUsageKey } from './dynamodb-keys';
 import { queryAll } from './dynamodb-query-all';
 
@@ -103,6 +106,23 @@ export class DynamoDbCommitmentRepository implements CommitmentRepository {
       ConsistentRead: true,
     });
     return items.map(toCommitment);
+  }
+
+  async page(limit: number, cursor?: string): Promise<CommitmentPage> {
+    const result = await this.client.send(
+      new QueryCommand({
+        TableName: this.tables.leases,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': COMMITMENTS_PARTITION },
+        Limit: limit,
+        ExclusiveStartKey: decodeCursor(cursor, COMMITMENTS_PARTITION, commitmentKey('')),
+        ConsistentRead: true,
+      }),
+    );
+    return {
+      commitments: (result.Items ?? []).map(toCommitment),
+      nextCursor: encodeCursor(result.LastEvaluatedKey),
+    };
   }
 
   async delete(id: string): Promise<boolean> {

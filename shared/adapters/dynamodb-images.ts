@@ -3,6 +3,7 @@ import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/li
 import type { Image, ImageVersion } from '../domain/images';
 import type { ImageRepository } from '../ports/images';
 import { IMAGES_PARTITION, imageKey, imageVersionKey } from './dynamodb-keys';
+import { queryAll } from './dynamodb-query-all';
 
 type Item = Record<string, unknown>;
 
@@ -50,6 +51,31 @@ export class DynamoDbImageRepository implements ImageRepository {
       new GetCommand({ TableName: this.tableName, Key: this.imageKey(name), ConsistentRead: true }),
     );
     return result.Item ? this.toImage(result.Item) : undefined;
+  }
+
+  async listVersions(name: string): Promise<ImageVersion[]> {
+    const items = await queryAll(this.client, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': IMAGES_PARTITION, ':prefix': imageVersionKey(name, '') },
+      ConsistentRead: true,
+    });
+    return items.map((item) => strip(item) as unknown as ImageVersion);
+  }
+
+  async listAll(): Promise<{ images: Image[]; versions: ImageVersion[] }> {
+    const items = await queryAll(this.client, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': IMAGES_PARTITION },
+      ConsistentRead: true,
+    });
+    return {
+      images: items.filter((item) => item.entity === 'image').map((item) => this.toImage(item)),
+      versions: items
+        .filter((item) => item.entity === 'image-version')
+        .map((item) => strip(item) as unknown as ImageVersion),
+    };
   }
 
   async saveImage(image: Image, expected: Image | undefined): Promise<boolean> {

@@ -11,15 +11,9 @@ import type { Lease, LeaseInstance, LeaseStatus, LeaseView } from '../domain/lea
 import type { LeasePage, LeaseRepository, TransitionChanges } from '../ports/lease-repository';
 import type { InstanceRef } from '../ports/metering-work';
 import { batchGetAll } from './dynamodb-batch-get';
+import { decodeCursor, encodeCursor } from './dynamodb-cursor';
 import { instanceKey, instancePrefix, leaseKey, METERING_OPEN, tenantKey } from './dynamodb-keys';
 import { queryAll } from './dynamodb-query-all';
-
-export class InvalidCursorError extends Error {
-  constructor() {
-    super('The page cursor is not one this API issued');
-    this.name = 'InvalidCursorError';
-  }
-}
 
 export class LeaseAlreadyExistsError extends Error {
   constructor(readonly leaseId: string) {
@@ -106,7 +100,7 @@ export class DynamoDbLeaseRepository implements LeaseRepository {
         ExpressionAttributeValues: { ':pk': tenantKey(tenantId), ':prefix': 'LEASE#' },
         ScanIndexForward: false,
         Limit: limit,
-        ExclusiveStartKey: cursor === undefined ? undefined : decodeCursor(cursor, tenantId),
+        ExclusiveStartKey: decodeCursor(cursor, tenantKey(tenantId), 'LEASE#'),
       }),
     );
     const leases = await Promise.all(
@@ -117,7 +111,7 @@ export class DynamoDbLeaseRepository implements LeaseRepository {
     );
     return {
       leases,
-      nextCursor: result.LastEvaluatedKey ? encodeCursor(result.LastEvaluatedKey) : undefined,
+      nextCursor: encodeCursor(result.LastEvaluatedKey),
     };
   }
 
@@ -283,20 +277,4 @@ export class DynamoDbLeaseRepository implements LeaseRepository {
     );
     return (result.Items ?? []).map(toInstance);
   }
-}
-
-function encodeCursor(key: Record<string, unknown>): string {
-  return Buffer.from(JSON.stringify({ sk: key.sk }), 'utf8').toString('base64url');
-}
-
-/** Cursors carry only the sort key; the tenant's partition is always the caller's own. */
-function decodeCursor(cursor: string, tenantId: string): Record<string, unknown> {
-  try {
-    const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    const sk = (parsed as { sk?: unknown }).sk;
-    if (typeof sk === 'string' && sk.startsWith('LEASE#')) return { pk: tenantKey(tenantId), sk };
-  } catch {
-    // falls through to the typed error
-  }
-  throw new InvalidCursorError();
 }

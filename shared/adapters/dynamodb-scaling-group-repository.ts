@@ -103,6 +103,18 @@ export class DynamoDbScalingGroupRepository implements ScalingGroupRepository {
     return result.Item ? toGroup(result.Item) : undefined;
   }
 
+  async list(tenantId: string): Promise<ScalingGroup[]> {
+    // Decisions share the prefix; only group items carry the index key.
+    const items = await queryAll(this.client, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      FilterExpression: 'attribute_exists(groupIndex)',
+      ExpressionAttributeValues: { ':pk': tenantKey(tenantId), ':prefix': 'GROUP#' },
+      ConsistentRead: true,
+    });
+    return items.map(toGroup);
+  }
+
   async listAll(): Promise<ScalingGroup[]> {
     const items = await queryAll(this.client, {
       TableName: this.tableName,

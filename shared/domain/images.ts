@@ -44,3 +44,32 @@ export function rollback(image: Image): Image | undefined {
   if (previous === undefined) return undefined;
   return { ...image, current: previous, history: image.history.slice(0, -1) };
 }
+
+/** What an operator sees of an image: every version registered, oldest first, and which is current. */
+export interface ImageSummary {
+  readonly name: string;
+  readonly current?: string | undefined;
+  /** The version a rollback would bring back. */
+  readonly previous?: string | undefined;
+  readonly versions: readonly ImageVersion[];
+}
+
+/**
+ * Images by name, from the promoted images and the versions registered (an
+ * image whose versions were never promoted has no image record yet).
+ */
+export function summarizeImages(images: readonly Image[], versions: readonly ImageVersion[]): ImageSummary[] {
+  const byName = new Map(images.map((image) => [image.name, image]));
+  const names = [...new Set([...byName.keys(), ...versions.map((v) => v.name)])].sort();
+  return names.map((name) => {
+    const image = byName.get(name);
+    return {
+      name,
+      current: image?.current,
+      previous: image?.history.at(-1),
+      versions: versions
+        .filter((v) => v.name === name)
+        .sort((a, b) => a.createdAtMs - b.createdAtMs || a.version.localeCompare(b.version)),
+    };
+  });
+}

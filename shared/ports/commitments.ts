@@ -11,6 +11,8 @@ export interface CommitmentRepository {
   put(definition: CommitmentDefinition): Promise<Commitment>;
   get(id: string): Promise<Commitment | undefined>;
   list(): Promise<Commitment[]>;
+  /** One page of commitments in id order, for operators; `nextCursor` is absent on the last page. */
+  page(limit: number, cursor?: string): Promise<CommitmentPage>;
   /** Deletes an unheld commitment; refused (CommitmentInUseError) while leases hold slots. */
   delete(id: string): Promise<boolean>;
   /** Takes `holder.gpus` GPUs for the lease, atomically and only while they fit. */
@@ -24,6 +26,11 @@ export interface CommitmentRepository {
   recordIdle(commitment: Commitment, untilMs: number, idle: IdleReserved): Promise<boolean>;
   /** Every commitment's idle reserved time recorded in `month` (by the month of each window's end). */
   idleInMonth(month: string): Promise<MonthIdle[]>;
+}
+
+export interface CommitmentPage {
+  readonly commitments: readonly Commitment[];
+  readonly nextCursor?: string | undefined;
 }
 
 export interface IdleReserved {

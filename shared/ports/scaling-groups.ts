@@ -47,6 +47,8 @@ export interface ScalingGroupRepository {
   /** Creates the group, or replaces its spec (keeping members, clamping desired into the new bounds). */
   put(tenantId: string, name: string, spec: ScalingGroupSpec, nowMs: number): Promise<ScalingGroup>;
   get(tenantId: string, name: string): Promise<ScalingGroup | undefined>;
+  /** The tenant's groups by name. */
+  list(tenantId: string): Promise<ScalingGroup[]>;
   /** Every group of every tenant, for the evaluator. */
   listAll(): Promise<ScalingGroup[]>;
   /**

@@ -32,12 +32,20 @@ const CONCURRENT_GROUPS = 8;
 
 export type GroupOutcome = 'acted' | 'unchanged' | 'claimed-elsewhere' | 'failed';
 
+/**
+ * Which way a decision that changed something went: the policy grew or shrank
+ * the group, or (`converge`) kept its size but replaced failed or released members.
+ */
+export type DecisionDirection = 'scale-out' | 'scale-in' | 'converge';
+
 export interface EvaluationSummary {
   readonly groups: number;
   readonly metricQueries: number;
   readonly outcomes: Readonly<Record<GroupOutcome, number>>;
   readonly launched: number;
   readonly released: number;
+  /** Decisions that changed something, by direction (the dashboard's scaling decisions). */
+  readonly decisions: Readonly<Record<DecisionDirection, number>>;
   /** GPUs newly reported hot or silent (GpuUnhealthy events). */
   readonly unhealthyGpus: number;
   /** Groups whose evaluation threw, with the error; the others still ran. */
@@ -79,6 +87,7 @@ export async function evaluateScalingGroups(deps: ScalingDeps, nowMs: number): P
     'claimed-elsewhere': 0,
     failed: 0,
   };
+  const decisions: Record<DecisionDirection, number> = { 'scale-out': 0, 'scale-in': 0, converge: 0 };
   const failures: EvaluationSummary['failures'][number][] = [];
   let launched = 0;
   let released = 0;
@@ -86,6 +95,7 @@ export async function evaluateScalingGroups(deps: ScalingDeps, nowMs: number): P
     try {
       const outcome = await evaluateGroup(deps, group, members, plan.seriesOf(index, results), nowMs);
       outcomes[outcome.outcome] += 1;
+      if (outcome.direction) decisions[outcome.direction] += 1;
       launched += outcome.launched.length;
       released += outcome.released.length;
     } catch (error) {
@@ -99,6 +109,7 @@ export async function evaluateScalingGroups(deps: ScalingDeps, nowMs: number): P
     outcomes,
     launched,
     released,
+    decisions,
     unhealthyGpus,
     failures,
   };
@@ -106,6 +117,8 @@ export async function evaluateScalingGroups(deps: ScalingDeps, nowMs: number): P
 
 interface GroupResult {
   readonly outcome: GroupOutcome;
+  /** Set when the group acted. */
+  readonly direction?: DecisionDirection;
   readonly launched: readonly string[];
   readonly released: readonly string[];
 }
@@ -149,7 +162,8 @@ async function evaluateGroup(
 
   if (acted || launched.length > 0 || released.length > 0) {
     await publishDecision(deps, group, decision, nowMs, launched, released);
-    return { outcome: 'acted', launched, released };
+    const direction = decision.action === 'none' ? 'converge' : decision.action;
+    return { outcome: 'acted', direction, launched, released };
   }
   return { outcome: 'unchanged', launched, released };
 }

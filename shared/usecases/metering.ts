@@ -12,10 +12,17 @@ export interface TickSummary {
   readonly microUsd: number;
   /** Instances handed to another invocation because this one was running out of time. */
   readonly deferred: number;
-  /** Open (running, billed) single-GPU instances by rental mode: the fleet as billed now. */
-  readonly gpusByMode: Readonly<Partial<Record<RentalMode, number>>>;
+  /** Open (running, billed) instances by rental mode and region: the fleet as billed now. */
+  readonly fleet: readonly FleetGauge[];
   /** Leases with at least one open instance. */
   readonly runningLeases: number;
+}
+
+/** Open instances of one rental mode in one region (undefined: the home region, on records from before regions). */
+export interface FleetGauge {
+  readonly mode: RentalMode;
+  readonly region: string | undefined;
+  readonly instances: number;
 }
 
 export interface MeteringRunOptions {
@@ -113,10 +120,24 @@ export async function meterInstances(
       microUsd += entry.charge.microUsd;
     });
   }
-  const gpusByMode: Partial<Record<RentalMode, number>> = {};
-  for (const instance of instances) gpusByMode[instance.mode] = (gpusByMode[instance.mode] ?? 0) + 1;
   const runningLeases = new Set(instances.map((i) => `${i.tenantId}/${i.leaseId}`)).size;
-  return { instances: instances.length, charged, microUsd, deferred, gpusByMode, runningLeases };
+  return {
+    instances: instances.length,
+    charged,
+    microUsd,
+    deferred,
+    fleet: fleetOf(instances),
+    runningLeases,
+  };
+}
+
+function fleetOf(instances: readonly LeaseInstance[]): FleetGauge[] {
+  const gauges = new Map<string, FleetGauge>();
+  for (const { mode, region } of instances) {
+    const key = `${mode}|${region ?? ''}`;
+    gauges.set(key, { mode, region, instances: (gauges.get(key)?.instances ?? 0) + 1 });
+  }
+  return [...gauges.values()];
 }
 
 const CLOSE_ATTEMPTS = 5;

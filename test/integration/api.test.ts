@@ -124,13 +124,13 @@ describe('POST /v1/leases', () => {
     [
       'a multi-GPU type',
       { workload: 'training', gpus: 1, instanceType: 'p4d.24xlarge' },
-      422,
+      400,
       'UNSUPPORTED_INSTANCE_TYPE',
     ],
     [
       'a made-up type',
       { workload: 'training', gpus: 1, instanceType: 'z9.huge' },
-      422,
+      400,
       'UNSUPPORTED_INSTANCE_TYPE',
     ],
   ])('rejects %s with a coded 4xx and writes nothing', async (_case, body, status, code) => {

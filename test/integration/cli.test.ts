@@ -1,9 +1,11 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { publishGpuSamples } from '../../local/runtime/gpu-telemetry-publisher';
 import { type LocalStack, startLocalStack, writeLocalManifest } from '../../local/stack';
 
 const BIN = new URL('../../bin/gpurent.js', import.meta.url).pathname;
@@ -40,6 +42,9 @@ async function gpurent(args: string[], configDir = join(home, 'config')) {
 }
 
 const json = (result: { stdout: string }) => JSON.parse(result.stdout);
+const today = () => new Date().toISOString().slice(0, 10);
+/** Well-formed, but no lease of this tenant. */
+const UNKNOWN_LEASE = `lease_${'0'.repeat(26)}`;
 /** One line, no stack trace. */
 const oneLine = (stderr: string) => {
   expect(stderr.trim().split('\n')).toHaveLength(1);
@@ -97,6 +102,112 @@ describe('gpurent CLI against the local stack', () => {
     expect(human.stdout).toMatch(/INSTANCE\s+TYPE\s+MODE/);
   });
 
+  it('metrics: avg / p95 / max and health of each GPU, as a table and as JSON', async () => {
+    const instanceId = json(await gpurent(['lease', 'show', leaseId, '--json'])).instances[0].instanceId;
+    const minute = Math.floor(Date.now() / 60_000) * 60_000;
+    // The CloudWatch agent's datapoints for the last five minutes: 40, 50, 60, 70, 80 % busy.
+    await publishGpuSamples(
+      new CloudWatchClient({}),
+      [40, 50, 60, 70, 80].map((utilizationPercent, i) => ({
+        instanceId,
+        gpuIndex: 0,
+        atMs: minute - (5 - i) * 60_000 + 5_000,
+        utilizationPercent,
+        memoryUsedMiB: 12_000,
+        memoryTotalMiB: 24_000,
+        temperatureC: 60,
+        powerW: 150,
+      })),
+    );
+    const result = await gpurent(['metrics', leaseId, '--json']);
+    expect(result.code).toBe(0);
+    expect(json(result)).toMatchObject({
+      leaseId,
+      period: 60,
+      instances: [
+        {
+          instanceId,
+          gpus: [
+            {
+              index: 0,
+              utilization: { avg: 60, p95: 80, max: 80 },
+              memoryUsed: { max: 50 },
+              health: { status: 'ok' },
+            },
+          ],
+        },
+      ],
+    });
+    const human = await gpurent(['metrics', leaseId, '--period', '60']);
+    expect(human.stdout).toMatch(/^INSTANCE\s+GPU\s+HEALTH\s+UTILIZATION %\s+MEMORY USED %/m);
+    expect(human.stdout).toMatch(new RegExp(`^${instanceId}\\s+0\\s+ok.*60 / 80 / 80\\s+50 / 50 / 50`, 'm'));
+  });
+
+  it('group put, ls, show and rm: a spec file with flags on top', async () => {
+    writeFileSync(
+      join(home, 'web.json'),
+      JSON.stringify({
+        instanceType: 'g5.xlarge',
+        min: 1,
+        max: 3,
+        scaleOut: {
+          conditions: [{ metric: 'gpuUtilization', comparison: '>', threshold: 70, sustainedFor: 2 }],
+          cooldownSeconds: 120,
+        },
+      }),
+    );
+    const put = await gpurent(['group', 'put', 'web', '--spec', 'web.json', '--max', '4', '--json']);
+    expect(put.code).toBe(0);
+    expect(json(put)).toMatchObject({
+      name: 'web',
+      status: 'ACTIVE',
+      desired: 1,
+      spec: { instanceType: 'g5.xlarge', min: 1, max: 4, scaleOut: { cooldownSeconds: 120 } },
+    });
+    const replaced = await gpurent(['group', 'put', 'web', '--spec', 'web.json']);
+    expect(replaced.stdout).toMatch(/^Updated group web\n/);
+
+    expect(json(await gpurent(['group', 'ls', '--json'])).groups).toEqual([
+      expect.objectContaining({ name: 'web', instanceType: 'g5.xlarge', min: 1, max: 3, desired: 1 }),
+    ]);
+    const listed = await gpurent(['group', 'ls']);
+    expect(listed.stdout).toMatch(/^GROUP\s+STATUS\s+TYPE\s+MIN\s+MAX\s+DESIRED/);
+    expect(listed.stdout).toMatch(/^web\s+ACTIVE\s+g5\.xlarge\s+1\s+3\s+1/m);
+    expect(json(await gpurent(['group', 'show', 'web', '--json']))).toMatchObject({ name: 'web', size: 0 });
+    expect((await gpurent(['group', 'show', 'web'])).stdout).toMatch(/bounds:\s+1-3 GPUs/);
+
+    const removed = await gpurent(['group', 'rm', 'web', '--json']);
+    expect(removed.code).toBe(0);
+    expect(json(removed)).toEqual({ name: 'web', status: 'DELETED', released: [] });
+    const again = await gpurent(['group', 'rm', 'web']);
+    expect(again.code).toBe(1);
+    expect(oneLine(again.stderr)).toMatch(/^error: SCALING_GROUP_NOT_FOUND: /);
+  });
+
+  it('audit: the month as JSON or a summary and a table, or the report page with --html', async () => {
+    const month = new Date().toISOString().slice(0, 7);
+    const result = await gpurent(['audit', month, '--json']);
+    expect(result.code).toBe(0);
+    expect(json(result)).toMatchObject({ month, complete: false, byMode: expect.any(Array) });
+    const human = await gpurent(['audit', month]);
+    expect(human.stdout).toMatch(new RegExp(`^month:\\s+${month} \\(to date\\)`));
+    expect(human.stdout).toMatch(/^MODE\s+SECONDS\s+COST USD\s+SHARE %/m);
+
+    const page = await gpurent(['audit', month, '--html', 'report.html', '--json']);
+    expect(page.code).toBe(0);
+    const file = join(home, 'report.html');
+    expect(json(page)).toEqual({ month, file, bytes: statSync(file).size });
+    expect(readFileSync(file, 'utf8')).toMatch(/^<!doctype html>/i);
+  });
+
+  it('profile: demand per day', async () => {
+    const result = await gpurent(['profile', '--json']);
+    expect(result.code).toBe(0);
+    expect(json(result)).toMatchObject({ gpuUtilization: null, days: expect.any(Array) });
+    expect(json(result).days.at(-1)).toMatchObject({ day: today(), peakConcurrentGpus: 1 });
+    expect((await gpurent(['profile'])).stdout).toMatch(/^DAY\s+GPU-HOURS\s+AVG GPUS\s+PEAK GPUS/m);
+  });
+
   it('usage: groups and a total', async () => {
     const result = await gpurent(['usage', '--group-by', 'project', '--json']);
     expect(result.code).toBe(0);
@@ -146,6 +257,12 @@ describe('gpurent CLI against the local stack', () => {
         /Allowed choices are training, inference, batch/,
       ],
       [['lease', 'ls'], /not logged in: run `gpurent login/, join(home, 'nobody')],
+      [['group', 'put', 'web', '--min', 'two'], /--min must be a whole number of at least 0/],
+      [['group', 'put', 'web', '--spec', 'missing.json'], /--spec: cannot read .*missing\.json/],
+      [['group', 'show'], /missing required argument 'name'/],
+      [['metrics', 'lease_nope'], /"lease_nope" is not a lease id/],
+      [['metrics', UNKNOWN_LEASE, '--period', '7'], /Allowed choices are 60, 300, 3600/],
+      [['audit', '2026-13'], /"2026-13" is not a month: give yyyy-mm/],
     ];
     for (const [args, message, configDir] of cases) {
       const result = await gpurent(args, configDir);
@@ -168,6 +285,24 @@ describe('gpurent CLI against the local stack', () => {
     expect(refused.code).toBe(1);
     expect(oneLine(refused.stderr)).toMatch(/^error: VALIDATION_FAILED: .*durationMinutes/);
 
+    const refusals: [string[], RegExp][] = [
+      [
+        ['group', 'put', 'Web_1', '--instance-type', 'g5.xlarge', '--min', '1', '--max', '2'],
+        /^error: INVALID_SCALING_GROUP_NAME: /,
+      ],
+      [
+        ['group', 'put', 'big', '--instance-type', 'p5.48xlarge', '--min', '1', '--max', '2'],
+        /^error: UNSUPPORTED_INSTANCE_TYPE: /,
+      ],
+      [['metrics', UNKNOWN_LEASE], /^error: LEASE_NOT_FOUND: /],
+      [['audit', '2999-01'], /^error: MONTH_IN_FUTURE: /],
+    ];
+    for (const [args, message] of refusals) {
+      const result = await gpurent(args);
+      expect(result.code, args.join(' ')).toBe(1);
+      expect(oneLine(result.stderr)).toMatch(message);
+    }
+
     const elsewhere = join(home, 'unreachable');
     expect((await gpurent(['login', '--api', 'http://127.0.0.1:9', '--token', 't'], elsewhere)).code).toBe(0);
     const unreachable = await gpurent(['lease', 'ls'], elsewhere);
@@ -184,6 +319,12 @@ describe('gpurent CLI against the local stack', () => {
       ['lease', 'ls'],
       ['usage'],
       ['budget', 'set'],
+      ['group'],
+      ['group', 'put'],
+      ['group', 'ls'],
+      ['metrics'],
+      ['audit'],
+      ['profile'],
     ]) {
       const result = await gpurent([...args, '--help']);
       expect(result.code, args.join(' ')).toBe(0);

@@ -187,9 +187,20 @@ describe('the fleet as metering sees it (dashboard gauges)', () => {
       launchedAtMs: T0 + 3_600_000,
       meteredUntilMs: T0 + 3_600_000,
     });
+    await openInstance({
+      mode: 'spot',
+      leaseId: spot.leaseId,
+      instanceId: `${spot.instanceId}w`,
+      region: 'us-west-2',
+      launchedAtMs: T0 + 3_600_000,
+      meteredUntilMs: T0 + 3_600_000,
+    });
     const after = await tick(T0 + 3_660_000);
-    expect((after.gpusByMode.spot ?? 0) - (before.gpusByMode.spot ?? 0)).toBe(2);
-    expect(after.gpusByMode['on-demand']).toBe(before.gpusByMode['on-demand']);
+    const open = (summary: TickSummary, mode: string, region?: string) =>
+      summary.fleet.find((g) => g.mode === mode && g.region === region)?.instances ?? 0;
+    expect(open(after, 'spot') - open(before, 'spot')).toBe(2);
+    expect(open(after, 'spot', 'us-west-2') - open(before, 'spot', 'us-west-2')).toBe(1);
+    expect(open(after, 'on-demand')).toBe(open(before, 'on-demand'));
     expect(after.runningLeases - before.runningLeases).toBe(1);
   });
 });

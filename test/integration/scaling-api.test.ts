@@ -92,6 +92,54 @@ describe('scaling groups API', () => {
     expect((await getGroup('web')).body.error.code).toBe('SCALING_GROUP_NOT_FOUND');
   });
 
+  it("lists the tenant's groups by name, without their decisions or another tenant's groups", async () => {
+    const tenant = 'acme-list';
+    expect((await putGroup('zeta', { instanceType: 'g5.xlarge', min: 1, max: 2 }, tenant)).status).toBe(201);
+    expect(
+      (await putGroup('alpha', { instanceType: 'g5.xlarge', min: 1, max: 4, desired: 3 }, tenant)).status,
+    ).toBe(201);
+    await putGroup('alpha', { instanceType: 'g5.xlarge', min: 1, max: 4 }, 'other-list');
+    const { DynamoDbScalingGroupRepository } = await import(
+      '../../shared/adapters/dynamodb-scaling-group-repository'
+    );
+    // A decision item shares the group's key prefix: the list must not take it for a group.
+    await new DynamoDbScalingGroupRepository(
+      stores.documents,
+      env.SCALING_GROUPS_TABLE_NAME ?? '',
+    ).recordDecision(tenant, 'alpha', {
+      atMs: Date.now(),
+      action: 'scale-out',
+      from: 1,
+      to: 3,
+      reason: 'test',
+      observations: [],
+      launched: [],
+      released: [],
+    });
+
+    const listed = await send({ method: 'GET', route: '/v1/scaling-groups', params: {}, tenant });
+    expect(listed.status).toBe(200);
+    expect(listed.body.groups).toEqual([
+      expect.objectContaining({
+        name: 'alpha',
+        status: 'ACTIVE',
+        instanceType: 'g5.xlarge',
+        min: 1,
+        max: 4,
+        desired: 3,
+        members: 0,
+      }),
+      expect.objectContaining({ name: 'zeta', min: 1, max: 2, desired: 1, members: 0 }),
+    ]);
+    const none = await send({
+      method: 'GET',
+      route: '/v1/scaling-groups',
+      params: {},
+      tenant: 'nobody-list',
+    });
+    expect(none).toEqual({ status: 200, body: { groups: [] } });
+  });
+
   it.each([
     ['min above max', { min: 5, max: 4 }, 'min'],
     ['desired outside min and max', { min: 1, max: 4, desired: 7 }, 'desired'],
@@ -159,7 +207,7 @@ describe('scaling groups API', () => {
       'INVALID_SCALING_GROUP_NAME',
     );
     const unpriced = await putGroup('big', { instanceType: 'p5.48xlarge', min: 1, max: 2 });
-    expect(unpriced.status).toBe(422);
+    expect(unpriced.status).toBe(400);
     expect(unpriced.body.error.code).toBe('UNSUPPORTED_INSTANCE_TYPE');
   });
 });

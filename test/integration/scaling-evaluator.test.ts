@@ -89,8 +89,8 @@ describe('scaling evaluator against moto CloudWatch, with the real lease worker'
     await putGroup('web');
     const start = minuteOf(Date.now());
 
-    // Minute 0: the group has no member yet; it launches its desired one.
-    await evaluateAt(start);
+    // Minute 0: the group has no member yet; it launches its desired one (converging, no policy action).
+    expect((await evaluateAt(start)).decisions).toEqual({ 'scale-out': 0, 'scale-in': 0, converge: 1 });
     expect(await runCommands()).toBe(1);
     const [first] = await membersOf('web');
     expect(first).toMatchObject({
@@ -104,7 +104,7 @@ describe('scaling evaluator against moto CloudWatch, with the real lease worker'
     // Past the warm-up, the one GPU is busy for five minutes: one more GPU.
     const busyAt = start + 10 * MINUTE;
     await publishUtilization([firstInstance], busyAt, 5, 95);
-    await evaluateAt(busyAt);
+    expect((await evaluateAt(busyAt)).decisions).toEqual({ 'scale-out': 1, 'scale-in': 0, converge: 0 });
     expect(await runCommands()).toBe(1);
     let members = await membersOf('web');
     expect(members.map((m) => m.status)).toEqual(['RUNNING', 'RUNNING']);
@@ -114,7 +114,7 @@ describe('scaling evaluator against moto CloudWatch, with the real lease worker'
     const idleAt = busyAt + 11 * MINUTE;
     const instances = members.map((m) => m.instances[0]?.instanceId ?? '');
     await publishUtilization(instances, idleAt, 6, 8);
-    await evaluateAt(idleAt);
+    expect((await evaluateAt(idleAt)).decisions).toEqual({ 'scale-out': 0, 'scale-in': 1, converge: 0 });
     expect(await runCommands()).toBe(1);
     members = await Promise.all(members.map((m) => leaseOf(m.leaseId)));
     expect(members.map((m) => m.status)).toEqual(['RUNNING', 'RELEASED']);

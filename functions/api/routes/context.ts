@@ -2,6 +2,7 @@ import type { LeaseStatus, LeaseView } from '../../../shared/domain/lease';
 import type { ScalingGroupSpec } from '../../../shared/domain/scaling';
 import type { AuditStore, SpotTraceSource } from '../../../shared/ports/audits';
 import type { MetricReader } from '../../../shared/ports/metrics';
+import type { ScalingGroup } from '../../../shared/ports/scaling-groups';
 import type { CreateLeaseRequest, LeaseCreationDeps } from '../../../shared/usecases/create-lease';
 import type { ControlPlane } from '../../../shared/usecases/dependencies';
 import type { InstanceGpuMetrics, MetricsWindow } from '../../../shared/usecases/lease-metrics';
@@ -36,6 +37,7 @@ export interface ScalingApi {
     spec: ScalingGroupSpec,
   ): Promise<{ created: boolean; view: ScalingGroupView }>;
   getGroup(tenantId: string, name: string): Promise<ScalingGroupView>;
+  listGroups(tenantId: string): Promise<ScalingGroup[]>;
   /** The lease ids released. */
   deleteGroup(tenantId: string, name: string): Promise<string[]>;
   leaseMetrics(tenantId: string, leaseId: string, window: MetricsWindow): Promise<InstanceGpuMetrics[]>;

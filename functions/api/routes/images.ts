@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { AMI_ID_PATTERN, IMAGE_NAME_PATTERN, type ImageVersion } from '../../../shared/domain/images';
+import {
+  AMI_ID_PATTERN,
+  IMAGE_NAME_PATTERN,
+  type ImageSummary,
+  type ImageVersion,
+  summarizeImages,
+} from '../../../shared/domain/images';
 import {
   type ImageChange,
   promoteImageVersion,
@@ -62,16 +68,44 @@ export async function rollbackImageVersion(event: ApiEvent, ctx: ApiContext): Pr
   return json(200, changeView(await rollbackImage(ctx.deps, pathName(event, 'name'))));
 }
 
+/** An image as operators list it: which version is current, which a rollback brings back, every version. */
+const summaryView = (summary: ImageSummary) => ({
+  name: summary.name,
+  current: summary.current ?? null,
+  previous: summary.previous ?? null,
+  versions: summary.versions.map((version) => ({
+    version: version.version,
+    current: version.version === summary.current,
+    regions: Object.keys(version.amiByRegion).sort(),
+    createdAt: new Date(version.createdAtMs).toISOString(),
+  })),
+});
+
+export async function listImages(event: ApiEvent, ctx: ApiContext): Promise<ApiResult> {
+  requireAdmin(event);
+  const { images, versions } = await ctx.deps.images.listAll();
+  return json(200, { images: summarizeImages(images, versions).map(summaryView) });
+}
+
 export async function getImage(event: ApiEvent, ctx: ApiContext): Promise<ApiResult> {
   requireAdmin(event);
   const name = pathName(event, 'name');
-  const image = await ctx.deps.images.getImage(name);
-  if (!image) throw new ApiError(404, 'IMAGE_NOT_FOUND', `No image ${name} has a promoted version`);
-  const current = image.current ? await ctx.deps.images.getVersion(name, image.current) : undefined;
+  const [image, versions] = await Promise.all([
+    ctx.deps.images.getImage(name),
+    ctx.deps.images.listVersions(name),
+  ]);
+  const [summary] = summarizeImages(image ? [image] : [], versions);
+  if (!summary) {
+    throw new ApiError(
+      404,
+      'IMAGE_NOT_FOUND',
+      `No image ${name}: register a version with PUT /v1/admin/images/${name}/versions/{version}`,
+    );
+  }
+  const current = summary.versions.find((version) => version.version === summary.current);
   return json(200, {
-    name,
-    current: image.current,
-    history: image.history,
+    ...summaryView(summary),
+    history: image?.history ?? [],
     currentVersion: current && versionView(current),
   });
 }

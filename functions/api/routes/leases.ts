@@ -71,7 +71,8 @@ export const createLeaseBody = z
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{8,128}$/;
 
-const listQuery = z.strictObject({
+/** `limit` and `cursor` of every paged list route. */
+export const listQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(100).default(25),
   cursor: z.string().min(1).max(512).optional(),
 });

@@ -5,7 +5,7 @@ import { defineCommitment } from '../../../shared/usecases/commitments';
 import { requireAdmin } from '../admin';
 import { ApiError, type ApiEvent, type ApiResult, json, parseJsonBody, validate } from '../http';
 import type { ApiContext } from './context';
-import { regionName } from './leases';
+import { listQuery, regionName } from './leases';
 
 /** Names of admin-defined things (reservations, images, versions). */
 export const ADMIN_NAME = /^[a-z0-9._-]{1,64}$/;
@@ -92,6 +92,13 @@ export async function getReservation(event: ApiEvent, ctx: ApiContext): Promise<
   const commitment = await ctx.deps.commitments.get(id);
   if (!commitment) throw new ApiError(404, 'RESERVATION_NOT_FOUND', `No reservation ${id}`);
   return json(200, reservationView(commitment));
+}
+
+export async function listReservations(event: ApiEvent, ctx: ApiContext): Promise<ApiResult> {
+  requireAdmin(event);
+  const query = validate(listQuery, event.queryStringParameters ?? {}, 'query');
+  const page = await ctx.deps.commitments.page(query.limit, query.cursor);
+  return json(200, { reservations: page.commitments.map(reservationView), nextCursor: page.nextCursor });
 }
 
 export async function deleteReservation(event: ApiEvent, ctx: ApiContext): Promise<ApiResult> {

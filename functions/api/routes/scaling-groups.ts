@@ -1,4 +1,5 @@
 import { GROUP_NAME_PATTERN, scalingGroupSpecSchema } from '../../../shared/domain/scaling';
+import type { ScalingGroup } from '../../../shared/ports/scaling-groups';
 import type { ScalingGroupView } from '../../../shared/usecases/scaling-groups';
 import { ApiError, type ApiEvent, type ApiResult, json, parseJsonBody, tenantOf, validate } from '../http';
 import type { ApiContext } from './context';
@@ -43,6 +44,27 @@ function groupBody({ group, members, decisions }: ScalingGroupView) {
     createdAt: iso(group.createdAtMs),
     updatedAt: iso(group.updatedAtMs),
   };
+}
+
+/** A group as the list shows it: its bounds and sizes, without reading its members' leases. */
+function groupSummary(group: ScalingGroup) {
+  return {
+    name: group.name,
+    status: group.status,
+    instanceType: group.spec.instanceType,
+    workload: group.spec.workload,
+    min: group.spec.min,
+    max: group.spec.max,
+    desired: group.desired,
+    members: group.members.length,
+    lastEvaluation: group.lastEvaluation && stamped(group.lastEvaluation),
+    updatedAt: iso(group.updatedAtMs),
+  };
+}
+
+export async function listScalingGroups(event: ApiEvent, ctx: ApiContext): Promise<ApiResult> {
+  const groups = await ctx.scaling.listGroups(tenantOf(event));
+  return json(200, { groups: groups.map(groupSummary) });
 }
 
 export async function putScalingGroup(event: ApiEvent, ctx: ApiContext): Promise<ApiResult> {

@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { recommendForMonth } from '../../../planner/audit/month-recommendation';
 import { loadSpotTraces } from '../../../planner/spot-market';
 import { monthDemand } from '../../../planner/trace/month-trace';
-import { costOfSeconds } from '../../../shared/domain/money';
 import { DAY, NOV_2026, ranLease } from './lease-views';
 
 /** One zone, always with capacity, at $1.00/h. */
@@ -52,6 +51,16 @@ describe('recommendForMonth', () => {
     expect(r.interruptions).toBe(0);
   });
 
+  it('replays a month to date that ends mid-second (the current month, asked at any instant)', async () => {
+    const now = NOV_2026 + 10 * DAY + 1_234;
+    const leases = [ranLease('a', 'training', 1, 'on-demand', NOV_2026, undefined)];
+    const r = recommendForMonth(monthDemand(leases, NOV_2026, now), await loadSpotTraces(SPOT_DATA));
+    // The one GPU was busy all along: one reserved GPU over the 864,001 whole seconds (240 h and
+    // 1.234 s, rounded) saves 864,001 s at $3.06/h (734,400,850 µ$) less at $1.9278/h (462,672,536 µ$).
+    expect(r.reservedGpus).toBe(1);
+    expect(r.reservedSavingMicroUsd).toBe(734_400_850 - 462_672_536);
+  });
+
   it('recommends no commitment when no GPU level is busy above break-even', async () => {
     const leases = [ranLease('b', 'training', 4, 'on-demand', NOV_2026, NOV_2026 + 15 * DAY)];
     const r = recommendForMonth(monthDemand(leases, NOV_2026, MONTH_END), await loadSpotTraces(SPOT_DATA));
@@ -73,16 +82,5 @@ describe('recommendForMonth', () => {
     expect(r.asRanMicroUsd).toBe(r.policyMicroUsd);
     expect(r.reservedGpus).toBe(2);
     expect(r.reservedSavingMicroUsd).toBe(2 * 744 * (3_060_000 - 1_927_800));
-  });
-
-  it('audits a month to date that ends between two seconds (the API passes the current time)', async () => {
-    const now = NOV_2026 + 10 * DAY + 1_234;
-    const leases = [ranLease('t', 'training', 2, 'on-demand', NOV_2026 - DAY, undefined)];
-    const r = recommendForMonth(monthDemand(leases, NOV_2026, now), await loadSpotTraces(SPOT_DATA));
-    // Two GPUs busy all 864,001 whole seconds so far: both worth reserving, for those seconds.
-    expect(r.reservedGpus).toBe(2);
-    expect(r.reservedSavingMicroUsd).toBe(
-      2 * (costOfSeconds(864_001, 3_060_000) - costOfSeconds(864_001, 1_927_800)),
-    );
   });
 });

@@ -1,0 +1,110 @@
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { type CliIo, callApi, client, type OutputOptions, print, usd } from './common';
+import { CliError, usageError } from './errors';
+import { details, table } from './table';
+
+const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
+
+type Audit = {
+  month: string;
+  complete: boolean;
+  generatedAt: string;
+  costMicroUsd: number;
+  seconds: number;
+  byMode: { mode: string; seconds: number; costMicroUsd: number; share: number }[];
+  spotSavings: { spotSeconds: number; savingMicroUsd: number };
+  reserved: { source: string; gpus: number; idleGpuHours: number; idleMicroUsd: number };
+  interruptions: { source: string; count: number };
+  recommendation: {
+    reservedGpus: number;
+    reservedReason: string;
+    spotCandidates: { workload: string; leases: number; gpuHours: number }[];
+    estimatedSavingOfPaidMicroUsd: number;
+  } | null;
+};
+
+function auditDetails(audit: Audit): string {
+  const advice = audit.recommendation;
+  const summary = details([
+    ['month', `${audit.month}${audit.complete ? '' : ' (to date)'}`],
+    ['generated', audit.generatedAt],
+    ['cost', `${usd(audit.costMicroUsd)} over ${audit.seconds} instance-seconds`],
+    [
+      'spot savings',
+      `${usd(audit.spotSavings.savingMicroUsd)} on ${audit.spotSavings.spotSeconds} spot seconds`,
+    ],
+    [
+      'reserved',
+      `${audit.reserved.gpus} GPUs, ${audit.reserved.idleGpuHours} idle GPU-hours (${usd(audit.reserved.idleMicroUsd)}; ${audit.reserved.source})`,
+    ],
+    ['interruptions', `${audit.interruptions.count} (${audit.interruptions.source})`],
+    ['reserve next', advice && `${advice.reservedGpus} GPUs: ${advice.reservedReason}`],
+    [
+      'move to spot',
+      advice &&
+        (advice.spotCandidates.map((c) => `${c.workload} (${c.leases} leases)`).join(', ') || 'nothing'),
+    ],
+    ['saving', advice && `about ${usd(advice.estimatedSavingOfPaidMicroUsd)} of what was paid`],
+  ]);
+  return `${summary}\n${table(
+    ['MODE', 'SECONDS', 'COST USD', 'SHARE %'],
+    audit.byMode.map((m) => [m.mode, m.seconds, usd(m.costMicroUsd).slice(1), (m.share * 100).toFixed(1)]),
+  )}`;
+}
+
+export async function auditReport(month: string, options: OutputOptions & { html?: string }, io: CliIo) {
+  if (!MONTH.test(month)) throw usageError(`"${month}" is not a month: give yyyy-mm, such as 2026-11`);
+  const api = await client();
+  if (options.html) {
+    const page = (await api.request<string>('GET', `v1/audit/${month}/report.html`)).body;
+    const file = resolve(io.cwd, options.html);
+    try {
+      await writeFile(file, page);
+    } catch {
+      throw new CliError(`cannot write ${file}: check the directory exists and is writable`);
+    }
+    const bytes = Buffer.byteLength(page);
+    print(
+      io,
+      options,
+      { month, file, bytes },
+      () => `Wrote the ${month} audit report to ${file} (${bytes} bytes)\n`,
+    );
+    return;
+  }
+  const audit = (await api.request<Audit>('GET', `v1/audit/${month}`)).body;
+  print(io, options, audit, () => auditDetails(audit));
+}
+
+type GpuUse = { gpuHours: number; avgConcurrentGpus: number; peakConcurrentGpus: number };
+type Profile = {
+  from: string;
+  to: string;
+  days: (GpuUse & { day: string; waitSeconds: { leases: number; p50: number | null; p95: number | null } })[];
+};
+
+export async function profile(options: OutputOptions & { from?: string; to?: string }, io: CliIo) {
+  const result = await callApi<Profile>('GET', 'v1/profile', {
+    query: { from: options.from, to: options.to },
+  });
+  const round = (n: number) => Math.round(n * 100) / 100;
+  print(
+    io,
+    options,
+    result,
+    () =>
+      `${result.from} → ${result.to}\n${table(
+        ['DAY', 'GPU-HOURS', 'AVG GPUS', 'PEAK GPUS', 'LEASES', 'WAIT P50 S', 'WAIT P95 S'],
+        result.days.map((d) => [
+          d.day,
+          round(d.gpuHours),
+          round(d.avgConcurrentGpus),
+          d.peakConcurrentGpus,
+          d.waitSeconds.leases,
+          d.waitSeconds.p50,
+          d.waitSeconds.p95,
+        ]),
+      )}`,
+  );
+}
