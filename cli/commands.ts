@@ -211,7 +211,7 @@ export async function usage(
     result,
     () =>
       `${result.from} → ${result.to}, by ${result.groupBy}\n${table(
-        [result.groupBy.toUpperCase(), 'GPU SECONDS', 'COST USD'],
+        [result.groupBy.toUpperCase(), 'INSTANCE-SECONDS', 'COST USD'],
         [
           ...result.groups.map((g) => [g.key, g.seconds, g.costUsd.toFixed(6)]),
           ['total', result.seconds, result.costUsd.toFixed(6)],

@@ -78,11 +78,23 @@ export async function auditReport(month: string, options: OutputOptions & { html
 }
 
 type GpuUse = { gpuHours: number; avgConcurrentGpus: number; peakConcurrentGpus: number };
+type Utilization = { percent: number | null; telemetry: 'complete' | 'partial' | 'none' };
 type Profile = {
   from: string;
   to: string;
-  days: (GpuUse & { day: string; waitSeconds: { leases: number; p50: number | null; p95: number | null } })[];
+  gpuUtilization: Utilization;
+  days: (GpuUse & {
+    day: string;
+    waitSeconds: { leases: number; p50: number | null; p95: number | null };
+    gpuUtilization: Utilization;
+  })[];
 };
+
+/** `62.5%`, `62.5% (partial)` when some GPUs sent no telemetry, `-` when none did. */
+function utilizationCell(u: Utilization): string {
+  if (u.percent === null) return '-';
+  return u.telemetry === 'partial' ? `${u.percent}% (partial)` : `${u.percent}%`;
+}
 
 export async function profile(options: OutputOptions & { from?: string; to?: string }, io: CliIo) {
   const result = await callApi<Profile>('GET', 'v1/profile', {
@@ -95,12 +107,13 @@ export async function profile(options: OutputOptions & { from?: string; to?: str
     result,
     () =>
       `${result.from} → ${result.to}\n${table(
-        ['DAY', 'GPU-HOURS', 'AVG GPUS', 'PEAK GPUS', 'LEASES', 'WAIT P50 S', 'WAIT P95 S'],
+        ['DAY', 'GPU-HOURS', 'AVG GPUS', 'PEAK GPUS', 'GPU UTIL', 'LEASES', 'WAIT P50 S', 'WAIT P95 S'],
         result.days.map((d) => [
           d.day,
           round(d.gpuHours),
           round(d.avgConcurrentGpus),
           d.peakConcurrentGpus,
+          utilizationCell(d.gpuUtilization),
           d.waitSeconds.leases,
           d.waitSeconds.p50,
           d.waitSeconds.p95,

@@ -191,7 +191,11 @@ export const openApiDocument = {
           to: instant,
           granularity: { type: 'string', enum: ['day'] },
           groupBy: { type: 'string', enum: USAGE_GROUPINGS },
-          seconds: { type: 'integer' },
+          seconds: {
+            type: 'integer',
+            description:
+              'Instance-seconds billed (a multi-GPU instance counts once; GPU-hours are in /v1/profile)',
+          },
           costMicroUsd: micro,
           costUsd: usd,
           groups: {
@@ -200,7 +204,7 @@ export const openApiDocument = {
               type: 'object',
               properties: {
                 key: { type: 'string' },
-                seconds: { type: 'integer' },
+                seconds: { type: 'integer', description: 'Instance-seconds billed' },
                 costMicroUsd: micro,
                 costUsd: usd,
               },

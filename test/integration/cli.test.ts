@@ -203,16 +203,19 @@ describe('gpurent CLI against the local stack', () => {
   it('profile: demand per day', async () => {
     const result = await gpurent(['profile', '--json']);
     expect(result.code).toBe(0);
-    expect(json(result)).toMatchObject({ gpuUtilization: null, days: expect.any(Array) });
+    // The metrics test published 40..80 % for the lease's GPU: the GPU-minute average is 60 %.
+    expect(json(result).gpuUtilization).toMatchObject({ percent: 60 });
     expect(json(result).days.at(-1)).toMatchObject({ day: today(), peakConcurrentGpus: 1 });
-    expect((await gpurent(['profile'])).stdout).toMatch(/^DAY\s+GPU-HOURS\s+AVG GPUS\s+PEAK GPUS/m);
+    expect((await gpurent(['profile'])).stdout).toMatch(
+      /^DAY\s+GPU-HOURS\s+AVG GPUS\s+PEAK GPUS\s+GPU UTIL/m,
+    );
   });
 
   it('usage: groups and a total', async () => {
     const result = await gpurent(['usage', '--group-by', 'project', '--json']);
     expect(result.code).toBe(0);
     expect(json(result)).toMatchObject({ groupBy: 'project', groups: expect.any(Array) });
-    expect((await gpurent(['usage'])).stdout).toMatch(/^MODE\s+GPU SECONDS\s+COST USD/m);
+    expect((await gpurent(['usage'])).stdout).toMatch(/^MODE\s+INSTANCE-SECONDS\s+COST USD/m);
   });
 
   it('budget set, ls, show and rm', async () => {
