@@ -11,8 +11,9 @@ type Deps = Pick<ControlPlane, 'leases' | 'spotPrices' | 'catalog' | 'compute' |
  * is not the price that instance pays now. The change is in force from now,
  * the instant gpurent learns it, never earlier: what is already billed stays
  * billed, and ticks, late runs and closing charges keep adding up to the same
- * closed form. Until a newer price is recorded, the last known one stays in
- * force. Returns the number of changes recorded.
+ * closed form. Until a newer price is recorded (EC2 publishing none for the
+ * pool included), the last known one stays in force. Returns the number of
+ * changes recorded.
  */
 export async function refreshSpotPrices(deps: Deps): Promise<number> {
   const nowMs = deps.now();
@@ -42,7 +43,13 @@ export async function refreshSpotPrices(deps: Deps): Promise<number> {
   let recorded = 0;
   for (const [key, { pool, instances }] of byPool) {
     const quote = quotes.find((candidate) => spotPoolKey(candidate) === key);
-    if (!quote) continue;
+    // EC2 published nothing for the pool (the quote fell back to the catalog ratio): no newer
+    // price is known, so the last known one stays in force rather than a guess.
+    if (
+      !quote ||
+      (deps.placement.spotPriceSource === 'ec2' && quote.priceSource !== 'ec2-spot-price-history')
+    )
+      continue;
     const stale = instances.some(
       (instance) =>
         priceInForce({ ...instance, priceChanges: changesOf(instance) }, nowMs).priceMicroUsdPerHour !==

@@ -106,4 +106,39 @@ describe('spot billed at the price in force (DynamoDB Local + moto)', () => {
     expect(rows.reduce((sum, row) => sum + Number(row.microUsd), 0)).toBe(expected);
     expect(rows).toHaveLength(3);
   });
+
+  it("with EC2 as the source, records the price moto's DescribeSpotPriceHistory publishes and bills from then on", async () => {
+    // Another pool than the first test's: its recorded change (five minutes on) would apply here too.
+    const lease = await storedLease(leases, {
+      tenantId: 'tenant-sp-ec2',
+      workload: 'batch',
+      instanceType: 'g6.xlarge',
+    });
+    await worker({ Records: [commandRecord('provision', lease)] }, lambdaContext('lease-worker', 60_000));
+    const [launched] = (await leases.get(lease.tenantId, lease.leaseId))?.instances ?? [];
+    const instance = launched as NonNullable<typeof launched>;
+    const fromEc2 = {
+      ...controlPlane,
+      placement: { ...controlPlane.placement, spotPriceSource: 'ec2' as const },
+      now: () => instance.launchedAtMs + 120_000,
+    };
+    const published = (await controlPlane.compute.spotPrices('us-east-1', [instance.instanceType])).get(
+      `${instance.zone}/${instance.instanceType}`,
+    );
+    // moto's placeholder, far below the catalog-priced launch.
+    expect(published).toBeLessThan(instance.priceMicroUsdPerHour);
+    expect(await refreshSpotPrices(fromEc2)).toBe(1);
+
+    await leases.stampInstanceEnds([instance], instance.launchedAtMs + 600_000);
+    await tick(instance.launchedAtMs + 660_000);
+    const closed = (await leases.get(lease.tenantId, lease.leaseId))?.instances[0];
+    expect(closed).toMatchObject({
+      meteringOpen: false,
+      billedSeconds: 600,
+      billedMicroUsd: costOfPricedSeconds([
+        { seconds: 120, priceMicroPerHour: instance.priceMicroUsdPerHour },
+        { seconds: 480, priceMicroPerHour: published ?? 0 },
+      ]),
+    });
+  });
 });
