@@ -47,7 +47,11 @@ export interface TopicDefinition {
 }
 
 export const TABLES = {
-  /** Leases and the instances they own (one partition per tenant). */
+  /**
+   * Leases and the instances they own (one partition per tenant); beside them
+   * commitments, images and each spot pool's price history (`SPOTPRICE#<pool>`,
+   * append-only, what spot instances are billed by).
+   */
   leases: {
     id: 'LeasesTable',
     envVar: 'LEASES_TABLE_NAME',

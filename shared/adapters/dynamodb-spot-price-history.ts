@@ -1,9 +1,13 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { mapWithConcurrency } from '../concurrency';
 import { type PriceChange, type SpotPool, spotPoolKey } from '../domain/price-changes';
 import type { SpotPriceHistory } from '../ports/spot-price-history';
 import { spotPriceKey, spotPricePartition } from './dynamodb-keys';
 import { queryAll } from './dynamodb-query-all';
+
+/** Pools read at once: a fleet spread over many zones and types stays within a few reads in flight. */
+const QUERY_CONCURRENCY = 16;
 
 /**
  * Spot price changes in the leases table, a partition per pool and an item per
@@ -18,16 +22,14 @@ export class DynamoDbSpotPriceHistory implements SpotPriceHistory {
 
   async changesSince(pools: readonly SpotPool[], sinceMs: number): Promise<Map<string, PriceChange[]>> {
     const keys = [...new Set(pools.map(spotPoolKey))];
-    const histories = await Promise.all(
-      keys.map(async (key) => {
-        const items = await queryAll(this.client, {
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND sk > :since',
-          ExpressionAttributeValues: { ':pk': spotPricePartition(key), ':since': spotPriceKey(sinceMs) },
-        });
-        return [key, items.map(toChange)] as const;
-      }),
-    );
+    const histories = await mapWithConcurrency(keys, QUERY_CONCURRENCY, async (key) => {
+      const items = await queryAll(this.client, {
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk AND sk > :since',
+        ExpressionAttributeValues: { ':pk': spotPricePartition(key), ':since': spotPriceKey(sinceMs) },
+      });
+      return [key, items.map(toChange)] as const;
+    });
     return new Map(histories);
   }
 

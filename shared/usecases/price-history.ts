@@ -18,7 +18,8 @@ export async function priceChangesOf(
   if (spot.length === 0) return () => undefined;
   const changes = await deps.spotPrices.changesSince(
     spot.flatMap((instance) => spotPoolOf(instance) ?? []),
-    Math.min(...spot.map((instance) => instance.launchedAtMs)),
+    // A loop, not Math.min(...): the open list of a large fleet exceeds the arguments a call may take.
+    spot.reduce((oldest, instance) => Math.min(oldest, instance.launchedAtMs), Number.POSITIVE_INFINITY),
   );
   return (instance) => {
     const pool = spotPoolOf(instance);
