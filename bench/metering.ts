@@ -14,6 +14,7 @@ import { instanceKey, METERING_OPEN, tenantKey } from '../shared/adapters/dynamo
 import { DynamoDbLeaseRepository } from '../shared/adapters/dynamodb-lease-repository';
 import { DynamoDbMeteringLedger } from '../shared/adapters/dynamodb-metering-ledger';
 import { DynamoDbSpendCounters } from '../shared/adapters/dynamodb-spend-counters';
+import { DynamoDbSpotPriceHistory } from '../shared/adapters/dynamodb-spot-price-history';
 import { chargeUpTo, EMPTY_CHECKPOINT } from '../shared/domain/billing';
 import type { LeaseInstance, RentalMode } from '../shared/domain/lease';
 import { meterOpenInstances } from '../shared/usecases/metering';
@@ -69,8 +70,9 @@ async function seededStores(prefix: string, instances: readonly LeaseInstance[])
     spend: env.SPEND_TABLE_NAME ?? '',
   });
   const spend = new DynamoDbSpendCounters(counting.documents, env.SPEND_TABLE_NAME ?? '');
+  const spotPrices = new DynamoDbSpotPriceHistory(counting.documents, env.LEASES_TABLE_NAME ?? '');
   counting.reset();
-  return { leases, ledger, spend, counting };
+  return { leases, ledger, spend, spotPrices, counting };
 }
 
 let emulatorEndpoints: EmulatorEndpoints;

@@ -230,7 +230,8 @@ export class GpurentStack extends Stack {
 
     const reconciler = new GpurentFunction(this, 'ReconcilerFunction', {
       handlerName: 'reconciler',
-      description: 'gpurent reconciler: ends instances EC2 runs but no lease owns',
+      description:
+        'gpurent reconciler: ends instances EC2 runs but no lease owns, closes bills of vanished ones, records spot prices',
       timeout: Duration.minutes(2),
       logLevel,
       // Required by the shared control-plane wiring; the reconciler never launches.
@@ -243,7 +244,8 @@ export class GpurentStack extends Stack {
       // Re-sends provision / release commands of leases stuck in PENDING or RELEASING.
       .bindQueue(leaseCommands.binding, 'send')
       .bindEventBus(this.events.binding);
-    this.fleet.grantDescribe(reconciler, 'ec2:DescribeInstances');
+    // Spot prices: the reconciler records the price in force of the pools spot instances run in.
+    this.fleet.grantDescribe(reconciler, 'ec2:DescribeInstances', 'ec2:DescribeSpotPriceHistory');
     this.fleet.grantTerminateManaged(reconciler);
 
     const budgetEvaluator = new GpurentFunction(this, 'BudgetEvaluatorFunction', {

@@ -50,7 +50,11 @@ export interface TopicDefinition {
 export const MONTH_COUNTERS_INDEX = 'month-counters';
 
 export const TABLES = {
-  /** Leases and the instances they own (one partition per tenant). */
+  /**
+   * Leases and the instances they own (one partition per tenant); beside them
+   * commitments, images and each spot pool's price history (`SPOTPRICE#<pool>`,
+   * append-only, what spot instances are billed by).
+   */
   leases: {
     id: 'LeasesTable',
     envVar: 'LEASES_TABLE_NAME',

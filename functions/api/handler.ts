@@ -63,7 +63,7 @@ const config = readConfig({
   // AWS_REGION (the home region) comes with the placement settings.
   ...placementConfig,
 });
-const { dynamoDb, documents, leases, ledger, spend, commitments, images } = createStores(config);
+const { dynamoDb, documents, leases, ledger, spend, commitments, images, spotPrices } = createStores(config);
 const { compute, placement } = createPlacement(config);
 const deps: ApiDeps = {
   compute,
@@ -72,13 +72,15 @@ const deps: ApiDeps = {
   images,
   leases,
   ledger,
+  spotPrices,
   spend,
   budgets: new DynamoDbBudgetRepository(documents, config.BUDGETS_TABLE_NAME),
   commands: new SqsLeaseCommandQueue(createSqsClient(), config.LEASE_COMMANDS_QUEUE_URL),
   events: new EventBridgePublisher(createEventBridgeClient(), config.EVENT_BUS_NAME),
   catalog: priceCatalog,
   region: config.AWS_REGION,
-  now: Date.now,
+  // Read at each call (not captured), so tests can move the clock.
+  now: () => Date.now(),
   audits: new DynamoDbAuditStore(documents, config.AUDITS_TABLE_NAME),
   spotTraces: new SpotTraceFiles(config.SPOT_DATA_DIR),
   expiry: createLeaseExpiry(config),

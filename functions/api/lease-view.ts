@@ -1,9 +1,28 @@
 import type { LeaseInstance, LeaseView } from '../../shared/domain/lease';
 import { microToUsd } from '../../shared/domain/money';
+import { priceInForce } from '../../shared/domain/price-changes';
+import type { PriceChangesOf } from '../../shared/usecases/price-history';
 
 const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
 
-function instanceBody(instance: LeaseInstance) {
+/** Spot price history read for a lease's instances, shown as each one's price in force. */
+export interface LeasePricing {
+  readonly changesOf: PriceChangesOf;
+  readonly nowMs: number;
+}
+
+/** The hourly price an instance pays now (at its end, once ended) and where it comes from. */
+function priceInForceBody(instance: LeaseInstance, pricing: LeasePricing) {
+  const atMs = Math.min(pricing.nowMs, instance.endedAtMs ?? pricing.nowMs);
+  const price = priceInForce({ ...instance, priceChanges: pricing.changesOf(instance) }, atMs);
+  return {
+    pricePerHourUsd: microToUsd(price.priceMicroUsdPerHour),
+    since: iso(price.sinceMs),
+    source: price.source,
+  };
+}
+
+function instanceBody(instance: LeaseInstance, pricing: LeasePricing | undefined) {
   return {
     instanceId: instance.instanceId,
     instanceType: instance.instanceType,
@@ -11,6 +30,7 @@ function instanceBody(instance: LeaseInstance) {
     region: instance.region,
     zone: instance.zone,
     pricePerHourUsd: microToUsd(instance.priceMicroUsdPerHour),
+    priceInForce: pricing && priceInForceBody(instance, pricing),
     launchedAt: iso(instance.launchedAtMs),
     endedAt: iso(instance.endedAtMs),
     billedSeconds: instance.billedSeconds,
@@ -19,8 +39,11 @@ function instanceBody(instance: LeaseInstance) {
   };
 }
 
-/** The API's shape of a lease: metered cost so far, exact in micro-dollars and as USD. */
-export function leaseBody(lease: LeaseView) {
+/**
+ * The API's shape of a lease: metered cost so far, exact in micro-dollars and
+ * as USD; with `pricing`, each instance's price in force and its source.
+ */
+export function leaseBody(lease: LeaseView, pricing?: LeasePricing) {
   const costMicroUsd = lease.instances.reduce((sum, instance) => sum + instance.billedMicroUsd, 0);
   const modes = [...new Set(lease.instances.map((instance) => instance.mode))];
   return {
@@ -54,6 +77,6 @@ export function leaseBody(lease: LeaseView) {
     },
     costMicroUsd,
     costUsd: microToUsd(costMicroUsd),
-    instances: lease.instances.map(instanceBody),
+    instances: lease.instances.map((instance) => instanceBody(instance, pricing)),
   };
 }

@@ -53,7 +53,22 @@ export const openApiDocument = {
           mode: { type: 'string', enum: RENTAL_MODES },
           region: { type: 'string' },
           zone: { type: 'string' },
-          pricePerHourUsd: usd,
+          pricePerHourUsd: { ...usd, description: 'The hourly price at launch (USD)' },
+          priceInForce: {
+            type: 'object',
+            description:
+              "GET /v1/leases/{id} only: what the instance pays per hour now (at its end, once ended). Spot follows its pool's recorded price changes; on-demand and reserved keep the launch price.",
+            properties: {
+              pricePerHourUsd: usd,
+              since: instant,
+              source: {
+                type: 'string',
+                enum: ['launch', 'ec2-spot-price-history', 'catalog-spot-ratio'],
+                description:
+                  '`launch`: the price fixed at launch; `ec2-spot-price-history`: a spot price EC2 published, recorded by the reconciler; `catalog-spot-ratio`: catalog on-demand × SPOT_CATALOG_RATIO (locally, and where EC2 publishes none)',
+              },
+            },
+          },
           launchedAt: instant,
           endedAt: instant,
           billedSeconds: { type: 'integer' },

@@ -2,15 +2,24 @@ import { readConfig } from '../../shared/config';
 import { controlPlaneConfig, createControlPlane } from '../../shared/lambda/control-plane';
 import { logger, metrics, observed } from '../../shared/lambda/observability';
 import { reconcileFleet } from '../../shared/usecases/reconcile-fleet';
+import { refreshSpotPrices } from '../../shared/usecases/spot-price-refresh';
 
 const config = readConfig(controlPlaneConfig);
 const { controlPlane } = createControlPlane(config);
 
-/** Every five minutes: EC2 (by tag) against the table, so no GPU is paid for unseen. */
+/**
+ * Every five minutes: EC2 (by tag) against the table, so no GPU is paid for
+ * unseen and no bill outlives its instance; then the spot prices of the pools
+ * spot instances run in, so spot is billed at the price in force.
+ */
 export const handler = observed(async () => {
   const summary = await reconcileFleet(controlPlane);
   if (summary.terminated > 0) logger.warn('Terminated orphan GPU instances', { ...summary });
+  if (summary.ended > 0) logger.warn('Closed the bills of instances that vanished', { ...summary });
   metrics.addMetric('OrphansTerminated', 'Count', summary.terminated);
   metrics.addMetric('InstancesAdopted', 'Count', summary.adopted);
-  return summary;
+  metrics.addMetric('VanishedInstancesEnded', 'Count', summary.ended);
+  const spotPriceChanges = await refreshSpotPrices(controlPlane);
+  metrics.addMetric('SpotPriceChangesRecorded', 'Count', spotPriceChanges);
+  return { ...summary, spotPriceChanges };
 });

@@ -62,3 +62,7 @@ export const idleMonthKey = (month: string, commitmentId: string) => ({
 export const IMAGES_PARTITION = 'IMAGES';
 export const imageKey = (name: string) => `IMAGE#${name}`;
 export const imageVersionKey = (name: string, version: string) => `IMAGE#${name}#VERSION#${version}`;
+/** A spot pool's price history: one partition per pool in the leases table, changes by instant. */
+export const spotPricePartition = (poolKey: string) => `SPOTPRICE#${poolKey}`;
+/** Zero-padded so the sort order of the keys is the order of the instants. */
+export const spotPriceKey = (fromMs: number) => `FROM#${String(fromMs).padStart(16, '0')}`;

@@ -32,6 +32,15 @@ import {
 
 const MODE_TAG = 'gpurent:mode';
 const LIVE_STATES = ['pending', 'running', 'stopping', 'stopped'];
+const TERMINATION_STATES = new Set(['shutting-down', 'terminated']);
+/** `User initiated (2026-11-30 21:04:05 GMT)`: AWS writes GMT, moto UTC. */
+const TRANSITION_TIME = /\((\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2}) (?:GMT|UTC)\)/;
+
+/** The instant in an EC2 `StateTransitionReason`, when it carries one. */
+export function transitionTimeMs(reason: string | undefined): number | undefined {
+  const match = reason === undefined ? null : TRANSITION_TIME.exec(reason);
+  return match ? Date.parse(`${match[1]}T${match[2]}Z`) : undefined;
+}
 
 /** EC2 error codes that mean "no capacity for this offering right now" (Karpenter's list, trimmed). */
 const CAPACITY_ERROR_CODES = new Set([
@@ -372,5 +381,9 @@ function toComputeInstance(region: string, instance: Instance): ComputeInstance 
     leaseId: tag(LEASE_TAG),
     tenantId: tag(TENANT_TAG),
     commitmentId: tag(COMMITMENT_TAG),
+    state: instance.State?.Name,
+    endedAtMs: TERMINATION_STATES.has(instance.State?.Name ?? '')
+      ? transitionTimeMs(instance.StateTransitionReason)
+      : undefined,
   };
 }

@@ -1,4 +1,5 @@
-import { costOfSeconds, type MicroUsd } from './money';
+import { costOfPricedSeconds, type MicroUsd, type PricedSeconds } from './money';
+import { changesAfterLaunch, type PricedRun } from './price-changes';
 
 /** AWS bills a started instance for at least one minute. */
 export const MINIMUM_BILLED_SECONDS = 60;
@@ -9,10 +10,11 @@ export interface BillingCheckpoint {
   readonly billedMicroUsd: MicroUsd;
 }
 
-export interface InstanceRun {
-  readonly launchedAtMs: number;
-  readonly priceMicroUsdPerHour: MicroUsd;
-}
+/**
+ * A run and what it pays per hour: on-demand and reserved one price fixed at
+ * launch; spot its launch price, then its pool's recorded price changes.
+ */
+export type InstanceRun = PricedRun;
 
 export interface Charge {
   /** Seconds added by this charge (never negative). */
@@ -35,6 +37,34 @@ export function billableSeconds(run: InstanceRun, atMs: number, ended: boolean):
 }
 
 /**
+ * The first `seconds` of a run split by price: second k (from launch) is paid
+ * at the price in force at its start, except the one-minute minimum, paid at
+ * the price in force at launch. A pure function of the run, its price history
+ * and `seconds`, so the cost of a prefix never depends on how it was reached.
+ */
+export function pricedSecondsOf(run: InstanceRun, seconds: number): PricedSeconds[] {
+  const stretches: PricedSeconds[] = [];
+  let from = 0;
+  let price = run.priceMicroUsdPerHour;
+  for (const change of changesAfterLaunch(run)) {
+    const at = Math.max(MINIMUM_BILLED_SECONDS, Math.ceil((change.fromMs - run.launchedAtMs) / 1000));
+    if (at >= seconds) break;
+    if (at > from) {
+      stretches.push({ seconds: at - from, priceMicroPerHour: price });
+      from = at;
+    }
+    price = change.priceMicroUsdPerHour;
+  }
+  stretches.push({ seconds: seconds - from, priceMicroPerHour: price });
+  return stretches;
+}
+
+/** Cost of the first `seconds` of a run, at the prices in force along the way. */
+export function costOfBilledSeconds(run: InstanceRun, seconds: number): MicroUsd {
+  return costOfPricedSeconds(pricedSecondsOf(run, seconds));
+}
+
+/**
  * The charge owed at `atMs` on top of what the checkpoint already holds.
  * Cost is computed on the cumulative seconds and differenced, so any sequence of
  * ticks, late or repeated, adds up to exactly the cost of the whole run.
@@ -47,7 +77,7 @@ export function chargeUpTo(
   ended: boolean,
 ): Charge {
   const totalSeconds = Math.max(checkpoint.billedSeconds, billableSeconds(run, atMs, ended));
-  const totalMicroUsd = costOfSeconds(totalSeconds, run.priceMicroUsdPerHour);
+  const totalMicroUsd = costOfBilledSeconds(run, totalSeconds);
   return {
     seconds: totalSeconds - checkpoint.billedSeconds,
     microUsd: totalMicroUsd - checkpoint.billedMicroUsd,
@@ -57,7 +87,7 @@ export function chargeUpTo(
 
 export const EMPTY_CHECKPOINT: BillingCheckpoint = { billedSeconds: 0, billedMicroUsd: 0 };
 
-/** Total cost of a closed run, e.g. for simulation: max(60, ceil(duration)) × price. */
+/** Total cost of a closed run, e.g. for simulation: max(60, ceil(duration)) × price (prices, for spot). */
 export function costOfRun(run: InstanceRun, endedAtMs: number): MicroUsd {
   return chargeUpTo(run, EMPTY_CHECKPOINT, endedAtMs, true).microUsd;
 }

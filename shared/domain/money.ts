@@ -39,11 +39,27 @@ export function microToUsd(micro: MicroUsd): number {
   return Number(formatUsd(micro));
 }
 
+/** Seconds at one hourly price: a stretch of a run whose price changed along the way. */
+export interface PricedSeconds {
+  readonly seconds: number;
+  readonly priceMicroPerHour: MicroUsd;
+}
+
 /**
- * Cost of `seconds` at an hourly price, rounded half up to the micro-dollar.
+ * Cost of stretches of seconds, each at its hourly price: summed exactly (the
+ * integral, in µ$·s/h) and rounded once, half up, to the micro-dollar, so the
+ * same seconds cost the same however they are split into charges.
  * Integer arithmetic only: seconds × µ$/h stays far below 2^53 for any real lease.
  */
-export function costOfSeconds(seconds: number, priceMicroPerHour: MicroUsd): MicroUsd {
-  const product = exact(seconds * priceMicroPerHour);
+export function costOfPricedSeconds(stretches: readonly PricedSeconds[]): MicroUsd {
+  const product = stretches.reduce(
+    (sum, stretch) => exact(sum + exact(stretch.seconds * stretch.priceMicroPerHour)),
+    0,
+  );
   return Math.floor((product + SECONDS_PER_HOUR / 2) / SECONDS_PER_HOUR);
+}
+
+/** Cost of `seconds` at an hourly price, rounded half up to the micro-dollar. */
+export function costOfSeconds(seconds: number, priceMicroPerHour: MicroUsd): MicroUsd {
+  return costOfPricedSeconds([{ seconds, priceMicroPerHour }]);
 }

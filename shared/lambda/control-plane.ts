@@ -28,11 +28,12 @@ export interface ControlPlaneConfig extends PlacementConfig, LeaseExpiryConfig {
 
 /** Wires every port to its AWS adapter, one client per service. */
 export function createControlPlane(config: ControlPlaneConfig) {
-  const { dynamoDb, leases, ledger, spend, commitments, images } = createStores(config);
+  const { dynamoDb, leases, ledger, spend, commitments, images, spotPrices } = createStores(config);
   const { compute, placement } = createPlacement(config);
   const controlPlane: ControlPlane = {
     leases,
     ledger,
+    spotPrices,
     spend,
     compute,
     placement,

@@ -4,6 +4,7 @@ import { DynamoDbImageRepository } from '../adapters/dynamodb-images';
 import { DynamoDbLeaseRepository } from '../adapters/dynamodb-lease-repository';
 import { DynamoDbMeteringLedger } from '../adapters/dynamodb-metering-ledger';
 import { DynamoDbSpendCounters } from '../adapters/dynamodb-spend-counters';
+import { DynamoDbSpotPriceHistory } from '../adapters/dynamodb-spot-price-history';
 import { nonEmpty } from '../config';
 import { createDocumentClient, createDynamoDbClient } from './clients';
 
@@ -23,7 +24,7 @@ export interface StoreConfig {
   readonly USAGE_ROW_TTL_DAYS?: number;
 }
 
-/** The lease repository, the metering ledger and the spend counters over one DynamoDB client. */
+/** The lease repository, the metering ledger, the spend counters and spot price history over one DynamoDB client. */
 export function createStores(config: StoreConfig) {
   const dynamoDb = createDynamoDbClient();
   const documents = createDocumentClient(dynamoDb);
@@ -40,6 +41,7 @@ export function createStores(config: StoreConfig) {
       { usageRowTtlDays: config.USAGE_ROW_TTL_DAYS },
     ),
     spend: new DynamoDbSpendCounters(documents, config.SPEND_TABLE_NAME),
+    spotPrices: new DynamoDbSpotPriceHistory(documents, config.LEASES_TABLE_NAME),
     documents,
     images: new DynamoDbImageRepository(documents, config.LEASES_TABLE_NAME),
     commitments: new DynamoDbCommitmentRepository(documents, {

@@ -40,6 +40,10 @@ export interface ComputeInstance extends InstanceRef {
   readonly leaseId?: string | undefined;
   readonly tenantId?: string | undefined;
   readonly commitmentId?: string | undefined;
+  /** EC2's state name (`pending`, `running`, `shutting-down`, `terminated`, ...). */
+  readonly state?: string | undefined;
+  /** When a shutting-down or terminated instance ended, from EC2's state transition reason. */
+  readonly endedAtMs?: number | undefined;
 }
 
 /** A GPU region the fleet can launch into, with the zones it has subnets in. */

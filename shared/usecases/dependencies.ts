@@ -11,11 +11,14 @@ import type { LeaseCommandQueue } from '../ports/lease-commands';
 import type { LeaseExpiryScheduler, TenantSettingsRepository } from '../ports/lease-expiry';
 import type { LeaseRepository } from '../ports/lease-repository';
 import type { MeteringLedger } from '../ports/metering-ledger';
+import type { SpotPriceHistory } from '../ports/spot-price-history';
 
 /** Everything a use case may touch, injected by each function's composition root. */
 export interface ControlPlane {
   readonly leases: LeaseRepository;
   readonly ledger: MeteringLedger;
+  /** Spot pools' recorded price changes: spot is billed at the price in force. */
+  readonly spotPrices: SpotPriceHistory;
   readonly spend: SpendCounters;
   readonly compute: Compute;
   readonly commands: LeaseCommandQueue;

@@ -44,7 +44,7 @@ export async function handleEc2Event(deps: ControlPlane, event: Ec2Event): Promi
   const record = lease?.instances.find((i) => i.instanceId === instanceId);
   if (!lease || !record) return 'not-ours';
 
-  if (event['detail-type'] === EC2_EVENT_TYPES.spotWarning) return interrupt(deps, lease, record, atMs);
+  if (event['detail-type'] === EC2_EVENT_TYPES.spotWarning) return markInterrupted(deps, lease, record, atMs);
   const { state } = event.detail;
   if (state === 'running') return confirmRunning(deps, lease, record, atMs);
   if (!ENDED_STATES.has(state)) return 'already-seen';
@@ -57,7 +57,7 @@ export async function handleEc2Event(deps: ControlPlane, event: Ec2Event): Promi
   }
   // Gone without a warning while the lease still wanted it: the same as a reclaim.
   if (lease.status === 'RUNNING' && record.interruptedAtMs === undefined)
-    await interrupt(deps, lease, record, atMs);
+    await markInterrupted(deps, lease, record, atMs);
   return 'bill-closed';
 }
 
@@ -70,7 +70,12 @@ const poolOf = (instance: Pick<ComputeInstance, 'region' | 'zone' | 'instanceTyp
   available: false,
 });
 
-async function interrupt(
+/**
+ * The lease loses `record` at `atMs` (warned, or found gone): once per
+ * instance, the lease goes INTERRUPTED, the tenant hears LeaseInterrupted and
+ * a replacement is queued for when AWS takes the instance.
+ */
+export async function markInterrupted(
   deps: ControlPlane,
   lease: LeaseView,
   record: LeaseInstance,

@@ -1,10 +1,12 @@
 import { chargeUpTo } from '../domain/billing';
 import type { ChargeEntry } from '../domain/charge-batches';
 import type { LeaseInstance, RentalMode } from '../domain/lease';
+import type { PriceChange } from '../domain/price-changes';
 import type { InstanceRef, MeteringWorkQueue } from '../ports/metering-work';
 import type { ControlPlane } from './dependencies';
+import { priceChangesOf } from './price-history';
 
-type Deps = Pick<ControlPlane, 'leases' | 'ledger'>;
+type Deps = Pick<ControlPlane, 'leases' | 'ledger' | 'spotPrices'>;
 
 export interface TickSummary {
   readonly instances: number;
@@ -67,23 +69,31 @@ export async function meterDeferred(
  * up to that end and no further, and the charge closes its bill: a tick finishes
  * what a release that died half-way left open.
  */
-function chargeEntryAt(instance: LeaseInstance, atMs: number): ChargeEntry {
+function chargeEntryAt(
+  instance: LeaseInstance,
+  atMs: number,
+  priceChanges: readonly PriceChange[] | undefined,
+): ChargeEntry {
   const { endedAtMs } = instance;
   if (endedAtMs === undefined || atMs < endedAtMs) {
-    return { instance, charge: chargeUpTo(instance, instance, atMs, false), atMs };
+    return { instance, charge: chargeUpTo({ ...instance, priceChanges }, instance, atMs, false), atMs };
   }
-  return closingEntry(instance, endedAtMs);
+  return closingEntry(instance, endedAtMs, priceChanges);
 }
 
 /**
  * The charge that closes a bill at `endedAtMs`, and never before a charge
  * already made (a tick that slipped in moved the checkpoint on).
  */
-function closingEntry(instance: LeaseInstance, endedAtMs: number): ChargeEntry {
+function closingEntry(
+  instance: LeaseInstance,
+  endedAtMs: number,
+  priceChanges: readonly PriceChange[] | undefined,
+): ChargeEntry {
   const endAt = Math.max(endedAtMs, instance.meteredUntilMs);
   return {
     instance,
-    charge: chargeUpTo(instance, instance, endAt, true),
+    charge: chargeUpTo({ ...instance, priceChanges }, instance, endAt, true),
     atMs: endAt,
     close: { endedAtMs: endAt },
   };
@@ -95,8 +105,9 @@ export async function meterInstances(
   atMs: number,
   options: MeteringRunOptions,
 ): Promise<TickSummary> {
+  const changesOf = await priceChangesOf(deps, instances);
   const entries = instances
-    .map((instance) => chargeEntryAt(instance, atMs))
+    .map((instance) => chargeEntryAt(instance, atMs, changesOf(instance)))
     .filter((entry) => entry.charge.seconds > 0 || entry.close);
   let charged = 0;
   let microUsd = 0;
@@ -164,9 +175,10 @@ export async function closeInstanceBill(
   endedAtMs: number,
   reload: () => Promise<LeaseInstance | undefined>,
 ): Promise<void> {
+  const changesOf = await priceChangesOf(deps, [instance]);
   let current: LeaseInstance | undefined = instance;
   for (let attempt = 0; attempt < CLOSE_ATTEMPTS && current?.meteringOpen; attempt += 1) {
-    const [outcome] = await deps.ledger.applyCharges([closingEntry(current, endedAtMs)]);
+    const [outcome] = await deps.ledger.applyCharges([closingEntry(current, endedAtMs, changesOf(current))]);
     if (outcome === 'recorded') return;
     current = await reload();
   }

@@ -3,6 +3,7 @@ import type { ComputeInstance } from '../ports/compute';
 import type { DomainEvent } from '../ports/domain-events';
 import type { ControlPlane } from './dependencies';
 import { toLeaseInstances } from './lease-instances';
+import { stampVanishedInstances } from './vanished-instances';
 
 /** How long a lease may sit in PENDING or RELEASING before its command is sent again. */
 export const STUCK_AFTER_MS = 10 * 60_000;
@@ -12,13 +13,16 @@ export interface ReconcileSummary {
   readonly terminated: number;
   readonly adopted: number;
   readonly resent: number;
+  /** Instances gone from EC2 while still billed, whose end was stamped. */
+  readonly ended: number;
 }
 
 /**
  * No GPU runs unseen: every live instance carrying the managed tag must belong
  * to a live lease. Instances of no lease, an unknown lease or an ended lease
  * are terminated; live instances a RUNNING lease does not know are recorded so
- * they are billed; commands of leases stuck in PENDING or RELEASING are re-sent.
+ * they are billed; billed instances EC2 no longer runs get their end stamped,
+ * so their bill closes; commands of leases stuck in PENDING or RELEASING are re-sent.
  */
 export async function reconcileFleet(deps: ControlPlane): Promise<ReconcileSummary> {
   const managed = await deps.compute.managedInstances();
@@ -73,5 +77,6 @@ export async function reconcileFleet(deps: ControlPlane): Promise<ReconcileSumma
     },
   }));
   await deps.events.publish(events);
-  return { managed: managed.length, terminated: orphans.length, adopted, resent };
+  const ended = await stampVanishedInstances(deps, managed);
+  return { managed: managed.length, terminated: orphans.length, adopted, resent, ended };
 }

@@ -1,8 +1,15 @@
-import { RunInstancesCommand, type Tag } from '@aws-sdk/client-ec2';
+import {
+  DescribeInstancesCommand,
+  RunInstancesCommand,
+  type Tag,
+  TerminateInstancesCommand,
+} from '@aws-sdk/client-ec2';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { launchTemplateName } from '../../local/bootstrap';
 import { lambdaContext } from '../../local/runtime/lambda-context';
 import { scheduledEvent } from '../../local/runtime/schedules';
+import { transitionTimeMs } from '../../shared/adapters/ec2-compute';
+import { costOfRun } from '../../shared/domain/billing';
 import type { Lease } from '../../shared/domain/lease';
 import { newLeaseId } from '../../shared/ids';
 import { LEASE_TAG, MANAGED_TAG, TENANT_TAG } from '../../shared/ports/compute';
@@ -13,16 +20,20 @@ import { storedLease } from '../support/leases';
 
 let env: Record<string, string>;
 let handler: typeof import('../../functions/reconciler/handler').handler;
+let metering: typeof import('../../functions/metering/handler').handler;
 let leases: LeaseRepository;
 
 beforeAll(async () => {
   env = await useFreshResources();
   ({ handler } = await import('../../functions/reconciler/handler'));
+  ({ handler: metering } = await import('../../functions/metering/handler'));
   ({ leases } = await storesOf(env));
 });
 
 const reconcile = () =>
   handler(scheduledEvent('reconciler', Date.now(), 'us-east-1'), lambdaContext('reconciler', 60_000));
+const meter = (atMs: number) =>
+  metering(scheduledEvent('metering', atMs, 'us-east-1'), lambdaContext('metering', 60_000));
 
 async function launch(tags: Tag[]): Promise<string> {
   const result = await awsProbe().ec2.send(
@@ -78,5 +89,44 @@ describe('reconciler', () => {
     const summary = await reconcile();
     expect(summary).toMatchObject({ terminated: 0, adopted: 0 });
     expect(await awsProbe().instancesTagged(MANAGED_TAG, 'true')).toHaveLength(before.length);
+  });
+
+  it('closes the bill of an instance terminated behind its back at its real end, exactly once', async () => {
+    const owner = await lease('RUNNING');
+    const instanceId = await launch(ownedBy(owner));
+    expect((await reconcile()).adopted).toBe(1);
+    const [adopted] = (await leases.get(owner.tenantId, owner.leaseId))?.instances ?? [];
+    expect(adopted).toMatchObject({ instanceId, meteringOpen: true });
+
+    // Terminated outside gpurent, with no event reaching the interruption handler.
+    await awsProbe().ec2.send(new TerminateInstancesCommand({ InstanceIds: [instanceId] }));
+    const described = await awsProbe().ec2.send(new DescribeInstancesCommand({ InstanceIds: [instanceId] }));
+    const realEnd = transitionTimeMs(described.Reservations?.[0]?.Instances?.[0]?.StateTransitionReason);
+    expect(realEnd).toBeGreaterThanOrEqual(Math.floor((adopted?.launchedAtMs ?? 0) / 1000) * 1000);
+
+    expect((await reconcile()).ended).toBe(1);
+    const stamped = await leases.get(owner.tenantId, owner.leaseId);
+    expect(stamped?.instances[0]).toMatchObject({ endedAtMs: realEnd, meteringOpen: true });
+    // The lease lost its GPU without a warning: handled as an interruption, a replacement queued.
+    expect(stamped?.status).toBe('INTERRUPTED');
+
+    const afterEnd = (realEnd ?? 0) + 300_000;
+    await meter(afterEnd);
+    const closed = (await leases.get(owner.tenantId, owner.leaseId))?.instances[0];
+    const launchedAtMs = adopted?.launchedAtMs ?? 0;
+    expect(closed).toMatchObject({
+      meteringOpen: false,
+      endedAtMs: realEnd,
+      billedSeconds: Math.max(60, Math.ceil(((realEnd ?? 0) - launchedAtMs) / 1000)),
+      billedMicroUsd: costOfRun(adopted ?? { launchedAtMs, priceMicroUsdPerHour: 0 }, realEnd ?? 0),
+    });
+
+    const rows = async () =>
+      (await awsProbe().scan(env.USAGE_TABLE_NAME ?? '')).filter((row) => row.instanceId === instanceId);
+    const rowsBefore = await rows();
+    expect((await reconcile()).ended).toBe(0);
+    await meter(afterEnd + 60_000);
+    expect((await leases.get(owner.tenantId, owner.leaseId))?.instances[0]).toEqual(closed);
+    expect(await rows()).toEqual(rowsBefore);
   });
 });

@@ -9,7 +9,7 @@ import type { InstanceGpuMetrics, MetricsWindow } from '../../../shared/usecases
 import type { ScalingGroupView } from '../../../shared/usecases/scaling-groups';
 
 export type ApiDeps = LeaseCreationDeps &
-  Pick<ControlPlane, 'ledger' | 'commitments'> & {
+  Pick<ControlPlane, 'ledger' | 'commitments' | 'spotPrices'> & {
     readonly audits: AuditStore;
     readonly spotTraces: SpotTraceSource;
     /** GPU telemetry: the lease metrics route, the profile and the audit read it. */

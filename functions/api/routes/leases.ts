@@ -4,6 +4,7 @@ import { RENTAL_MODES, WORKLOADS } from '../../../shared/domain/lease';
 import { leaseDurationMinutes } from '../../../shared/domain/lease-expiry';
 import { LEASE_ID_PATTERN } from '../../../shared/ids';
 import type { CreateLeaseRequest } from '../../../shared/usecases/create-lease';
+import { priceChangesOf } from '../../../shared/usecases/price-history';
 import { ApiError, type ApiEvent, type ApiResult, json, parseJsonBody, tenantOf, validate } from '../http';
 import { leaseBody } from '../lease-view';
 import type { ApiContext } from './context';
@@ -113,7 +114,7 @@ export async function listLeases(event: ApiEvent, ctx: ApiContext): Promise<ApiR
   const tenantId = tenantOf(event);
   const query = validate(listQuery, event.queryStringParameters ?? {}, 'query');
   const page = await ctx.deps.leases.list(tenantId, query.limit, query.cursor);
-  return json(200, { leases: page.leases.map(leaseBody), nextCursor: page.nextCursor });
+  return json(200, { leases: page.leases.map((lease) => leaseBody(lease)), nextCursor: page.nextCursor });
 }
 
 export async function getLease(event: ApiEvent, ctx: ApiContext): Promise<ApiResult> {
@@ -121,7 +122,8 @@ export async function getLease(event: ApiEvent, ctx: ApiContext): Promise<ApiRes
   const leaseId = leaseIdOf(event);
   const lease = await ctx.deps.leases.get(tenantId, leaseId);
   if (!lease) throw new ApiError(404, 'LEASE_NOT_FOUND', `No lease ${leaseId} for this tenant`);
-  return json(200, leaseBody(lease));
+  const pricing = { changesOf: await priceChangesOf(ctx.deps, lease.instances), nowMs: ctx.deps.now() };
+  return json(200, leaseBody(lease, pricing));
 }
 
 export async function deleteLease(event: ApiEvent, ctx: ApiContext): Promise<ApiResult> {
