@@ -69,8 +69,14 @@ lease
       .choices(['training', 'inference', 'batch'])
       .makeOptionMandatory(),
   )
-  .requiredOption('--gpus <n>', 'single-GPU instances, 1-8')
-  .option('--instance-type <type>', 'EC2 type, e.g. g5.xlarge (default: the API default)')
+  .requiredOption('--gpus <n>', 'GPUs, 1-8 (single-GPU instances, or fewer larger ones where cheaper)')
+  .option('--instance-type <type>', 'EC2 type, e.g. g5.xlarge (default: the cheapest pool that fits)')
+  .option('--gpu-model <model>', 'any instance type with this GPU, e.g. A10G, L4, A100, H100')
+  .option('--regions <list>', 'comma-separated regions it may run in (default: every GPU region)')
+  .option('--data-region <region>', "where the lease's data lives; pools elsewhere pay latency and transfer")
+  .option('--data-gb <gb>', 'data moved to the lease when it runs away from --data-region')
+  .option('--max-hourly-price <usd>', 'USD per hour for all its instances together')
+  .option('--image <name:version>', 'pin a registered image version (default: the current one)')
   .addOption(
     new Option('--mode <mode>', 'rental mode (default: the policy chooses)').choices([
       'on-demand',

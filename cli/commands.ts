@@ -4,6 +4,7 @@ import {
   client,
   integerOption,
   leaseIdArgument,
+  numberOption,
   type OutputOptions,
   print,
   printPut,
@@ -29,6 +30,7 @@ type Lease = {
   createdAt?: string;
   expiresAt?: string;
   failureReason?: string;
+  placement?: { region: string; zone: string; hourlyUsd: number; reason: string };
   instances: {
     instanceId: string;
     instanceType: string;
@@ -70,6 +72,12 @@ export interface CreateLeaseOptions extends OutputOptions {
   readonly mode?: string;
   readonly project?: string;
   readonly duration?: string;
+  readonly gpuModel?: string;
+  readonly regions?: string;
+  readonly dataRegion?: string;
+  readonly dataGb?: string;
+  readonly maxHourlyPrice?: string;
+  readonly image?: string;
   readonly wait?: boolean;
   readonly timeout: string;
 }
@@ -82,6 +90,12 @@ export async function leaseCreate(options: CreateLeaseOptions, io: CliIo): Promi
     mode: options.mode,
     project: options.project,
     durationMinutes: integerOption('--duration', options.duration),
+    gpuModel: options.gpuModel,
+    regions: options.regions?.split(',').map((region) => region.trim()),
+    dataRegion: options.dataRegion,
+    dataGb: numberOption('--data-gb', options.dataGb),
+    maxHourlyPrice: numberOption('--max-hourly-price', options.maxHourlyPrice),
+    image: options.image,
   };
   const timeoutSeconds = integerOption('--timeout', options.timeout) ?? 600;
   const api = await client();
@@ -130,6 +144,8 @@ function leaseDetails(lease: Lease): string {
     ['project', lease.project],
     ['created', lease.createdAt],
     ['expires', lease.expiresAt],
+    ['placed in', lease.placement && `${lease.placement.zone} at $${lease.placement.hourlyUsd.toFixed(6)}/h`],
+    ['why', lease.placement?.reason],
     ['cost', `$${lease.costUsd.toFixed(6)}`],
     ['failure', lease.failureReason],
   ]);

@@ -59,5 +59,14 @@ export function integerOption(name: string, value: string | undefined, min = 1):
   return number;
 }
 
+/** A non-negative number option (prices, sizes), or undefined when the option is absent. */
+export function numberOption(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (value.trim() === '' || !Number.isFinite(number) || number < 0)
+    throw usageError(`${name} must be a number of at least 0, such as 2.5, not "${value}"`);
+  return number;
+}
+
 /** Exact micro-dollars as USD with every digit. */
 export const usd = (microUsd: number) => `$${(microUsd / 1_000_000).toFixed(6)}`;

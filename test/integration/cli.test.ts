@@ -76,12 +76,24 @@ describe('gpurent CLI against the local stack', () => {
       'cli',
       '--duration',
       '60',
+      '--gpu-model',
+      'A10G',
+      '--max-hourly-price',
+      '5',
+      '--data-region',
+      'us-east-1',
+      '--data-gb',
+      '10',
       '--wait',
       '--json',
     ]);
     expect(result.code).toBe(0);
     const lease = json(result);
     expect(lease).toMatchObject({ status: 'RUNNING', workload: 'training', gpus: 1, project: 'cli' });
+    // Placed by the flags: an A10G type (the g5 family), near its data, under the price ceiling.
+    expect(lease.instanceType).toMatch(/^g5\./);
+    expect(lease.placement).toMatchObject({ region: 'us-east-1' });
+    expect(lease.placement.hourlyUsd).toBeLessThanOrEqual(5);
     expect(lease.expiresAt).toEqual(expect.any(String));
     expect(result.stderr).toMatch(/lease_\w+: RUNNING after \d+s/);
     leaseId = lease.leaseId;
@@ -99,6 +111,7 @@ describe('gpurent CLI against the local stack', () => {
     expect(json(shown)).toMatchObject({ leaseId, status: 'RUNNING', instances: [expect.any(Object)] });
     const human = await gpurent(['lease', 'show', leaseId]);
     expect(human.stdout).toMatch(/status:\s+RUNNING/);
+    expect(human.stdout).toMatch(/why:\s+training; .*g5\./);
     expect(human.stdout).toMatch(/INSTANCE\s+TYPE\s+MODE/);
   });
 
@@ -266,6 +279,10 @@ describe('gpurent CLI against the local stack', () => {
       [['metrics', 'lease_nope'], /"lease_nope" is not a lease id/],
       [['metrics', UNKNOWN_LEASE, '--period', '7'], /Allowed choices are 60, 300, 3600/],
       [['audit', '2026-13'], /"2026-13" is not a month: give yyyy-mm/],
+      [
+        ['lease', 'create', '--workload', 'training', '--gpus', '1', '--max-hourly-price', 'cheap'],
+        /--max-hourly-price must be a number of at least 0, such as 2.5, not "cheap"/,
+      ],
     ];
     for (const [args, message, configDir] of cases) {
       const result = await gpurent(args, configDir);
@@ -299,6 +316,14 @@ describe('gpurent CLI against the local stack', () => {
       ],
       [['metrics', UNKNOWN_LEASE], /^error: LEASE_NOT_FOUND: /],
       [['audit', '2999-01'], /^error: MONTH_IN_FUTURE: /],
+      [
+        ['lease', 'create', '--workload', 'training', '--gpus', '1', '--gpu-model', 'Z9'],
+        /^error: UNKNOWN_GPU_MODEL: /,
+      ],
+      [
+        ['lease', 'create', '--workload', 'training', '--gpus', '1', '--regions', 'us-east-1,ap-south-2'],
+        /^error: UNKNOWN_REGION: ap-south-2 is not a GPU region/,
+      ],
     ];
     for (const [args, message] of refusals) {
       const result = await gpurent(args);
