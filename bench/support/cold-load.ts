@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
+import { DEFAULT_DATA_DIR } from '../../planner/paths';
 import { EVENT_BUS, LEASE_EXPIRY, QUEUES, TABLES, TOPICS } from '../../shared/resources';
 import { median } from './stats';
 
@@ -39,7 +40,8 @@ function load(bundlePath: string, env: LoadEnvironment) {
 /**
  * Every variable a gpurent function reads at load (the resources of
  * shared/resources.ts plus the fleet's launch settings), with placeholder
- * values: nothing connects while a module loads.
+ * values: nothing connects while a module loads. The audit checks at load that
+ * its spot traces exist (the stack bundles them), so it gets the team's copy.
  */
 export const FUNCTION_ENV: LoadEnvironment = Object.fromEntries([
   ...[...Object.values(TABLES), ...Object.values(QUEUES), ...Object.values(TOPICS), EVENT_BUS].map(
@@ -51,6 +53,7 @@ export const FUNCTION_ENV: LoadEnvironment = Object.fromEntries([
   [LEASE_EXPIRY.queueArnEnvVar, 'arn:aws:sqs:us-east-1:000000000000:bench-placeholder'],
   [LEASE_EXPIRY.roleArnEnvVar, 'arn:aws:iam::000000000000:role/bench-placeholder'],
   ['FLEET_NAME', 'fleet-bench-placeholder'],
+  ['SPOT_DATA_DIR', DEFAULT_DATA_DIR],
 ]);
 
 /** The Lambda-like environment a bundle loads in, or why it does not load. */

@@ -1,11 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type BuildOptions, build, type Metafile } from 'esbuild';
+import { ESM_REQUIRE_BANNER, MAIN_FIELDS } from '../../infra/constructs/lambda-bundling';
 
 /**
  * The esbuild settings of infra/constructs/gpurent-function.ts (ESM, minified,
  * `module` before `main`, the createRequire banner for inlined CommonJS), minus
- * its source maps, with every dependency bundled, the AWS SDK included.
+ * its source maps; what stays external is the caller's choice.
  */
 const LAMBDA_BUNDLE_OPTIONS = {
   platform: 'node',
@@ -13,10 +14,8 @@ const LAMBDA_BUNDLE_OPTIONS = {
   format: 'esm',
   bundle: true,
   minify: true,
-  mainFields: ['module', 'main'],
-  banner: {
-    js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-  },
+  mainFields: MAIN_FIELDS,
+  banner: { js: ESM_REQUIRE_BANNER },
   metafile: true,
   logLevel: 'silent',
 } as const satisfies BuildOptions;
@@ -26,6 +25,8 @@ export interface LambdaBundle {
   readonly bytes: number;
   /** Output bytes per package (`(project)` for the repository's own code), largest first. */
   readonly bytesByPackage: ReadonlyArray<readonly [string, number]>;
+  /** Packages left external that the bundle imports, loaded from node_modules at run time. */
+  readonly externalPackages: readonly string[];
 }
 
 export type BundleSource =
@@ -47,7 +48,15 @@ export async function bundleHandler(
   const result = await build({ ...LAMBDA_BUNDLE_OPTIONS, ...input, outfile, external: [...external] });
   const output = Object.values(result.metafile.outputs)[0];
   if (output === undefined) throw new Error(`esbuild wrote no output for ${outfile}`);
-  return { path: outfile, bytes: output.bytes, bytesByPackage: bytesByPackage(output.inputs) };
+  const externalPackages = [
+    ...new Set(output.imports.filter((i) => i.external && !i.path.startsWith('node:')).map((i) => i.path)),
+  ].sort();
+  return {
+    path: outfile,
+    bytes: output.bytes,
+    bytesByPackage: bytesByPackage(output.inputs),
+    externalPackages,
+  };
 }
 
 function bytesByPackage(inputs: Metafile['outputs'][string]['inputs']): Array<[string, number]> {

@@ -1,0 +1,23 @@
+/**
+ * How every gpurent function is bundled, shared by the CDK construct and the
+ * functions benchmark (bench/functions.ts) so the figures measure what is deployed.
+ */
+
+/**
+ * Makes `require` available inside the ESM bundle, for the CommonJS dependencies
+ * esbuild inlines (Powertools examples use the same banner).
+ */
+export const ESM_REQUIRE_BANNER =
+  "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
+
+/** ESM builds first, so esbuild can drop what a function never imports. */
+export const MAIN_FIELDS = ['module', 'main'];
+
+/**
+ * The AWS SDK is bundled, not taken from the Lambda runtime: loading the
+ * runtime's copy means Node resolving and compiling dozens of CommonJS files of
+ * every client at each cold start, several times what the minified,
+ * tree-shaken bundle costs (`npm run bench -- functions` measures both). It also
+ * pins the SDK version the tests ran against.
+ */
+export const BUNDLE_AWS_SDK = true;
