@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { BUDGET_ACTIONS, BUDGET_BASES } from '../../shared/domain/budgets/budget';
 import { authErrors, errorResponse, instant, jsonContent, micro, ref, usd } from './openapi-parts';
 import { putBudgetBody } from './routes/budgets';

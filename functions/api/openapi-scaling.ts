@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { LEASE_STATUSES, RENTAL_MODES } from '../../shared/domain/lease';
 import { scalingGroupSpecSchema } from '../../shared/domain/scaling';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { LEASE_STATUSES, RENTAL_MODES, WORKLOADS } from '../../shared/domain/lease';
 import { USAGE_GROUPINGS } from '../../shared/domain/usage';
 import { auditPaths, auditSchemas } from './openapi-audit';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { DynamoDbBudgetRepository } from '../../shared/adapters/dynamodb-budget-repository';
 import { EventBridgePublisher } from '../../shared/adapters/eventbridge-publisher';
 import { SnsBudgetNotifier } from '../../shared/adapters/sns-budget-notifier';

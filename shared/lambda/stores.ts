@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { DynamoDbCommitmentRepository } from '../adapters/dynamodb-commitments';
 import { DynamoDbImageRepository } from '../adapters/dynamodb-images';
 import { DynamoDbLeaseRepository } from '../adapters/dynamodb-lease-repository';
@@ -13,7 +13,7 @@ export const storeConfig = {
   USAGE_TABLE_NAME: nonEmpty,
   SPEND_TABLE_NAME: nonEmpty,
   /** How long raw usage rows are kept; reports read rollups, the export and audits read rows. */
-  USAGE_ROW_TTL_DAYS: z.coerce.number().int().min(1).max(3650).default(400),
+  USAGE_ROW_TTL_DAYS: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(3650)), 400),
 };
 
 export interface StoreConfig {

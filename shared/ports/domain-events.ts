@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import type { DOMAIN_EVENTS, DomainEventType } from '../events/registry';
 
 /**

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { AMI_ID_PATTERN, IMAGE_NAME_PATTERN, type ImageVersion } from '../../../shared/domain/images';
 import {
   type ImageChange,
@@ -13,9 +13,14 @@ import { regionName } from './leases';
 
 export const imageVersionBody = z.strictObject({
   amis: z
-    .record(regionName, z.string().regex(AMI_ID_PATTERN, 'must be an AMI id: ami- and 8 or 17 hex digits'))
-    .refine((amis) => Object.keys(amis).length > 0, 'name at least one region')
-    .describe('The AMI of this version in each GPU region, e.g. {"us-east-1": "ami-0123456789abcdef0"}'),
+    .record(
+      regionName,
+      z.string().check(z.regex(AMI_ID_PATTERN, 'must be an AMI id: ami- and 8 or 17 hex digits')),
+    )
+    .check(
+      z.refine((amis) => Object.keys(amis).length > 0, 'name at least one region'),
+      z.describe('The AMI of this version in each GPU region, e.g. {"us-east-1": "ami-0123456789abcdef0"}'),
+    ),
 });
 
 function pathName(event: ApiEvent, param: 'name' | 'version'): string {

@@ -1,15 +1,17 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { demandProfile } from '../../../shared/domain/demand-profile';
 import { allLeasesOf } from '../../../shared/usecases/all-leases';
 import { type ApiEvent, type ApiResult, json, tenantOf, validate } from '../http';
-import { checkRange, instant, resolveRange } from '../range';
+import { checkRange, instant, type RangeInput, resolveRange } from '../range';
 import type { ApiContext } from './context';
 
 const profileQuery = (nowMs: number) =>
   z
-    .strictObject({ from: instant.optional(), to: instant.optional() })
-    .transform((query) => resolveRange(query, nowMs))
-    .superRefine(checkRange);
+    .pipe(
+      z.strictObject({ from: z.optional(instant), to: z.optional(instant) }),
+      z.transform((query: RangeInput) => resolveRange(query, nowMs)),
+    )
+    .check(z.superRefine(checkRange));
 
 /**
  * The tenant's demand per UTC day: GPU-hours, average and peak concurrent GPUs
