@@ -1,5 +1,4 @@
-import * as z from 'zod/mini';
-import './zod-messages';
+import * as z from './zod';
 
 export class ConfigError extends Error {
   constructor(readonly problems: readonly string[]) {

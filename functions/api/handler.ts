@@ -1,7 +1,6 @@
 import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import type { Context } from 'aws-lambda';
-import * as z from 'zod/mini';
 import { CloudWatchMetricReader } from '../../shared/adapters/cloudwatch-metric-reader';
 import { DynamoDbAuditStore } from '../../shared/adapters/dynamodb-audit-store';
 import { DynamoDbBudgetRepository } from '../../shared/adapters/dynamodb-budget-repository';
@@ -27,6 +26,7 @@ import { createLease } from '../../shared/usecases/create-lease';
 import { readLeaseGpuMetrics } from '../../shared/usecases/lease-metrics';
 import { requestRelease } from '../../shared/usecases/release-lease';
 import { deleteScalingGroup, getScalingGroup, putScalingGroup } from '../../shared/usecases/scaling-groups';
+import * as z from '../../shared/zod';
 import { apiErrors } from './error-handler';
 import { toApiError } from './errors';
 import { ApiError, type ApiEvent, type ApiResult } from './http';

@@ -1,6 +1,5 @@
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import * as z from 'zod/mini';
-import '../../shared/zod-messages';
+import * as z from '../../shared/zod';
 
 export type ApiEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
 export type ApiResult = APIGatewayProxyStructuredResultV2;

@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import * as z from '../../shared/zod';
 import { authErrors, errorResponse, jsonContent, ref } from './openapi-parts';
 import { putSettingsBody } from './routes/settings';
 

@@ -1,6 +1,6 @@
-import * as z from 'zod/mini';
 import { LEASE_STATUSES, RENTAL_MODES, WORKLOADS } from '../../shared/domain/lease';
 import { USAGE_GROUPINGS } from '../../shared/domain/usage';
+import * as z from '../../shared/zod';
 import { auditPaths, auditSchemas } from './openapi-audit';
 import { budgetPaths, budgetSchemas } from './openapi-budgets';
 import {

@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import * as z from '../../shared/zod';
 
 /** The `from`/`to` query of the routes that report over time. */
 export const MAX_RANGE_DAYS = 400;

@@ -1,4 +1,3 @@
-import * as z from 'zod/mini';
 import { DynamoDbAuditStore, DynamoDbChargedTenants } from '../../shared/adapters/dynamodb-audit-store';
 import { EventBridgePublisher } from '../../shared/adapters/eventbridge-publisher';
 import { SnsBudgetNotifier } from '../../shared/adapters/sns-budget-notifier';
@@ -11,6 +10,7 @@ import { createEventBridgeClient, createSnsClient } from '../../shared/lambda/cl
 import { logger, metrics, observed } from '../../shared/lambda/observability';
 import { createStores, storeConfig } from '../../shared/lambda/stores';
 import { announceMonthlyAudits } from '../../shared/usecases/audit/announce-audits';
+import * as z from '../../shared/zod';
 
 const config = readConfig({
   AWS_REGION: nonEmpty,

@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import * as z from '../zod';
 
 /** The EC2 events gpurent reacts to, as EventBridge names them (`detail-type`). */
 export const EC2_EVENT_TYPES = {

@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import * as z from '../zod';
 
 /** A lease may be given from one minute to thirty days to live; it is released when that runs out. */
 export const MIN_LEASE_MINUTES = 1;

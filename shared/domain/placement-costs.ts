@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import * as z from '../zod';
 import { type MicroUsd, usdToMicro } from './money';
 
 /**

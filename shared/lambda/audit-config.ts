@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import * as z from 'zod/mini';
 import { DEFAULT_DATA_DIR } from '../../planner/paths';
 import { AVAILABILITY_DIR, PRICES_FILE } from '../../planner/spot-market';
 import { nonEmpty } from '../config';
+import * as z from '../zod';
 
 /**
  * Where the audit's replay reads the V100 spot traces. Locally the team's data

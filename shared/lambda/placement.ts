@@ -1,10 +1,10 @@
-import * as z from 'zod/mini';
 import { Ec2Compute } from '../adapters/ec2-compute';
 import { commaList, nonEmpty } from '../config';
 import { IMAGE_NAME_PATTERN } from '../domain/images';
 import { DEFAULT_PLACEMENT_COSTS, placementCostsSchema } from '../domain/placement-costs';
 import { UnavailableOfferings } from '../domain/unavailable-offerings';
 import type { PlacementSettings } from '../usecases/dependencies';
+import * as z from '../zod';
 import { createEc2Client } from './clients';
 
 const REGION_NAME = /^[a-z]{2}(-gov)?-[a-z]+-\d$/;

@@ -1,4 +1,3 @@
-import * as z from 'zod/mini';
 import { CloudWatchMetricReader } from '../adapters/cloudwatch-metric-reader';
 import { DynamoDbBudgetRepository } from '../adapters/dynamodb-budget-repository';
 import { DynamoDbGpuHealthMarks } from '../adapters/dynamodb-gpu-health-marks';
@@ -10,6 +9,7 @@ import { priceCatalog } from '../catalog';
 import { nonEmpty } from '../config';
 import { DEFAULT_GPU_TEMPERATURE_LIMIT_C } from '../domain/gpu-health';
 import type { ScalingDeps } from '../usecases/evaluate-scaling-groups';
+import * as z from '../zod';
 import { createCloudWatchClient, createEventBridgeClient, createSqsClient } from './clients';
 import { createLeaseExpiry, type LeaseExpiryConfig, leaseExpiryConfig } from './lease-expiry';
 import { createPlacement, type PlacementConfig, placementConfig } from './placement';

@@ -1,10 +1,10 @@
-import * as z from 'zod/mini';
 import { DynamoDbCommitmentRepository } from '../adapters/dynamodb-commitments';
 import { DynamoDbImageRepository } from '../adapters/dynamodb-images';
 import { DynamoDbLeaseRepository } from '../adapters/dynamodb-lease-repository';
 import { DynamoDbMeteringLedger } from '../adapters/dynamodb-metering-ledger';
 import { DynamoDbSpendCounters } from '../adapters/dynamodb-spend-counters';
 import { nonEmpty } from '../config';
+import * as z from '../zod';
 import { createDocumentClient, createDynamoDbClient } from './clients';
 
 /** Environment every function that reads or writes leases needs. */

@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import * as z from '../zod';
 
 export const leaseCommandSchema = z.object({
   type: z.enum(['provision', 'release', 'expire', 'replace']),

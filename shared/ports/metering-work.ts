@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import * as z from '../zod';
 
 /** Names one instance record: enough to read its checkpoint again. */
 export const instanceRefSchema = z.object({

@@ -1,4 +1,3 @@
-import * as z from 'zod/mini';
 import {
   BUDGET_ACTIONS,
   BUDGET_BASES,
@@ -17,6 +16,7 @@ import {
   statusOfTenantBudgets,
 } from '../../../shared/usecases/budgets/budget-status';
 import { putBudget } from '../../../shared/usecases/budgets/put-budget';
+import * as z from '../../../shared/zod';
 import {
   ApiError,
   type ApiEvent,

@@ -1,4 +1,3 @@
-import * as z from 'zod/mini';
 import { AMI_ID_PATTERN, IMAGE_NAME_PATTERN, type ImageVersion } from '../../../shared/domain/images';
 import {
   type ImageChange,
@@ -6,6 +5,7 @@ import {
   registerImageVersion,
   rollbackImage,
 } from '../../../shared/usecases/images';
+import * as z from '../../../shared/zod';
 import { requireAdmin } from '../admin';
 import { ApiError, type ApiEvent, type ApiResult, json, parseJsonBody, validate } from '../http';
 import type { ApiContext } from './context';

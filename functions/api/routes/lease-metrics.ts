@@ -1,5 +1,5 @@
-import * as z from 'zod/mini';
 import type { GpuSeries } from '../../../shared/usecases/lease-metrics';
+import * as z from '../../../shared/zod';
 import { type ApiEvent, type ApiResult, json, tenantOf, validate } from '../http';
 import type { ApiContext } from './context';
 import { leaseIdOf } from './leases';

@@ -1,9 +1,9 @@
-import * as z from 'zod/mini';
 import { PROJECT_PATTERN } from '../../../shared/domain/budgets/budget';
 import { RENTAL_MODES, WORKLOADS } from '../../../shared/domain/lease';
 import { leaseDurationMinutes } from '../../../shared/domain/lease-expiry';
 import { LEASE_ID_PATTERN } from '../../../shared/ids';
 import type { CreateLeaseRequest } from '../../../shared/usecases/create-lease';
+import * as z from '../../../shared/zod';
 import { ApiError, type ApiEvent, type ApiResult, json, parseJsonBody, tenantOf, validate } from '../http';
 import { leaseBody } from '../lease-view';
 import type { ApiContext } from './context';

@@ -1,9 +1,9 @@
-import * as z from 'zod/mini';
 import { type RentalMode, WORKLOADS } from '../../../shared/domain/lease';
 import { microToUsd } from '../../../shared/domain/money';
 import { assessPool, isBackedOff, type PlacementRequest, rankPools } from '../../../shared/domain/placement';
 import { allowedRegions, candidateInstanceTypes } from '../../../shared/usecases/lease-shape';
 import { livePools } from '../../../shared/usecases/pools';
+import * as z from '../../../shared/zod';
 import { requireAdmin } from '../admin';
 import { type ApiEvent, type ApiResult, json, validate } from '../http';
 import type { ApiContext } from './context';

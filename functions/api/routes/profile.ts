@@ -1,6 +1,6 @@
-import * as z from 'zod/mini';
 import { demandProfile } from '../../../shared/domain/demand-profile';
 import { allLeasesOf } from '../../../shared/usecases/all-leases';
+import * as z from '../../../shared/zod';
 import { type ApiEvent, type ApiResult, json, tenantOf, validate } from '../http';
 import { checkRange, instant, type RangeInput, resolveRange } from '../range';
 import type { ApiContext } from './context';

@@ -1,7 +1,7 @@
-import * as z from 'zod/mini';
 import { type Commitment, committedGpus, usedGpus } from '../../../shared/domain/commitments';
 import { microToUsd } from '../../../shared/domain/money';
 import { defineCommitment } from '../../../shared/usecases/commitments';
+import * as z from '../../../shared/zod';
 import { requireAdmin } from '../admin';
 import { ApiError, type ApiEvent, type ApiResult, json, parseJsonBody, validate } from '../http';
 import type { ApiContext } from './context';

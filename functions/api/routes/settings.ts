@@ -1,6 +1,6 @@
-import * as z from 'zod/mini';
 import { leaseDurationMinutes } from '../../../shared/domain/lease-expiry';
 import type { TenantSettings } from '../../../shared/ports/lease-expiry';
+import * as z from '../../../shared/zod';
 import { type ApiEvent, type ApiResult, json, parseJsonBody, tenantOf, validate } from '../http';
 import type { ApiContext } from './context';
 

@@ -1,4 +1,3 @@
-import * as z from 'zod/mini';
 import { microToUsd } from '../../../shared/domain/money';
 import { dayOf } from '../../../shared/domain/spend';
 import {
@@ -9,6 +8,7 @@ import {
 } from '../../../shared/domain/usage';
 import { usageExportCsv } from '../../../shared/domain/usage-export';
 import { allLeasesOf } from '../../../shared/usecases/all-leases';
+import * as z from '../../../shared/zod';
 import { type ApiEvent, type ApiResult, json, tenantOf, validate } from '../http';
 import { checkRange, DAY_MS, instant, type RangeInput, resolveRange } from '../range';
 import type { ApiContext } from './context';
