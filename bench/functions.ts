@@ -7,12 +7,17 @@
  * loading those SDK packages from node_modules, as Lambda loads them from the
  * runtime's, so that figure does not flatter the smaller package.
  */
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { BUNDLE_AWS_SDK } from '../infra/constructs/lambda-bundling';
 import type { BenchmarkResult } from './support/benchmark';
 import { type ColdLoadTarget, environmentFor, medianColdLoadMs } from './support/cold-load';
-import { type BundleSource, bundleHandler, type LambdaBundle } from './support/lambda-bundle';
+import {
+  type BundleSource,
+  bundleHandler,
+  functionHandlers,
+  type LambdaBundle,
+} from './support/lambda-bundle';
 import { BENCH_TMP, REPO_ROOT } from './support/paths';
 import { round } from './support/stats';
 
@@ -36,14 +41,6 @@ interface Built {
   /** The other choice of BUNDLE_AWS_SDK. */
   readonly comparison: LambdaBundle;
   readonly comparisonTarget: ColdLoadTarget;
-}
-
-function discoverHandlers(): string[] {
-  const root = join(REPO_ROOT, 'functions');
-  return readdirSync(root, { withFileTypes: true })
-    .filter((dir) => dir.isDirectory() && existsSync(join(root, dir.name, 'handler.ts')))
-    .map((dir) => dir.name)
-    .sort();
 }
 
 /** Bundles one handler both ways and learns the environment it needs to load; a string says why it could not. */
@@ -76,8 +73,8 @@ export async function run(): Promise<BenchmarkResult> {
   if (typeof bare === 'string') throw new Error(`The bare baseline handler: ${bare}`);
   const built: Built[] = [];
   const failures: Record<string, string> = {};
-  for (const name of discoverHandlers()) {
-    const outcome = await build(name, { entry: join(REPO_ROOT, 'functions', name, 'handler.ts') });
+  for (const { name, entry } of functionHandlers()) {
+    const outcome = await build(name, { entry });
     if (typeof outcome === 'string') failures[name] = outcome;
     else built.push(outcome);
   }

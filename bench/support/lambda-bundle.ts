@@ -1,7 +1,8 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type BuildOptions, build, type Metafile } from 'esbuild';
 import { ESM_REQUIRE_BANNER, MAIN_FIELDS } from '../../infra/constructs/lambda-bundling';
+import { REPO_ROOT } from './paths';
 
 /**
  * The esbuild settings of infra/constructs/gpurent-function.ts (ESM, minified,
@@ -27,6 +28,17 @@ export interface LambdaBundle {
   readonly bytesByPackage: ReadonlyArray<readonly [string, number]>;
   /** Packages left external that the bundle imports, loaded from node_modules at run time. */
   readonly externalPackages: readonly string[];
+  /** Every input file with code in the bundle, as the metafile names it. */
+  readonly inputs: readonly string[];
+}
+
+/** Every `functions/<name>/handler.ts`: one Lambda function each, as infra/ deploys them. */
+export function functionHandlers(): Array<{ name: string; entry: string }> {
+  const root = join(REPO_ROOT, 'functions');
+  return readdirSync(root, { withFileTypes: true })
+    .filter((dir) => dir.isDirectory() && existsSync(join(root, dir.name, 'handler.ts')))
+    .map((dir) => ({ name: dir.name, entry: join(root, dir.name, 'handler.ts') }))
+    .sort((a, b) => a.name.localeCompare(b.name));
 }
 
 export type BundleSource =
@@ -56,6 +68,7 @@ export async function bundleHandler(
     bytes: output.bytes,
     bytesByPackage: bytesByPackage(output.inputs),
     externalPackages,
+    inputs: Object.keys(output.inputs).filter((input) => (output.inputs[input]?.bytesInOutput ?? 0) > 0),
   };
 }
 
