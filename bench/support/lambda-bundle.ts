@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 import { join } from 'node:path';
 import { type BuildOptions, build, type Metafile } from 'esbuild';
 import { ESM_REQUIRE_BANNER, MAIN_FIELDS } from '../../infra/constructs/lambda-bundling';
@@ -61,7 +62,7 @@ export async function bundleHandler(
   const output = Object.values(result.metafile.outputs)[0];
   if (output === undefined) throw new Error(`esbuild wrote no output for ${outfile}`);
   const externalPackages = [
-    ...new Set(output.imports.filter((i) => i.external && !i.path.startsWith('node:')).map((i) => i.path)),
+    ...new Set(output.imports.filter((i) => i.external && !isBuiltin(i.path)).map((i) => i.path)),
   ].sort();
   return {
     path: outfile,
