@@ -9,7 +9,7 @@
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { BUNDLE_AWS_SDK } from '../infra/constructs/lambda-bundling';
+import { BUNDLE_AWS_SDK, LAMBDA_NODE_OPTIONS } from '../infra/constructs/lambda-bundling';
 import type { BenchmarkResult } from './support/benchmark';
 import { type ColdLoadTarget, environmentFor, medianColdLoadMs } from './support/cold-load';
 import {
@@ -115,10 +115,10 @@ export async function run(): Promise<BenchmarkResult> {
     functions,
     ...(Object.keys(failures).length > 0 ? { failures } : {}),
     assumptions: [
-      'bundled with esbuild as infra/constructs/gpurent-function.ts does (platform node, format esm, minify, mainFields module,main, createRequire banner), but target node22 and no source maps',
+      'bundled with esbuild as infra/constructs/gpurent-function.ts does (platform node, format esm, minify, mainFields module,main, createRequire banner, source map without sources), but target node22; bytes are the bundle without its map',
       `bytes and load: the deployed bundle, ${BUNDLE_AWS_SDK ? 'the AWS SDK bundled in' : '@aws-sdk/* left to the Lambda runtime'} (BUNDLE_AWS_SDK in infra/constructs/lambda-bundling.ts)`,
       `comparison: the same build with ${COMPARISON}, ${COMPARISON_LOAD_RUNS} runs, against a bare handler in the same runs; with the SDK external the load includes Node resolving and loading the @aws-sdk packages of sdkPackagesFromNodeModules (and their @smithy dependencies) from this repository's node_modules, as Lambda loads them from its runtime's (the pinned version here, not the runtime's own copy)`,
-      `cold load = wall time of a fresh \`node <bundle>\` process until it exits (process start, parse, module top level), median of ${LOAD_RUNS}, functions taking turns run by run`,
+      `cold load = wall time of a fresh \`node <bundle>\` process until it exits (process start, parse, reading the source map as NODE_OPTIONS=${LAMBDA_NODE_OPTIONS} makes Node do in Lambda, module top level), median of ${LOAD_RUNS}, functions taking turns run by run`,
       `baseline: a bare handler (\`${BARE_HANDLER}\`) bundled and loaded the same way in the same run`,
       'Lambda-like environment (AWS_REGION, AWS_LAMBDA_FUNCTION_NAME, AWS_EXECUTION_ENV, Powertools names) plus every variable the functions read (resources of shared/resources.ts, launch template, subnets, the spot data folder) as placeholders, for the bare handler too: nothing connects at load',
       `local Node ${process.version}, not the Lambda runtime: the ratios carry over better than the milliseconds`,

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
+import { LAMBDA_NODE_OPTIONS } from '../../infra/constructs/lambda-bundling';
 import { DEFAULT_DATA_DIR } from '../../planner/paths';
 import { EVENT_BUS, LEASE_EXPIRY, QUEUES, TABLES, TOPICS } from '../../shared/resources';
 import { median } from './stats';
@@ -10,6 +11,8 @@ const LAMBDA_LIKE_ENV = {
   AWS_LAMBDA_FUNCTION_NAME: 'gpurent-bench',
   AWS_LAMBDA_FUNCTION_MEMORY_SIZE: '512',
   AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x',
+  // As the construct sets it: Node then reads the bundle's source map at load.
+  NODE_OPTIONS: LAMBDA_NODE_OPTIONS,
   POWERTOOLS_SERVICE_NAME: 'gpurent',
   POWERTOOLS_METRICS_NAMESPACE: 'gpurent',
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',

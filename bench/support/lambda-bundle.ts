@@ -7,8 +7,8 @@ import { REPO_ROOT } from './paths';
 
 /**
  * The esbuild settings of infra/constructs/gpurent-function.ts (ESM, minified,
- * `module` before `main`, the createRequire banner for inlined CommonJS), minus
- * its source maps; what stays external is the caller's choice.
+ * `module` before `main`, the createRequire banner for inlined CommonJS, a
+ * source map without the sources); what stays external is the caller's choice.
  */
 const LAMBDA_BUNDLE_OPTIONS = {
   platform: 'node',
@@ -18,6 +18,8 @@ const LAMBDA_BUNDLE_OPTIONS = {
   minify: true,
   mainFields: MAIN_FIELDS,
   banner: { js: ESM_REQUIRE_BANNER },
+  sourcemap: true,
+  sourcesContent: false,
   metafile: true,
   logLevel: 'silent',
 } as const satisfies BuildOptions;
@@ -59,7 +61,8 @@ export async function bundleHandler(
       ? { entryPoints: [source.entry] }
       : { stdin: { contents: source.contents, resolveDir: source.resolveDir, loader: 'ts' as const } };
   const result = await build({ ...LAMBDA_BUNDLE_OPTIONS, ...input, outfile, external: [...external] });
-  const output = Object.values(result.metafile.outputs)[0];
+  // The bundle, not its source map (a file of its own).
+  const output = Object.entries(result.metafile.outputs).find(([path]) => !path.endsWith('.map'))?.[1];
   if (output === undefined) throw new Error(`esbuild wrote no output for ${outfile}`);
   const externalPackages = [
     ...new Set(output.imports.filter((i) => i.external && !isBuiltin(i.path)).map((i) => i.path)),

@@ -19,7 +19,7 @@ import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { acknowledgeTableIndexes } from './data';
-import { BUNDLE_AWS_SDK, ESM_REQUIRE_BANNER, MAIN_FIELDS } from './lambda-bundling';
+import { BUNDLE_AWS_SDK, ESM_REQUIRE_BANNER, LAMBDA_NODE_OPTIONS, MAIN_FIELDS } from './lambda-bundling';
 import { acknowledgeWildcardAction, acknowledgeWildcardResource } from './nag';
 
 /** Root of the repository: `functions/`, `package-lock.json` and `tsconfig.json` live here. */
@@ -187,7 +187,7 @@ export class GpurentFunction extends NodejsFunction {
         POWERTOOLS_SERVICE_NAME: 'gpurent',
         POWERTOOLS_METRICS_NAMESPACE: 'gpurent',
         LOG_LEVEL: logLevel,
-        NODE_OPTIONS: '--enable-source-maps',
+        NODE_OPTIONS: LAMBDA_NODE_OPTIONS,
         ...props.environment,
       },
       bundling: {

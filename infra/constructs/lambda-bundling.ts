@@ -10,6 +10,13 @@
 export const ESM_REQUIRE_BANNER =
   "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
 
+/**
+ * Stack traces in the logs point into the TypeScript sources: the package
+ * carries a source map (without the sources) and Node applies it. Node reads
+ * the map at every cold start, which the functions benchmark includes.
+ */
+export const LAMBDA_NODE_OPTIONS = '--enable-source-maps';
+
 /** ESM builds first, so esbuild can drop what a function never imports. */
 export const MAIN_FIELDS = ['module', 'main'];
 
