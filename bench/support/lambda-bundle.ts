@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { join } from 'node:path';
 import { type BuildOptions, build, type Metafile } from 'esbuild';
-import { ESM_REQUIRE_BANNER, MAIN_FIELDS } from '../../infra/constructs/lambda-bundling';
+import { ESM_REQUIRE_BANNER, MAIN_FIELDS, sdkAliases } from '../../infra/constructs/lambda-bundling';
 import { REPO_ROOT } from './paths';
 
 /**
@@ -60,7 +60,9 @@ export async function bundleHandler(
     'entry' in source
       ? { entryPoints: [source.entry] }
       : { stdin: { contents: source.contents, resolveDir: source.resolveDir, loader: 'ts' as const } };
-  const result = await build({ ...LAMBDA_BUNDLE_OPTIONS, ...input, outfile, external: [...external] });
+  // The SDK aliases apply where the SDK is bundled, as in the construct.
+  const alias = external.includes('@aws-sdk/*') ? {} : sdkAliases(REPO_ROOT);
+  const result = await build({ ...LAMBDA_BUNDLE_OPTIONS, ...input, outfile, external: [...external], alias });
   // The bundle, not its source map (a file of its own).
   const output = Object.entries(result.metafile.outputs).find(([path]) => !path.endsWith('.map'))?.[1];
   if (output === undefined) throw new Error(`esbuild wrote no output for ${outfile}`);
@@ -88,5 +90,8 @@ function bytesByPackage(inputs: Metafile['outputs'][string]['inputs']): Array<[s
 /** `node_modules/@aws-sdk/client-sqs/dist/x.js` → `@aws-sdk/client-sqs`; anything else is the project's. */
 function packageOf(path: string): string {
   const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path.slice(path.lastIndexOf('node_modules/')));
-  return match?.[1] ?? '(project)';
+  if (match?.[1]) return match[1];
+  // The rewritten copies of infra/constructs/tree-shakable-ec2.ts, under .build/<name>-<version>/.
+  const copy = /\.build\/([a-z0-9-]+)-\d[^/]*\//.exec(path);
+  return copy?.[1] ? `@aws-sdk/${copy[1]}` : '(project)';
 }

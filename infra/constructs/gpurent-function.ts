@@ -19,7 +19,13 @@ import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { acknowledgeTableIndexes } from './data';
-import { BUNDLE_AWS_SDK, ESM_REQUIRE_BANNER, LAMBDA_NODE_OPTIONS, MAIN_FIELDS } from './lambda-bundling';
+import {
+  BUNDLE_AWS_SDK,
+  ESM_REQUIRE_BANNER,
+  LAMBDA_NODE_OPTIONS,
+  MAIN_FIELDS,
+  sdkAliases,
+} from './lambda-bundling';
 import { acknowledgeWildcardAction, acknowledgeWildcardResource } from './nag';
 
 /** Root of the repository: `functions/`, `package-lock.json` and `tsconfig.json` live here. */
@@ -146,6 +152,7 @@ export class GpurentFunction extends NodejsFunction {
       );
     }
     const logLevel = props.logLevel ?? 'INFO';
+    const bundleAwsSdk = props.bundleAwsSdk ?? BUNDLE_AWS_SDK;
     const data = props.bundledData;
     for (const folder of data?.folders ?? []) {
       if (!existsSync(join(data?.sourceDir ?? '', folder))) {
@@ -198,7 +205,12 @@ export class GpurentFunction extends NodejsFunction {
         sourceMap: true,
         sourceMapMode: SourceMapMode.DEFAULT,
         sourcesContent: false,
-        bundleAwsSDK: props.bundleAwsSdk ?? BUNDLE_AWS_SDK,
+        bundleAwsSDK: bundleAwsSdk,
+        esbuildArgs: bundleAwsSdk
+          ? Object.fromEntries(
+              Object.entries(sdkAliases(projectRoot)).map(([pkg, path]) => [`--alias:${pkg}`, path]),
+            )
+          : undefined,
         tsconfig: join(projectRoot, 'tsconfig.json'),
         forceDockerBundling: false,
         logLevel: LogLevel.WARNING,

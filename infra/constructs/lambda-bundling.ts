@@ -1,3 +1,5 @@
+import { treeShakableEc2Client } from './tree-shakable-ec2';
+
 /**
  * How every gpurent function is bundled, shared by the CDK construct and the
  * functions benchmark (bench/functions.ts) so the figures measure what is deployed.
@@ -28,3 +30,8 @@ export const MAIN_FIELDS = ['module', 'main'];
  * pins the SDK version the tests ran against.
  */
 export const BUNDLE_AWS_SDK = true;
+
+/** Packages esbuild takes from elsewhere when the SDK is bundled (see tree-shakable-ec2.ts). */
+export function sdkAliases(projectRoot: string): Record<string, string> {
+  return { '@aws-sdk/client-ec2': treeShakableEc2Client(projectRoot) };
+}
