@@ -1,45 +1,55 @@
 /**
  * Lambda bundles: each `functions/<name>/handler.ts` bundled as the CDK
- * construct does, its size, and its cold module load (a fresh `node` process
- * running the bundle), both against a bare handler bundled and loaded the same
- * way in the same run.
+ * construct deploys it (infra/constructs/lambda-bundling.ts), its size, and its
+ * cold module load: a fresh `node` process running the bundle, against a bare
+ * handler bundled and loaded the same way in the same run. For comparison, the
+ * same handler with `@aws-sdk/*` left to the runtime: its load includes Node
+ * loading those SDK packages from node_modules, as Lambda loads them from the
+ * runtime's, so that figure does not flatter the smaller package.
  */
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { BUNDLE_AWS_SDK, LAMBDA_NODE_OPTIONS } from '../infra/constructs/lambda-bundling';
 import type { BenchmarkResult } from './support/benchmark';
 import { type ColdLoadTarget, environmentFor, medianColdLoadMs } from './support/cold-load';
-import { type BundleSource, bundleHandler, type LambdaBundle } from './support/lambda-bundle';
+import {
+  type BundleSource,
+  bundleHandler,
+  functionHandlers,
+  type LambdaBundle,
+} from './support/lambda-bundle';
 import { BENCH_TMP, REPO_ROOT } from './support/paths';
 import { round } from './support/stats';
 
 const LOAD_RUNS = 15;
+/** The comparison build is several times slower to load; fewer runs keep the bench short. */
+const COMPARISON_LOAD_RUNS = 5;
 const TOP_PACKAGES = 5;
 const BARE = 'bare';
 const BARE_HANDLER = 'export const handler = async () => ({});';
 const OUT_DIR = join(BENCH_TMP, 'functions');
+const RUNTIME_SDK = ['@aws-sdk/*'];
+const DEPLOYED_EXTERNALS = BUNDLE_AWS_SDK ? [] : RUNTIME_SDK;
+const COMPARISON_EXTERNALS = BUNDLE_AWS_SDK ? RUNTIME_SDK : [];
+const COMPARISON = BUNDLE_AWS_SDK ? 'the SDK from the runtime' : 'the SDK bundled';
 
 interface Built {
   readonly name: string;
+  /** As deployed. */
   readonly bundle: LambdaBundle;
-  readonly sdkExternalBytes: number;
   readonly target: ColdLoadTarget;
+  /** The other choice of BUNDLE_AWS_SDK. */
+  readonly comparison: LambdaBundle;
+  readonly comparisonTarget: ColdLoadTarget;
 }
 
-function discoverHandlers(): string[] {
-  const root = join(REPO_ROOT, 'functions');
-  return readdirSync(root, { withFileTypes: true })
-    .filter((dir) => dir.isDirectory() && existsSync(join(root, dir.name, 'handler.ts')))
-    .map((dir) => dir.name)
-    .sort();
-}
-
-/** Bundles one handler and learns the environment it needs to load; a string says why it could not. */
+/** Bundles one handler both ways and learns the environment it needs to load; a string says why it could not. */
 async function build(name: string, source: BundleSource): Promise<Built | string> {
   let bundle: LambdaBundle;
-  let sdkExternal: LambdaBundle;
+  let comparison: LambdaBundle;
   try {
-    bundle = await bundleHandler(source, join(OUT_DIR, name));
-    sdkExternal = await bundleHandler(source, join(OUT_DIR, `${name}-sdk-external`), ['@aws-sdk/*']);
+    bundle = await bundleHandler(source, join(OUT_DIR, name), DEPLOYED_EXTERNALS);
+    comparison = await bundleHandler(source, join(OUT_DIR, `${name}-comparison`), COMPARISON_EXTERNALS);
   } catch (error) {
     return `bundle failed: ${(error as Error).message.split('\n')[0]}`;
   }
@@ -48,8 +58,9 @@ async function build(name: string, source: BundleSource): Promise<Built | string
   return {
     name,
     bundle,
-    sdkExternalBytes: sdkExternal.bytes,
     target: { name, bundlePath: bundle.path, env },
+    comparison,
+    comparisonTarget: { name, bundlePath: comparison.path, env },
   };
 }
 
@@ -62,27 +73,37 @@ export async function run(): Promise<BenchmarkResult> {
   if (typeof bare === 'string') throw new Error(`The bare baseline handler: ${bare}`);
   const built: Built[] = [];
   const failures: Record<string, string> = {};
-  for (const name of discoverHandlers()) {
-    const outcome = await build(name, { entry: join(REPO_ROOT, 'functions', name, 'handler.ts') });
+  for (const { name, entry } of functionHandlers()) {
+    const outcome = await build(name, { entry });
     if (typeof outcome === 'string') failures[name] = outcome;
     else built.push(outcome);
   }
 
   const loadMs = medianColdLoadMs([bare.target, ...built.map((b) => b.target)], LOAD_RUNS);
+  const comparisonMs = medianColdLoadMs(
+    [bare.comparisonTarget, ...built.map((b) => b.comparisonTarget)],
+    COMPARISON_LOAD_RUNS,
+  );
   const bareMs = loadMs.get(BARE) as number;
+  const comparisonBareMs = comparisonMs.get(BARE) as number;
   const functions = Object.fromEntries(
-    built.map(({ name, bundle, sdkExternalBytes }) => {
+    built.map(({ name, bundle, comparison }) => {
       const ms = loadMs.get(name) as number;
+      const otherMs = comparisonMs.get(name) as number;
       const figures = {
         bytes: bundle.bytes,
-        bytesRatioVsBare: round(bundle.bytes / bare.bundle.bytes, 1),
-        bytesWithSdkExternal: sdkExternalBytes,
         largestPackagesKiB: Object.fromEntries(
           bundle.bytesByPackage.slice(0, TOP_PACKAGES).map(([pkg, bytes]) => [pkg, kib(bytes)]),
         ),
         medianLoadMs: round(ms, 1),
         loadRatioVsBare: round(ms / bareMs, 2),
         loadMsOverBare: round(ms - bareMs, 1),
+        comparison: {
+          bytes: comparison.bytes,
+          sdkPackagesFromNodeModules: BUNDLE_AWS_SDK ? comparison.externalPackages : bundle.externalPackages,
+          medianLoadMs: round(otherMs, 1),
+          loadRatioVsBare: round(otherMs / comparisonBareMs, 2),
+        },
       };
       return [name, figures];
     }),
@@ -94,11 +115,12 @@ export async function run(): Promise<BenchmarkResult> {
     functions,
     ...(Object.keys(failures).length > 0 ? { failures } : {}),
     assumptions: [
-      'bundled with esbuild as infra/constructs/gpurent-function.ts does (platform node, format esm, minify, mainFields module,main, createRequire banner), but target node22 and no source maps',
-      'everything bundled, @aws-sdk/* included; bytesWithSdkExternal is the same build with @aws-sdk/* left to the Lambda runtime (the construct default, bundleAwsSdk: false)',
-      `cold load = wall time of a fresh \`node <bundle>\` process until it exits (process start, parse, module top level), median of ${LOAD_RUNS}, functions taking turns run by run`,
+      'bundled with esbuild as infra/constructs/gpurent-function.ts does (platform node, format esm, minify, mainFields module,main, createRequire banner, source map without sources), but target node22; bytes are the bundle without its map',
+      `bytes and load: the deployed bundle, ${BUNDLE_AWS_SDK ? 'the AWS SDK bundled in' : '@aws-sdk/* left to the Lambda runtime'} (BUNDLE_AWS_SDK in infra/constructs/lambda-bundling.ts)`,
+      `comparison: the same build with ${COMPARISON}, ${COMPARISON_LOAD_RUNS} runs, against a bare handler in the same runs; with the SDK external the load includes Node resolving and loading the @aws-sdk packages of sdkPackagesFromNodeModules (and their @smithy dependencies) from this repository's node_modules, as Lambda loads them from its runtime's (the pinned version here, not the runtime's own copy)`,
+      `cold load = wall time of a fresh \`node <bundle>\` process until it exits (process start, parse, reading the source map as NODE_OPTIONS=${LAMBDA_NODE_OPTIONS} makes Node do in Lambda, module top level), median of ${LOAD_RUNS}, functions taking turns run by run`,
       `baseline: a bare handler (\`${BARE_HANDLER}\`) bundled and loaded the same way in the same run`,
-      'Lambda-like environment (AWS_REGION, AWS_LAMBDA_FUNCTION_NAME, AWS_EXECUTION_ENV, Powertools names) plus every variable the functions read (resources of shared/resources.ts, launch template, subnets) as placeholders, for the bare handler too: nothing connects at load',
+      'Lambda-like environment (AWS_REGION, AWS_LAMBDA_FUNCTION_NAME, AWS_EXECUTION_ENV, Powertools names) plus every variable the functions read (resources of shared/resources.ts, launch template, subnets, the spot data folder) as placeholders, for the bare handler too: nothing connects at load',
       `local Node ${process.version}, not the Lambda runtime: the ratios carry over better than the milliseconds`,
     ],
   };
@@ -106,8 +128,8 @@ export async function run(): Promise<BenchmarkResult> {
     `bare handler: ${kib(bare.bundle.bytes)} KiB, ${round(bareMs, 1)} ms to load (median of ${LOAD_RUNS})`,
     ...Object.entries(functions).map(
       ([name, f]) =>
-        `${name}: ${kib(f.bytes)} KiB (${f.bytesRatioVsBare}× bare; ${kib(f.bytesWithSdkExternal)} KiB with the SDK external), ` +
-        `${f.medianLoadMs} ms to load (${f.loadRatioVsBare}× bare, ${signed(f.loadMsOverBare)} ms)`,
+        `${name}: ${kib(f.bytes)} KiB, ${f.medianLoadMs} ms to load (${f.loadRatioVsBare}× bare, ${signed(f.loadMsOverBare)} ms); ` +
+        `with ${COMPARISON}: ${kib(f.comparison.bytes)} KiB, ${f.comparison.loadRatioVsBare}× bare`,
     ),
     ...Object.entries(failures).map(([name, error]) => `${name}: ${error}`),
   ].join('\n');

@@ -1,8 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
 import { type MicroUsd, usdToMicro } from '../shared/domain/money';
 import type { Pool } from '../shared/domain/placement';
+import * as z from '../shared/zod';
 
 /** The instance type the V100 spot traces probed: one V100 each. */
 export const SPOT_TRACE_INSTANCE_TYPE = 'p3.2xlarge';
@@ -37,19 +37,19 @@ export class SpotDataError extends Error {
 }
 
 const availabilityFile = z.object({
-  metadata: z.object({ gap_seconds: z.number().positive() }),
+  metadata: z.object({ gap_seconds: z.number().check(z.positive()) }),
   data: z.array(z.union([z.literal(0), z.literal(1)])),
 });
-const pricesFile = z.record(z.string(), z.array(z.number().nonnegative()));
+const pricesFile = z.record(z.string(), z.array(z.number().check(z.nonnegative())));
 
-async function readJson<T>(path: string, schema: z.ZodType<T>): Promise<T> {
+async function readJson<T>(path: string, schema: z.core.$ZodType<T>): Promise<T> {
   let raw: unknown;
   try {
     raw = JSON.parse(await readFile(path, 'utf8'));
   } catch (error) {
     throw new SpotDataError(path, error instanceof Error ? error.message : String(error));
   }
-  const parsed = schema.safeParse(raw);
+  const parsed = z.safeParse(schema, raw);
   if (!parsed.success) throw new SpotDataError(path, z.prettifyError(parsed.error));
   return parsed.data;
 }

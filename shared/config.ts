@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from './zod';
 
 export class ConfigError extends Error {
   constructor(readonly problems: readonly string[]) {
@@ -12,10 +12,10 @@ export class ConfigError extends Error {
  * misconfigured function fails on its first cold start with a message that
  * names every missing or malformed variable.
  */
-export function readConfig<Shape extends z.ZodRawShape>(
+export function readConfig<Shape extends z.core.$ZodLooseShape>(
   shape: Shape,
   env: NodeJS.ProcessEnv = process.env,
-): z.infer<z.ZodObject<Shape>> {
+): z.infer<z.ZodMiniObject<Shape>> {
   const result = z.object(shape).safeParse(env);
   if (!result.success) {
     throw new ConfigError(
@@ -25,14 +25,13 @@ export function readConfig<Shape extends z.ZodRawShape>(
   return result.data;
 }
 
-export const nonEmpty = z.string().trim().min(1, 'must be set');
-export const commaList = z
-  .string()
-  .trim()
-  .min(1, 'must be set')
-  .transform((value) =>
+export const nonEmpty = z.string().check(z.trim(), z.minLength(1, 'must be set'));
+export const commaList = z.pipe(
+  nonEmpty,
+  z.transform((value: string) =>
     value
       .split(',')
       .map((part) => part.trim())
       .filter(Boolean),
-  );
+  ),
+);

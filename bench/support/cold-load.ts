@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
+import { LAMBDA_NODE_OPTIONS } from '../../infra/constructs/lambda-bundling';
+import { DEFAULT_DATA_DIR } from '../../planner/paths';
 import { EVENT_BUS, LEASE_EXPIRY, QUEUES, TABLES, TOPICS } from '../../shared/resources';
 import { median } from './stats';
 
@@ -9,6 +11,8 @@ const LAMBDA_LIKE_ENV = {
   AWS_LAMBDA_FUNCTION_NAME: 'gpurent-bench',
   AWS_LAMBDA_FUNCTION_MEMORY_SIZE: '512',
   AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x',
+  // As the construct sets it: Node then reads the bundle's source map at load.
+  NODE_OPTIONS: LAMBDA_NODE_OPTIONS,
   POWERTOOLS_SERVICE_NAME: 'gpurent',
   POWERTOOLS_METRICS_NAMESPACE: 'gpurent',
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
@@ -39,7 +43,8 @@ function load(bundlePath: string, env: LoadEnvironment) {
 /**
  * Every variable a gpurent function reads at load (the resources of
  * shared/resources.ts plus the fleet's launch settings), with placeholder
- * values: nothing connects while a module loads.
+ * values: nothing connects while a module loads. The audit checks at load that
+ * its spot traces exist (the stack bundles them), so it gets the team's copy.
  */
 export const FUNCTION_ENV: LoadEnvironment = Object.fromEntries([
   ...[...Object.values(TABLES), ...Object.values(QUEUES), ...Object.values(TOPICS), EVENT_BUS].map(
@@ -51,6 +56,7 @@ export const FUNCTION_ENV: LoadEnvironment = Object.fromEntries([
   [LEASE_EXPIRY.queueArnEnvVar, 'arn:aws:sqs:us-east-1:000000000000:bench-placeholder'],
   [LEASE_EXPIRY.roleArnEnvVar, 'arn:aws:iam::000000000000:role/bench-placeholder'],
   ['FLEET_NAME', 'fleet-bench-placeholder'],
+  ['SPOT_DATA_DIR', DEFAULT_DATA_DIR],
 ]);
 
 /** The Lambda-like environment a bundle loads in, or why it does not load. */

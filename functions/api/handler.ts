@@ -1,7 +1,6 @@
 import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import type { Context } from 'aws-lambda';
-import { z } from 'zod';
 import { CloudWatchMetricReader } from '../../shared/adapters/cloudwatch-metric-reader';
 import { DynamoDbAuditStore } from '../../shared/adapters/dynamodb-audit-store';
 import { DynamoDbBudgetRepository } from '../../shared/adapters/dynamodb-budget-repository';
@@ -27,6 +26,7 @@ import { createLease } from '../../shared/usecases/create-lease';
 import { readLeaseGpuMetrics } from '../../shared/usecases/lease-metrics';
 import { requestRelease } from '../../shared/usecases/release-lease';
 import { deleteScalingGroup, getScalingGroup, putScalingGroup } from '../../shared/usecases/scaling-groups';
+import * as z from '../../shared/zod';
 import { apiErrors } from './error-handler';
 import { toApiError } from './errors';
 import { ApiError, type ApiEvent, type ApiResult } from './http';
@@ -51,12 +51,15 @@ const config = readConfig({
   IDEMPOTENCY_TABLE_NAME: nonEmpty,
   LEASE_COMMANDS_QUEUE_URL: nonEmpty,
   EVENT_BUS_NAME: nonEmpty,
-  DEFAULT_INSTANCE_TYPE: nonEmpty.default('g5.xlarge'),
+  DEFAULT_INSTANCE_TYPE: z._default(nonEmpty, 'g5.xlarge'),
   /** How long an Idempotency-Key is remembered. */
-  IDEMPOTENCY_TTL_SECONDS: z.coerce.number().int().positive().default(86_400),
+  IDEMPOTENCY_TTL_SECONDS: z._default(z.coerce.number().check(z.int(), z.positive()), 86_400),
   SCALING_GROUPS_TABLE_NAME: nonEmpty,
   /** A GPU hotter than this is reported unhealthy. */
-  GPU_TEMPERATURE_LIMIT_C: z.coerce.number().min(40).max(120).default(DEFAULT_GPU_TEMPERATURE_LIMIT_C),
+  GPU_TEMPERATURE_LIMIT_C: z._default(
+    z.coerce.number().check(z.gte(40), z.lte(120)),
+    DEFAULT_GPU_TEMPERATURE_LIMIT_C,
+  ),
   AUDITS_TABLE_NAME: nonEmpty,
   ...spotDataConfig,
   ...leaseExpiryConfig,

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import type { z } from 'zod';
+import * as z from '../../shared/zod';
 
 export type ApiEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
 export type ApiResult = APIGatewayProxyStructuredResultV2;
@@ -31,12 +31,12 @@ export function json(statusCode: number, body: unknown, headers: Record<string, 
 }
 
 /** Validates with zod; every problem is reported with its path so the caller can fix all at once. */
-export function validate<Schema extends z.ZodType>(
+export function validate<Schema extends z.core.$ZodType>(
   schema: Schema,
   input: unknown,
   what: string,
 ): z.infer<Schema> {
-  const result = schema.safeParse(input);
+  const result = z.safeParse(schema, input);
   if (result.success) return result.data;
   const details = result.error.issues.map((issue) => ({
     path: issue.path.join('.') || what,

@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { BUDGET_ACTIONS, BUDGET_BASES } from '../../shared/domain/budgets/budget';
+import * as z from '../../shared/zod';
 import { authErrors, errorResponse, instant, jsonContent, micro, ref, usd } from './openapi-parts';
 import { putBudgetBody } from './routes/budgets';
 

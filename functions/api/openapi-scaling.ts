@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import { LEASE_STATUSES, RENTAL_MODES } from '../../shared/domain/lease';
 import { scalingGroupSpecSchema } from '../../shared/domain/scaling';
+import * as z from '../../shared/zod';
 
 /** The building blocks openapi.ts defines, handed in so both parts of the document share them. */
 export interface OpenApiParts {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../../shared/zod';
 import { authErrors, errorResponse, jsonContent, ref } from './openapi-parts';
 import { putSettingsBody } from './routes/settings';
 

@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import { LEASE_STATUSES, RENTAL_MODES, WORKLOADS } from '../../shared/domain/lease';
 import { USAGE_GROUPINGS } from '../../shared/domain/usage';
+import * as z from '../../shared/zod';
 import { adminListPaths, adminListSchemas } from './openapi-admin';
 import { auditPaths, auditSchemas, utilizationSchema } from './openapi-audit';
 import { budgetPaths, budgetSchemas } from './openapi-budgets';
@@ -31,7 +31,10 @@ const adminNameParameter = (name: string) => ({
   schema: { type: 'string', pattern: '^[a-z0-9._-]{1,64}$' },
 });
 
-/** The API contract, served at GET /v1/openapi.json; the request schema is the validator itself. */
+/**
+ * The API contract, built from the validators themselves; `npm run openapi` writes it to
+ * docs/openapi.json, which GET /v1/openapi.json serves (a test keeps the two equal).
+ */
 export const openApiDocument = {
   openapi: '3.1.0',
   info: {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../../shared/zod';
 
 /** The `from`/`to` query of the routes that report over time. */
 export const MAX_RANGE_DAYS = 400;
@@ -13,7 +13,7 @@ function startOfMonth(nowMs: number): number {
   return Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
 }
 
-interface RangeInput {
+export interface RangeInput {
   readonly from?: string | undefined;
   readonly to?: string | undefined;
 }
@@ -26,7 +26,7 @@ export function resolveRange(input: RangeInput, nowMs: number) {
   };
 }
 
-export function checkRange(range: { fromMs: number; toMs: number }, ctx: z.RefinementCtx): void {
+export function checkRange(range: { fromMs: number; toMs: number }, ctx: z.core.$RefinementCtx): void {
   if (range.fromMs >= range.toMs)
     ctx.addIssue({ code: 'custom', message: 'from must be before to', path: ['from'] });
   if (range.toMs - range.fromMs > MAX_RANGE_DAYS * DAY_MS) {

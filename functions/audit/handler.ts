@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { CloudWatchMetricReader } from '../../shared/adapters/cloudwatch-metric-reader';
 import { DynamoDbAuditStore, DynamoDbChargedTenants } from '../../shared/adapters/dynamodb-audit-store';
 import { EventBridgePublisher } from '../../shared/adapters/eventbridge-publisher';
@@ -16,6 +15,7 @@ import {
 import { logger, metrics, observed } from '../../shared/lambda/observability';
 import { createStores, storeConfig } from '../../shared/lambda/stores';
 import { announceMonthlyAudits } from '../../shared/usecases/audit/announce-audits';
+import * as z from '../../shared/zod';
 
 const config = readConfig({
   AWS_REGION: nonEmpty,

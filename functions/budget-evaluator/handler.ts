@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { DynamoDbBudgetRepository } from '../../shared/adapters/dynamodb-budget-repository';
 import { EventBridgePublisher } from '../../shared/adapters/eventbridge-publisher';
 import { SnsBudgetNotifier } from '../../shared/adapters/sns-budget-notifier';
@@ -8,6 +7,7 @@ import { createEventBridgeClient, createSnsClient, createSqsClient } from '../..
 import { logger, metrics, observed } from '../../shared/lambda/observability';
 import { createStores, storeConfig } from '../../shared/lambda/stores';
 import { evaluateBudgets } from '../../shared/usecases/budgets/evaluate-budgets';
+import * as z from '../../shared/zod';
 
 const config = readConfig({
   ...storeConfig,

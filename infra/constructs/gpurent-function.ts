@@ -19,6 +19,13 @@ import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { acknowledgeTableIndexes } from './data';
+import {
+  BUNDLE_AWS_SDK,
+  ESM_REQUIRE_BANNER,
+  LAMBDA_NODE_OPTIONS,
+  MAIN_FIELDS,
+  sdkAliases,
+} from './lambda-bundling';
 import { acknowledgeWildcardAction, acknowledgeWildcardResource } from './nag';
 
 /** Root of the repository: `functions/`, `package-lock.json` and `tsconfig.json` live here. */
@@ -29,13 +36,6 @@ export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
  * pinned explicitly (not `NODEJS_LATEST`) so a CDK upgrade never changes it silently.
  */
 export const GPURENT_RUNTIME = Runtime.NODEJS_24_X;
-
-/**
- * Makes `require` available inside the ESM bundle, for the CommonJS dependencies
- * esbuild inlines (Powertools examples use the same banner).
- */
-const ESM_REQUIRE_BANNER =
-  "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
 
 export type GpurentLogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
 
@@ -105,8 +105,9 @@ export interface GpurentFunctionProps {
   readonly environment?: Record<string, string>;
 
   /**
-   * Bundle the AWS SDK instead of using the copy in the Lambda runtime.
-   * @default false
+   * Bundle the AWS SDK instead of using the copy in the Lambda runtime (see
+   * `BUNDLE_AWS_SDK` for why that is the default).
+   * @default true
    */
   readonly bundleAwsSdk?: boolean;
 
@@ -151,6 +152,7 @@ export class GpurentFunction extends NodejsFunction {
       );
     }
     const logLevel = props.logLevel ?? 'INFO';
+    const bundleAwsSdk = props.bundleAwsSdk ?? BUNDLE_AWS_SDK;
     const data = props.bundledData;
     for (const folder of data?.folders ?? []) {
       if (!existsSync(join(data?.sourceDir ?? '', folder))) {
@@ -192,18 +194,23 @@ export class GpurentFunction extends NodejsFunction {
         POWERTOOLS_SERVICE_NAME: 'gpurent',
         POWERTOOLS_METRICS_NAMESPACE: 'gpurent',
         LOG_LEVEL: logLevel,
-        NODE_OPTIONS: '--enable-source-maps',
+        NODE_OPTIONS: LAMBDA_NODE_OPTIONS,
         ...props.environment,
       },
       bundling: {
         format: OutputFormat.ESM,
-        mainFields: ['module', 'main'],
+        mainFields: MAIN_FIELDS,
         banner: ESM_REQUIRE_BANNER,
         minify: true,
         sourceMap: true,
         sourceMapMode: SourceMapMode.DEFAULT,
         sourcesContent: false,
-        bundleAwsSDK: props.bundleAwsSdk ?? false,
+        bundleAwsSDK: bundleAwsSdk,
+        esbuildArgs: bundleAwsSdk
+          ? Object.fromEntries(
+              Object.entries(sdkAliases(projectRoot)).map(([pkg, path]) => [`--alias:${pkg}`, path]),
+            )
+          : undefined,
         tsconfig: join(projectRoot, 'tsconfig.json'),
         forceDockerBundling: false,
         logLevel: LogLevel.WARNING,

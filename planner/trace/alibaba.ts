@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import type { Workload } from '../../shared/domain/lease';
+import * as z from '../../shared/zod';
 import { type CsvRow, parseRow } from './csv';
 import { type DemandTrace, TraceFormatError, type TraceLease } from './demand-trace';
 import { wholeNumber } from './fields';
@@ -31,9 +31,9 @@ const MS_PER_SECOND = 1000;
 const optionalSecond = (what: string) => z.union([z.literal(''), wholeNumber(what)]);
 
 const podRow = z.object({
-  name: z.string().min(1, 'name is empty'),
+  name: z.string().check(z.minLength(1, 'name is empty')),
   num_gpu: wholeNumber('num_gpu'),
-  qos: z.string().min(1, 'qos is empty'),
+  qos: z.string().check(z.minLength(1, 'qos is empty')),
   scheduled_time: optionalSecond('scheduled_time'),
   deletion_time: optionalSecond('deletion_time'),
 });

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import * as z from '../../shared/zod';
 import { TraceFormatError } from './demand-trace';
 
 export interface CsvRow {
@@ -26,7 +26,7 @@ export function splitCsv(text: string): { header: string; rows: CsvRow[] } {
  * becomes a TraceFormatError naming the line, the column and the value found.
  */
 export function parseRow<T>(
-  schema: z.ZodType<T>,
+  schema: z.core.$ZodType<T>,
   columns: readonly string[],
   row: CsvRow,
   source: string,
@@ -39,7 +39,7 @@ export function parseRow<T>(
     );
   }
   const record = Object.fromEntries(columns.map((column, i) => [column, row.fields[i]]));
-  const parsed = schema.safeParse(record);
+  const parsed = z.safeParse(schema, record);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const column = String(issue?.path[0] ?? '');

@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { RENTAL_MODES, WORKLOADS } from '../../shared/domain/lease';
+import * as z from '../../shared/zod';
 import { type CsvRow, parseRow } from './csv';
 import { type DemandTrace, TraceFormatError, type TraceLease } from './demand-trace';
 import { wholeNumber } from './fields';
@@ -7,18 +7,18 @@ import { wholeNumber } from './fields';
 const UTC_EXAMPLE = '2026-11-30T12:00:00.000Z';
 
 const exportRow = z.object({
-  lease_id: z.string().min(1, 'lease_id is empty'),
+  lease_id: z.string().check(z.minLength(1, 'lease_id is empty')),
   workload: z.enum(WORKLOADS, `workload must be one of ${WORKLOADS.join(', ')}`),
   mode: z.enum(RENTAL_MODES, `mode must be one of ${RENTAL_MODES.join(', ')}`),
-  instance_type: z.string().min(1, 'instance_type is empty'),
-  gpus: wholeNumber('gpus').refine((gpus) => gpus >= 1, 'gpus must be at least 1'),
+  instance_type: z.string().check(z.minLength(1, 'instance_type is empty')),
+  gpus: wholeNumber('gpus').check(z.refine((gpus: number) => gpus >= 1, 'gpus must be at least 1')),
   started_at: z.iso.datetime(`started_at must be an ISO-8601 UTC time like ${UTC_EXAMPLE}`),
   ended_at: z.union([
     z.literal(''),
     z.iso.datetime(`ended_at must be empty (still running) or an ISO-8601 UTC time like ${UTC_EXAMPLE}`),
   ]),
   /** Absent from exports made before leases had a project label. */
-  project: z.string().optional(),
+  project: z.optional(z.string()),
 });
 
 /**

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../zod';
 
 /** The EC2 events gpurent reacts to, as EventBridge names them (`detail-type`). */
 export const EC2_EVENT_TYPES = {
@@ -8,9 +8,9 @@ export const EC2_EVENT_TYPES = {
 } as const;
 
 const envelope = {
-  id: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
   source: z.literal('aws.ec2'),
-  region: z.string().min(1),
+  region: z.string().check(z.minLength(1)),
   time: z.iso.datetime({ offset: true }),
 };
 
@@ -19,17 +19,23 @@ export const ec2EventSchema = z.discriminatedUnion('detail-type', [
   z.object({
     ...envelope,
     'detail-type': z.literal(EC2_EVENT_TYPES.spotWarning),
-    detail: z.object({ 'instance-id': z.string().min(1), 'instance-action': z.string().optional() }),
+    detail: z.object({
+      'instance-id': z.string().check(z.minLength(1)),
+      'instance-action': z.optional(z.string()),
+    }),
   }),
   z.object({
     ...envelope,
     'detail-type': z.literal(EC2_EVENT_TYPES.rebalance),
-    detail: z.object({ 'instance-id': z.string().min(1) }),
+    detail: z.object({ 'instance-id': z.string().check(z.minLength(1)) }),
   }),
   z.object({
     ...envelope,
     'detail-type': z.literal(EC2_EVENT_TYPES.stateChange),
-    detail: z.object({ 'instance-id': z.string().min(1), state: z.string().min(1) }),
+    detail: z.object({
+      'instance-id': z.string().check(z.minLength(1)),
+      state: z.string().check(z.minLength(1)),
+    }),
   }),
 ]);
 export type Ec2Event = z.infer<typeof ec2EventSchema>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../zod';
 
 /** A lease may be given from one minute to thirty days to live; it is released when that runs out. */
 export const MIN_LEASE_MINUTES = 1;
@@ -7,9 +7,11 @@ export const MAX_LEASE_MINUTES = 30 * 24 * 60;
 /** A lease lifetime as requests carry it (a lease's own or a tenant's default). */
 export const leaseDurationMinutes = z
   .number()
-  .int('must be a whole number of minutes')
-  .min(MIN_LEASE_MINUTES, `must be at least ${MIN_LEASE_MINUTES} minute`)
-  .max(MAX_LEASE_MINUTES, `must be at most ${MAX_LEASE_MINUTES} minutes (30 days)`);
+  .check(
+    z.int('must be a whole number of minutes'),
+    z.gte(MIN_LEASE_MINUTES, `must be at least ${MIN_LEASE_MINUTES} minute`),
+    z.lte(MAX_LEASE_MINUTES, `must be at most ${MAX_LEASE_MINUTES} minutes (30 days)`),
+  );
 
 const MINUTE_MS = 60_000;
 const AT_EXPRESSION = /^at\((\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\)$/;

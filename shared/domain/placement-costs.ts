@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../zod';
 import { type MicroUsd, usdToMicro } from './money';
 
 /**
@@ -60,8 +60,8 @@ export function placementOverheadMicroUsd(
 }
 
 const usdTable = z.record(
-  z.string().regex(/^[a-z0-9-]+>[a-z0-9-]+$/, 'keys are from>to regions'),
-  z.number().nonnegative(),
+  z.string().check(z.regex(/^[a-z0-9-]+>[a-z0-9-]+$/, 'keys are from>to regions')),
+  z.number().check(z.nonnegative()),
 );
 
 /**
@@ -70,14 +70,14 @@ const usdTable = z.record(
  *   "transferUsdPerGb": {"us-east-1>us-west-2": 0.02}, "defaultTransferUsdPerGb": 0.02}`.
  * Given tables extend the defaults.
  */
-export const placementCostsSchema = z
-  .strictObject({
-    latencyPenaltyUsdPerHour: usdTable.optional(),
-    defaultLatencyPenaltyUsdPerHour: z.number().nonnegative().optional(),
-    transferUsdPerGb: usdTable.optional(),
-    defaultTransferUsdPerGb: z.number().nonnegative().optional(),
-  })
-  .transform(
+export const placementCostsSchema = z.pipe(
+  z.strictObject({
+    latencyPenaltyUsdPerHour: z.optional(usdTable),
+    defaultLatencyPenaltyUsdPerHour: z.optional(z.number().check(z.nonnegative())),
+    transferUsdPerGb: z.optional(usdTable),
+    defaultTransferUsdPerGb: z.optional(z.number().check(z.nonnegative())),
+  }),
+  z.transform(
     (input): PlacementCosts => ({
       latencyPenaltyMicroUsdPerHour: {
         ...DEFAULT_PLACEMENT_COSTS.latencyPenaltyMicroUsdPerHour,
@@ -96,7 +96,8 @@ export const placementCostsSchema = z
           ? DEFAULT_PLACEMENT_COSTS.defaultTransferMicroUsdPerGb
           : usdToMicro(input.defaultTransferUsdPerGb),
     }),
-  );
+  ),
+);
 
 function microTable(table: Record<string, number> | undefined): Record<string, MicroUsd> {
   return Object.fromEntries(Object.entries(table ?? {}).map(([pair, usd]) => [pair, usdToMicro(usd)]));

@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { EVENT_SOURCE } from '../adapters/eventbridge-publisher';
+import * as z from '../zod';
 import { DOMAIN_EVENT_TYPES, DOMAIN_EVENTS, type DomainEventType, publishedDetailSchema } from './registry';
 
 export const EVENT_SCHEMA_BASE_URL = 'https://gpurent.dev/events/';

@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import { BUDGET_ACTIONS } from '../domain/budgets/budget';
 import { RENTAL_MODES, WORKLOADS } from '../domain/lease';
+import * as z from '../zod';
 
 /*
  * Every domain event on the gpurent bus, one entry each: its schema version and
@@ -10,23 +10,20 @@ import { RENTAL_MODES, WORKLOADS } from '../domain/lease';
  * here; changing an event's shape incompatibly means a new version.
  */
 
-const leaseId = z.string().regex(/^lease_[0-9a-z]{26}$/);
-const microUsd = z.number().int().describe('Integer micro-dollars (1 USD = 1,000,000).');
-const epochMs = z.number().int().nonnegative().describe('Milliseconds since the Unix epoch.');
-const month = z
-  .string()
-  .regex(/^\d{4}-\d{2}$/)
-  .describe('UTC month, yyyy-mm.');
-const project = z.string().regex(/^[a-z0-9-]{1,64}$/);
+const leaseId = z.string().check(z.regex(/^lease_[0-9a-z]{26}$/));
+const microUsd = z.number().check(z.int(), z.describe('Integer micro-dollars (1 USD = 1,000,000).'));
+const epochMs = z.number().check(z.int(), z.nonnegative(), z.describe('Milliseconds since the Unix epoch.'));
+const month = z.string().check(z.regex(/^\d{4}-\d{2}$/), z.describe('UTC month, yyyy-mm.'));
+const project = z.string().check(z.regex(/^[a-z0-9-]{1,64}$/));
 /** Where the provisioner placed a lease, and why. */
 const placement = z.strictObject({
   region: z.string(),
   zone: z.string(),
   instanceType: z.string(),
-  instances: z.number().int().min(1),
+  instances: z.number().check(z.int(), z.gte(1)),
   mode: z.enum(RENTAL_MODES),
   hourlyMicroUsd: microUsd,
-  image: z.string().optional(),
+  image: z.optional(z.string()),
   reason: z.string(),
 });
 
@@ -37,10 +34,12 @@ export const DOMAIN_EVENTS = {
     detail: z.strictObject({
       leaseId,
       workload: z.enum(WORKLOADS),
-      gpus: z.number().int().min(1),
-      instanceType: z.string().min(1),
-      project: project.optional(),
-      expiresAtMs: epochMs.optional().describe('When the lease is released on its own; absent: never.'),
+      gpus: z.number().check(z.int(), z.gte(1)),
+      instanceType: z.string().check(z.minLength(1)),
+      project: z.optional(project),
+      expiresAtMs: z
+        .optional(epochMs)
+        .check(z.describe('When the lease is released on its own; absent: never.')),
     }),
   },
   LeaseRunning: {
@@ -50,8 +49,8 @@ export const DOMAIN_EVENTS = {
       leaseId,
       mode: z.enum(RENTAL_MODES),
       reason: z.string(),
-      gpus: z.number().int().min(1),
-      placement: placement.optional(),
+      gpus: z.number().check(z.int(), z.gte(1)),
+      placement: z.optional(placement),
     }),
   },
   LeaseInterrupted: {
@@ -59,7 +58,7 @@ export const DOMAIN_EVENTS = {
     description: 'EC2 warned that it takes back a spot instance of the lease; a replacement is queued.',
     detail: z.strictObject({
       leaseId,
-      instanceId: z.string().min(1),
+      instanceId: z.string().check(z.minLength(1)),
       zone: z.string(),
       warnedAtMs: epochMs,
     }),
@@ -67,7 +66,7 @@ export const DOMAIN_EVENTS = {
   LeaseReplaced: {
     version: 1,
     description: 'An interrupted instance of the lease was replaced; the lease runs again.',
-    detail: z.strictObject({ leaseId, replacedInstanceId: z.string().min(1), placement }),
+    detail: z.strictObject({ leaseId, replacedInstanceId: z.string().check(z.minLength(1)), placement }),
   },
   LeaseReleased: {
     version: 1,
@@ -83,8 +82,8 @@ export const DOMAIN_EVENTS = {
     version: 1,
     description: 'The reconciler ended a managed GPU instance that no live lease owned.',
     detail: z.strictObject({
-      instanceId: z.string().min(1),
-      leaseId: z.string().optional(),
+      instanceId: z.string().check(z.minLength(1)),
+      leaseId: z.optional(z.string()),
       instanceType: z.string(),
       launchedAtMs: epochMs,
     }),
@@ -94,14 +93,16 @@ export const DOMAIN_EVENTS = {
     description: "A budget's spend (actual or forecast) crossed one of its thresholds this month.",
     detail: z.strictObject({
       budget: z.string(),
-      project: project.optional(),
+      project: z.optional(project),
       month,
-      threshold: z.number().int().min(1),
+      threshold: z.number().check(z.int(), z.gte(1)),
       basis: z.enum(['actual', 'forecast']),
       valueMicroUsd: microUsd,
       limitMicroUsd: microUsd,
       forecastMicroUsd: microUsd,
-      alertId: z.string().min(1).describe('The same id as the SNS alert; repeated on a resend.'),
+      alertId: z
+        .string()
+        .check(z.minLength(1), z.describe('The same id as the SNS alert; repeated on a resend.')),
     }),
   },
   BudgetActionTaken: {
@@ -109,12 +110,12 @@ export const DOMAIN_EVENTS = {
     description: 'A budget reached its limit and its action was taken (and leases released, if any).',
     detail: z.strictObject({
       budget: z.string(),
-      project: project.optional(),
+      project: z.optional(project),
       month,
       action: z.enum(BUDGET_ACTIONS),
       spendMicroUsd: microUsd,
       limitMicroUsd: microUsd,
-      releasedLeaseIds: z.array(leaseId).readonly(),
+      releasedLeaseIds: z.readonly(z.array(leaseId)),
     }),
   },
   ScalingDecision: {
@@ -122,23 +123,23 @@ export const DOMAIN_EVENTS = {
     description:
       'A scaling group changed size (or launched/released members): the decision, why, and the metric values behind it.',
     detail: z.strictObject({
-      group: z.string().min(1),
+      group: z.string().check(z.minLength(1)),
       atMs: epochMs,
       action: z.enum(['scale-out', 'scale-in', 'none']),
-      from: z.number().int().min(0),
-      to: z.number().int().min(0),
+      from: z.number().check(z.int(), z.gte(0)),
+      to: z.number().check(z.int(), z.gte(0)),
       reason: z.string(),
-      observations: z
-        .array(
+      observations: z.readonly(
+        z.array(
           z.strictObject({
             rule: z.enum(['scaleOut', 'scaleIn']),
             metric: z.string(),
-            values: z.array(z.number()).readonly(),
+            values: z.readonly(z.array(z.number())),
           }),
-        )
-        .readonly(),
-      launched: z.array(leaseId).readonly(),
-      released: z.array(leaseId).readonly(),
+        ),
+      ),
+      launched: z.readonly(z.array(leaseId)),
+      released: z.readonly(z.array(leaseId)),
     }),
   },
   GpuUnhealthy: {
@@ -146,8 +147,8 @@ export const DOMAIN_EVENTS = {
     description: 'A GPU is hotter than its limit or has reported nothing for 5 minutes (once per episode).',
     detail: z.strictObject({
       leaseId,
-      instanceId: z.string().min(1),
-      gpuIndex: z.number().int().min(0),
+      instanceId: z.string().check(z.minLength(1)),
+      gpuIndex: z.number().check(z.int(), z.gte(0)),
       status: z.enum(['hot', 'silent']),
       reason: z.string(),
     }),
@@ -157,9 +158,11 @@ export const DOMAIN_EVENTS = {
     description: "Last month's audit of the tenant is stored and can be read at GET /v1/audit/{month}.",
     detail: z.strictObject({
       month,
-      auditId: z.string().min(1).describe('The same id as the SNS summary; repeated on a resend.'),
+      auditId: z
+        .string()
+        .check(z.minLength(1), z.describe('The same id as the SNS summary; repeated on a resend.')),
       costMicroUsd: microUsd,
-      reservedGpus: z.number().int().min(0),
+      reservedGpus: z.number().check(z.int(), z.gte(0)),
       estimatedSavingMicroUsd: microUsd,
     }),
   },
@@ -169,7 +172,7 @@ export interface DomainEventDefinition {
   /** Bumped on an incompatible change; the schema file and `detail.schemaVersion` carry it. */
   readonly version: number;
   readonly description: string;
-  readonly detail: z.ZodObject;
+  readonly detail: z.ZodMiniObject;
 }
 
 export type DomainEventType = keyof typeof DOMAIN_EVENTS;
@@ -184,14 +187,16 @@ export function isDomainEventType(type: string): type is DomainEventType {
 export const envelopeFields = {
   eventId: z
     .string()
-    .regex(/^[0-9a-f]{32}$/)
-    .describe('Stable per fact: a redelivered or re-published event has the same id; drop repeats.'),
-  schemaVersion: z.number().int().min(1),
-  tenantId: z.string().min(1),
+    .check(
+      z.regex(/^[0-9a-f]{32}$/),
+      z.describe('Stable per fact: a redelivered or re-published event has the same id; drop repeats.'),
+    ),
+  schemaVersion: z.number().check(z.int(), z.gte(1)),
+  tenantId: z.string().check(z.minLength(1)),
 };
 
 /** The whole `detail` integrators receive for an event type. */
 export function publishedDetailSchema(type: DomainEventType) {
   const { version, detail } = DOMAIN_EVENTS[type];
-  return detail.extend({ ...envelopeFields, schemaVersion: z.literal(version) });
+  return z.extend(detail, { ...envelopeFields, schemaVersion: z.literal(version) });
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { DEFAULT_DATA_DIR } from '../../planner/paths';
 import { AVAILABILITY_DIR, PRICES_FILE } from '../../planner/spot-market';
 import { nonEmpty } from '../config';
+import * as z from '../zod';
 
 /**
  * Where the audit's replay reads the V100 spot traces. Locally the team's data
@@ -10,10 +11,12 @@ import { nonEmpty } from '../config';
  * trace folders into the function package and points this at them.
  */
 export const spotDataConfig = {
-  SPOT_DATA_DIR: nonEmpty
-    .default(DEFAULT_DATA_DIR)
-    .refine(
-      (dir) => existsSync(join(dir, AVAILABILITY_DIR)) && existsSync(join(dir, PRICES_FILE)),
-      `must be a directory holding ${AVAILABILITY_DIR}/ and ${PRICES_FILE}`,
+  SPOT_DATA_DIR: z
+    ._default(nonEmpty, DEFAULT_DATA_DIR)
+    .check(
+      z.refine(
+        (dir: string) => existsSync(join(dir, AVAILABILITY_DIR)) && existsSync(join(dir, PRICES_FILE)),
+        `must be a directory holding ${AVAILABILITY_DIR}/ and ${PRICES_FILE}`,
+      ),
     ),
 };

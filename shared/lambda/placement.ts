@@ -1,39 +1,50 @@
-import { z } from 'zod';
 import { Ec2Compute } from '../adapters/ec2-compute';
 import { commaList, nonEmpty } from '../config';
 import { IMAGE_NAME_PATTERN } from '../domain/images';
 import { DEFAULT_PLACEMENT_COSTS, placementCostsSchema } from '../domain/placement-costs';
 import { UnavailableOfferings } from '../domain/unavailable-offerings';
 import type { PlacementSettings } from '../usecases/dependencies';
+import * as z from '../zod';
 import { createEc2Client } from './clients';
 
 const REGION_NAME = /^[a-z]{2}(-gov)?-[a-z]+-\d$/;
 
-const jsonObject = z.string().transform((text, ctx) => {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    ctx.addIssue({ code: 'custom', message: 'must be JSON' });
-    return z.NEVER;
-  }
-});
+const jsonObject = z.pipe(
+  z.string(),
+  z.transform((text: string, ctx) => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      ctx.issues.push({ code: 'custom', message: 'must be JSON', input: text });
+      return z.NEVER;
+    }
+  }),
+);
 
 /** Environment of every function that places leases or lists pools. */
 export const placementConfig = {
   AWS_REGION: nonEmpty,
   /** GPU regions, home region first; default: the home region alone. */
-  GPU_REGIONS: commaList
-    .pipe(z.array(z.string().regex(REGION_NAME, 'must be region names such as us-east-1')).min(1))
-    .optional(),
+  GPU_REGIONS: z.optional(
+    z.pipe(
+      commaList,
+      z
+        .array(z.string().check(z.regex(REGION_NAME, 'must be region names such as us-east-1')))
+        .check(z.minLength(1)),
+    ),
+  ),
   /** Value of the `gpurent:fleet` tag on each region's subnets and launch template. */
   FLEET_NAME: nonEmpty,
-  PLACEMENT_COSTS: jsonObject.pipe(placementCostsSchema).optional(),
-  SPOT_PRICE_SOURCE: z.enum(['ec2', 'catalog']).default('ec2'),
+  PLACEMENT_COSTS: z.optional(z.pipe(jsonObject, placementCostsSchema)),
+  SPOT_PRICE_SOURCE: z._default(z.enum(['ec2', 'catalog']), 'ec2'),
   /** Spot price as a share of on-demand where EC2 publishes none (1: bill spot at on-demand, never less). */
-  SPOT_CATALOG_RATIO: z.coerce.number().gt(0).max(1).default(1),
-  SPOT_PRICE_NOTE: z.string().optional(),
+  SPOT_CATALOG_RATIO: z._default(z.coerce.number().check(z.gt(0), z.lte(1)), 1),
+  SPOT_PRICE_NOTE: z.optional(z.string()),
   /** The image whose current version new launches use unless a lease pins one. */
-  GPU_IMAGE_NAME: z.string().regex(IMAGE_NAME_PATTERN, 'must be 1-64 of a-z 0-9 . _ -').default('gpu'),
+  GPU_IMAGE_NAME: z._default(
+    z.string().check(z.regex(IMAGE_NAME_PATTERN, 'must be 1-64 of a-z 0-9 . _ -')),
+    'gpu',
+  ),
 };
 
 export interface PlacementConfig {

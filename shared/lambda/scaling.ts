@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { CloudWatchMetricReader } from '../adapters/cloudwatch-metric-reader';
 import { DynamoDbBudgetRepository } from '../adapters/dynamodb-budget-repository';
 import { DynamoDbGpuHealthMarks } from '../adapters/dynamodb-gpu-health-marks';
@@ -10,6 +9,7 @@ import { priceCatalog } from '../catalog';
 import { nonEmpty } from '../config';
 import { DEFAULT_GPU_TEMPERATURE_LIMIT_C } from '../domain/gpu-health';
 import type { ScalingDeps } from '../usecases/evaluate-scaling-groups';
+import * as z from '../zod';
 import { createCloudWatchClient, createEventBridgeClient, createSqsClient } from './clients';
 import { createLeaseExpiry, type LeaseExpiryConfig, leaseExpiryConfig } from './lease-expiry';
 import { createPlacement, type PlacementConfig, placementConfig } from './placement';
@@ -27,7 +27,10 @@ export const scalingConfig = {
   LEASE_COMMANDS_QUEUE_URL: nonEmpty,
   EVENT_BUS_NAME: nonEmpty,
   /** A GPU hotter than this is reported unhealthy. */
-  GPU_TEMPERATURE_LIMIT_C: z.coerce.number().min(40).max(120).default(DEFAULT_GPU_TEMPERATURE_LIMIT_C),
+  GPU_TEMPERATURE_LIMIT_C: z._default(
+    z.coerce.number().check(z.gte(40), z.lte(120)),
+    DEFAULT_GPU_TEMPERATURE_LIMIT_C,
+  ),
 };
 
 export interface ScalingConfig extends StoreConfig, LeaseExpiryConfig, PlacementConfig {

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { DynamoDbCommitmentRepository } from '../adapters/dynamodb-commitments';
 import { DynamoDbImageRepository } from '../adapters/dynamodb-images';
 import { DynamoDbLeaseRepository } from '../adapters/dynamodb-lease-repository';
@@ -6,6 +5,7 @@ import { DynamoDbMeteringLedger } from '../adapters/dynamodb-metering-ledger';
 import { DynamoDbSpendCounters } from '../adapters/dynamodb-spend-counters';
 import { DynamoDbSpotPriceHistory } from '../adapters/dynamodb-spot-price-history';
 import { nonEmpty } from '../config';
+import * as z from '../zod';
 import { createDocumentClient, createDynamoDbClient } from './clients';
 
 /** Environment every function that reads or writes leases needs. */
@@ -14,7 +14,7 @@ export const storeConfig = {
   USAGE_TABLE_NAME: nonEmpty,
   SPEND_TABLE_NAME: nonEmpty,
   /** How long raw usage rows are kept; reports read rollups, the export and audits read rows. */
-  USAGE_ROW_TTL_DAYS: z.coerce.number().int().min(1).max(3650).default(400),
+  USAGE_ROW_TTL_DAYS: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(3650)), 400),
 };
 
 export interface StoreConfig {

@@ -1,5 +1,5 @@
-import type { z } from 'zod';
 import type { DOMAIN_EVENTS, DomainEventType } from '../events/registry';
+import type * as z from '../zod';
 
 /**
  * Events integrators receive on the gpurent bus; `detail-type` is `type`. The

@@ -1,11 +1,11 @@
-import { z } from 'zod';
+import * as z from '../zod';
 
 export const leaseCommandSchema = z.object({
   type: z.enum(['provision', 'release', 'expire', 'replace']),
-  tenantId: z.string().min(1),
-  leaseId: z.string().min(1),
+  tenantId: z.string().check(z.minLength(1)),
+  leaseId: z.string().check(z.minLength(1)),
   /** replace: the interrupted instance whose GPUs are placed again. */
-  instanceId: z.string().min(1).optional(),
+  instanceId: z.optional(z.string().check(z.minLength(1))),
 });
 export type LeaseCommand = z.infer<typeof leaseCommandSchema>;
 

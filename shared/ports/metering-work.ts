@@ -1,17 +1,17 @@
-import { z } from 'zod';
+import * as z from '../zod';
 
 /** Names one instance record: enough to read its checkpoint again. */
 export const instanceRefSchema = z.object({
-  tenantId: z.string().min(1),
-  leaseId: z.string().min(1),
-  instanceId: z.string().min(1),
+  tenantId: z.string().check(z.minLength(1)),
+  leaseId: z.string().check(z.minLength(1)),
+  instanceId: z.string().check(z.minLength(1)),
 });
 export type InstanceRef = z.infer<typeof instanceRefSchema>;
 
 /** A share of a metering run handed to another invocation: charge these instances up to `atMs`. */
 export const meteringWorkSchema = z.object({
-  atMs: z.number().int().nonnegative(),
-  instances: z.array(instanceRefSchema).min(1),
+  atMs: z.number().check(z.int(), z.nonnegative()),
+  instances: z.array(instanceRefSchema).check(z.minLength(1)),
 });
 export type MeteringWork = z.infer<typeof meteringWorkSchema>;
 

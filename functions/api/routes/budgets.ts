@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import {
   BUDGET_ACTIONS,
   BUDGET_BASES,
@@ -17,6 +16,7 @@ import {
   statusOfTenantBudgets,
 } from '../../../shared/usecases/budgets/budget-status';
 import { putBudget } from '../../../shared/usecases/budgets/put-budget';
+import * as z from '../../../shared/zod';
 import {
   ApiError,
   type ApiEvent,
@@ -38,30 +38,41 @@ const sixDecimals = (usd: number) => usdToMicro(usd) / 1_000_000 === usd;
 export const putBudgetBody = z.strictObject({
   monthlyLimitUsd: z
     .number('must be a number of USD such as 2500 or 99.5')
-    .positive('must be greater than 0')
-    .max(MAX_MONTHLY_LIMIT_USD, `must be at most ${MAX_MONTHLY_LIMIT_USD}`)
-    .refine(sixDecimals, 'may have at most 6 decimal places (micro-dollars)'),
-  project: z
-    .string()
-    .regex(PROJECT_PATTERN, 'must be 1-64 lowercase letters, digits or hyphens, such as team-vision')
-    .optional(),
-  thresholds: z
-    .array(
-      z
-        .number()
-        .int('must be a whole percentage')
-        .min(MIN_THRESHOLD_PERCENT, `must be at least ${MIN_THRESHOLD_PERCENT}`)
-        .max(MAX_THRESHOLD_PERCENT, `must be at most ${MAX_THRESHOLD_PERCENT}`),
-    )
-    .min(1, 'needs at least one percentage')
-    .max(MAX_THRESHOLDS, `may list at most ${MAX_THRESHOLDS} percentages`)
-    .refine(
-      (list) => list.every((value, i) => i === 0 || value > (list[i - 1] as number)),
-      'must be ascending without repeats, such as [50, 80, 100]',
-    )
-    .default([...DEFAULT_THRESHOLDS]),
-  basis: z.enum(BUDGET_BASES).default('both'),
-  action: z.enum(BUDGET_ACTIONS).default('notify'),
+    .check(
+      z.positive('must be greater than 0'),
+      z.lte(MAX_MONTHLY_LIMIT_USD, `must be at most ${MAX_MONTHLY_LIMIT_USD}`),
+      z.refine(sixDecimals, 'may have at most 6 decimal places (micro-dollars)'),
+    ),
+  project: z.optional(
+    z
+      .string()
+      .check(
+        z.regex(PROJECT_PATTERN, 'must be 1-64 lowercase letters, digits or hyphens, such as team-vision'),
+      ),
+  ),
+  thresholds: z._default(
+    z
+      .array(
+        z
+          .number()
+          .check(
+            z.int('must be a whole percentage'),
+            z.gte(MIN_THRESHOLD_PERCENT, `must be at least ${MIN_THRESHOLD_PERCENT}`),
+            z.lte(MAX_THRESHOLD_PERCENT, `must be at most ${MAX_THRESHOLD_PERCENT}`),
+          ),
+      )
+      .check(
+        z.minLength(1, 'needs at least one percentage'),
+        z.maxLength(MAX_THRESHOLDS, `may list at most ${MAX_THRESHOLDS} percentages`),
+        z.refine(
+          (list: number[]) => list.every((value, i) => i === 0 || value > (list[i - 1] as number)),
+          'must be ascending without repeats, such as [50, 80, 100]',
+        ),
+      ),
+    [...DEFAULT_THRESHOLDS],
+  ),
+  basis: z._default(z.enum(BUDGET_BASES), 'both'),
+  action: z._default(z.enum(BUDGET_ACTIONS), 'notify'),
 });
 
 function budgetNameOf(event: ApiEvent): string {

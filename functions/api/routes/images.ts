@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import {
   AMI_ID_PATTERN,
   IMAGE_NAME_PATTERN,
@@ -12,6 +11,7 @@ import {
   registerImageVersion,
   rollbackImage,
 } from '../../../shared/usecases/images';
+import * as z from '../../../shared/zod';
 import { requireAdmin } from '../admin';
 import { ApiError, type ApiEvent, type ApiResult, json, parseJsonBody, validate } from '../http';
 import type { ApiContext } from './context';
@@ -19,9 +19,14 @@ import { regionName } from './leases';
 
 export const imageVersionBody = z.strictObject({
   amis: z
-    .record(regionName, z.string().regex(AMI_ID_PATTERN, 'must be an AMI id: ami- and 8 or 17 hex digits'))
-    .refine((amis) => Object.keys(amis).length > 0, 'name at least one region')
-    .describe('The AMI of this version in each GPU region, e.g. {"us-east-1": "ami-0123456789abcdef0"}'),
+    .record(
+      regionName,
+      z.string().check(z.regex(AMI_ID_PATTERN, 'must be an AMI id: ami- and 8 or 17 hex digits')),
+    )
+    .check(
+      z.refine((amis) => Object.keys(amis).length > 0, 'name at least one region'),
+      z.describe('The AMI of this version in each GPU region, e.g. {"us-east-1": "ami-0123456789abcdef0"}'),
+    ),
 });
 
 function pathName(event: ApiEvent, param: 'name' | 'version'): string {

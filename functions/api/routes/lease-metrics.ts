@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import type { GpuSeries } from '../../../shared/usecases/lease-metrics';
+import * as z from '../../../shared/zod';
 import { type ApiEvent, type ApiResult, json, tenantOf, validate } from '../http';
 import type { ApiContext } from './context';
 import { leaseIdOf } from './leases';
@@ -16,31 +16,35 @@ const instant = z.iso.datetime({
 
 const metricsQuery = (nowMs: number) =>
   z
-    .strictObject({
-      from: instant.optional(),
-      to: instant.optional(),
-      period: z.enum(METRIC_PERIODS, { message: 'must be 60, 300 or 3600 (seconds)' }).default('60'),
-    })
-    .transform((query) => {
-      const toMs = query.to ? Date.parse(query.to) : nowMs;
-      return {
-        fromMs: query.from ? Date.parse(query.from) : toMs - HOUR_MS,
-        toMs,
-        periodSeconds: Number(query.period),
-      };
-    })
-    .superRefine((window, ctx) => {
-      if (window.fromMs >= window.toMs) {
-        ctx.addIssue({ code: 'custom', path: ['from'], message: 'from must be before to' });
-      }
-      if ((window.toMs - window.fromMs) / (window.periodSeconds * 1000) > MAX_DATAPOINTS) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['period'],
-          message: `the range holds more than ${MAX_DATAPOINTS} periods of ${window.periodSeconds} s; use a longer period or a shorter range`,
-        });
-      }
-    });
+    .pipe(
+      z.strictObject({
+        from: z.optional(instant),
+        to: z.optional(instant),
+        period: z._default(z.enum(METRIC_PERIODS, { message: 'must be 60, 300 or 3600 (seconds)' }), '60'),
+      }),
+      z.transform((query: { from?: string; to?: string; period: (typeof METRIC_PERIODS)[number] }) => {
+        const toMs = query.to ? Date.parse(query.to) : nowMs;
+        return {
+          fromMs: query.from ? Date.parse(query.from) : toMs - HOUR_MS,
+          toMs,
+          periodSeconds: Number(query.period),
+        };
+      }),
+    )
+    .check(
+      z.superRefine((window, ctx) => {
+        if (window.fromMs >= window.toMs) {
+          ctx.addIssue({ code: 'custom', path: ['from'], message: 'from must be before to' });
+        }
+        if ((window.toMs - window.fromMs) / (window.periodSeconds * 1000) > MAX_DATAPOINTS) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['period'],
+            message: `the range holds more than ${MAX_DATAPOINTS} periods of ${window.periodSeconds} s; use a longer period or a shorter range`,
+          });
+        }
+      }),
+    );
 
 const seriesBody = (series: GpuSeries) => ({
   unit: series.unit,

@@ -1,17 +1,17 @@
-import { z } from 'zod';
 import { PROJECT_PATTERN } from '../../../shared/domain/budgets/budget';
 import { RENTAL_MODES, WORKLOADS } from '../../../shared/domain/lease';
 import { leaseDurationMinutes } from '../../../shared/domain/lease-expiry';
 import { LEASE_ID_PATTERN } from '../../../shared/ids';
 import type { CreateLeaseRequest } from '../../../shared/usecases/create-lease';
 import { priceChangesOf } from '../../../shared/usecases/price-history';
+import * as z from '../../../shared/zod';
 import { ApiError, type ApiEvent, type ApiResult, json, parseJsonBody, tenantOf, validate } from '../http';
 import { leaseBody } from '../lease-view';
 import type { ApiContext } from './context';
 
 export const regionName = z
   .string()
-  .regex(/^[a-z]{2}(-gov)?-[a-z]+-\d$/, 'must be an AWS region such as us-east-1');
+  .check(z.regex(/^[a-z]{2}(-gov)?-[a-z]+-\d$/, 'must be an AWS region such as us-east-1'));
 
 /** One lease may hold up to eight single-GPU instances (one p-class node's worth). */
 export const MAX_GPUS_PER_LEASE = 8;
@@ -19,63 +19,66 @@ export const MAX_GPUS_PER_LEASE = 8;
 export const createLeaseBody = z
   .strictObject({
     workload: z.enum(WORKLOADS),
-    gpus: z.number().int().min(1).max(MAX_GPUS_PER_LEASE),
-    instanceType: z
-      .string()
-      .regex(/^[a-z0-9-]+\.[a-z0-9]+$/, 'must be an EC2 instance type such as g5.xlarge')
-      .optional(),
-    mode: z.enum(RENTAL_MODES).optional(),
-    project: z
-      .string()
-      .regex(PROJECT_PATTERN, 'must be 1-64 lowercase letters, digits or hyphens, such as team-vision')
-      .optional(),
-    durationMinutes: leaseDurationMinutes
-      .optional()
-      .describe("Released on its own after this many minutes; default: the tenant's default, else never"),
+    gpus: z.number().check(z.int(), z.gte(1), z.lte(MAX_GPUS_PER_LEASE)),
+    instanceType: z.optional(
+      z.string().check(z.regex(/^[a-z0-9-]+\.[a-z0-9]+$/, 'must be an EC2 instance type such as g5.xlarge')),
+    ),
+    mode: z.optional(z.enum(RENTAL_MODES)),
+    project: z.optional(
+      z
+        .string()
+        .check(
+          z.regex(PROJECT_PATTERN, 'must be 1-64 lowercase letters, digits or hyphens, such as team-vision'),
+        ),
+    ),
+    durationMinutes: z
+      .optional(leaseDurationMinutes)
+      .check(
+        z.describe("Released on its own after this many minutes; default: the tenant's default, else never"),
+      ),
     gpuModel: z
-      .string()
-      .min(1)
-      .max(64)
-      .optional()
-      .describe('Any instance type with this GPU model, e.g. A10G, L4, A100, H100'),
+      .optional(z.string().check(z.minLength(1), z.maxLength(64)))
+      .check(z.describe('Any instance type with this GPU model, e.g. A10G, L4, A100, H100')),
     regions: z
-      .array(regionName)
-      .min(1)
-      .max(32)
-      .optional()
-      .describe('Regions the lease may run in (default: every GPU region)'),
-    dataRegion: regionName
-      .optional()
-      .describe("Where the lease's data lives; pools elsewhere pay latency and transfer"),
+      .optional(z.array(regionName).check(z.minLength(1), z.maxLength(32)))
+      .check(z.describe('Regions the lease may run in (default: every GPU region)')),
+    dataRegion: z
+      .optional(regionName)
+      .check(z.describe("Where the lease's data lives; pools elsewhere pay latency and transfer")),
     dataGb: z
-      .number()
-      .nonnegative()
-      .max(1_000_000)
-      .optional()
-      .describe('Data moved to the lease when it runs away from dataRegion'),
+      .optional(z.number().check(z.nonnegative(), z.lte(1_000_000)))
+      .check(z.describe('Data moved to the lease when it runs away from dataRegion')),
     maxHourlyPrice: z
-      .number()
-      .positive()
-      .max(100_000)
-      .optional()
-      .describe('USD per hour for all the lease’s instances together'),
+      .optional(z.number().check(z.positive(), z.lte(100_000)))
+      .check(z.describe('USD per hour for all the lease’s instances together')),
     image: z
-      .string()
-      .regex(/^[a-z0-9._-]{1,64}:[a-z0-9._-]{1,64}$/, 'must be name:version of a registered image version')
-      .optional()
-      .describe("Pin the lease to this image version (default: the default image's current version)"),
+      .optional(
+        z
+          .string()
+          .check(
+            z.regex(
+              /^[a-z0-9._-]{1,64}:[a-z0-9._-]{1,64}$/,
+              'must be name:version of a registered image version',
+            ),
+          ),
+      )
+      .check(
+        z.describe("Pin the lease to this image version (default: the default image's current version)"),
+      ),
   })
-  .refine((body) => body.instanceType === undefined || body.gpuModel === undefined, {
-    message: 'name either instanceType or gpuModel, not both',
-    path: ['gpuModel'],
-  });
+  .check(
+    z.refine((body) => body.instanceType === undefined || body.gpuModel === undefined, {
+      message: 'name either instanceType or gpuModel, not both',
+      path: ['gpuModel'],
+    }),
+  );
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{8,128}$/;
 
 /** `limit` and `cursor` of every paged list route. */
 export const listQuery = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(100).default(25),
-  cursor: z.string().min(1).max(512).optional(),
+  limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(100)), 25),
+  cursor: z.optional(z.string().check(z.minLength(1), z.maxLength(512))),
 });
 
 export function leaseIdOf(event: ApiEvent): string {

@@ -1,9 +1,9 @@
-import { z } from 'zod';
 import { type RentalMode, WORKLOADS } from '../../../shared/domain/lease';
 import { microToUsd } from '../../../shared/domain/money';
 import { assessPool, isBackedOff, type PlacementRequest, rankPools } from '../../../shared/domain/placement';
 import { allowedRegions, candidateInstanceTypes } from '../../../shared/usecases/lease-shape';
 import { livePools } from '../../../shared/usecases/pools';
+import * as z from '../../../shared/zod';
 import { requireAdmin } from '../admin';
 import { type ApiEvent, type ApiResult, json, validate } from '../http';
 import type { ApiContext } from './context';
@@ -13,25 +13,30 @@ const POOL_MODES = ['on-demand', 'spot'] as const satisfies readonly RentalMode[
 
 const poolsQuery = z
   .strictObject({
-    gpus: z.coerce.number().int().min(1).max(MAX_GPUS_PER_LEASE).default(1),
-    gpuModel: z.string().min(1).max(64).optional(),
-    instanceType: z
-      .string()
-      .regex(/^[a-z0-9-]+\.[a-z0-9]+$/, 'must be an EC2 instance type')
-      .optional(),
-    workload: z.enum(WORKLOADS).default('batch'),
-    regions: z
-      .string()
-      .transform((value) => value.split(','))
-      .pipe(z.array(regionName).min(1))
-      .optional(),
-    dataRegion: regionName.optional(),
-    dataGb: z.coerce.number().nonnegative().max(1_000_000).optional(),
+    gpus: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(MAX_GPUS_PER_LEASE)), 1),
+    gpuModel: z.optional(z.string().check(z.minLength(1), z.maxLength(64))),
+    instanceType: z.optional(
+      z.string().check(z.regex(/^[a-z0-9-]+\.[a-z0-9]+$/, 'must be an EC2 instance type')),
+    ),
+    workload: z._default(z.enum(WORKLOADS), 'batch'),
+    regions: z.optional(
+      z.pipe(
+        z.pipe(
+          z.string(),
+          z.transform((value: string) => value.split(',')),
+        ),
+        z.array(regionName).check(z.minLength(1)),
+      ),
+    ),
+    dataRegion: z.optional(regionName),
+    dataGb: z.optional(z.coerce.number().check(z.nonnegative(), z.lte(1_000_000))),
   })
-  .refine((query) => query.instanceType === undefined || query.gpuModel === undefined, {
-    message: 'name either instanceType or gpuModel, not both',
-    path: ['gpuModel'],
-  });
+  .check(
+    z.refine((query) => query.instanceType === undefined || query.gpuModel === undefined, {
+      message: 'name either instanceType or gpuModel, not both',
+      path: ['gpuModel'],
+    }),
+  );
 
 /**
  * GET /v1/pools (admin): every pool of the GPU regions with its price, where

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { demandProfile } from '../../../shared/domain/demand-profile';
 import {
   dailyUtilization,
@@ -9,15 +8,18 @@ import {
 } from '../../../shared/domain/gpu-utilization';
 import { allLeasesOf } from '../../../shared/usecases/all-leases';
 import { readGpuUtilization } from '../../../shared/usecases/gpu-utilization';
+import * as z from '../../../shared/zod';
 import { type ApiEvent, type ApiResult, json, tenantOf, validate } from '../http';
-import { checkRange, instant, resolveRange } from '../range';
+import { checkRange, instant, type RangeInput, resolveRange } from '../range';
 import type { ApiContext } from './context';
 
 const profileQuery = (nowMs: number) =>
   z
-    .strictObject({ from: instant.optional(), to: instant.optional() })
-    .transform((query) => resolveRange(query, nowMs))
-    .superRefine(checkRange);
+    .pipe(
+      z.strictObject({ from: z.optional(instant), to: z.optional(instant) }),
+      z.transform((query: RangeInput) => resolveRange(query, nowMs)),
+    )
+    .check(z.superRefine(checkRange));
 
 /**
  * The tenant's demand per UTC day: GPU-hours, average and peak concurrent GPUs

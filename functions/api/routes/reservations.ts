@@ -1,7 +1,7 @@
-import { z } from 'zod';
 import { type Commitment, committedGpus, usedGpus } from '../../../shared/domain/commitments';
 import { microToUsd } from '../../../shared/domain/money';
 import { defineCommitment } from '../../../shared/usecases/commitments';
+import * as z from '../../../shared/zod';
 import { requireAdmin } from '../admin';
 import { ApiError, type ApiEvent, type ApiResult, json, parseJsonBody, validate } from '../http';
 import type { ApiContext } from './context';
@@ -19,29 +19,31 @@ export const reservationBody = z
   .strictObject({
     instanceType: z
       .string()
-      .regex(/^[a-z0-9-]+\.[a-z0-9]+$/, 'must be an EC2 instance type such as g5.xlarge'),
+      .check(z.regex(/^[a-z0-9-]+\.[a-z0-9]+$/, 'must be an EC2 instance type such as g5.xlarge')),
     region: regionName,
     zone: z
       .string()
-      .regex(/^[a-z]{2}(-gov)?-[a-z]+-\d[a-z]$/, 'must be an availability zone such as us-east-1a'),
-    count: z.number().int().min(1, 'must be at least 1').max(10_000),
+      .check(z.regex(/^[a-z]{2}(-gov)?-[a-z]+-\d[a-z]$/, 'must be an availability zone such as us-east-1a')),
+    count: z.number().check(z.int(), z.gte(1, 'must be at least 1'), z.lte(10_000)),
     hourlyRate: z
-      .number()
-      .positive()
-      .max(10_000)
-      .optional()
-      .describe('USD per instance-hour (default: the catalog 1-year reserved rate)'),
+      .optional(z.number().check(z.positive(), z.lte(10_000)))
+      .check(z.describe('USD per instance-hour (default: the catalog 1-year reserved rate)')),
     start: instant,
     end: instant,
-    capacityReservationId: z
-      .string()
-      .regex(/^cr-[0-9a-f]{17}$/, 'must be an EC2 capacity reservation id such as cr-0123456789abcdef0')
-      .optional(),
+    capacityReservationId: z.optional(
+      z
+        .string()
+        .check(
+          z.regex(/^cr-[0-9a-f]{17}$/, 'must be an EC2 capacity reservation id such as cr-0123456789abcdef0'),
+        ),
+    ),
   })
-  .refine((body) => Date.parse(body.end) > Date.parse(body.start), {
-    message: 'end must be after start',
-    path: ['end'],
-  });
+  .check(
+    z.refine((body) => Date.parse(body.end) > Date.parse(body.start), {
+      message: 'end must be after start',
+      path: ['end'],
+    }),
+  );
 
 function reservationIdOf(event: ApiEvent): string {
   const id = event.pathParameters?.id ?? '';

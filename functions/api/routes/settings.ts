@@ -1,13 +1,13 @@
-import { z } from 'zod';
 import { leaseDurationMinutes } from '../../../shared/domain/lease-expiry';
 import type { TenantSettings } from '../../../shared/ports/lease-expiry';
+import * as z from '../../../shared/zod';
 import { type ApiEvent, type ApiResult, json, parseJsonBody, tenantOf, validate } from '../http';
 import type { ApiContext } from './context';
 
 export const putSettingsBody = z.strictObject({
-  defaultLeaseDurationMinutes: leaseDurationMinutes
-    .nullable()
-    .describe('Lifetime of leases that ask for none; null: they run until released'),
+  defaultLeaseDurationMinutes: z
+    .nullable(leaseDurationMinutes)
+    .check(z.describe('Lifetime of leases that ask for none; null: they run until released')),
 });
 
 const settingsBody = (settings: TenantSettings) => ({

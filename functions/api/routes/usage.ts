@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { microToUsd } from '../../../shared/domain/money';
 import { dayOf } from '../../../shared/domain/spend';
 import {
@@ -9,25 +8,33 @@ import {
 } from '../../../shared/domain/usage';
 import { usageExportCsv } from '../../../shared/domain/usage-export';
 import { allLeasesOf } from '../../../shared/usecases/all-leases';
+import * as z from '../../../shared/zod';
 import { type ApiEvent, type ApiResult, json, tenantOf, validate } from '../http';
-import { checkRange, DAY_MS, instant, resolveRange } from '../range';
+import { checkRange, DAY_MS, instant, type RangeInput, resolveRange } from '../range';
 import type { ApiContext } from './context';
 
 const usageQuery = (nowMs: number) =>
   z
-    .strictObject({
-      from: instant.optional(),
-      to: instant.optional(),
-      groupBy: z.enum(USAGE_GROUPINGS).default('mode'),
-    })
-    .transform((query) => ({ groupBy: query.groupBy, ...resolveRange(query, nowMs) }))
-    .superRefine(checkRange);
+    .pipe(
+      z.strictObject({
+        from: z.optional(instant),
+        to: z.optional(instant),
+        groupBy: z._default(z.enum(USAGE_GROUPINGS), 'mode'),
+      }),
+      z.transform((query: RangeInput & { groupBy: (typeof USAGE_GROUPINGS)[number] }) => ({
+        groupBy: query.groupBy,
+        ...resolveRange(query, nowMs),
+      })),
+    )
+    .check(z.superRefine(checkRange));
 
 const exportQuery = (nowMs: number) =>
   z
-    .strictObject({ from: instant.optional(), to: instant.optional() })
-    .transform((query) => resolveRange(query, nowMs))
-    .superRefine(checkRange);
+    .pipe(
+      z.strictObject({ from: z.optional(instant), to: z.optional(instant) }),
+      z.transform((query: RangeInput) => resolveRange(query, nowMs)),
+    )
+    .check(z.superRefine(checkRange));
 
 /**
  * Usage from the daily rollups metering writes with each charge: a month is a

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../../zod';
 import { type LeaseStatus, type RentalMode, WORKLOADS } from '../lease';
 import { rulesIssues, rulesShape, type ScalingPolicy } from './policy';
 
@@ -10,8 +10,10 @@ export const MAX_GROUP_SIZE = 100;
 const size = (what: string) =>
   z
     .int({ error: (issue) => (issue.input === undefined ? `is required: ${what}` : undefined) })
-    .min(0, 'must be 0 or more GPUs')
-    .max(MAX_GROUP_SIZE, `must be at most ${MAX_GROUP_SIZE} GPUs`);
+    .check(
+      z.gte(0, 'must be 0 or more GPUs'),
+      z.lte(MAX_GROUP_SIZE, `must be at most ${MAX_GROUP_SIZE} GPUs`),
+    );
 
 /**
  * What a tenant asks for with `PUT /v1/scaling-groups/{name}`: a fleet of
@@ -23,45 +25,46 @@ export const scalingGroupSpecSchema = z
   .strictObject({
     instanceType: z
       .string()
-      .regex(/^[a-z0-9-]+\.[a-z0-9]+$/, 'must be an EC2 instance type such as g5.xlarge'),
-    workload: z.enum(WORKLOADS).default('inference'),
+      .check(z.regex(/^[a-z0-9-]+\.[a-z0-9]+$/, 'must be an EC2 instance type such as g5.xlarge')),
+    workload: z._default(z.enum(WORKLOADS), 'inference'),
     min: size('the fewest GPUs the group keeps'),
-    max: size('the most GPUs the group may run, which caps its cost').refine(
-      (max) => max >= 1,
-      'must be at least 1 GPU',
+    max: size('the most GPUs the group may run, which caps its cost').check(
+      z.refine((max: number) => max >= 1, 'must be at least 1 GPU'),
     ),
     /** Omitted on an update: the group keeps its current size (within the bounds). @default min */
-    desired: size('').optional(),
-    onDemandBase: size('').default(0),
-    spotAboveBase: z.boolean().default(false),
+    desired: z.optional(size('')),
+    onDemandBase: z._default(size(''), 0),
+    spotAboveBase: z._default(z.boolean(), false),
     ...rulesShape,
     /** A new member counts as booting this long: it is never removed and its metrics are not judged yet. */
-    instanceWarmupSeconds: z.int().min(0).max(3600, 'must be at most 3600 s').default(300),
+    instanceWarmupSeconds: z._default(z.int().check(z.gte(0), z.lte(3600, 'must be at most 3600 s')), 300),
   })
-  .superRefine((spec, ctx) => {
-    if (spec.min > spec.max) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['min'],
-        message: `must not exceed max (${spec.min} > ${spec.max})`,
-      });
-    }
-    if (spec.desired !== undefined && (spec.desired < spec.min || spec.desired > spec.max)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['desired'],
-        message: `must be between min and max (${spec.min}-${spec.max}, got ${spec.desired})`,
-      });
-    }
-    if (spec.spotAboveBase && spec.workload === 'inference') {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['spotAboveBase'],
-        message: 'inference never runs on spot (a reclaim drops requests); use workload batch or training',
-      });
-    }
-    for (const issue of rulesIssues(spec, spec.min, 'min')) ctx.addIssue({ code: 'custom', ...issue });
-  });
+  .check(
+    z.superRefine((spec, ctx) => {
+      if (spec.min > spec.max) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['min'],
+          message: `must not exceed max (${spec.min} > ${spec.max})`,
+        });
+      }
+      if (spec.desired !== undefined && (spec.desired < spec.min || spec.desired > spec.max)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['desired'],
+          message: `must be between min and max (${spec.min}-${spec.max}, got ${spec.desired})`,
+        });
+      }
+      if (spec.spotAboveBase && spec.workload === 'inference') {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['spotAboveBase'],
+          message: 'inference never runs on spot (a reclaim drops requests); use workload batch or training',
+        });
+      }
+      for (const issue of rulesIssues(spec, spec.min, 'min')) ctx.addIssue({ code: 'custom', ...issue });
+    }),
+  );
 
 export type ScalingGroupSpecInput = z.input<typeof scalingGroupSpecSchema>;
 export type ScalingGroupSpec = z.output<typeof scalingGroupSpecSchema>;

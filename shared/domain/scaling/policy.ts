@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../../zod';
 import {
   CUSTOM_STATISTICS,
   GPU_METRIC_NAMES,
@@ -24,67 +24,85 @@ export const MAX_WINDOW_DATAPOINTS = 60;
  * breaches, whichever way the comparison points.
  */
 const window = {
-  sustainedFor: z
-    .int()
-    .min(2, 'must be at least 2 datapoints, so that one noisy datapoint never triggers scaling')
-    .max(MAX_WINDOW_DATAPOINTS, `must be at most ${MAX_WINDOW_DATAPOINTS} datapoints`)
-    .default(3),
-  outOf: z
-    .int()
-    .min(2, 'must be at least 2 datapoints')
-    .max(MAX_WINDOW_DATAPOINTS, `must be at most ${MAX_WINDOW_DATAPOINTS} datapoints`)
-    .optional(),
+  sustainedFor: z._default(
+    z
+      .int()
+      .check(
+        z.gte(2, 'must be at least 2 datapoints, so that one noisy datapoint never triggers scaling'),
+        z.lte(MAX_WINDOW_DATAPOINTS, `must be at most ${MAX_WINDOW_DATAPOINTS} datapoints`),
+      ),
+    3,
+  ),
+  outOf: z.optional(
+    z
+      .int()
+      .check(
+        z.gte(2, 'must be at least 2 datapoints'),
+        z.lte(MAX_WINDOW_DATAPOINTS, `must be at most ${MAX_WINDOW_DATAPOINTS} datapoints`),
+      ),
+  ),
   comparison: z.enum(COMPARISONS),
-  threshold: z.number().refine(Number.isFinite, 'must be a finite number'),
+  threshold: z.number().check(z.refine(Number.isFinite, 'must be a finite number')),
 };
 
 const gpuConditionSchema = z.strictObject({
   metric: z.enum(GPU_METRIC_NAMES),
   /** How the fleet's GPUs combine each minute: their mean, the hottest or the coolest. */
-  statistic: z.enum(GPU_STATISTICS).default('Average'),
+  statistic: z._default(z.enum(GPU_STATISTICS), 'Average'),
   ...window,
 });
 
-const dimensionName = z.string().min(1).max(255);
+const dimensionName = z.string().check(z.minLength(1), z.maxLength(255));
 const customConditionSchema = z.strictObject({
   metric: z.literal('custom'),
-  namespace: z.string().min(1, 'must name the CloudWatch namespace').max(255),
-  name: z.string().min(1, 'must name the CloudWatch metric').max(255),
-  dimensions: z
-    .record(dimensionName, z.string().min(1).max(1024))
-    .refine((d) => Object.keys(d).length <= 30, 'may have at most 30 dimensions')
-    .default({}),
+  namespace: z.string().check(z.minLength(1, 'must name the CloudWatch namespace'), z.maxLength(255)),
+  name: z.string().check(z.minLength(1, 'must name the CloudWatch metric'), z.maxLength(255)),
+  dimensions: z._default(
+    z
+      .record(dimensionName, z.string().check(z.minLength(1), z.maxLength(1024)))
+      .check(z.refine((d) => Object.keys(d).length <= 30, 'may have at most 30 dimensions')),
+    {},
+  ),
   statistic: z
     .string()
-    .refine(
-      (s) => (CUSTOM_STATISTICS as readonly string[]).includes(s) || PERCENTILE_STATISTIC.test(s),
-      `must be one of ${CUSTOM_STATISTICS.join(', ')} or a percentile such as p90`,
+    .check(
+      z.refine(
+        (s: string) => (CUSTOM_STATISTICS as readonly string[]).includes(s) || PERCENTILE_STATISTIC.test(s),
+        `must be one of ${CUSTOM_STATISTICS.join(', ')} or a percentile such as p90`,
+      ),
     ),
   ...window,
 });
 
-const conditionSchema = z
-  .discriminatedUnion('metric', [gpuConditionSchema, customConditionSchema])
-  .superRefine((condition, ctx) => {
-    if (condition.metric !== 'custom') {
-      const { min, max, unit } = GPU_METRICS[condition.metric];
-      if (condition.threshold < min || condition.threshold > max) {
+const conditionSchema = z.pipe(
+  z.discriminatedUnion('metric', [gpuConditionSchema, customConditionSchema]).check(
+    z.superRefine((condition, ctx) => {
+      if (condition.metric !== 'custom') {
+        const { min, max, unit } = GPU_METRICS[condition.metric];
+        if (condition.threshold < min || condition.threshold > max) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['threshold'],
+            message: `must be between ${min} and ${max}${unit} for ${condition.metric} (got ${condition.threshold})`,
+          });
+        }
+      }
+      if (condition.outOf !== undefined && condition.outOf < condition.sustainedFor) {
         ctx.addIssue({
           code: 'custom',
-          path: ['threshold'],
-          message: `must be between ${min} and ${max}${unit} for ${condition.metric} (got ${condition.threshold})`,
+          path: ['outOf'],
+          message: `must be at least sustainedFor (${condition.outOf} < ${condition.sustainedFor})`,
         });
       }
-    }
-    if (condition.outOf !== undefined && condition.outOf < condition.sustainedFor) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['outOf'],
-        message: `must be at least sustainedFor (${condition.outOf} < ${condition.sustainedFor})`,
-      });
-    }
-  })
-  .transform((condition) => ({ ...condition, outOf: condition.outOf ?? condition.sustainedFor }));
+    }),
+  ),
+  z.transform(
+    <Condition extends { outOf?: number | undefined; sustainedFor: number }>(condition: Condition) => ({
+      ...condition,
+      outOf: condition.outOf ?? condition.sustainedFor,
+    }),
+  ),
+);
 
 export type ScalingCondition = z.output<typeof conditionSchema>;
 export type GpuCondition = Extract<ScalingCondition, { metric: GpuMetric }>;
@@ -93,16 +111,23 @@ export type CustomCondition = Extract<ScalingCondition, { metric: 'custom' }>;
 const ruleSchema = (defaultCooldownSeconds: number) =>
   z.strictObject({
     /** `all`: every condition must hold; `any`: one is enough. */
-    match: z.enum(['all', 'any']).default('all'),
-    conditions: z.array(conditionSchema).min(1, 'needs at least one condition'),
+    match: z._default(z.enum(['all', 'any']), 'all'),
+    conditions: z.array(conditionSchema).check(z.minLength(1, 'needs at least one condition')),
     /** GPUs added or removed by one action. */
-    step: z.int().min(1, 'must add or remove at least 1 GPU').max(100, 'must be at most 100 GPUs').default(1),
+    step: z._default(
+      z.int().check(z.gte(1, 'must add or remove at least 1 GPU'), z.lte(100, 'must be at most 100 GPUs')),
+      1,
+    ),
     /** How long after this rule acted the fleet waits before the next action it blocks. */
-    cooldownSeconds: z
-      .int()
-      .min(0, 'must be 0 or more seconds')
-      .max(MAX_COOLDOWN_SECONDS, `must be at most ${MAX_COOLDOWN_SECONDS} s (one day)`)
-      .default(defaultCooldownSeconds),
+    cooldownSeconds: z._default(
+      z
+        .int()
+        .check(
+          z.gte(0, 'must be 0 or more seconds'),
+          z.lte(MAX_COOLDOWN_SECONDS, `must be at most ${MAX_COOLDOWN_SECONDS} s (one day)`),
+        ),
+      defaultCooldownSeconds,
+    ),
   });
 
 export type ScalingRule = z.output<ReturnType<typeof ruleSchema>>;
@@ -148,8 +173,10 @@ export const DEFAULT_SCALE_IN: ScalingRule = {
 
 /** The two rules, with a copy of each default per policy so that changing one never changes the shared default. */
 export const rulesShape = {
-  scaleOut: ruleSchema(DEFAULT_SCALE_OUT.cooldownSeconds).default(() => structuredClone(DEFAULT_SCALE_OUT)),
-  scaleIn: ruleSchema(DEFAULT_SCALE_IN.cooldownSeconds).default(() => structuredClone(DEFAULT_SCALE_IN)),
+  scaleOut: z._default(ruleSchema(DEFAULT_SCALE_OUT.cooldownSeconds), () =>
+    structuredClone(DEFAULT_SCALE_OUT),
+  ),
+  scaleIn: z._default(ruleSchema(DEFAULT_SCALE_IN.cooldownSeconds), () => structuredClone(DEFAULT_SCALE_IN)),
 };
 
 export interface RulesIssue {
@@ -215,8 +242,8 @@ const scalingPolicySchema = z
   .strictObject({
     ...rulesShape,
     /** Resolution of the metric series: a datapoint older than the evaluation window is stale. */
-    periodSeconds: z.int().min(1).max(300).default(60),
-    minCapacity: z.int().min(0, 'must be 0 or more GPUs').default(1),
+    periodSeconds: z._default(z.int().check(z.gte(1), z.lte(300)), 60),
+    minCapacity: z._default(z.int().check(z.gte(0, 'must be 0 or more GPUs')), 1),
     /** No default: the maximum is the tenant's spending cap and must be chosen. */
     maxCapacity: z
       .int({
@@ -225,20 +252,22 @@ const scalingPolicySchema = z
             ? 'is required: the most GPUs the fleet may run, which caps its cost'
             : undefined,
       })
-      .min(1, 'must be at least 1 GPU'),
+      .check(z.gte(1, 'must be at least 1 GPU')),
   })
-  .superRefine((policy, ctx) => {
-    if (policy.minCapacity > policy.maxCapacity) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['minCapacity'],
-        message: `must not exceed maxCapacity (${policy.minCapacity} > ${policy.maxCapacity})`,
-      });
-    }
-    for (const issue of rulesIssues(policy, policy.minCapacity, 'minCapacity')) {
-      ctx.addIssue({ code: 'custom', ...issue });
-    }
-  });
+  .check(
+    z.superRefine((policy, ctx) => {
+      if (policy.minCapacity > policy.maxCapacity) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['minCapacity'],
+          message: `must not exceed maxCapacity (${policy.minCapacity} > ${policy.maxCapacity})`,
+        });
+      }
+      for (const issue of rulesIssues(policy, policy.minCapacity, 'minCapacity')) {
+        ctx.addIssue({ code: 'custom', ...issue });
+      }
+    }),
+  );
 
 export type ScalingPolicyInput = z.input<typeof scalingPolicySchema>;
 export type ScalingPolicy = z.output<typeof scalingPolicySchema>;
