@@ -6,6 +6,7 @@ import { monthOf } from '../../shared/domain/spend';
 import { closeInstanceBill, meterInstances, meterOpenInstances } from '../../shared/usecases/metering';
 import { awsProbe } from '../support/aws';
 import { storesOf, useFreshResources } from '../support/function-env';
+import { usageCharges } from '../support/usage-records';
 
 let env: Record<string, string>;
 let stores: Awaited<ReturnType<typeof storesOf>>;
@@ -100,7 +101,7 @@ describe('the batched meter, property', () => {
             );
           }
 
-          const rows = (await awsProbe().scan(env.USAGE_TABLE_NAME ?? '')).filter((r) =>
+          const rows = (await usageCharges(env.USAGE_TABLE_NAME ?? '')).filter((r) =>
             String(r.tenantId).startsWith(`prop${run}-`),
           );
           let expectedTotal = 0;
