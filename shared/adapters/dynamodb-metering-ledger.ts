@@ -18,7 +18,7 @@ export interface MeteringTables {
 }
 
 export interface MeteringLedgerOptions {
-  /** Usage rows expire (DynamoDB TTL) this many days after their charge. @default 400 */
+  /** Usage records expire (DynamoDB TTL) this many days after their last charge. @default 400 */
   readonly usageRowTtlDays?: number;
   /** Transactions in flight at once. @default 16 */
   readonly concurrency?: number;

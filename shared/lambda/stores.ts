@@ -12,7 +12,10 @@ export const storeConfig = {
   LEASES_TABLE_NAME: nonEmpty,
   USAGE_TABLE_NAME: nonEmpty,
   SPEND_TABLE_NAME: nonEmpty,
-  /** How long raw usage rows are kept; reports read rollups, the export and audits read rows. */
+  /**
+   * How long raw usage records are kept (the charge-by-charge trail); reports and
+   * audits read rollups, the export reads leases.
+   */
   USAGE_ROW_TTL_DAYS: z.coerce.number().int().min(1).max(3650).default(400),
 };
 
