@@ -104,6 +104,17 @@ describe('the batched meter, property', () => {
           const rows = (await usageCharges(env.USAGE_TABLE_NAME ?? '')).filter((r) =>
             String(r.tenantId).startsWith(`prop${run}-`),
           );
+          // A usage record is one transaction's: one tenant's charges, each instance at most once.
+          const records = (await awsProbe().scan(env.USAGE_TABLE_NAME ?? '')).filter((r) =>
+            String(r.tenantId).startsWith(`prop${run}-`),
+          );
+          for (const record of records) {
+            const charged = (record.charges as { instanceId: string }[]).map((c) => c.instanceId);
+            expect(new Set(charged).size).toBe(charged.length);
+            expect(
+              charged.every((id) => instances.find((x) => x.instanceId === id)?.tenantId === record.tenantId),
+            ).toBe(true);
+          }
           let expectedTotal = 0;
           instances.forEach((instance, i) => {
             const billed = rows
