@@ -54,7 +54,7 @@ const usageRows = async (instance: LeaseInstance) =>
   (await usageCharges(env.USAGE_TABLE_NAME ?? '')).filter((row) => row.instanceId === instance.instanceId);
 
 describe('metering ticks against DynamoDB', () => {
-  it('charges the minimum first, then whole seconds, into one row per tick', async () => {
+  it('charges the minimum first, then whole seconds, one charge per tick', async () => {
     const instance = await openInstance();
     await tick(T0 + 52_750); // 10:01:00
     expect(await current(instance)).toMatchObject({ billedSeconds: 60, billedMicroUsd: 51_000 });
