@@ -5,8 +5,11 @@
  * their counters and rollups summed, tenants side by side), against a naive
  * pass in the same run (one read and one transaction per instance, in
  * sequence) on an identical fleet in separate tables. Both passes must bill
- * exactly the closed-form amount. Then a month of daily passes shows how many
- * items a month's `GET /v1/usage` reads for that fleet.
+ * exactly the closed-form amount. A third pass on its own fleet writes only what
+ * any exact meter must write per instance, its checkpoint, 100 a transaction
+ * through the same ledger: the ceiling of the batched rate on this emulator.
+ * Then a month of daily passes shows how many items a month's `GET /v1/usage`
+ * reads for that fleet.
  */
 import { type EmulatorEndpoints, startEmulators } from '../local/emulators';
 import { prepareFunctionEnvironment } from '../local/environment';
@@ -95,6 +98,23 @@ async function batchedPass(size: number) {
   return { stores, seconds, requests: stores.counting.requests() };
 }
 
+/**
+ * The checkpoint floor: every instance's checkpoint rewritten in place (a charge
+ * of nothing, so no usage record and no aggregate), through the ledger's lanes.
+ */
+async function checkpointFloorPass(size: number) {
+  const instances = fleet(size);
+  const stores = await seededStores(`bench-floor-${size}`, instances);
+  const nothing = { seconds: 0, microUsd: 0, checkpoint: EMPTY_CHECKPOINT };
+  const start = performance.now();
+  const outcomes = await stores.ledger.applyCharges(
+    instances.map((instance) => ({ instance, charge: nothing, atMs: instance.meteredUntilMs })),
+  );
+  const seconds = (performance.now() - start) / 1000;
+  if (outcomes.some((outcome) => outcome !== 'recorded')) throw new Error('a checkpoint was not written');
+  return { seconds };
+}
+
 async function naivePass(size: number) {
   const instances = fleet(size);
   const stores = await seededStores(`bench-naive-${size}`, instances);
@@ -123,6 +143,7 @@ export async function run(): Promise<BenchmarkResult> {
     for (const size of SIZES) {
       const batched = await batchedPass(size);
       const naive = await naivePass(size);
+      const floor = await checkpointFloorPass(size);
       bySize[size] = {
         instancesPerSecond: round(size / batched.seconds, 0),
         baselineInstancesPerSecond: round(size / naive.seconds, 0),
@@ -130,6 +151,8 @@ export async function run(): Promise<BenchmarkResult> {
         requestsPerInstance: round(batched.requests / size, 4),
         baselineRequestsPerInstance: round(naive.requests / size, 4),
         passSeconds: round(batched.seconds, 2),
+        checkpointFloorInstancesPerSecond: round(size / floor.seconds, 0),
+        checkpointFloorSpeedup: round(naive.seconds / floor.seconds, 1),
       };
       largest = batched;
     }
@@ -159,7 +182,10 @@ export async function run(): Promise<BenchmarkResult> {
       summary: [
         ...SIZES.map((size) => {
           const f = bySize[size] as Record<string, number>;
-          return `${size} instances: ${f.instancesPerSecond}/s batched (${f.passSeconds} s, ${f.requestsPerInstance} requests each) vs ${f.baselineInstancesPerSecond}/s naive (${f.baselineRequestsPerInstance} requests each): ${f.speedup}x`;
+          return (
+            `${size} instances: ${f.instancesPerSecond}/s batched (${f.passSeconds} s, ${f.requestsPerInstance} requests each) vs ${f.baselineInstancesPerSecond}/s naive (${f.baselineRequestsPerInstance} requests each): ${f.speedup}x; ` +
+            `checkpoints alone: ${f.checkpointFloorInstancesPerSecond}/s (${f.checkpointFloorSpeedup}x naive)`
+          );
         }),
         `both passes billed exactly the closed-form amount`,
         `a month of one tenant's usage (${DAYS} daily passes over ${10_000 / TENANTS} of its instances): ${usageMonthItemsRead} items read`,

@@ -67,7 +67,8 @@ export const TABLES = {
     ],
   },
   /**
-   * One row per charge: tenant, lease, instance, mode, seconds, micro-dollars.
+   * One usage record per metering transaction, holding its charges (lease,
+   * instance, type, mode, project, instant, seconds, micro-dollars) for one tenant.
    * Rows expire (`expiresAt`, USAGE_ROW_TTL_DAYS); reports read the rollups.
    */
   usage: {

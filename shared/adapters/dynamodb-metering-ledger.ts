@@ -5,9 +5,10 @@ import {
   type AggregateTotal,
   type ChargeBatch,
   type ChargeEntry,
+  chargedEntries,
   packChargeBatches,
 } from '../domain/charge-batches';
-import type { ChargeOutcome, MeteringLedger, UsageRecord } from '../ports/metering-ledger';
+import type { ChargeOutcome, MeteringLedger, UsageCharge, UsageRecord } from '../ports/metering-ledger';
 import { aggregateKey, closingUsageKey, instanceKey, tenantKey, usageKey } from './dynamodb-keys';
 
 export interface MeteringTables {
@@ -17,7 +18,7 @@ export interface MeteringTables {
 }
 
 export interface MeteringLedgerOptions {
-  /** Usage rows expire (DynamoDB TTL) this many days after their charge. @default 400 */
+  /** Usage records expire (DynamoDB TTL) this many days after their last charge. @default 400 */
   readonly usageRowTtlDays?: number;
   /** Transactions in flight at once. @default 16 */
   readonly concurrency?: number;
@@ -28,10 +29,11 @@ const DAY_SECONDS = 86_400;
 const CONFLICT_ATTEMPTS = 8;
 
 /**
- * A charge is a usage row, the instance's checkpoint moving forward and the
- * aggregates it adds to (month-to-date counters, daily rollups), written in one
- * transaction guarded by the previous checkpoint. Charges are packed up to 100
- * actions a transaction, their aggregates summed. Two runs racing for the same
+ * A charge is the instance's checkpoint moving forward, its line in the usage
+ * record of its transaction and the aggregates it adds to (month-to-date
+ * counters, daily rollups), written in one transaction guarded by the previous
+ * checkpoint. Charges are packed up to 100 actions a transaction, their
+ * aggregates summed, one usage record holding them all. Two runs racing for the same
  * window: one wins, the other's condition fails and nothing is billed or counted
  * twice; a batch that fails a condition is retried charge by charge, so the
  * others in it still land.
@@ -85,7 +87,8 @@ export class DynamoDbMeteringLedger implements MeteringLedger {
    */
   private async write(batch: ChargeBatch): Promise<boolean> {
     const items = [
-      ...batch.entries.flatMap((entry) => this.entryItems(entry)),
+      ...this.usageRecordPut(batch),
+      ...batch.entries.map((entry) => this.checkpointUpdate(entry)),
       ...batch.totals.map((total) => this.aggregateUpdate(total)),
     ];
     for (let attempt = 1; ; attempt += 1) {
@@ -101,7 +104,7 @@ export class DynamoDbMeteringLedger implements MeteringLedger {
     }
   }
 
-  private entryItems({ instance, charge, atMs, close }: ChargeEntry) {
+  private checkpointUpdate({ instance, charge, atMs, close }: ChargeEntry) {
     const sets = ['billedSeconds = :seconds', 'billedMicroUsd = :micro', 'meteredUntilMs = :at'];
     const values: Record<string, unknown> = {
       ':seconds': charge.checkpoint.billedSeconds,
@@ -113,7 +116,7 @@ export class DynamoDbMeteringLedger implements MeteringLedger {
       sets.push('endedAtMs = :endedAt');
       values[':endedAt'] = close.endedAtMs;
     }
-    const checkpoint = {
+    return {
       Update: {
         TableName: this.tables.leases,
         Key: { pk: tenantKey(instance.tenantId), sk: instanceKey(instance.leaseId, instance.instanceId) },
@@ -122,28 +125,50 @@ export class DynamoDbMeteringLedger implements MeteringLedger {
         ExpressionAttributeValues: values,
       },
     };
-    if (charge.seconds === 0) return [checkpoint];
-    const row = {
-      Put: {
-        TableName: this.tables.usage,
-        Item: {
-          pk: tenantKey(instance.tenantId),
-          sk: close ? closingUsageKey(atMs, instance.instanceId) : usageKey(atMs, instance.instanceId),
-          tenantId: instance.tenantId,
-          leaseId: instance.leaseId,
-          instanceId: instance.instanceId,
-          instanceType: instance.instanceType,
-          mode: instance.mode,
-          project: instance.project,
-          atMs,
+  }
+
+  /**
+   * The batch's usage record, keyed by its first charge as a lone charge's row
+   * would be: two committed batches never share a first charge (the second's
+   * checkpoint condition fails), so the key is unique without being random. A
+   * batch that owes nothing (closes at the checkpoint) writes none.
+   */
+  private usageRecordPut(batch: ChargeBatch) {
+    const charged = chargedEntries(batch);
+    const [first] = charged;
+    if (!first) return [];
+    const { instance, atMs, close } = first;
+    const record: UsageRecord = {
+      tenantId: instance.tenantId,
+      atMs,
+      charges: charged.map(
+        ({ instance: i, charge, atMs: chargedTo }): UsageCharge => ({
+          leaseId: i.leaseId,
+          instanceId: i.instanceId,
+          instanceType: i.instanceType,
+          mode: i.mode,
+          ...(i.project === undefined ? {} : { project: i.project }),
+          atMs: chargedTo,
           seconds: charge.seconds,
           microUsd: charge.microUsd,
-          expiresAt: Math.floor(atMs / 1000) + this.rowTtlSeconds,
-        } satisfies UsageRecord & { pk: string; sk: string; expiresAt: number },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
+        }),
+      ),
     };
-    return [row, checkpoint];
+    const lastMs = Math.max(...charged.map((entry) => entry.atMs));
+    return [
+      {
+        Put: {
+          TableName: this.tables.usage,
+          Item: {
+            pk: tenantKey(instance.tenantId),
+            sk: close ? closingUsageKey(atMs, instance.instanceId) : usageKey(atMs, instance.instanceId),
+            ...record,
+            expiresAt: Math.floor(lastMs / 1000) + this.rowTtlSeconds,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    ];
   }
 
   /** `ADD` the batch's sum to one aggregate; its descriptive attributes are (re)set alongside. */

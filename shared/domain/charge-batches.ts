@@ -19,7 +19,10 @@ export interface AggregateTotal {
   readonly seconds: number;
 }
 
-/** Entries written in one transaction, with their aggregates summed (a transaction may touch an item once). */
+/**
+ * Entries of one tenant written in one transaction, with their aggregates
+ * summed (a transaction may touch an item once).
+ */
 export interface ChargeBatch {
   readonly entries: readonly ChargeEntry[];
   readonly totals: readonly AggregateTotal[];
@@ -43,48 +46,71 @@ export function aggregateId(tenantId: string, aggregate: Aggregate): string {
   }
 }
 
-const entryActions = (entry: ChargeEntry) => (entry.charge.seconds > 0 ? 2 : 1);
-const entryAggregates = (entry: ChargeEntry) =>
-  entry.charge.seconds > 0 ? aggregatesOf(entry.instance, entry.atMs) : [];
+/** Every charge moves its instance's checkpoint: one action each. */
+const CHECKPOINT_ACTIONS = 1;
+/** A batch that owes anything writes one usage record holding all its charges. */
+const USAGE_RECORD_ACTIONS = 1;
+
+const owes = (entry: ChargeEntry) => entry.charge.seconds > 0;
+const entryAggregates = (entry: ChargeEntry) => (owes(entry) ? aggregatesOf(entry.instance, entry.atMs) : []);
 
 /**
- * Packs charges into transactions of at most `maxActions`: a usage row and a
- * checkpoint update per charge (only the checkpoint when nothing is owed), plus
- * one update per distinct aggregate. Charges of one tenant (and lease) are kept
- * together, so most of a batch's counters are shared and the batch holds as
- * many charges as it can.
+ * The order charges are packed in: by tenant (a tenant's month counters are
+ * shared by all its charges), then by what its daily rollup is keyed on (mode,
+ * instance type, project), then by lease, so that a batch touches as few
+ * rollups as possible and its 100 actions go to charges rather than counters.
+ */
+function packingOrder(a: ChargeEntry, b: ChargeEntry): number {
+  const x = a.instance;
+  const y = b.instance;
+  return (
+    x.tenantId.localeCompare(y.tenantId) ||
+    x.mode.localeCompare(y.mode) ||
+    x.instanceType.localeCompare(y.instanceType) ||
+    (x.project ?? '').localeCompare(y.project ?? '') ||
+    x.leaseId.localeCompare(y.leaseId) ||
+    x.instanceId.localeCompare(y.instanceId)
+  );
+}
+
+/**
+ * Packs charges into transactions of at most `maxActions`: a checkpoint update
+ * per charge, one usage record per batch holding every charge that owes
+ * something, and one update per distinct aggregate, summed over the batch.
  */
 export function packChargeBatches(
   entries: readonly ChargeEntry[],
   maxActions = MAX_TRANSACTION_ACTIONS,
 ): ChargeBatch[] {
-  const ordered = [...entries].sort(
-    (a, b) =>
-      a.instance.tenantId.localeCompare(b.instance.tenantId) ||
-      a.instance.leaseId.localeCompare(b.instance.leaseId) ||
-      a.instance.instanceId.localeCompare(b.instance.instanceId),
-  );
   const batches: ChargeBatch[] = [];
   let current: ChargeEntry[] = [];
   let totals = new Map<string, AggregateTotal>();
   let actions = 0;
+  let hasRecord = false;
+  /** Actions `entry` would add to the open batch. */
+  const cost = (entry: ChargeEntry, aggregates: readonly Aggregate[]) =>
+    CHECKPOINT_ACTIONS +
+    (owes(entry) && !hasRecord ? USAGE_RECORD_ACTIONS : 0) +
+    aggregates.filter((aggregate) => !totals.has(aggregateId(entry.instance.tenantId, aggregate))).length;
   const flush = () => {
     if (current.length > 0) batches.push({ entries: current, totals: [...totals.values()] });
     current = [];
     totals = new Map();
     actions = 0;
+    hasRecord = false;
   };
-  for (const entry of ordered) {
+  for (const entry of [...entries].sort(packingOrder)) {
     const aggregates = entryAggregates(entry);
-    const tenantId = entry.instance.tenantId;
-    const fresh = aggregates.filter((aggregate) => !totals.has(aggregateId(tenantId, aggregate))).length;
-    if (current.length > 0 && actions + entryActions(entry) + fresh > maxActions) flush();
+    // A batch's usage record lives in its tenant's partition: one tenant per batch.
+    const otherTenant = current[0] !== undefined && current[0].instance.tenantId !== entry.instance.tenantId;
+    if (current.length > 0 && (otherTenant || actions + cost(entry, aggregates) > maxActions)) flush();
+    actions += cost(entry, aggregates);
+    hasRecord ||= owes(entry);
     current.push(entry);
-    actions += entryActions(entry);
+    const tenantId = entry.instance.tenantId;
     for (const aggregate of aggregates) {
       const id = aggregateId(tenantId, aggregate);
       const total = totals.get(id);
-      if (!total) actions += 1;
       totals.set(id, {
         aggregate,
         tenantId,
@@ -96,3 +122,6 @@ export function packChargeBatches(
   flush();
   return batches;
 }
+
+/** The charges of a batch that owe something: what its usage record holds. */
+export const chargedEntries = (batch: ChargeBatch): ChargeEntry[] => batch.entries.filter(owes);

@@ -5,7 +5,7 @@ import type { RentalMode } from './lease';
  * counters (the whole tenant, each project label, each rental mode: what
  * budgets read as one item) and daily rollups (by mode × instance type ×
  * project, and by lease: what usage reports read). Metering adds to them in the
- * same transaction as each charge, so no report ever sums usage rows.
+ * same transaction as each charge, so no report ever sums usage records.
  */
 export type SpendScope =
   | { readonly kind: 'tenant' }

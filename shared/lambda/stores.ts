@@ -13,7 +13,10 @@ export const storeConfig = {
   LEASES_TABLE_NAME: nonEmpty,
   USAGE_TABLE_NAME: nonEmpty,
   SPEND_TABLE_NAME: nonEmpty,
-  /** How long raw usage rows are kept; reports read rollups, the export and audits read rows. */
+  /**
+   * How long raw usage records are kept (the charge-by-charge trail); reports and
+   * audits read rollups, the export reads leases.
+   */
   USAGE_ROW_TTL_DAYS: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(3650)), 400),
 };
 

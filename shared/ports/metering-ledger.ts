@@ -1,8 +1,8 @@
 import type { ChargeEntry } from '../domain/charge-batches';
 import type { RentalMode } from '../domain/lease';
 
-export interface UsageRecord {
-  readonly tenantId: string;
+/** One charge, as a usage record holds it. */
+export interface UsageCharge {
   readonly leaseId: string;
   readonly instanceId: string;
   readonly instanceType: string;
@@ -12,6 +12,18 @@ export interface UsageRecord {
   readonly atMs: number;
   readonly seconds: number;
   readonly microUsd: number;
+}
+
+/**
+ * The raw usage of one metering transaction: every charge it made, for one
+ * tenant. One record per transaction rather than one per charge keeps the items
+ * a tick writes per instance to its checkpoint (and the rollups it shares).
+ */
+export interface UsageRecord {
+  readonly tenantId: string;
+  /** The instant of its first charge (its key). */
+  readonly atMs: number;
+  readonly charges: readonly UsageCharge[];
 }
 
 export type ChargeOutcome = 'recorded' | 'already-recorded';

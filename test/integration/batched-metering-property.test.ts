@@ -6,6 +6,7 @@ import { monthOf } from '../../shared/domain/spend';
 import { closeInstanceBill, meterInstances, meterOpenInstances } from '../../shared/usecases/metering';
 import { awsProbe } from '../support/aws';
 import { storesOf, useFreshResources } from '../support/function-env';
+import { usageCharges } from '../support/usage-records';
 
 let env: Record<string, string>;
 let stores: Awaited<ReturnType<typeof storesOf>>;
@@ -100,9 +101,20 @@ describe('the batched meter, property', () => {
             );
           }
 
-          const rows = (await awsProbe().scan(env.USAGE_TABLE_NAME ?? '')).filter((r) =>
+          const rows = (await usageCharges(env.USAGE_TABLE_NAME ?? '')).filter((r) =>
             String(r.tenantId).startsWith(`prop${run}-`),
           );
+          // A usage record is one transaction's: one tenant's charges, each instance at most once.
+          const records = (await awsProbe().scan(env.USAGE_TABLE_NAME ?? '')).filter((r) =>
+            String(r.tenantId).startsWith(`prop${run}-`),
+          );
+          for (const record of records) {
+            const charged = (record.charges as { instanceId: string }[]).map((c) => c.instanceId);
+            expect(new Set(charged).size).toBe(charged.length);
+            expect(
+              charged.every((id) => instances.find((x) => x.instanceId === id)?.tenantId === record.tenantId),
+            ).toBe(true);
+          }
           let expectedTotal = 0;
           instances.forEach((instance, i) => {
             const billed = rows

@@ -8,6 +8,7 @@ import { LEASE_TAG, MANAGED_TAG, TENANT_TAG } from '../../shared/ports/compute';
 import { awsProbe } from '../support/aws';
 import { storesOf, useFreshResources } from '../support/function-env';
 import { commandRecord, sqsRecord, storedLease } from '../support/leases';
+import { usageCharges } from '../support/usage-records';
 
 let env: Record<string, string>;
 let handler: typeof import('../../functions/lease-worker/handler').handler;
@@ -141,7 +142,7 @@ describe('releasing', () => {
       expect(instance.billedSeconds).toBe(60);
       expect(instance.billedMicroUsd).toBe(16_767);
     }
-    const usage = (await aws().scan(env.USAGE_TABLE_NAME ?? '')).filter(
+    const usage = (await usageCharges(env.USAGE_TABLE_NAME ?? '')).filter(
       (row) => row.leaseId === lease.leaseId,
     );
     expect(usage.reduce((sum, row) => sum + Number(row.microUsd), 0)).toBe(2 * 16_767);

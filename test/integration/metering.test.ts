@@ -8,6 +8,7 @@ import type { TickSummary } from '../../shared/usecases/metering';
 import { awsProbe } from '../support/aws';
 import { storesOf, useFreshResources } from '../support/function-env';
 import { sqsRecord } from '../support/leases';
+import { usageCharges } from '../support/usage-records';
 
 let env: Record<string, string>;
 let handler: typeof import('../../functions/metering/handler').handler;
@@ -50,10 +51,10 @@ async function openInstance(overrides: Partial<LeaseInstance> = {}): Promise<Lea
 const current = async (instance: LeaseInstance) =>
   (await stores.leases.openInstances()).find((i) => i.instanceId === instance.instanceId);
 const usageRows = async (instance: LeaseInstance) =>
-  (await awsProbe().scan(env.USAGE_TABLE_NAME ?? '')).filter((row) => row.instanceId === instance.instanceId);
+  (await usageCharges(env.USAGE_TABLE_NAME ?? '')).filter((row) => row.instanceId === instance.instanceId);
 
 describe('metering ticks against DynamoDB', () => {
-  it('charges the minimum first, then whole seconds, into one row per tick', async () => {
+  it('charges the minimum first, then whole seconds, one charge per tick', async () => {
     const instance = await openInstance();
     await tick(T0 + 52_750); // 10:01:00
     expect(await current(instance)).toMatchObject({ billedSeconds: 60, billedMicroUsd: 51_000 });

@@ -7,6 +7,7 @@ import { DynamoDbSpendCounters } from '../../shared/adapters/dynamodb-spend-coun
 import type { LeaseInstance } from '../../shared/domain/lease';
 import { awsProbe } from '../support/aws';
 import { type Harness, startHarness } from '../support/harness';
+import { usageCharges } from '../support/usage-records';
 
 let harness: Harness;
 let meter: typeof import('../../functions/metering/handler').handler;
@@ -74,7 +75,7 @@ function countingReader() {
 }
 
 const rows = async () =>
-  (await awsProbe().scan(harness.env.USAGE_TABLE_NAME ?? '')).filter((row) => row.tenantId === TENANT);
+  (await usageCharges(harness.env.USAGE_TABLE_NAME ?? '')).filter((row) => row.tenantId === TENANT);
 
 describe('usage from daily rollups', () => {
   it('reads one item per day, mode, instance type and project, however many ticks and instances', async () => {
@@ -125,8 +126,16 @@ describe('usage from daily rollups', () => {
     expect(response.body.groups.map((g: { key: string }) => g.key)).toEqual(['2026-11-10']);
   });
 
-  it('keeps raw rows for the export and audits, each with an expiry', async () => {
-    const [row] = await rows();
-    expect(Number(row?.expiresAt)).toBe(Math.floor(Number(row?.atMs) / 1000) + 400 * 86_400);
+  it('keeps raw usage records for the export and audits, each with an expiry after its last charge', async () => {
+    const records = (await awsProbe().scan(harness.env.USAGE_TABLE_NAME ?? '')).filter(
+      (record) => record.tenantId === TENANT,
+    );
+    expect(records.length).toBeGreaterThan(0);
+    for (const record of records) {
+      const lastMs = Math.max(...(record.charges as { atMs: number }[]).map((charge) => charge.atMs));
+      expect(Number(record.expiresAt)).toBe(Math.floor(lastMs / 1000) + 400 * 86_400);
+    }
+    // Fewer records than charges: a record holds every charge of its transaction.
+    expect(records.length).toBeLessThan((await rows()).length);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chargeUpTo, EMPTY_CHECKPOINT } from '../../../shared/domain/billing';
-import { type ChargeEntry, packChargeBatches } from '../../../shared/domain/charge-batches';
+import { type ChargeEntry, chargedEntries, packChargeBatches } from '../../../shared/domain/charge-batches';
 import type { LeaseInstance } from '../../../shared/domain/lease';
 
 const AT = Date.parse('2026-11-30T10:00:00Z');
@@ -33,8 +33,9 @@ function entry(
   } satisfies ChargeEntry;
 }
 
+/** A checkpoint per charge, one usage record when any charge owes something, an update per aggregate. */
 const actionsOf = (batch: ReturnType<typeof packChargeBatches>[number]) =>
-  batch.entries.reduce((sum, e) => sum + (e.charge.seconds > 0 ? 2 : 1), 0) + batch.totals.length;
+  batch.entries.length + (batch.entries.some((e) => e.charge.seconds > 0) ? 1 : 0) + batch.totals.length;
 
 describe('packing charges into transactions', () => {
   it('never exceeds 100 actions, and puts every charge in exactly one batch', () => {
@@ -64,19 +65,51 @@ describe('packing charges into transactions', () => {
         .map((t) => t.microUsd)
         .sort(),
     ).toEqual([each, 2 * each].sort());
-    expect(actionsOf(batch as NonNullable<typeof batch>)).toBe(2 * 3 + 5);
+    expect(chargedEntries(batch as NonNullable<typeof batch>)).toHaveLength(3);
+    expect(actionsOf(batch as NonNullable<typeof batch>)).toBe(3 + 1 + 5);
   });
 
-  it('keeps a tenant’s charges together so their counters are shared', () => {
+  it('holds one tenant a batch (its usage record lives in the tenant’s partition), its counters shared', () => {
     const entries = Array.from({ length: 60 }, (_, i) =>
       entry(i % 2 === 0 ? 'even' : 'odd', `l-${i}`, `i-${i}`),
     );
     const batches = packChargeBatches(entries);
     for (const batch of batches) {
-      expect(new Set(batch.entries.map((e) => e.instance.tenantId)).size).toBeLessThanOrEqual(2);
+      expect(new Set(batch.entries.map((e) => e.instance.tenantId)).size).toBe(1);
     }
-    // 1-GPU leases cost 3 actions each (row, checkpoint, lease-day) plus a few shared counters.
-    expect(batches.length).toBeLessThanOrEqual(3);
+    // Per tenant: 30 checkpoints, 30 lease-days, one usage record, two month counters, one daily rollup.
+    expect(batches.map(actionsOf)).toEqual([64, 64]);
+  });
+
+  it('groups a tenant’s charges by daily rollup, so a batch touches a contiguous few', () => {
+    const modes = ['on-demand', 'spot', 'reserved'] as const;
+    const types = ['g5.xlarge', 'p5.4xlarge', 'g6.xlarge', 'p3.2xlarge'];
+    // Interleaved: consecutive instances never share a rollup.
+    const entries = Array.from({ length: 600 }, (_, i) =>
+      entry('acme', `l-${i}`, `i-${i}`, {
+        mode: modes[i % 3],
+        instanceType: types[i % 4],
+        project: i % 5 === 0 ? 'vision' : undefined,
+      }),
+    );
+    const rollups = new Set(
+      entries.map((e) => `${e.instance.mode}|${e.instance.instanceType}|${e.instance.project}`),
+    );
+    const batches = packChargeBatches(entries);
+    const dayTotals = batches.reduce(
+      (sum, b) => sum + b.totals.filter((t) => t.aggregate.kind === 'day').length,
+      0,
+    );
+    // Each rollup's charges are consecutive, so only a batch boundary can split one.
+    expect(dayTotals).toBeLessThanOrEqual(rollups.size + batches.length - 1);
+    const sum = (kind: string) =>
+      batches.reduce(
+        (total, b) =>
+          total + b.totals.filter((t) => t.aggregate.kind === kind).reduce((s, t) => s + t.microUsd, 0),
+        0,
+      );
+    const owed = entries.reduce((total, e) => total + e.charge.microUsd, 0);
+    expect([sum('day'), sum('lease-day')]).toEqual([owed, owed]);
   });
 
   it('writes only the checkpoint for a charge of nothing (a close at the checkpoint)', () => {
