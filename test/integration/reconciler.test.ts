@@ -17,6 +17,7 @@ import type { LeaseRepository } from '../../shared/ports/lease-repository';
 import { awsProbe } from '../support/aws';
 import { storesOf, useFreshResources } from '../support/function-env';
 import { storedLease } from '../support/leases';
+import { usageCharges } from '../support/usage-records';
 
 let env: Record<string, string>;
 let handler: typeof import('../../functions/reconciler/handler').handler;
@@ -121,12 +122,13 @@ describe('reconciler', () => {
       billedMicroUsd: costOfRun(adopted ?? { launchedAtMs, priceMicroUsdPerHour: 0 }, realEnd ?? 0),
     });
 
-    const rows = async () =>
-      (await awsProbe().scan(env.USAGE_TABLE_NAME ?? '')).filter((row) => row.instanceId === instanceId);
-    const rowsBefore = await rows();
+    const charges = async () =>
+      (await usageCharges(env.USAGE_TABLE_NAME ?? '')).filter((charge) => charge.instanceId === instanceId);
+    const chargesBefore = await charges();
+    expect(chargesBefore.length).toBeGreaterThan(0);
     expect((await reconcile()).ended).toBe(0);
     await meter(afterEnd + 60_000);
     expect((await leases.get(owner.tenantId, owner.leaseId))?.instances[0]).toEqual(closed);
-    expect(await rows()).toEqual(rowsBefore);
+    expect(await charges()).toEqual(chargesBefore);
   });
 });

@@ -8,9 +8,9 @@ import { readConfig } from '../../shared/config';
 import { costOfPricedSeconds, microToUsd } from '../../shared/domain/money';
 import type { LeaseRepository } from '../../shared/ports/lease-repository';
 import type { ControlPlane } from '../../shared/usecases/dependencies';
-import { awsProbe } from '../support/aws';
 import { storesOf, useFreshResources } from '../support/function-env';
 import { commandRecord, storedLease } from '../support/leases';
+import { usageCharges } from '../support/usage-records';
 
 let env: Record<string, string>;
 let worker: typeof import('../../functions/lease-worker/handler').handler;
@@ -100,11 +100,11 @@ describe('spot billed at the price in force (DynamoDB Local + moto)', () => {
       { seconds: 420, priceMicroPerHour: movedPrice },
     ]);
     expect(closed).toMatchObject({ meteringOpen: false, billedSeconds: 720, billedMicroUsd: expected });
-    const rows = (await awsProbe().scan(env.USAGE_TABLE_NAME ?? '')).filter(
-      (row) => row.instanceId === instance.instanceId,
+    const charges = (await usageCharges(env.USAGE_TABLE_NAME ?? '')).filter(
+      (charge) => charge.instanceId === instance.instanceId,
     );
-    expect(rows.reduce((sum, row) => sum + Number(row.microUsd), 0)).toBe(expected);
-    expect(rows).toHaveLength(3);
+    expect(charges.reduce((sum, charge) => sum + Number(charge.microUsd), 0)).toBe(expected);
+    expect(charges).toHaveLength(3);
   });
 
   it("with EC2 as the source, records the price moto's DescribeSpotPriceHistory publishes and bills from then on", async () => {
