@@ -94,7 +94,7 @@ export function recommendReservedGpus(request: ReservationRequest): ReservationD
   const utilization = breakEvenUtilization(request.reservedMicroUsdPerHour, request.onDemandMicroUsdPerHour);
   const busyMs = busyTimeByLevel(request.history, fromMs, request.termStartMs);
   const breakEven = `break-even ${percent(utilization)}`;
-  const days = `${lookbackMs / DAY_MS} days`;
+  const days = `${Math.round((lookbackMs / DAY_MS) * 10) / 10} days`;
   if (busyMs.length === 0) {
     return {
       gpus: 0,

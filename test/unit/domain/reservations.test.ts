@@ -90,6 +90,12 @@ describe('recommendReservedGpus', () => {
     expect(decision.gpus).toBe(0);
     expect(decision.reason).toBe('no demand in the last 3 days; break-even 63%');
   });
+
+  it('names a lookback of part days to the tenth (an audit of the month so far)', () => {
+    const lookbackMs = 29 * DAY + 0.926066 * DAY;
+    const decision = recommendReservedGpus({ ...prices, history: [], termStartMs, lookbackMs });
+    expect(decision.reason).toBe('no demand in the last 29.9 days; break-even 63%');
+  });
 });
 
 describe('assignReservedGpus', () => {
