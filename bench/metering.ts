@@ -18,6 +18,7 @@ import { DynamoDbLeaseRepository } from '../shared/adapters/dynamodb-lease-repos
 import { DynamoDbMeteringLedger } from '../shared/adapters/dynamodb-metering-ledger';
 import { DynamoDbSpendCounters } from '../shared/adapters/dynamodb-spend-counters';
 import { DynamoDbSpotPriceHistory } from '../shared/adapters/dynamodb-spot-price-history';
+import { priceCatalog } from '../shared/catalog';
 import { chargeUpTo, EMPTY_CHECKPOINT } from '../shared/domain/billing';
 import type { LeaseInstance, RentalMode } from '../shared/domain/lease';
 import { meterOpenInstances } from '../shared/usecases/metering';
@@ -75,7 +76,7 @@ async function seededStores(prefix: string, instances: readonly LeaseInstance[])
   const spend = new DynamoDbSpendCounters(counting.documents, env.SPEND_TABLE_NAME ?? '');
   const spotPrices = new DynamoDbSpotPriceHistory(counting.documents, env.LEASES_TABLE_NAME ?? '');
   counting.reset();
-  return { leases, ledger, spend, spotPrices, counting };
+  return { leases, ledger, spend, spotPrices, catalog: priceCatalog, counting };
 }
 
 let emulatorEndpoints: EmulatorEndpoints;

@@ -1,12 +1,18 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, ScheduledEvent, SQSEvent, SQSRecord } from 'aws-lambda';
 import { SqsMeteringWorkQueue } from '../../shared/adapters/sqs-metering-work-queue';
+import { priceCatalog } from '../../shared/catalog';
 import { nonEmpty, readConfig } from '../../shared/config';
 import { createSqsClient } from '../../shared/lambda/clients';
 import { logger, metrics, observed } from '../../shared/lambda/observability';
 import { createStores, storeConfig } from '../../shared/lambda/stores';
 import { meteringWorkSchema } from '../../shared/ports/metering-work';
-import { meterDeferred, meterOpenInstances, type TickSummary } from '../../shared/usecases/metering';
+import {
+  type ChargeSummary,
+  meterDeferred,
+  meterOpenInstances,
+  type TickSummary,
+} from '../../shared/usecases/metering';
 import { recordIdleReserved } from '../../shared/usecases/reserved-slots';
 
 const config = readConfig({ ...storeConfig, AWS_REGION: nonEmpty, METERING_WORK_QUEUE_URL: nonEmpty });
@@ -14,12 +20,11 @@ const stores = createStores(config);
 const overflow = new SqsMeteringWorkQueue(createSqsClient(), config.METERING_WORK_QUEUE_URL);
 const processor = new BatchProcessor(EventType.SQS);
 
-function record(kind: string, summary: TickSummary): TickSummary {
+function record(kind: string, summary: ChargeSummary): void {
   logger.info(`Metering ${kind}`, { ...summary });
   metrics.addMetric('InstancesMetered', 'Count', summary.charged);
   metrics.addMetric('MeteredMicroUsd', 'Count', summary.microUsd);
   metrics.addMetric('InstancesDeferred', 'Count', summary.deferred);
-  return summary;
 }
 
 /** The fleet as billed at a tick (the whole open list, so only the scheduled run reports it). */
@@ -28,10 +33,10 @@ function recordFleet(summary: TickSummary, time: string): void {
   // How far behind the clock the bills are: late or slow ticks show here, missing ticks as no data.
   metrics.addMetric('MeteringLag', 'Seconds', Math.max(0, Date.now() - Date.parse(time)) / 1000);
   // Each instance in its own region: GPU regions other than the home one show as themselves.
-  for (const { mode, region, instances } of summary.fleet) {
+  for (const { mode, region, gpus } of summary.fleet) {
     const fleet = metrics.singleMetric();
     fleet.addDimensions({ mode, region: region ?? config.AWS_REGION });
-    fleet.addMetric('RunningGpus', 'Count', instances);
+    fleet.addMetric('RunningGpus', 'Count', gpus);
   }
 }
 
@@ -51,12 +56,13 @@ const isSqs = (event: ScheduledEvent | SQSEvent): event is SQSEvent => 'Records'
  */
 export const handler = observed(async (event: ScheduledEvent | SQSEvent, context: Context) => {
   if (isSqs(event)) return processPartialResponse(event, meterWork, processor, { context });
-  const summary = await meterOpenInstances(stores, Date.parse(event.time), {
+  const summary = await meterOpenInstances({ ...stores, catalog: priceCatalog }, Date.parse(event.time), {
     remainingMs: () => context.getRemainingTimeInMillis(),
     overflow,
   });
   recordFleet(summary, event.time);
   const idle = await recordIdleReserved(stores, Date.parse(event.time));
   metrics.addMetric('IdleReservedGpuSeconds', 'Count', idle.idleGpuSeconds);
-  return { ...record('tick', summary), idle };
+  record('tick', summary);
+  return { ...summary, idle };
 });

@@ -7,13 +7,20 @@ import type { ControlPlane } from './dependencies';
 import { priceChangesOf } from './price-history';
 
 type Deps = Pick<ControlPlane, 'leases' | 'ledger' | 'spotPrices'>;
+/** The scheduled run also gauges the fleet, in GPUs: it needs each type's GPU count. */
+type TickDeps = Deps & Pick<ControlPlane, 'catalog'>;
 
-export interface TickSummary {
+/** What one metering run charged. */
+export interface ChargeSummary {
   readonly instances: number;
   readonly charged: number;
   readonly microUsd: number;
   /** Instances handed to another invocation because this one was running out of time. */
   readonly deferred: number;
+}
+
+/** The scheduled run's summary: it read the whole open list, so it also tells the fleet's size. */
+export interface TickSummary extends ChargeSummary {
   /** Open (running, billed) instances by rental mode and region: the fleet as billed now. */
   readonly fleet: readonly FleetGauge[];
   /** Leases with at least one open instance. */
@@ -25,6 +32,8 @@ export interface FleetGauge {
   readonly mode: RentalMode;
   readonly region: string | undefined;
   readonly instances: number;
+  /** Their GPUs (a g5.12xlarge counts 4). */
+  readonly gpus: number;
 }
 
 export interface MeteringRunOptions {
@@ -47,11 +56,17 @@ const RESERVE_MS = 15_000;
  * dropped.
  */
 export async function meterOpenInstances(
-  deps: Deps,
+  deps: TickDeps,
   atMs: number,
   options: MeteringRunOptions = {},
 ): Promise<TickSummary> {
-  return meterInstances(deps, await deps.leases.openInstances(), atMs, options);
+  const instances = await deps.leases.openInstances();
+  const summary = await meterInstances(deps, instances, atMs, options);
+  return {
+    ...summary,
+    fleet: fleetOf(instances, (type) => deps.catalog.offering(type)?.gpuCount ?? 1),
+    runningLeases: new Set(instances.map((i) => `${i.tenantId}/${i.leaseId}`)).size,
+  };
 }
 
 /** Charges work a run deferred: the instances are read again, so their checkpoints are current. */
@@ -59,7 +74,7 @@ export async function meterDeferred(
   deps: Deps,
   atMs: number,
   refs: readonly InstanceRef[],
-): Promise<TickSummary> {
+): Promise<ChargeSummary> {
   const instances = (await deps.leases.instancesByRef(refs)).filter((instance) => instance.meteringOpen);
   return meterInstances(deps, instances, atMs, {});
 }
@@ -104,7 +119,7 @@ export async function meterInstances(
   instances: readonly LeaseInstance[],
   atMs: number,
   options: MeteringRunOptions,
-): Promise<TickSummary> {
+): Promise<ChargeSummary> {
   const changesOf = await priceChangesOf(deps, instances);
   const entries = instances
     .map((instance) => chargeEntryAt(instance, atMs, changesOf(instance)))
@@ -131,22 +146,24 @@ export async function meterInstances(
       microUsd += entry.charge.microUsd;
     });
   }
-  const runningLeases = new Set(instances.map((i) => `${i.tenantId}/${i.leaseId}`)).size;
-  return {
-    instances: instances.length,
-    charged,
-    microUsd,
-    deferred,
-    fleet: fleetOf(instances),
-    runningLeases,
-  };
+  return { instances: instances.length, charged, microUsd, deferred };
 }
 
-function fleetOf(instances: readonly LeaseInstance[]): FleetGauge[] {
+/** A type missing from the catalog (a record from before it was dropped) counts one GPU. */
+function fleetOf(
+  instances: readonly LeaseInstance[],
+  gpusOf: (instanceType: string) => number,
+): FleetGauge[] {
   const gauges = new Map<string, FleetGauge>();
-  for (const { mode, region } of instances) {
+  for (const { mode, region, instanceType } of instances) {
     const key = `${mode}|${region ?? ''}`;
-    gauges.set(key, { mode, region, instances: (gauges.get(key)?.instances ?? 0) + 1 });
+    const gauge = gauges.get(key);
+    gauges.set(key, {
+      mode,
+      region,
+      instances: (gauge?.instances ?? 0) + 1,
+      gpus: (gauge?.gpus ?? 0) + gpusOf(instanceType),
+    });
   }
   return [...gauges.values()];
 }

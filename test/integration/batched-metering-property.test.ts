@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { priceCatalog } from '../../shared/catalog';
 import { costOfRun } from '../../shared/domain/billing';
 import type { LeaseInstance } from '../../shared/domain/lease';
 import { monthOf } from '../../shared/domain/spend';
@@ -9,11 +10,11 @@ import { storesOf, useFreshResources } from '../support/function-env';
 import { usageCharges } from '../support/usage-records';
 
 let env: Record<string, string>;
-let stores: Awaited<ReturnType<typeof storesOf>>;
+let stores: Awaited<ReturnType<typeof storesOf>> & { catalog: typeof priceCatalog };
 
 beforeAll(async () => {
   env = await useFreshResources();
-  stores = await storesOf(env);
+  stores = { ...(await storesOf(env)), catalog: priceCatalog };
 });
 
 /** Ten minutes before midnight at a month's end: runs cross a day and a month. */

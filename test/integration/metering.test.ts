@@ -192,16 +192,22 @@ describe('the fleet as metering sees it (dashboard gauges)', () => {
       mode: 'spot',
       leaseId: spot.leaseId,
       instanceId: `${spot.instanceId}w`,
+      instanceType: 'g5.12xlarge',
       region: 'us-west-2',
       launchedAtMs: T0 + 3_600_000,
       meteredUntilMs: T0 + 3_600_000,
     });
     const after = await tick(T0 + 3_660_000);
-    const open = (summary: TickSummary, mode: string, region?: string) =>
-      summary.fleet.find((g) => g.mode === mode && g.region === region)?.instances ?? 0;
-    expect(open(after, 'spot') - open(before, 'spot')).toBe(2);
-    expect(open(after, 'spot', 'us-west-2') - open(before, 'spot', 'us-west-2')).toBe(1);
-    expect(open(after, 'on-demand')).toBe(open(before, 'on-demand'));
+    const gauge = (summary: TickSummary, mode: string, region?: string) =>
+      summary.fleet.find((g) => g.mode === mode && g.region === region) ?? { instances: 0, gpus: 0 };
+    const added = (mode: string, region?: string) => ({
+      instances: gauge(after, mode, region).instances - gauge(before, mode, region).instances,
+      gpus: gauge(after, mode, region).gpus - gauge(before, mode, region).gpus,
+    });
+    expect(added('spot')).toEqual({ instances: 2, gpus: 2 });
+    // A g5.12xlarge holds 4 GPUs: the dashboard's RunningGpus counts them, not the instance.
+    expect(added('spot', 'us-west-2')).toEqual({ instances: 1, gpus: 4 });
+    expect(added('on-demand')).toEqual({ instances: 0, gpus: 0 });
     expect(after.runningLeases - before.runningLeases).toBe(1);
   });
 });
