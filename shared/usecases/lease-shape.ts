@@ -1,6 +1,6 @@
 import { parseImageRef } from '../domain/images';
-import type { RentalMode, Workload } from '../domain/lease';
-import { type MicroUsd, usdToMicro } from '../domain/money';
+import type { Lease, RentalMode, Workload } from '../domain/lease';
+import { usdToMicro } from '../domain/money';
 import { assessPool } from '../domain/placement';
 import {
   PriceBelowEveryPoolError,
@@ -27,15 +27,11 @@ export interface PlacementAsk {
   readonly image?: string | undefined;
 }
 
-export interface LeaseShape {
-  readonly instanceType: string;
-  readonly gpuModel?: string | undefined;
-  readonly regions?: readonly string[] | undefined;
-  readonly dataRegion?: string | undefined;
-  readonly dataGb?: number | undefined;
-  readonly maxHourlyMicroUsd?: MicroUsd | undefined;
-  readonly image?: string | undefined;
-}
+/** The placement fields a lease is stored with, once checked. */
+export type LeaseShape = Pick<
+  Lease,
+  'instanceType' | 'gpuModel' | 'regions' | 'dataRegion' | 'dataGb' | 'maxHourlyMicroUsd' | 'image'
+>;
 
 type Deps = Pick<ControlPlane, 'catalog' | 'compute' | 'placement' | 'images'>;
 
