@@ -44,6 +44,20 @@ async function admin(routeKey: string, id: string, body?: unknown, groups = '[ad
   return { status: result.statusCode, body: result.body ? JSON.parse(result.body) : undefined };
 }
 
+/** One g6.12xlarge (4 L4 GPUs) committed at $3.60/h for 30 days from `startMs`, nothing running on it. */
+const putIdleCommitment = (id: string, startMs: number) =>
+  admin('PUT /v1/admin/reservations/{id}', id, {
+    instanceType: 'g6.12xlarge',
+    region: 'us-east-1',
+    zone: 'us-east-1a',
+    count: 1,
+    hourlyRate: 3.6,
+    start: new Date(startMs).toISOString(),
+    end: new Date(startMs + 30 * 24 * HOUR).toISOString(),
+  });
+const meteringTick = (atMs: number) =>
+  metering(scheduledEvent('metering', atMs, 'us-east-1'), lambdaContext('metering', 60_000));
+
 const window = () => ({
   start: new Date(Date.now() - HOUR).toISOString(),
   end: new Date(Date.now() + 30 * 24 * HOUR).toISOString(),
@@ -138,19 +152,9 @@ describe('leases on a reserved commitment', () => {
 
   it('records idle reserved GPU time at each metering tick, once', async () => {
     const startMs = Date.parse('2026-11-30T00:00:00Z');
-    await admin('PUT /v1/admin/reservations/{id}', 'idle-l4', {
-      instanceType: 'g6.12xlarge',
-      region: 'us-east-1',
-      zone: 'us-east-1a',
-      count: 1,
-      hourlyRate: 3.6,
-      start: new Date(startMs).toISOString(),
-      end: new Date(startMs + 30 * 24 * HOUR).toISOString(),
-    });
-    const tick = (atMs: number) =>
-      metering(scheduledEvent('metering', atMs, 'us-east-1'), lambdaContext('metering', 60_000));
-    await tick(startMs + HOUR);
-    await tick(startMs + HOUR); // redelivered: nothing twice
+    await putIdleCommitment('idle-l4', startMs);
+    await meteringTick(startMs + HOUR);
+    await meteringTick(startMs + HOUR); // redelivered: nothing twice
     const rows = (await awsProbe().scan(env.USAGE_TABLE_NAME ?? '')).filter(
       (r) => r.commitmentId === 'idle-l4',
     );
@@ -165,21 +169,11 @@ describe('leases on a reserved commitment', () => {
 
   it("splits idle time at the month's end and keeps each month's total for the audit", async () => {
     const startMs = Date.parse('2026-11-30T23:00:00Z');
-    await admin('PUT /v1/admin/reservations/{id}', 'idle-split', {
-      instanceType: 'g6.12xlarge',
-      region: 'us-east-1',
-      zone: 'us-east-1a',
-      count: 1,
-      hourlyRate: 3.6,
-      start: new Date(startMs).toISOString(),
-      end: new Date(startMs + 30 * 24 * HOUR).toISOString(),
-    });
-    const tick = (atMs: number) =>
-      metering(scheduledEvent('metering', atMs, 'us-east-1'), lambdaContext('metering', 60_000));
+    await putIdleCommitment('idle-split', startMs);
     // One late tick two hours on: an hour of November and an hour of December.
-    await tick(startMs + 2 * HOUR);
-    await tick(startMs + 2 * HOUR);
-    await tick(startMs + 3 * HOUR);
+    await meteringTick(startMs + 2 * HOUR);
+    await meteringTick(startMs + 2 * HOUR);
+    await meteringTick(startMs + 3 * HOUR);
     const { commitments } = await storesOf(env);
     const of = async (month: string) =>
       (await commitments.idleInMonth(month)).find((idle) => idle.commitmentId === 'idle-split');
