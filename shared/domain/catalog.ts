@@ -36,6 +36,11 @@ export class PriceCatalog {
     return this.byType.get(instanceType);
   }
 
+  /** GPUs one instance of the type holds; a type the catalog does not know (a record from before it was dropped) counts one. */
+  gpusPerInstance(instanceType: string): number {
+    return this.byType.get(instanceType)?.gpuCount ?? 1;
+  }
+
   /** Every GPU model the catalog knows, for validating requests. */
   gpuModels(): string[] {
     return [...new Set([...this.byType.values()].map((o) => o.gpuModel))].sort();

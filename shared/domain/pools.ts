@@ -37,7 +37,7 @@ export function buildPools(spec: PoolSpec): Pool[] {
     for (const instanceType of spec.instanceTypes) {
       if (!spec.catalog.isPricedIn(instanceType, region)) continue;
       const onDemand = spec.catalog.onDemandMicroPerHour(instanceType, region);
-      const gpusPerInstance = spec.catalog.offering(instanceType)?.gpuCount ?? 1;
+      const gpusPerInstance = spec.catalog.gpusPerInstance(instanceType);
       for (const zone of zones) {
         for (const mode of spec.modes) {
           const base = { region, zone, instanceType, mode, available: true, gpusPerInstance };

@@ -50,7 +50,7 @@ export async function defineCommitment(deps: Deps, id: string, input: Commitment
     region: input.region,
     zone: input.zone,
     count: input.count,
-    gpusPerInstance: deps.catalog.offering(input.instanceType)?.gpuCount ?? 1,
+    gpusPerInstance: deps.catalog.gpusPerInstance(input.instanceType),
     hourlyMicroUsd:
       input.hourlyRate === undefined
         ? deps.catalog.reservedMicroPerHour(input.instanceType, input.region)

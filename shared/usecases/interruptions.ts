@@ -114,10 +114,7 @@ async function confirmRunning(
   if (!(await deps.leases.stampInstance(record, 'runningConfirmedAtMs', atMs))) return 'already-seen';
   // The worker recorded every GPU but died before marking the lease: EC2 says it runs.
   const open = lease.instances.filter((i) => i.meteringOpen);
-  const recordedGpus = open.reduce(
-    (sum, i) => sum + (deps.catalog.offering(i.instanceType)?.gpuCount ?? 1),
-    0,
-  );
+  const recordedGpus = open.reduce((sum, i) => sum + deps.catalog.gpusPerInstance(i.instanceType), 0);
   if (lease.status === 'PENDING' && recordedGpus >= lease.gpus) {
     const placement = adoptedPlacement(
       open,

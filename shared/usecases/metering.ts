@@ -64,7 +64,7 @@ export async function meterOpenInstances(
   const summary = await meterInstances(deps, instances, atMs, options);
   return {
     ...summary,
-    fleet: fleetOf(instances, (type) => deps.catalog.offering(type)?.gpuCount ?? 1),
+    fleet: fleetOf(instances, (type) => deps.catalog.gpusPerInstance(type)),
     runningLeases: new Set(instances.map((i) => `${i.tenantId}/${i.leaseId}`)).size,
   };
 }
@@ -149,7 +149,6 @@ export async function meterInstances(
   return { instances: instances.length, charged, microUsd, deferred };
 }
 
-/** A type missing from the catalog (a record from before it was dropped) counts one GPU. */
 function fleetOf(
   instances: readonly LeaseInstance[],
   gpusOf: (instanceType: string) => number,

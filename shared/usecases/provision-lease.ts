@@ -72,7 +72,10 @@ export async function fillMissingGpus(
 ): Promise<{ placement: LeasePlacement } | { failure: string }> {
   const adopted = await unrecordedInstances(deps, lease.leaseId, lease.instances);
   const kept = lease.instances.filter((i) => i.meteringOpen && i.interruptedAtMs === undefined);
-  const ownedGpus = [...kept, ...adopted].reduce((sum, i) => sum + gpusOf(deps, i.instanceType), 0);
+  const ownedGpus = [...kept, ...adopted].reduce(
+    (sum, i) => sum + deps.catalog.gpusPerInstance(i.instanceType),
+    0,
+  );
   const image = await imageForLaunch(deps, lease);
   // With an image version, only regions it has an AMI (and a launch template version) in.
   const regions = (lease.regions ?? deps.placement.regions).filter(
@@ -117,9 +120,6 @@ interface Launched {
   readonly priceMicroUsdPerHour: MicroUsd;
   readonly placement: LeasePlacement;
 }
-
-const gpusOf = (deps: Pick<ControlPlane, 'catalog'>, instanceType: string) =>
-  deps.catalog.offering(instanceType)?.gpuCount ?? 1;
 
 /**
  * Ranks the pools of the chosen mode, then of its fallback, with choosePool and

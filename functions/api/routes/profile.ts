@@ -32,7 +32,7 @@ export async function getProfile(event: ApiEvent, ctx: ApiContext): Promise<ApiR
   const nowMs = ctx.deps.now();
   const range = validate(profileQuery(nowMs), event.queryStringParameters ?? {}, 'query');
   const toMs = Math.min(range.toMs, nowMs);
-  const gpusOf = (instanceType: string) => ctx.deps.catalog.offering(instanceType)?.gpuCount ?? 1;
+  const gpusOf = (instanceType: string) => ctx.deps.catalog.gpusPerInstance(instanceType);
   const leases = await allLeasesOf(ctx.deps.leases, tenantId);
   const measured = await readGpuUtilization(ctx.deps.metrics, leases, {
     fromMs: range.fromMs,
