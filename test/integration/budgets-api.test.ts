@@ -126,6 +126,23 @@ describe('reading and deleting budgets', () => {
     expect(other.body.forecastMethod.runRatePerHourMicroUsd).toBe(0);
   });
 
+  it('answers a PUT with the budget measured in its new scope when the project changes', async () => {
+    const tenant = 'tenant-rescope';
+    const { instances } = await harness.runningLease(tenant, { workload: 'training', gpus: 1 });
+    const rate = instances[0]?.priceMicroUsdPerHour ?? 0;
+    await put(tenant, 'scoped', { monthlyLimitUsd: 1000 });
+    // The running lease has no project label: nothing of it counts toward project vision.
+    const toProject = await put(tenant, 'scoped', { monthlyLimitUsd: 1000, project: 'vision' });
+    expect(toProject.body.forecastMethod.runRatePerHourMicroUsd).toBe(0);
+    const limitOnly = await put(tenant, 'scoped', { monthlyLimitUsd: 2000, project: 'vision' });
+    expect(limitOnly.body.forecastMethod.runRatePerHourMicroUsd).toBe(0);
+    const toTenant = await put(tenant, 'scoped', { monthlyLimitUsd: 2000 });
+    expect(toTenant.body.forecastMethod.runRatePerHourMicroUsd).toBe(rate);
+    const again = await put(tenant, 'scoped', { monthlyLimitUsd: 3000 });
+    expect(again.body.forecastMethod.runRatePerHourMicroUsd).toBe(rate);
+    expect(again.body).toMatchObject({ revision: 5, monthlyLimitUsd: 3000 });
+  });
+
   it('deletes a budget once: 204, then 404', async () => {
     await put('tenant-d', 'temp', { monthlyLimitUsd: 5 });
     const first = await harness.call('tenant-d', 'DELETE /v1/budgets/{name}', { params: { name: 'temp' } });

@@ -151,8 +151,7 @@ export async function putBudgetRoute(event: ApiEvent, ctx: ApiContext): Promise<
     action: body.action,
   };
   const result = await putBudget(ctx.deps, tenantId, name, settings);
-  const [status] = await statusOfTenantBudgets(ctx.deps, tenantId, [result.budget]);
-  return json(result.created ? 201 : 200, { ...budgetBody(status as BudgetStatus), rearmed: result.rearmed });
+  return json(result.created ? 201 : 200, { ...budgetBody(result.status), rearmed: result.rearmed });
 }
 
 export async function listBudgets(event: ApiEvent, ctx: ApiContext): Promise<ApiResult> {

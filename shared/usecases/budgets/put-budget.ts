@@ -1,7 +1,8 @@
 import { alertsOf, type Budget, type BudgetSettings } from '../../domain/budgets/budget';
 import { rearmedAlertKeys } from '../../domain/budgets/evaluation';
+import { budgetScope } from '../../domain/spend';
 import type { BudgetRepository } from '../../ports/budgets';
-import { measuresOf, type StatusDeps, statusOfTenantBudgets } from './budget-status';
+import { type BudgetStatus, measuresOf, type StatusDeps, statusOfTenantBudgets } from './budget-status';
 
 /** A concurrent change (another PUT, an evaluator's claim) won every attempt. */
 export class BudgetUpdateConflictError extends Error {
@@ -15,6 +16,8 @@ const SAVE_ATTEMPTS = 4;
 
 export interface PutBudgetResult {
   readonly budget: Budget;
+  /** The saved budget measured now (what the API answers with). */
+  readonly status: BudgetStatus;
   readonly created: boolean;
   /** Alert keys armed again by this change (e.g. `actual#80` after the limit was raised). */
   readonly rearmed: readonly string[];
@@ -45,12 +48,14 @@ export async function putBudget(
         updatedAtMs: now,
         alerts: {},
       };
-      if (await deps.budgets.save(budget, undefined)) return { budget, created: true, rearmed: [] };
-      continue;
+      if (!(await deps.budgets.save(budget, undefined))) continue;
+      const [status] = await statusOfTenantBudgets(deps, tenantId, [budget]);
+      return { budget, status: status as BudgetStatus, created: true, rearmed: [] };
     }
-    const [status] = await statusOfTenantBudgets(deps, tenantId, [existing]);
-    const month = status?.month ?? '';
-    const rearmed = status ? rearmedAlertKeys(existing, settings, month, measuresOf(status.forecast)) : [];
+    const [measured] = await statusOfTenantBudgets(deps, tenantId, [existing]);
+    const status = measured as BudgetStatus;
+    const month = status.month;
+    const rearmed = rearmedAlertKeys(existing, settings, month, measuresOf(status.forecast));
     const kept = Object.fromEntries(
       Object.entries(alertsOf(existing, month)).filter(([key]) => !rearmed.includes(key)),
     );
@@ -63,7 +68,13 @@ export async function putBudget(
       alertMonth: month,
       alerts: kept,
     };
-    if (await deps.budgets.save(budget, existing.revision)) return { budget, created: false, rearmed };
+    if (!(await deps.budgets.save(budget, existing.revision))) continue;
+    // The spend read for the old settings holds for the new ones unless the scope (project) moved.
+    const saved: BudgetStatus =
+      budgetScope(budget.project) === budgetScope(existing.project)
+        ? { budget, month, forecast: status.forecast, alerts: alertsOf(budget, month) }
+        : ((await statusOfTenantBudgets(deps, tenantId, [budget]))[0] as BudgetStatus);
+    return { budget, status: saved, created: false, rearmed };
   }
   throw new BudgetUpdateConflictError(name);
 }
