@@ -37,3 +37,12 @@ export function checkRange(range: { fromMs: number; toMs: number }, ctx: z.core.
     });
   }
 }
+
+/** A query of only `from` and `to`, resolved against `nowMs` and checked. */
+export const rangeQuery = (nowMs: number) =>
+  z
+    .pipe(
+      z.strictObject({ from: z.optional(instant), to: z.optional(instant) }),
+      z.transform((query: RangeInput) => resolveRange(query, nowMs)),
+    )
+    .check(z.superRefine(checkRange));

@@ -8,18 +8,9 @@ import {
 } from '../../../shared/domain/gpu-utilization';
 import { allLeasesOf } from '../../../shared/usecases/all-leases';
 import { readGpuUtilization } from '../../../shared/usecases/gpu-utilization';
-import * as z from '../../../shared/zod';
 import { type ApiEvent, type ApiResult, json, tenantOf, validate } from '../http';
-import { checkRange, instant, type RangeInput, resolveRange } from '../range';
+import { rangeQuery } from '../range';
 import type { ApiContext } from './context';
-
-const profileQuery = (nowMs: number) =>
-  z
-    .pipe(
-      z.strictObject({ from: z.optional(instant), to: z.optional(instant) }),
-      z.transform((query: RangeInput) => resolveRange(query, nowMs)),
-    )
-    .check(z.superRefine(checkRange));
 
 /**
  * The tenant's demand per UTC day: GPU-hours, average and peak concurrent GPUs
@@ -30,7 +21,7 @@ const profileQuery = (nowMs: number) =>
 export async function getProfile(event: ApiEvent, ctx: ApiContext): Promise<ApiResult> {
   const tenantId = tenantOf(event);
   const nowMs = ctx.deps.now();
-  const range = validate(profileQuery(nowMs), event.queryStringParameters ?? {}, 'query');
+  const range = validate(rangeQuery(nowMs), event.queryStringParameters ?? {}, 'query');
   const toMs = Math.min(range.toMs, nowMs);
   const gpusOf = (instanceType: string) => ctx.deps.catalog.gpusPerInstance(instanceType);
   const leases = await allLeasesOf(ctx.deps.leases, tenantId);

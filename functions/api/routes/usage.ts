@@ -10,7 +10,7 @@ import { usageExportCsv } from '../../../shared/domain/usage-export';
 import { allLeasesOf } from '../../../shared/usecases/all-leases';
 import * as z from '../../../shared/zod';
 import { type ApiEvent, type ApiResult, json, tenantOf, validate } from '../http';
-import { checkRange, DAY_MS, instant, type RangeInput, resolveRange } from '../range';
+import { checkRange, DAY_MS, instant, type RangeInput, rangeQuery, resolveRange } from '../range';
 import type { ApiContext } from './context';
 
 const usageQuery = (nowMs: number) =>
@@ -25,14 +25,6 @@ const usageQuery = (nowMs: number) =>
         groupBy: query.groupBy,
         ...resolveRange(query, nowMs),
       })),
-    )
-    .check(z.superRefine(checkRange));
-
-const exportQuery = (nowMs: number) =>
-  z
-    .pipe(
-      z.strictObject({ from: z.optional(instant), to: z.optional(instant) }),
-      z.transform((query: RangeInput) => resolveRange(query, nowMs)),
     )
     .check(z.superRefine(checkRange));
 
@@ -72,7 +64,7 @@ export async function getUsage(event: ApiEvent, ctx: ApiContext): Promise<ApiRes
 
 export async function exportUsage(event: ApiEvent, ctx: ApiContext): Promise<ApiResult> {
   const tenantId = tenantOf(event);
-  const range = validate(exportQuery(ctx.deps.now()), event.queryStringParameters ?? {}, 'query');
+  const range = validate(rangeQuery(ctx.deps.now()), event.queryStringParameters ?? {}, 'query');
   const leases = await allLeasesOf(ctx.deps.leases, tenantId);
   return {
     statusCode: 200,
