@@ -390,17 +390,6 @@ describe('budgets', () => {
     }
   });
 
-  it('alarms the operators when the budget evaluator fails', () => {
-    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
-      MetricName: 'Errors',
-      Namespace: 'AWS/Lambda',
-      Dimensions: [
-        { Name: 'FunctionName', Value: { Ref: logicalIdOf(stack, stack.functions.budgetEvaluator) } },
-      ],
-      AlarmActions: [{ Ref: logicalIdOf(stack, stack.alerts.topics.operatorAlerts) }],
-    });
-  });
-
   it('creates the admin group whose members may list every budget', () => {
     template.hasResourceProperties('AWS::Cognito::UserPoolGroup', {
       GroupName: 'admin',
@@ -667,17 +656,6 @@ describe('scaling and GPU telemetry permissions', () => {
     ).toEqual([]);
     expect(statementWith(statementsOf('scalingEvaluator'), 'sqs:SendMessage')).toBeDefined();
   });
-
-  it("alarms on the evaluator's errors into the operator topic", () => {
-    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
-      Namespace: 'AWS/Lambda',
-      MetricName: 'Errors',
-      Dimensions: [
-        { Name: 'FunctionName', Value: { Ref: logicalIdOf(stack, stack.functions.scalingEvaluator) } },
-      ],
-      AlarmActions: [{ Ref: logicalIdOf(stack, stack.alerts.topics.operatorAlerts) }],
-    });
-  });
 });
 
 describe('GPU fleet', () => {
@@ -769,23 +747,14 @@ describe('operations: dashboard and alarms', () => {
     }
   });
 
-  it.each(Object.keys({ api: 0, leaseWorker: 0, metering: 0, reconciler: 0, budgetEvaluator: 0 }))(
-    'has one errors alarm and one throttles alarm on the %s function',
-    (name) => {
-      const fn = stack.functions[name as keyof GpurentStack['functions']];
+  it('has one errors alarm and one throttles alarm on every function of the stack (none forgotten)', () => {
+    for (const [name, fn] of Object.entries(stack.functions)) {
       const onIt = alarms().filter(
         (alarm) =>
           JSON.stringify(dimensionOf(alarm, 'FunctionName')) ===
           JSON.stringify({ Ref: logicalIdOf(stack, fn) }),
       );
-      expect(onIt.map((alarm) => alarm.Properties?.MetricName).sort()).toEqual(['Errors', 'Throttles']);
-    },
-  );
-
-  it('covers every function of the stack with alarms (none forgotten)', () => {
-    const alarmed = new Set(alarms().map((alarm) => JSON.stringify(dimensionOf(alarm, 'FunctionName'))));
-    for (const fn of Object.values(stack.functions)) {
-      expect(alarmed).toContain(JSON.stringify({ Ref: logicalIdOf(stack, fn) }));
+      expect(onIt.map((alarm) => alarm.Properties?.MetricName).sort(), name).toEqual(['Errors', 'Throttles']);
     }
   });
 
