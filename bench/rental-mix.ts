@@ -5,8 +5,9 @@
  * wall time.
  */
 import { join } from 'node:path';
-import { ALIBABA_TRACE, DEFAULT_DATA_DIR } from '../planner/paths';
-import { replayTrace } from '../planner/replay';
+import { ALIBABA_TRACE } from '../planner/paths';
+import { replayTrace } from '../planner/replay-trace';
+import { DEFAULT_DATA_DIR } from '../shared/adapters/reference-data';
 import type { BenchmarkResult } from './support/benchmark';
 
 export async function run(): Promise<BenchmarkResult> {

@@ -5,8 +5,8 @@ import { SqsQueue } from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { Construct } from 'constructs';
-import { DEFAULT_DATA_DIR } from '../planner/paths';
-import { AVAILABILITY_DIR, PRICES_FILE } from '../planner/spot-market';
+import { DEFAULT_DATA_DIR } from '../shared/adapters/reference-data';
+import { AVAILABILITY_DIR, PRICES_FILE } from '../shared/adapters/spot-trace-files';
 import { AUDIT_SCHEDULE } from '../shared/domain/audit/audit-month';
 import {
   EC2_EVENTS_RULE,

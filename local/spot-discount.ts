@@ -1,5 +1,5 @@
-import { DEFAULT_DATA_DIR } from '../planner/paths';
-import { loadSpotTraces } from '../planner/spot-market';
+import { DEFAULT_DATA_DIR } from '../shared/adapters/reference-data';
+import { loadSpotTraces } from '../shared/adapters/spot-trace-files';
 import { priceCatalog } from '../shared/catalog';
 
 export interface LocalSpotPricing {

@@ -1,14 +1,14 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { DEFAULT_DATA_DIR } from '../shared/adapters/reference-data';
+import { SpotDataError } from '../shared/adapters/spot-trace-files';
 import { DEFAULT_RESERVATION_LOOKBACK_MS } from '../shared/domain/reservations';
+import { UnplaceableLeaseError } from '../shared/planning/simulate';
+import { MS_PER_DAY } from '../shared/planning/units';
 import { formatReport } from './format-report';
-import { DEFAULT_DATA_DIR } from './paths';
-import { replayTrace } from './replay';
-import { UnplaceableLeaseError } from './simulate';
-import { SpotDataError } from './spot-market';
-import { TraceFormatError } from './trace/demand-trace';
-import { MS_PER_DAY } from './units';
+import { replayTrace } from './replay-trace';
+import { TraceFormatError } from './trace/trace-format-error';
 
 const USAGE = `Usage: gpurent simulate --trace FILE [--data DIR] [--json] [--lookback-days N]
 

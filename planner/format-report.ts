@@ -1,11 +1,11 @@
 import { RENTAL_MODES, type RentalMode } from '../shared/domain/lease';
 import { type MicroUsd, microToUsd } from '../shared/domain/money';
 import { RESERVATION_TERM_MS } from '../shared/domain/reservations';
-import type { Hindsight } from './hindsight';
-import { type RentalMixReport, totalOf } from './report';
-import type { PolicyOutcome } from './simulate';
-import type { DemandTrace } from './trace/demand-trace';
-import { MS_PER_HOUR } from './units';
+import type { DemandTrace } from '../shared/planning/demand-trace';
+import type { Hindsight } from '../shared/planning/hindsight';
+import { type RentalMixReport, totalOf } from '../shared/planning/report';
+import type { PolicyOutcome } from '../shared/planning/simulate';
+import { MS_PER_HOUR } from '../shared/planning/units';
 
 export interface ReadableInput {
   readonly source: string;

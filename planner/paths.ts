@@ -1,6 +1,2 @@
-import { fileURLToPath } from 'node:url';
-
-/** The team's reference data sits beside the repository, wherever the planner is started from. */
-export const DEFAULT_DATA_DIR = fileURLToPath(new URL('../../shared/data', import.meta.url));
-
+/** The Alibaba GPU pod list under the team's reference data (shared/adapters/reference-data.ts). */
 export const ALIBABA_TRACE = 'alibaba-gpu-2023/openb_pod_list_default.csv';

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { LAMBDA_NODE_OPTIONS } from '../../infra/constructs/lambda-bundling';
-import { DEFAULT_DATA_DIR } from '../../planner/paths';
+import { DEFAULT_DATA_DIR } from '../../shared/adapters/reference-data';
 import { EVENT_BUS, LEASE_EXPIRY, QUEUES, TABLES, TOPICS } from '../../shared/resources';
 import { median } from './stats';
 

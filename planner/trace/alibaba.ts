@@ -1,8 +1,9 @@
 import type { Workload } from '../../shared/domain/lease';
+import type { DemandTrace, TraceLease } from '../../shared/planning/demand-trace';
 import * as z from '../../shared/zod';
 import { type CsvRow, parseRow } from './csv';
-import { type DemandTrace, TraceFormatError, type TraceLease } from './demand-trace';
 import { wholeNumber } from './fields';
+import { TraceFormatError } from './trace-format-error';
 
 export const ALIBABA_COLUMNS = [
   'name',

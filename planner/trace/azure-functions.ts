@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_DATA_DIR } from '../paths';
+import { DEFAULT_DATA_DIR } from '../../shared/adapters/reference-data';
 import { splitCsv } from './csv';
 
 export const AZURE_TRACE = 'azure-functions-requests/requests_per_minute.csv';

@@ -1,5 +1,5 @@
 import * as z from '../../shared/zod';
-import { TraceFormatError } from './demand-trace';
+import { TraceFormatError } from './trace-format-error';
 
 export interface CsvRow {
   /** 1-based line number in the file (the header is line 1). */

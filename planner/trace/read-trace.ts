@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { USAGE_EXPORT_HEADER, USAGE_EXPORT_HEADER_V1 } from '../../shared/domain/usage-export';
+import type { DemandTrace } from '../../shared/planning/demand-trace';
 import { ALIBABA_HEADER, parseAlibabaRows } from './alibaba';
 import { splitCsv } from './csv';
-import { type DemandTrace, TraceFormatError } from './demand-trace';
+import { TraceFormatError } from './trace-format-error';
 import { parseUsageExportRows } from './usage-export';
 
 /** Reads a demand trace, telling the two formats apart by their header line. */

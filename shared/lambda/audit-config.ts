@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_DATA_DIR } from '../../planner/paths';
-import { AVAILABILITY_DIR, PRICES_FILE } from '../../planner/spot-market';
+import { DEFAULT_DATA_DIR } from '../adapters/reference-data';
+import { AVAILABILITY_DIR, PRICES_FILE } from '../adapters/spot-trace-files';
 import { nonEmpty } from '../config';
 import * as z from '../zod';
 

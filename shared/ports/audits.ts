@@ -1,6 +1,6 @@
-import type { SpotTraces } from '../../planner/spot-market';
 import type { AuditSummaryMessage } from '../domain/audit/audit-summary';
 import type { MonthlyAudit } from '../domain/audit/monthly-audit';
+import type { SpotTraces } from '../planning/spot-market';
 
 /** A stored audit and how far its announcement got. */
 export interface StoredAudit {

@@ -62,7 +62,7 @@ export interface SpotCandidate {
 }
 
 /**
- * The planner's recommendation (planner/audit/month-recommendation.ts). Every
+ * The planner's recommendation (shared/planning/month-recommendation.ts). Every
  * figure but the last is within the planner's model: each GPU a p3.2xlarge
  * (1x V100) at its us-east-1 rates, spot from the V100 traces; savings compare
  * the month as it ran with the policy at the same model prices, never model

@@ -1,5 +1,3 @@
-import { type MonthRecommendation, recommendForMonth } from '../../../planner/audit/month-recommendation';
-import { monthDemand } from '../../../planner/trace/month-trace';
 import {
   type AuditRecommendation,
   buildMonthlyAudit,
@@ -9,6 +7,8 @@ import type { PriceCatalog } from '../../domain/catalog';
 import { UTILIZATION_HOUR_MS } from '../../domain/gpu-utilization';
 import { formatUsd } from '../../domain/money';
 import { monthBounds } from '../../domain/spend';
+import { monthDemand } from '../../planning/month-demand';
+import { type MonthRecommendation, recommendForMonth } from '../../planning/month-recommendation';
 import type { SpotTraceSource } from '../../ports/audits';
 import type { SpendCounters } from '../../ports/budgets';
 import type { CommitmentRepository } from '../../ports/commitments';

@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { recommendForMonth } from '../../../planner/audit/month-recommendation';
-import { loadSpotTraces } from '../../../planner/spot-market';
-import { monthDemand } from '../../../planner/trace/month-trace';
+import { loadSpotTraces } from '../../../shared/adapters/spot-trace-files';
+import { monthDemand } from '../../../shared/planning/month-demand';
+import { recommendForMonth } from '../../../shared/planning/month-recommendation';
 import { DAY, NOV_2026, ranLease } from './lease-views';
 
 /** One zone, always with capacity, at $1.00/h. */

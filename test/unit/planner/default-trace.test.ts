@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ALIBABA_TRACE, DEFAULT_DATA_DIR } from '../../../planner/paths';
-import { replayTrace } from '../../../planner/replay';
+import { ALIBABA_TRACE } from '../../../planner/paths';
+import { replayTrace } from '../../../planner/replay-trace';
+import { DEFAULT_DATA_DIR } from '../../../shared/adapters/reference-data';
 
 // The goals on the real trace, read from ../shared/data beside the repository.
 describe('the default Alibaba replay', () => {

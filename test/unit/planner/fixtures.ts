@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import type { TraceLease } from '../../../planner/trace/demand-trace';
+import type { TraceLease } from '../../../shared/planning/demand-trace';
 
 /** The planner fixtures: a made-up spot data folder with one-hour ticks, and small traces. */
 export const FIXTURE_DATA_DIR = fileURLToPath(new URL('../../fixtures/planner/data', import.meta.url));

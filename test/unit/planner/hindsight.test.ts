@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { hindsightCost } from '../../../planner/hindsight';
-import { replayPrices } from '../../../planner/model';
-import { loadSpotTraces, SpotMarket } from '../../../planner/spot-market';
+import { loadSpotTraces } from '../../../shared/adapters/spot-trace-files';
+import { hindsightCost } from '../../../shared/planning/hindsight';
+import { replayPrices } from '../../../shared/planning/model';
+import { SpotMarket } from '../../../shared/planning/spot-market';
 import { DAY, FIXTURE_DATA_DIR, HOUR, lease, ORIGIN, traceOf } from './fixtures';
 
 /*

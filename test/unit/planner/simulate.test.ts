@@ -1,8 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { replayPrices } from '../../../planner/model';
-import { simulatePolicy } from '../../../planner/simulate';
-import { loadSpotTraces, SpotMarket } from '../../../planner/spot-market';
-import type { DemandTrace } from '../../../planner/trace/demand-trace';
+import { loadSpotTraces } from '../../../shared/adapters/spot-trace-files';
+import type { DemandTrace } from '../../../shared/planning/demand-trace';
+import { replayPrices } from '../../../shared/planning/model';
+import { simulatePolicy } from '../../../shared/planning/simulate';
+import { SpotMarket } from '../../../shared/planning/spot-market';
 import { DAY, FIXTURE_DATA_DIR, HOUR, lease, ORIGIN, traceOf } from './fixtures';
 
 let market: SpotMarket;

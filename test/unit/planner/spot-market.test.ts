@@ -2,7 +2,8 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadSpotTraces, SpotDataError, SpotMarket, type SpotTraces } from '../../../planner/spot-market';
+import { loadSpotTraces, SpotDataError } from '../../../shared/adapters/spot-trace-files';
+import { SpotMarket, type SpotTraces } from '../../../shared/planning/spot-market';
 import { FIXTURE_DATA_DIR, HOUR, ORIGIN } from './fixtures';
 
 describe('loadSpotTraces', () => {

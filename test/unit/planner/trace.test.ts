@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ALIBABA_HEADER, ALIBABA_ORIGIN_MS } from '../../../planner/trace/alibaba';
-import { TraceFormatError } from '../../../planner/trace/demand-trace';
 import { parseTrace, readTrace } from '../../../planner/trace/read-trace';
+import { TraceFormatError } from '../../../planner/trace/trace-format-error';
 import { USAGE_EXPORT_HEADER, USAGE_EXPORT_HEADER_V1 } from '../../../shared/domain/usage-export';
 
 const fixture = (name: string) => fileURLToPath(new URL(`../../fixtures/planner/${name}`, import.meta.url));

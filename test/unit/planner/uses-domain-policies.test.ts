@@ -1,8 +1,9 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { replayPrices } from '../../../planner/model';
-import { simulatePolicy } from '../../../planner/simulate';
-import { loadSpotTraces, SpotMarket } from '../../../planner/spot-market';
+import { loadSpotTraces } from '../../../shared/adapters/spot-trace-files';
 import { chooseRentalMode } from '../../../shared/domain/rental-mode';
+import { replayPrices } from '../../../shared/planning/model';
+import { simulatePolicy } from '../../../shared/planning/simulate';
+import { SpotMarket } from '../../../shared/planning/spot-market';
 import { FIXTURE_DATA_DIR, HOUR, lease, ORIGIN, traceOf } from './fixtures';
 
 // The very module the provisioner imports, wrapped so the test can watch it and swap it.

@@ -1,17 +1,17 @@
-import type { RentalMode } from '../shared/domain/lease';
-import { costOfSeconds, type MicroUsd } from '../shared/domain/money';
+import type { RentalMode } from '../domain/lease';
+import { costOfSeconds, type MicroUsd } from '../domain/money';
 import {
   breakEvenUtilization,
   busyTimeByLevel,
   commitmentCost,
   gpusWorthReserving,
   RESERVATION_TERM_MS,
-} from '../shared/domain/reservations';
+} from '../domain/reservations';
 import { concurrencyOf } from './demand-history';
+import type { DemandTrace } from './demand-trace';
 import type { ReplayPrices } from './model';
 import type { SpotMarket } from './spot-market';
 import { termStartsOf } from './terms';
-import type { DemandTrace } from './trace/demand-trace';
 
 export interface HindsightTerm {
   readonly termStartMs: number;

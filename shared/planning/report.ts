@@ -1,8 +1,8 @@
-import { RENTAL_MODES, type RentalMode } from '../shared/domain/lease';
-import { type MicroUsd, microToUsd } from '../shared/domain/money';
+import { RENTAL_MODES, type RentalMode } from '../domain/lease';
+import { type MicroUsd, microToUsd } from '../domain/money';
+import type { DemandTrace } from './demand-trace';
 import type { Hindsight } from './hindsight';
 import type { PolicyOutcome } from './simulate';
-import type { DemandTrace } from './trace/demand-trace';
 import { MS_PER_HOUR } from './units';
 
 /** The replay's figures: the `--json` output, and the bench's figures. */

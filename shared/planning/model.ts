@@ -1,7 +1,7 @@
-import { priceCatalog } from '../shared/catalog';
-import type { PriceCatalog } from '../shared/domain/catalog';
-import type { MicroUsd } from '../shared/domain/money';
-import type { Pool } from '../shared/domain/placement';
+import { priceCatalog } from '../catalog';
+import type { PriceCatalog } from '../domain/catalog';
+import type { MicroUsd } from '../domain/money';
+import type { Pool } from '../domain/placement';
 import { SPOT_TRACE_INSTANCE_TYPE } from './spot-market';
 
 /** Every replayed GPU is one of these: the only type with spot traces (1× V100). */

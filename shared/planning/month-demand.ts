@@ -1,5 +1,5 @@
-import type { LeaseView, RentalMode } from '../../shared/domain/lease';
-import { leaseSpanWithin } from '../../shared/domain/usage-export';
+import type { LeaseView, RentalMode } from '../domain/lease';
+import { leaseSpanWithin } from '../domain/usage-export';
 import type { DemandTrace, TraceLease } from './demand-trace';
 
 /** A lease of the month as it ran: the trace lease plus the mode it actually ran in. */

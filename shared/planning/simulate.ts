@@ -1,16 +1,16 @@
-import { costOfRun } from '../shared/domain/billing';
-import type { RentalMode } from '../shared/domain/lease';
-import type { MicroUsd } from '../shared/domain/money';
-import { choosePool, type Pool } from '../shared/domain/placement';
-import { chooseRentalMode, type ModeDecision } from '../shared/domain/rental-mode';
-import { assignReservedGpus, commitmentCost, recommendReservedGpus } from '../shared/domain/reservations';
-import { planReclaim, planReturnToSpot, RECLAIM_WARNING_MS, RESTART_MS } from '../shared/domain/spot-reclaim';
+import { costOfRun } from '../domain/billing';
+import type { RentalMode } from '../domain/lease';
+import type { MicroUsd } from '../domain/money';
+import { choosePool, type Pool } from '../domain/placement';
+import { chooseRentalMode, type ModeDecision } from '../domain/rental-mode';
+import { assignReservedGpus, commitmentCost, recommendReservedGpus } from '../domain/reservations';
+import { planReclaim, planReturnToSpot, RECLAIM_WARNING_MS, RESTART_MS } from '../domain/spot-reclaim';
 import { DemandRecorder } from './demand-history';
+import type { DemandTrace, TraceLease } from './demand-trace';
 import { EventQueue } from './event-queue';
 import { onDemandPools, REPLAY_INSTANCE_TYPE, type ReplayPrices, reservedPool } from './model';
 import type { SpotMarket } from './spot-market';
 import { termStartsOf } from './terms';
-import type { DemandTrace, TraceLease } from './trace/demand-trace';
 import { MS_PER_HOUR } from './units';
 
 export interface TermDecision {

@@ -1,4 +1,4 @@
-import type { Workload } from '../../shared/domain/lease';
+import type { Workload } from '../domain/lease';
 
 export const TRACE_FORMATS = ['alibaba-gpu-2023', 'usage-export'] as const;
 export type TraceFormat = (typeof TRACE_FORMATS)[number];
@@ -23,16 +23,4 @@ export interface DemandTrace {
   readonly endMs: number;
   /** What reading this particular trace assumed, in words, for the report. */
   readonly notes: readonly string[];
-}
-
-/** A trace line the planner cannot read; the message names the file, the line and what is wrong. */
-export class TraceFormatError extends Error {
-  constructor(
-    readonly source: string,
-    readonly line: number,
-    readonly problem: string,
-  ) {
-    super(`${source} line ${line}: ${problem}`);
-    this.name = 'TraceFormatError';
-  }
 }

@@ -1,20 +1,16 @@
-import type { AuditRecommendation, SpotCandidate } from '../../shared/domain/audit/monthly-audit';
-import { costOfRun } from '../../shared/domain/billing';
-import type { Workload } from '../../shared/domain/lease';
-import { costOfSeconds, type MicroUsd } from '../../shared/domain/money';
-import { chooseRentalMode } from '../../shared/domain/rental-mode';
-import {
-  busyTimeByLevel,
-  RESERVATION_TERM_MS,
-  recommendReservedGpus,
-} from '../../shared/domain/reservations';
-import { concurrencyOf } from '../demand-history';
-import { REPLAY_INSTANCE_TYPE, type ReplayPrices, replayPrices } from '../model';
-import { replayDemand } from '../replay';
-import { totalOf } from '../report';
-import { SpotMarket, type SpotTraces } from '../spot-market';
-import type { MonthDemand, RanLease } from '../trace/month-trace';
-import { MS_PER_HOUR } from '../units';
+import type { AuditRecommendation, SpotCandidate } from '../domain/audit/monthly-audit';
+import { costOfRun } from '../domain/billing';
+import type { Workload } from '../domain/lease';
+import { costOfSeconds, type MicroUsd } from '../domain/money';
+import { chooseRentalMode } from '../domain/rental-mode';
+import { busyTimeByLevel, RESERVATION_TERM_MS, recommendReservedGpus } from '../domain/reservations';
+import { concurrencyOf } from './demand-history';
+import { REPLAY_INSTANCE_TYPE, type ReplayPrices, replayPrices } from './model';
+import type { MonthDemand, RanLease } from './month-demand';
+import { replayDemand } from './replay';
+import { totalOf } from './report';
+import { SpotMarket, type SpotTraces } from './spot-market';
+import { MS_PER_HOUR } from './units';
 
 /**
  * What the planner recommends after replaying a tenant's month (the audit's

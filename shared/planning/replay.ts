@@ -1,20 +1,12 @@
-import { basename } from 'node:path';
-import { costOfRun } from '../shared/domain/billing';
-import type { MicroUsd } from '../shared/domain/money';
+import { costOfRun } from '../domain/billing';
+import type { MicroUsd } from '../domain/money';
 import { replayAssumptions } from './assumptions';
+import type { DemandTrace } from './demand-trace';
 import { type Hindsight, hindsightCost } from './hindsight';
 import { replayPrices } from './model';
 import { type RentalMixReport, rentalMixReport } from './report';
 import { type PolicyOutcome, simulatePolicy } from './simulate';
-import { loadSpotTraces, SpotMarket, type SpotTraces } from './spot-market';
-import type { DemandTrace } from './trace/demand-trace';
-import { readTrace } from './trace/read-trace';
-
-export interface ReplayOptions {
-  readonly tracePath: string;
-  readonly dataDir: string;
-  readonly reservationLookbackMs?: number;
-}
+import { SpotMarket, type SpotTraces } from './spot-market';
 
 /** Everything one replay found: the report, and the detail behind it for the readable form. */
 export interface Replay {
@@ -24,11 +16,6 @@ export interface Replay {
   readonly policy: PolicyOutcome;
   readonly hindsight: Hindsight;
   readonly report: RentalMixReport;
-}
-
-export async function replayTrace(options: ReplayOptions): Promise<Replay> {
-  const [trace, spot] = await Promise.all([readTrace(options.tracePath), loadSpotTraces(options.dataDir)]);
-  return replayDemand(trace, spot, basename(options.tracePath), options.reservationLookbackMs);
 }
 
 /**

@@ -1,14 +1,8 @@
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { type MicroUsd, usdToMicro } from '../shared/domain/money';
-import type { Pool } from '../shared/domain/placement';
-import * as z from '../shared/zod';
+import type { MicroUsd } from '../domain/money';
+import type { Pool } from '../domain/placement';
 
 /** The instance type the V100 spot traces probed: one V100 each. */
 export const SPOT_TRACE_INSTANCE_TYPE = 'p3.2xlarge';
-
-export const AVAILABILITY_DIR = 'spot-availability-aws-v100';
-export const PRICES_FILE = join('spot-prices-aws-v100', 'v100_spot_prices.json');
 
 /** One zone's spot history, tick by tick. */
 export interface SpotZone {
@@ -26,73 +20,12 @@ export interface SpotTraces {
   readonly zones: readonly SpotZone[];
 }
 
-export class SpotDataError extends Error {
-  constructor(
-    readonly file: string,
-    readonly problem: string,
-  ) {
-    super(`${file}: ${problem}`);
-    this.name = 'SpotDataError';
+/** The market was asked about a zone its traces do not hold. */
+export class UnknownSpotZoneError extends Error {
+  constructor(readonly zone: string) {
+    super(`no spot trace for zone ${zone}`);
+    this.name = 'UnknownSpotZoneError';
   }
-}
-
-const availabilityFile = z.object({
-  metadata: z.object({ gap_seconds: z.number().check(z.positive()) }),
-  data: z.array(z.union([z.literal(0), z.literal(1)])),
-});
-const pricesFile = z.record(z.string(), z.array(z.number().check(z.nonnegative())));
-
-async function readJson<T>(path: string, schema: z.core.$ZodType<T>): Promise<T> {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(await readFile(path, 'utf8'));
-  } catch (error) {
-    throw new SpotDataError(path, error instanceof Error ? error.message : String(error));
-  }
-  const parsed = z.safeParse(schema, raw);
-  if (!parsed.success) throw new SpotDataError(path, z.prettifyError(parsed.error));
-  return parsed.data;
-}
-
-/**
- * Loads the V100 (`p3.2xlarge`) spot traces of `dataDir`: one availability file
- * per zone, named `<zone>_v100_1.json`, and the price series under the same key.
- */
-export async function loadSpotTraces(dataDir: string): Promise<SpotTraces> {
-  const dir = join(dataDir, AVAILABILITY_DIR);
-  const names = (await readdir(dir)).filter((name) => name.endsWith('.json')).sort();
-  const pricesPath = join(dataDir, PRICES_FILE);
-  const prices = await readJson(pricesPath, pricesFile);
-  const zones: SpotZone[] = [];
-  let tickMs = 0;
-  let ticks = 0;
-  for (const name of names) {
-    const path = join(dir, name);
-    const trace = await readJson(path, availabilityFile);
-    const key = name.replace(/\.json$/, '');
-    const series = prices[key];
-    if (!series) throw new SpotDataError(pricesPath, `no price series "${key}" for ${name}`);
-    if (zones.length === 0) {
-      tickMs = trace.metadata.gap_seconds * 1000;
-      ticks = trace.data.length;
-    }
-    if (
-      trace.metadata.gap_seconds * 1000 !== tickMs ||
-      trace.data.length !== ticks ||
-      series.length !== ticks
-    ) {
-      throw new SpotDataError(path, `expected ${ticks} ticks of ${tickMs / 1000} s with as many prices`);
-    }
-    const zone = key.split('_')[0] ?? key;
-    zones.push({
-      zone,
-      region: zone.replace(/[a-z]$/, ''),
-      unavailable: Uint8Array.from(trace.data),
-      priceMicroUsdPerHour: Int32Array.from(series, usdToMicro),
-    });
-  }
-  if (zones.length === 0) throw new SpotDataError(dir, 'no spot availability traces');
-  return { instanceType: SPOT_TRACE_INSTANCE_TYPE, tickMs, ticks, zones };
 }
 
 interface ZoneState extends SpotZone {
@@ -180,7 +113,7 @@ export class SpotMarket {
 
   private zone(zone: string): ZoneState {
     const state = this.byZone.get(zone);
-    if (!state) throw new SpotDataError(AVAILABILITY_DIR, `no spot trace for zone ${zone}`);
+    if (!state) throw new UnknownSpotZoneError(zone);
     return state;
   }
 }

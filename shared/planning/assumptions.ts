@@ -1,11 +1,11 @@
-import { MINIMUM_BILLED_SECONDS } from '../shared/domain/billing';
-import { formatUsd } from '../shared/domain/money';
-import { FAILED_POOL_BACKOFF_MS } from '../shared/domain/placement';
-import { DEFAULT_RESERVATION_LOOKBACK_MS, RESERVATION_TERM_MS } from '../shared/domain/reservations';
-import { RECLAIM_WARNING_MS, RESTART_MS } from '../shared/domain/spot-reclaim';
+import { MINIMUM_BILLED_SECONDS } from '../domain/billing';
+import { formatUsd } from '../domain/money';
+import { FAILED_POOL_BACKOFF_MS } from '../domain/placement';
+import { DEFAULT_RESERVATION_LOOKBACK_MS, RESERVATION_TERM_MS } from '../domain/reservations';
+import { RECLAIM_WARNING_MS, RESTART_MS } from '../domain/spot-reclaim';
+import type { DemandTrace } from './demand-trace';
 import { REPLAY_INSTANCE_TYPE, RESERVED_REGION, type ReplayPrices } from './model';
 import type { SpotTraces } from './spot-market';
-import type { DemandTrace } from './trace/demand-trace';
 import { MS_PER_DAY } from './units';
 
 /** The model behind the figures, in words: printed with every replay and kept in its JSON. */

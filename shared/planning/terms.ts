@@ -1,5 +1,5 @@
-import { RESERVATION_TERM_MS } from '../shared/domain/reservations';
-import type { DemandTrace } from './trace/demand-trace';
+import { RESERVATION_TERM_MS } from '../domain/reservations';
+import type { DemandTrace } from './demand-trace';
 
 /** Reservation terms run back to back from the trace's origin; the last one may outlast the trace. */
 export function termStartsOf(trace: DemandTrace): number[] {

@@ -1,5 +1,5 @@
-import type { DemandSegment } from '../shared/domain/reservations';
-import type { TraceLease } from './trace/demand-trace';
+import type { DemandSegment } from '../domain/reservations';
+import type { TraceLease } from './demand-trace';
 
 /** Records GPU concurrency as it changes, as the step function the reservation policy reads. */
 export class DemandRecorder {
