@@ -17,17 +17,15 @@ type Budget = {
   thresholdsCrossed: { threshold: number; basis: string; crossedAt: string }[];
 };
 
-export async function budgetSet(
-  name: string,
-  options: OutputOptions & {
-    limit: string;
-    project?: string;
-    thresholds?: string;
-    basis?: string;
-    action?: string;
-  },
-  io: CliIo,
-) {
+export interface BudgetSetOptions extends OutputOptions {
+  readonly limit: string;
+  readonly project?: string;
+  readonly thresholds?: string;
+  readonly basis?: BudgetBasis;
+  readonly action?: BudgetAction;
+}
+
+export async function budgetSet(name: string, options: BudgetSetOptions, io: CliIo) {
   const limit = Number(options.limit);
   if (!(limit > 0)) throw usageError(`--limit must be a positive amount of USD, not "${options.limit}"`);
   const thresholds = options.thresholds?.split(',').map((t) => Number(t.trim()));

@@ -37,10 +37,10 @@ type Lease = {
 };
 
 export interface CreateLeaseOptions extends OutputOptions {
-  readonly workload: string;
+  readonly workload: Workload;
   readonly gpus: string;
   readonly instanceType?: string;
-  readonly mode?: string;
+  readonly mode?: RentalMode;
   readonly project?: string;
   readonly duration?: string;
   readonly gpuModel?: string;
@@ -135,7 +135,12 @@ function leaseDetails(lease: Lease): string {
   )}`;
 }
 
-export async function leaseList(options: OutputOptions & { limit: string; cursor?: string }, io: CliIo) {
+export interface LeaseListOptions extends OutputOptions {
+  readonly limit: string;
+  readonly cursor?: string;
+}
+
+export async function leaseList(options: LeaseListOptions, io: CliIo) {
   const limit = integerOption('--limit', options.limit);
   const page = await (await client()).request<{ leases: Lease[]; nextCursor?: string }>('GET', 'v1/leases', {
     query: { limit: String(limit), cursor: options.cursor },
@@ -171,4 +176,3 @@ export async function leaseRelease(id: string, options: OutputOptions, io: CliIo
   const lease = (await (await client()).request<Lease>('DELETE', `v1/leases/${leaseId}`)).body;
   print(io, options, lease, () => `${lease.leaseId} ${lease.status}\n`);
 }
-

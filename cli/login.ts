@@ -2,10 +2,13 @@ import { type CliIo, type OutputOptions, print } from './common';
 import { usageError } from './errors';
 import { localSession, saveSession } from './session';
 
-export async function login(
-  options: OutputOptions & { api?: string; token?: string; local?: boolean },
-  io: CliIo,
-): Promise<void> {
+export interface LoginOptions extends OutputOptions {
+  readonly api?: string;
+  readonly token?: string;
+  readonly local?: boolean;
+}
+
+export async function login(options: LoginOptions, io: CliIo): Promise<void> {
   let session: { apiUrl: string; token: string };
   if (options.local) session = await localSession(io.cwd);
   else {

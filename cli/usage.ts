@@ -11,10 +11,13 @@ type Usage = {
   groups: { key: string; seconds: number; costUsd: number }[];
 };
 
-export async function usage(
-  options: OutputOptions & { from?: string; to?: string; groupBy: string },
-  io: CliIo,
-) {
+export interface UsageOptions extends OutputOptions {
+  readonly from?: string;
+  readonly to?: string;
+  readonly groupBy: UsageGrouping;
+}
+
+export async function usage(options: UsageOptions, io: CliIo) {
   const result = (
     await (
       await client()

@@ -7,14 +7,17 @@ import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { publishGpuSamples } from '../../local/runtime/gpu-telemetry-publisher';
 import { type LocalStack, startLocalStack, writeLocalManifest } from '../../local/stack';
+import { buildCli } from '../../scripts/build-cli';
 
-const BIN = new URL('../../bin/gpurent.js', import.meta.url).pathname;
 const run = promisify(execFile);
 
 let stack: LocalStack;
 let home: string;
+/** The bundle as `npm run build:cli` writes it, built from the sources under test. */
+let bin: string;
 
 beforeAll(async () => {
+  ({ bin } = await buildCli(mkdtempSync(join(tmpdir(), 'gpurent-cli-bundle-'))));
   stack = await startLocalStack({
     port: 0,
     endpoints: inject('endpoints'),
@@ -30,7 +33,7 @@ afterAll(() => stack?.stop());
 /** Runs the installed command as a user would, in `home`, with its own config dir. */
 async function gpurent(args: string[], configDir = join(home, 'config')) {
   try {
-    const { stdout, stderr } = await run('node', [BIN, ...args], {
+    const { stdout, stderr } = await run('node', [bin, ...args], {
       cwd: home,
       env: { ...process.env, GPURENT_CONFIG_DIR: configDir, INIT_CWD: home },
     });
@@ -228,6 +231,10 @@ describe('gpurent CLI against the local stack', () => {
     const result = await gpurent(['usage', '--group-by', 'project', '--json']);
     expect(result.code).toBe(0);
     expect(json(result)).toMatchObject({ groupBy: 'project', groups: expect.any(Array) });
+    // The API's groupings, by day included (the old untyped command tree refused it).
+    const byDay = await gpurent(['usage', '--group-by', 'day', '--json']);
+    expect(byDay.code).toBe(0);
+    expect(json(byDay)).toMatchObject({ groupBy: 'day', granularity: 'day' });
     expect((await gpurent(['usage'])).stdout).toMatch(/^MODE\s+INSTANCE-SECONDS\s+COST USD/m);
   });
 
