@@ -21,6 +21,17 @@ import { type UsageOptions, usage } from './usage';
 
 const json = () => new Option('--json', 'print JSON instead of a table');
 
+/** `gpurent <parent> <name> <argument> [--json]`: a subcommand about one lease, budget or group. */
+function onOne(
+  parent: Command,
+  name: string,
+  description: string,
+  argument: string,
+  action: (id: string, options: OutputOptions) => Promise<void>,
+): void {
+  parent.command(name).description(description).argument(argument).addOption(json()).action(action);
+}
+
 /**
  * The gpurent command tree. Every list of choices is the domain's own constant,
  * so the CLI accepts what the API accepts. Actions throw CliError for the caller
@@ -138,18 +149,12 @@ function leaseCommand(io: CliIo): Command {
     .option('--cursor <cursor>', 'the next page (printed under the table)')
     .addOption(json())
     .action((options: LeaseListOptions) => leaseList(options, io));
-  lease
-    .command('show')
-    .description('one lease, its instances and cost')
-    .argument('<lease-id>')
-    .addOption(json())
-    .action((id: string, options: OutputOptions) => leaseShow(id, options, io));
-  lease
-    .command('rm')
-    .description('release a lease (terminate, close the bill)')
-    .argument('<lease-id>')
-    .addOption(json())
-    .action((id: string, options: OutputOptions) => leaseRelease(id, options, io));
+  onOne(lease, 'show', 'one lease, its instances and cost', '<lease-id>', (id, options) =>
+    leaseShow(id, options, io),
+  );
+  onOne(lease, 'rm', 'release a lease (terminate, close the bill)', '<lease-id>', (id, options) =>
+    leaseRelease(id, options, io),
+  );
   return lease;
 }
 
@@ -173,18 +178,12 @@ function budgetCommand(io: CliIo): Command {
     .description('budgets with spend and forecast')
     .addOption(json())
     .action((options: OutputOptions) => budgetList(options, io));
-  budget
-    .command('show')
-    .description('one budget and the thresholds crossed')
-    .argument('<name>')
-    .addOption(json())
-    .action((name: string, options: OutputOptions) => budgetShow(name, options, io));
-  budget
-    .command('rm')
-    .description('delete a budget (spend counters stay)')
-    .argument('<name>')
-    .addOption(json())
-    .action((name: string, options: OutputOptions) => budgetRemove(name, options, io));
+  onOne(budget, 'show', 'one budget and the thresholds crossed', '<name>', (name, options) =>
+    budgetShow(name, options, io),
+  );
+  onOne(budget, 'rm', 'delete a budget (spend counters stay)', '<name>', (name, options) =>
+    budgetRemove(name, options, io),
+  );
   return budget;
 }
 
@@ -212,17 +211,15 @@ function groupCommand(io: CliIo): Command {
     .description("the tenant's scaling groups")
     .addOption(json())
     .action((options: OutputOptions) => groupList(options, io));
-  group
-    .command('show')
-    .description('one group: members, the last evaluation and the last decisions with their reasons')
-    .argument('<name>')
-    .addOption(json())
-    .action((name: string, options: OutputOptions) => groupShow(name, options, io));
-  group
-    .command('rm')
-    .description('drain a group: release every member lease, then remove it')
-    .argument('<name>')
-    .addOption(json())
-    .action((name: string, options: OutputOptions) => groupRemove(name, options, io));
+  onOne(
+    group,
+    'show',
+    'one group: members, the last evaluation and the last decisions with their reasons',
+    '<name>',
+    (name, options) => groupShow(name, options, io),
+  );
+  onOne(group, 'rm', 'drain a group: release every member lease, then remove it', '<name>', (name, options) =>
+    groupRemove(name, options, io),
+  );
   return group;
 }

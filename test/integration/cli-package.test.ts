@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type LocalStack, startLocalStack, writeLocalManifest } from '../../local/stack';
+import { runCommand } from '../support/cli';
 
 const run = promisify(execFile);
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -53,18 +54,11 @@ beforeAll(async () => {
 afterAll(() => stack?.stop());
 
 /** The installed command, started by its own `#!/usr/bin/env node` line, in `work`. */
-async function gpurent(...args: string[]) {
-  try {
-    const { stdout, stderr } = await run(join(prefix, 'bin', 'gpurent'), args, {
-      cwd: work,
-      env: shellEnv({ GPURENT_CONFIG_DIR: join(work, 'config') }),
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+const gpurent = (...args: string[]) =>
+  runCommand(join(prefix, 'bin', 'gpurent'), args, {
+    cwd: work,
+    env: shellEnv({ GPURENT_CONFIG_DIR: join(work, 'config') }),
+  });
 
 describe('the packed gpurent package, installed into a fresh prefix', () => {
   it('carries the bundle, the README and package.json only, and installs without dependencies', () => {
@@ -93,16 +87,7 @@ describe('the packed gpurent package, installed into a fresh prefix', () => {
 
   it('gpurent usage --group-by day against the local stack: a metered lease in its day', async () => {
     expect((await gpurent('login', '--local')).code).toBe(0);
-    const created = await gpurent(
-      'lease',
-      'create',
-      '--workload',
-      'training',
-      '--gpus',
-      '1',
-      '--wait',
-      '--json',
-    );
+    const created = await gpurent(...'lease create --workload training --gpus 1 --wait --json'.split(' '));
     expect(created.code).toBe(0);
     const lease = JSON.parse(created.stdout);
     expect(lease.status).toBe('RUNNING');

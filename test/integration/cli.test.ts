@@ -1,15 +1,12 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { publishGpuSamples } from '../../local/runtime/gpu-telemetry-publisher';
 import { type LocalStack, startLocalStack, writeLocalManifest } from '../../local/stack';
 import { buildCli } from '../../scripts/build-cli';
-
-const run = promisify(execFile);
+import { runCommand } from '../support/cli';
 
 let stack: LocalStack;
 let home: string;
@@ -31,18 +28,11 @@ beforeAll(async () => {
 afterAll(() => stack?.stop());
 
 /** Runs the installed command as a user would, in `home`, with its own config dir. */
-async function gpurent(args: string[], configDir = join(home, 'config')) {
-  try {
-    const { stdout, stderr } = await run('node', [bin, ...args], {
-      cwd: home,
-      env: { ...process.env, GPURENT_CONFIG_DIR: configDir, INIT_CWD: home },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+const gpurent = (args: string[], configDir = join(home, 'config')) =>
+  runCommand('node', [bin, ...args], {
+    cwd: home,
+    env: { ...process.env, GPURENT_CONFIG_DIR: configDir, INIT_CWD: home },
+  });
 
 const json = (result: { stdout: string }) => JSON.parse(result.stdout);
 const today = () => new Date().toISOString().slice(0, 10);
