@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import type { Workload } from '../shared/domain/lease';
 import { type CliIo, callApi, client, integerOption, type OutputOptions, print, printPut } from './common';
 import { usageError } from './errors';
 import { details, table } from './table';
@@ -31,7 +32,7 @@ type GroupSummary = {
 export interface GroupPutOptions extends OutputOptions {
   readonly spec?: string;
   readonly instanceType?: string;
-  readonly workload?: string;
+  readonly workload?: Workload;
   readonly min?: string;
   readonly max?: string;
   readonly desired?: string;

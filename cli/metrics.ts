@@ -1,3 +1,4 @@
+import type { MetricPeriod } from '../shared/domain/gpu-telemetry';
 import { type CliIo, callApi, leaseIdArgument, type OutputOptions, print } from './common';
 import { table } from './table';
 
@@ -25,11 +26,13 @@ const value = (v: number | null) => (v === null ? '-' : String(Math.round(v * 10
 /** avg / p95 / max in one cell. */
 const stats = (s: Series) => `${value(s.avg)} / ${value(s.p95)} / ${value(s.max)}`;
 
-export async function leaseMetrics(
-  id: string,
-  options: OutputOptions & { from?: string; to?: string; period?: string },
-  io: CliIo,
-) {
+export interface MetricsOptions extends OutputOptions {
+  readonly from?: string;
+  readonly to?: string;
+  readonly period?: MetricPeriod;
+}
+
+export async function leaseMetrics(id: string, options: MetricsOptions, io: CliIo) {
   const leaseId = leaseIdArgument(id);
   const result = await callApi<LeaseMetrics>('GET', `v1/leases/${leaseId}/metrics`, {
     query: { from: options.from, to: options.to, period: options.period },

@@ -53,7 +53,11 @@ function auditDetails(audit: Audit): string {
   )}`;
 }
 
-export async function auditReport(month: string, options: OutputOptions & { html?: string }, io: CliIo) {
+export interface AuditOptions extends OutputOptions {
+  readonly html?: string;
+}
+
+export async function auditReport(month: string, options: AuditOptions, io: CliIo) {
   if (!MONTH.test(month)) throw usageError(`"${month}" is not a month: give yyyy-mm, such as 2026-11`);
   const api = await client();
   if (options.html) {
@@ -96,7 +100,12 @@ function utilizationCell(u: Utilization): string {
   return u.telemetry === 'partial' ? `${u.percent}% (partial)` : `${u.percent}%`;
 }
 
-export async function profile(options: OutputOptions & { from?: string; to?: string }, io: CliIo) {
+export interface ProfileOptions extends OutputOptions {
+  readonly from?: string;
+  readonly to?: string;
+}
+
+export async function profile(options: ProfileOptions, io: CliIo) {
   const result = await callApi<Profile>('GET', 'v1/profile', {
     query: { from: options.from, to: options.to },
   });

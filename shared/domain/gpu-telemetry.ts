@@ -20,6 +20,14 @@ export type NvidiaSmiMetric = keyof typeof NVIDIA_SMI_METRICS;
 export const GPU_METRIC_PERIOD_SECONDS = 60;
 
 /**
+ * Seconds per datapoint a lease's metrics can be read at: the agent's minute and
+ * the 5-minute and hourly periods CloudWatch aggregates it to. Strings, as a
+ * query parameter or a command-line flag gives them.
+ */
+export const METRIC_PERIODS = ['60', '300', '3600'] as const;
+export type MetricPeriod = (typeof METRIC_PERIODS)[number];
+
+/**
  * gpurent launches single-GPU instances only (one per leased GPU), so every
  * instance has one GPU, index 0.
  */

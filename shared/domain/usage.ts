@@ -3,6 +3,8 @@ import type { MicroUsd } from './money';
 
 export const USAGE_GROUPINGS = ['mode', 'lease', 'instanceType', 'project', 'day'] as const;
 export type UsageGrouping = (typeof USAGE_GROUPINGS)[number];
+/** The grouping of a usage report that names none. */
+export const DEFAULT_USAGE_GROUPING: UsageGrouping = 'mode';
 /** The group of charges of leases without a project label. */
 export const NO_PROJECT = '(none)';
 

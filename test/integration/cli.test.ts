@@ -1,20 +1,20 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { publishGpuSamples } from '../../local/runtime/gpu-telemetry-publisher';
 import { type LocalStack, startLocalStack, writeLocalManifest } from '../../local/stack';
-
-const BIN = new URL('../../bin/gpurent.js', import.meta.url).pathname;
-const run = promisify(execFile);
+import { buildCli } from '../../scripts/build-cli';
+import { runCommand } from '../support/cli';
 
 let stack: LocalStack;
 let home: string;
+/** The bundle as `npm run build:cli` writes it, built from the sources under test. */
+let bin: string;
 
 beforeAll(async () => {
+  ({ bin } = await buildCli(mkdtempSync(join(tmpdir(), 'gpurent-cli-bundle-'))));
   stack = await startLocalStack({
     port: 0,
     endpoints: inject('endpoints'),
@@ -28,18 +28,11 @@ beforeAll(async () => {
 afterAll(() => stack?.stop());
 
 /** Runs the installed command as a user would, in `home`, with its own config dir. */
-async function gpurent(args: string[], configDir = join(home, 'config')) {
-  try {
-    const { stdout, stderr } = await run('node', [BIN, ...args], {
-      cwd: home,
-      env: { ...process.env, GPURENT_CONFIG_DIR: configDir, INIT_CWD: home },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+const gpurent = (args: string[], configDir = join(home, 'config')) =>
+  runCommand('node', [bin, ...args], {
+    cwd: home,
+    env: { ...process.env, GPURENT_CONFIG_DIR: configDir, INIT_CWD: home },
+  });
 
 const json = (result: { stdout: string }) => JSON.parse(result.stdout);
 const today = () => new Date().toISOString().slice(0, 10);
@@ -228,6 +221,10 @@ describe('gpurent CLI against the local stack', () => {
     const result = await gpurent(['usage', '--group-by', 'project', '--json']);
     expect(result.code).toBe(0);
     expect(json(result)).toMatchObject({ groupBy: 'project', groups: expect.any(Array) });
+    // The API's groupings, by day included (the old untyped command tree refused it).
+    const byDay = await gpurent(['usage', '--group-by', 'day', '--json']);
+    expect(byDay.code).toBe(0);
+    expect(json(byDay)).toMatchObject({ groupBy: 'day', granularity: 'day' });
     expect((await gpurent(['usage'])).stdout).toMatch(/^MODE\s+INSTANCE-SECONDS\s+COST USD/m);
   });
 

@@ -1,10 +1,10 @@
+import { METRIC_PERIODS, type MetricPeriod } from '../../../shared/domain/gpu-telemetry';
 import type { GpuSeries } from '../../../shared/usecases/lease-metrics';
 import * as z from '../../../shared/zod';
 import { type ApiEvent, type ApiResult, json, tenantOf, validate } from '../http';
 import type { ApiContext } from './context';
 import { leaseIdOf } from './leases';
 
-export const METRIC_PERIODS = ['60', '300', '3600'] as const;
 /** At most this many datapoints per series: a day by the minute, two months by the hour. */
 const MAX_DATAPOINTS = 1_440;
 const HOUR_MS = 3_600_000;
@@ -22,7 +22,7 @@ const metricsQuery = (nowMs: number) =>
         to: z.optional(instant),
         period: z._default(z.enum(METRIC_PERIODS, { message: 'must be 60, 300 or 3600 (seconds)' }), '60'),
       }),
-      z.transform((query: { from?: string; to?: string; period: (typeof METRIC_PERIODS)[number] }) => {
+      z.transform((query: { from?: string; to?: string; period: MetricPeriod }) => {
         const toMs = query.to ? Date.parse(query.to) : nowMs;
         return {
           fromMs: query.from ? Date.parse(query.from) : toMs - HOUR_MS,

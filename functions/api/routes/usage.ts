@@ -1,9 +1,11 @@
 import { microToUsd } from '../../../shared/domain/money';
 import { dayOf } from '../../../shared/domain/spend';
 import {
+  DEFAULT_USAGE_GROUPING,
   readsLeaseRollups,
   summarizeUsage,
   USAGE_GROUPINGS,
+  type UsageGrouping,
   type UsageLine,
 } from '../../../shared/domain/usage';
 import { usageExportCsv } from '../../../shared/domain/usage-export';
@@ -19,9 +21,9 @@ const usageQuery = (nowMs: number) =>
       z.strictObject({
         from: z.optional(instant),
         to: z.optional(instant),
-        groupBy: z._default(z.enum(USAGE_GROUPINGS), 'mode'),
+        groupBy: z._default(z.enum(USAGE_GROUPINGS), DEFAULT_USAGE_GROUPING),
       }),
-      z.transform((query: RangeInput & { groupBy: (typeof USAGE_GROUPINGS)[number] }) => ({
+      z.transform((query: RangeInput & { groupBy: UsageGrouping }) => ({
         groupBy: query.groupBy,
         ...resolveRange(query, nowMs),
       })),

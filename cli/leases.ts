@@ -1,3 +1,4 @@
+import type { RentalMode, Workload } from '../shared/domain/lease';
 import type { ApiClient } from './api';
 import {
   type CliIo,
@@ -7,16 +8,9 @@ import {
   numberOption,
   type OutputOptions,
   print,
-  printPut,
 } from './common';
-import { CliError, usageError } from './errors';
-import { localSession, saveSession } from './session';
+import { CliError } from './errors';
 import { details, table } from './table';
-
-export type { CliIo, OutputOptions } from './common';
-export { groupList, groupPut, groupRemove, groupShow } from './groups';
-export { leaseMetrics } from './metrics';
-export { auditReport, profile } from './reports';
 
 type Lease = {
   leaseId: string;
@@ -42,34 +36,11 @@ type Lease = {
   }[];
 };
 
-export async function login(
-  options: OutputOptions & { api?: string; token?: string; local?: boolean },
-  io: CliIo,
-): Promise<void> {
-  let session: { apiUrl: string; token: string };
-  if (options.local) session = await localSession(io.cwd);
-  else {
-    if (!options.api || !options.token) throw usageError('give --api URL and --token TOKEN, or --local');
-    if (!URL.canParse(options.api))
-      throw usageError(
-        `--api must be a URL such as https://abc.execute-api.eu-west-1.amazonaws.com, not "${options.api}"`,
-      );
-    session = { apiUrl: options.api, token: options.token };
-  }
-  const file = await saveSession(session);
-  print(
-    io,
-    options,
-    { apiUrl: session.apiUrl, configFile: file },
-    () => `Logged in to ${session.apiUrl} (saved in ${file})\n`,
-  );
-}
-
 export interface CreateLeaseOptions extends OutputOptions {
-  readonly workload: string;
+  readonly workload: Workload;
   readonly gpus: string;
   readonly instanceType?: string;
-  readonly mode?: string;
+  readonly mode?: RentalMode;
   readonly project?: string;
   readonly duration?: string;
   readonly gpuModel?: string;
@@ -164,7 +135,12 @@ function leaseDetails(lease: Lease): string {
   )}`;
 }
 
-export async function leaseList(options: OutputOptions & { limit: string; cursor?: string }, io: CliIo) {
+export interface LeaseListOptions extends OutputOptions {
+  readonly limit: string;
+  readonly cursor?: string;
+}
+
+export async function leaseList(options: LeaseListOptions, io: CliIo) {
   const limit = integerOption('--limit', options.limit);
   const page = await (await client()).request<{ leases: Lease[]; nextCursor?: string }>('GET', 'v1/leases', {
     query: { limit: String(limit), cursor: options.cursor },
@@ -199,124 +175,4 @@ export async function leaseRelease(id: string, options: OutputOptions, io: CliIo
   const leaseId = leaseIdArgument(id);
   const lease = (await (await client()).request<Lease>('DELETE', `v1/leases/${leaseId}`)).body;
   print(io, options, lease, () => `${lease.leaseId} ${lease.status}\n`);
-}
-
-type Usage = {
-  from: string;
-  to: string;
-  groupBy: string;
-  seconds: number;
-  costUsd: number;
-  groups: { key: string; seconds: number; costUsd: number }[];
-};
-
-export async function usage(
-  options: OutputOptions & { from?: string; to?: string; groupBy: string },
-  io: CliIo,
-) {
-  const result = (
-    await (
-      await client()
-    ).request<Usage>('GET', 'v1/usage', {
-      query: { from: options.from, to: options.to, groupBy: options.groupBy },
-    })
-  ).body;
-  print(
-    io,
-    options,
-    result,
-    () =>
-      `${result.from} → ${result.to}, by ${result.groupBy}\n${table(
-        [result.groupBy.toUpperCase(), 'INSTANCE-SECONDS', 'COST USD'],
-        [
-          ...result.groups.map((g) => [g.key, g.seconds, g.costUsd.toFixed(6)]),
-          ['total', result.seconds, result.costUsd.toFixed(6)],
-        ],
-      )}`,
-  );
-}
-
-type Budget = {
-  name: string;
-  project?: string;
-  monthlyLimitUsd: number;
-  thresholds: number[];
-  basis: string;
-  action: string;
-  month: string;
-  spendUsd: number;
-  forecastUsd: number;
-  percentUsed: number;
-  thresholdsCrossed: { threshold: number; basis: string; crossedAt: string }[];
-};
-
-export async function budgetSet(
-  name: string,
-  options: OutputOptions & {
-    limit: string;
-    project?: string;
-    thresholds?: string;
-    basis?: string;
-    action?: string;
-  },
-  io: CliIo,
-) {
-  const limit = Number(options.limit);
-  if (!(limit > 0)) throw usageError(`--limit must be a positive amount of USD, not "${options.limit}"`);
-  const thresholds = options.thresholds?.split(',').map((t) => Number(t.trim()));
-  if (thresholds?.some((t) => !Number.isFinite(t)))
-    throw usageError(`--thresholds must be percentages such as 50,80,100, not "${options.thresholds}"`);
-  const result = await (await client()).request<Budget>('PUT', `v1/budgets/${encodeURIComponent(name)}`, {
-    body: {
-      monthlyLimitUsd: limit,
-      project: options.project,
-      thresholds,
-      basis: options.basis,
-      action: options.action,
-    },
-  });
-  printPut(io, options, 'budget', name, result, budgetDetails);
-}
-
-function budgetDetails(budget: Budget): string {
-  return details([
-    ['budget', budget.name],
-    ['project', budget.project ?? '(whole tenant)'],
-    ['limit', `$${budget.monthlyLimitUsd}/month`],
-    ['thresholds', `${budget.thresholds.join(', ')} % (${budget.basis})`],
-    ['action', budget.action],
-    ['month', budget.month],
-    ['spend', `$${budget.spendUsd.toFixed(6)} (${budget.percentUsed.toFixed(1)} %)`],
-    ['forecast', `$${budget.forecastUsd.toFixed(6)}`],
-    ['crossed', budget.thresholdsCrossed.map((c) => `${c.basis} ${c.threshold}%`).join(', ') || 'none'],
-  ]);
-}
-
-export async function budgetList(options: OutputOptions, io: CliIo) {
-  const result = (await (await client()).request<{ budgets: Budget[] }>('GET', 'v1/budgets')).body;
-  print(io, options, result, () =>
-    table(
-      ['BUDGET', 'PROJECT', 'LIMIT USD', 'SPEND USD', 'USED %', 'FORECAST USD', 'ACTION'],
-      result.budgets.map((b) => [
-        b.name,
-        b.project,
-        b.monthlyLimitUsd,
-        b.spendUsd.toFixed(6),
-        b.percentUsed.toFixed(1),
-        b.forecastUsd.toFixed(6),
-        b.action,
-      ]),
-    ),
-  );
-}
-
-export async function budgetShow(name: string, options: OutputOptions, io: CliIo) {
-  const budget = (await (await client()).request<Budget>('GET', `v1/budgets/${encodeURIComponent(name)}`))
-    .body;
-  print(io, options, budget, () => budgetDetails(budget));
-}
-
-export async function budgetRemove(name: string, options: OutputOptions, io: CliIo) {
-  await (await client()).request('DELETE', `v1/budgets/${encodeURIComponent(name)}`);
-  print(io, options, { name, deleted: true }, () => `Deleted budget ${name}\n`);
 }

@@ -1,0 +1,225 @@
+import { Command, Option } from 'commander';
+import { BUDGET_ACTIONS, BUDGET_BASES } from '../shared/domain/budgets/budget';
+import { METRIC_PERIODS } from '../shared/domain/gpu-telemetry';
+import { RENTAL_MODES, WORKLOADS } from '../shared/domain/lease';
+import { DEFAULT_USAGE_GROUPING, USAGE_GROUPINGS } from '../shared/domain/usage';
+import { type BudgetSetOptions, budgetList, budgetRemove, budgetSet, budgetShow } from './budgets';
+import type { CliIo, OutputOptions } from './common';
+import { type GroupPutOptions, groupList, groupPut, groupRemove, groupShow } from './groups';
+import {
+  type CreateLeaseOptions,
+  type LeaseListOptions,
+  leaseCreate,
+  leaseList,
+  leaseRelease,
+  leaseShow,
+} from './leases';
+import { type LoginOptions, login } from './login';
+import { leaseMetrics, type MetricsOptions } from './metrics';
+import { type AuditOptions, auditReport, type ProfileOptions, profile } from './reports';
+import { type UsageOptions, usage } from './usage';
+
+const json = () => new Option('--json', 'print JSON instead of a table');
+
+/** `gpurent <parent> <name> <argument> [--json]`: a subcommand about one lease, budget or group. */
+function onOne(
+  parent: Command,
+  name: string,
+  description: string,
+  argument: string,
+  action: (id: string, options: OutputOptions) => Promise<void>,
+): void {
+  parent.command(name).description(description).argument(argument).addOption(json()).action(action);
+}
+
+/**
+ * The gpurent command tree. Every list of choices is the domain's own constant,
+ * so the CLI accepts what the API accepts. Actions throw CliError for the caller
+ * (main.ts) to print as one line with its exit code.
+ */
+export function createProgram(io: CliIo): Command {
+  const program = new Command('gpurent')
+    .description(
+      'Rent GPUs on AWS with gpurent: leases, scaling groups, usage, budgets, audits, and the rental-mix planner.',
+    )
+    .showSuggestionAfterError(true)
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 done, 1 refused or failed (the API said no, or it could not be reached), 2 usage error.',
+    );
+
+  program
+    .command('login')
+    .description('remember the API URL and token (in $XDG_CONFIG_HOME/gpurent or ~/.config/gpurent)')
+    .option('--api <url>', 'the API base URL (the ApiUrl stack output)')
+    .option('--token <jwt>', 'an ID token of the user pool')
+    .option('--local', 'use the stack `npm start` runs here (.gpurent/local.json)')
+    .addOption(json())
+    .action((options: LoginOptions) => login(options, io));
+
+  program.addCommand(leaseCommand(io));
+
+  program
+    .command('usage')
+    .description('metered GPU seconds and cost in a time range')
+    .option('--from <iso>', 'start, inclusive (default: start of this month, UTC)')
+    .option('--to <iso>', 'end, exclusive (default: now)')
+    .addOption(
+      new Option('--group-by <key>', 'grouping').choices(USAGE_GROUPINGS).default(DEFAULT_USAGE_GROUPING),
+    )
+    .addOption(json())
+    .action((options: UsageOptions) => usage(options, io));
+
+  program.addCommand(budgetCommand(io));
+  program.addCommand(groupCommand(io));
+
+  program
+    .command('metrics')
+    .description("a lease's GPU utilization, memory, temperature and power (avg / p95 / max) and health")
+    .argument('<lease-id>')
+    .option('--from <iso>', 'start (default: an hour before --to)')
+    .option('--to <iso>', 'end (default: now)')
+    .addOption(new Option('--period <seconds>', 'seconds per datapoint').choices(METRIC_PERIODS))
+    .addOption(json())
+    .action((id: string, options: MetricsOptions) => leaseMetrics(id, options, io));
+
+  program
+    .command('audit')
+    .description("a month's audit: cost by mode, spot savings, reserved capacity, and what to reserve next")
+    .argument('<yyyy-mm>', 'this month (to date) or an earlier one')
+    .option('--html <file>', 'write the report page (self-contained HTML) to this file instead')
+    .addOption(json())
+    .action((month: string, options: AuditOptions) => auditReport(month, options, io));
+
+  program
+    .command('profile')
+    .description('demand per UTC day: GPU-hours, average and peak GPUs, wait to RUNNING')
+    .option('--from <iso>', 'start (default: start of this month, UTC)')
+    .option('--to <iso>', 'end (default: now)')
+    .addOption(json())
+    .action((options: ProfileOptions) => profile(options, io));
+
+  program
+    .command('simulate')
+    .description('replay a demand trace through the rental policies (gpurent simulate --help)')
+    .helpOption(false)
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .argument('[args...]')
+    .action(async (args: string[]) => {
+      // The planner parses its own flags; loaded (a chunk of its own) only when it runs.
+      const { main } = await import('../planner/cli');
+      process.exitCode = await main(['simulate', ...args]);
+    });
+
+  for (const command of [program, ...program.commands, ...program.commands.flatMap((c) => c.commands)]) {
+    command.exitOverride();
+  }
+  return program;
+}
+
+function leaseCommand(io: CliIo): Command {
+  const lease = new Command('lease').description('ask for GPUs, list, show and release leases');
+  lease
+    .command('create')
+    .description('ask for GPUs')
+    .addOption(new Option('--workload <kind>', 'what runs').choices(WORKLOADS).makeOptionMandatory())
+    .requiredOption('--gpus <n>', 'GPUs, 1-8 (single-GPU instances, or fewer larger ones where cheaper)')
+    .option('--instance-type <type>', 'EC2 type, e.g. g5.xlarge (default: the cheapest pool that fits)')
+    .option('--gpu-model <model>', 'any instance type with this GPU, e.g. A10G, L4, A100, H100')
+    .option('--regions <list>', 'comma-separated regions it may run in (default: every GPU region)')
+    .option(
+      '--data-region <region>',
+      "where the lease's data lives; pools elsewhere pay latency and transfer",
+    )
+    .option('--data-gb <gb>', 'data moved to the lease when it runs away from --data-region')
+    .option('--max-hourly-price <usd>', 'USD per hour for all its instances together')
+    .option('--image <name:version>', 'pin a registered image version (default: the current one)')
+    .addOption(new Option('--mode <mode>', 'rental mode (default: the policy chooses)').choices(RENTAL_MODES))
+    .option('--project <label>', 'cost label for usage and project budgets')
+    .option('--duration <minutes>', 'release on its own after this many minutes (1-43200)')
+    .option('--wait', 'show progress until the lease is RUNNING (exit 1 if it FAILS)')
+    .option('--timeout <seconds>', 'with --wait: give up waiting after this long', '600')
+    .addOption(json())
+    .action((options: CreateLeaseOptions) => leaseCreate(options, io));
+  lease
+    .command('ls')
+    .description("the tenant's leases, newest first")
+    .option('--limit <n>', 'leases per page', '25')
+    .option('--cursor <cursor>', 'the next page (printed under the table)')
+    .addOption(json())
+    .action((options: LeaseListOptions) => leaseList(options, io));
+  onOne(lease, 'show', 'one lease, its instances and cost', '<lease-id>', (id, options) =>
+    leaseShow(id, options, io),
+  );
+  onOne(lease, 'rm', 'release a lease (terminate, close the bill)', '<lease-id>', (id, options) =>
+    leaseRelease(id, options, io),
+  );
+  return lease;
+}
+
+function budgetCommand(io: CliIo): Command {
+  const budget = new Command('budget').description('monthly budgets with alerts and limit actions');
+  budget
+    .command('set')
+    .description('create or replace a budget')
+    .argument('<name>', '[a-z0-9-]{1,64}')
+    .requiredOption('--limit <usd>', 'monthly limit in USD')
+    .option('--project <label>', 'count only leases with this project label')
+    .option('--thresholds <percents>', 'alert thresholds, e.g. 50,80,100')
+    .addOption(
+      new Option('--basis <basis>', 'judge actual spend, the forecast or both').choices(BUDGET_BASES),
+    )
+    .addOption(new Option('--action <action>', 'what happens at 100%').choices(BUDGET_ACTIONS))
+    .addOption(json())
+    .action((name: string, options: BudgetSetOptions) => budgetSet(name, options, io));
+  budget
+    .command('ls')
+    .description('budgets with spend and forecast')
+    .addOption(json())
+    .action((options: OutputOptions) => budgetList(options, io));
+  onOne(budget, 'show', 'one budget and the thresholds crossed', '<name>', (name, options) =>
+    budgetShow(name, options, io),
+  );
+  onOne(budget, 'rm', 'delete a budget (spend counters stay)', '<name>', (name, options) =>
+    budgetRemove(name, options, io),
+  );
+  return budget;
+}
+
+function groupCommand(io: CliIo): Command {
+  const group = new Command('group').description(
+    'scaling groups: fleets of single-GPU leases sized by their GPU metrics',
+  );
+  group
+    .command('put')
+    .description('create a scaling group or replace its spec (members change at the next evaluation)')
+    .argument('<name>', '[a-z0-9][a-z0-9-]{0,62}')
+    .option(
+      '--spec <file>',
+      'a JSON file with the whole spec (the API body: rules, cooldowns, …); flags override it',
+    )
+    .option('--instance-type <type>', 'single-GPU EC2 type, e.g. g5.xlarge')
+    .addOption(new Option('--workload <kind>', 'what the members run').choices(WORKLOADS))
+    .option('--min <n>', 'the fewest GPUs')
+    .option('--max <n>', 'the most GPUs (caps the cost)')
+    .option('--desired <n>', 'the size to converge to now (default: min, or the current size)')
+    .addOption(json())
+    .action((name: string, options: GroupPutOptions) => groupPut(name, options, io));
+  group
+    .command('ls')
+    .description("the tenant's scaling groups")
+    .addOption(json())
+    .action((options: OutputOptions) => groupList(options, io));
+  onOne(
+    group,
+    'show',
+    'one group: members, the last evaluation and the last decisions with their reasons',
+    '<name>',
+    (name, options) => groupShow(name, options, io),
+  );
+  onOne(group, 'rm', 'drain a group: release every member lease, then remove it', '<name>', (name, options) =>
+    groupRemove(name, options, io),
+  );
+  return group;
+}
