@@ -1,95 +1,115 @@
+import { ClientError } from './client-error';
 import { formatUsd } from './domain/money';
 
-/** Errors the use cases raise; the API maps each to an HTTP status and a code. */
-export class LeaseNotFoundError extends Error {
+/** Errors the use cases raise; each carries the HTTP status and code the API answers with. */
+export class LeaseNotFoundError extends ClientError {
   constructor(readonly leaseId: string) {
-    super(`No lease ${leaseId} for this tenant`);
+    super(404, 'LEASE_NOT_FOUND', `No lease ${leaseId} for this tenant`);
     this.name = 'LeaseNotFoundError';
   }
 }
 
 /** A `block-new-leases` budget in the lease's scope has reached its limit this month. */
-export class BudgetExceededError extends Error {
+export class BudgetExceededError extends ClientError {
   constructor(
     readonly budgetName: string,
     readonly spendMicroUsd: number,
     readonly limitMicroUsd: number,
   ) {
     super(
+      402,
+      'BUDGET_EXCEEDED',
       `Budget ${budgetName} has reached its monthly limit ($${formatUsd(spendMicroUsd)} spent of $${formatUsd(limitMicroUsd)}) and blocks new leases in its scope; raise its limit, change its action, or wait for next month`,
+      'budget',
+      // The detail names the budget, so a client can link to it.
+      [{ path: 'budget', message: budgetName }],
     );
     this.name = 'BudgetExceededError';
   }
 }
 
-export class BudgetNotFoundError extends Error {
+export class BudgetNotFoundError extends ClientError {
   constructor(readonly budgetName: string) {
-    super(`No budget ${budgetName} for this tenant`);
+    super(404, 'BUDGET_NOT_FOUND', `No budget ${budgetName} for this tenant`);
     this.name = 'BudgetNotFoundError';
   }
 }
 
-export class UnsupportedInstanceTypeError extends Error {
+export class UnsupportedInstanceTypeError extends ClientError {
   constructor(
     readonly instanceType: string,
     readonly supported: readonly string[],
     readonly gpus = 1,
   ) {
     super(
+      400,
+      'UNSUPPORTED_INSTANCE_TYPE',
       `instanceType ${instanceType} is not a GPU type priced in the allowed regions that holds ${gpus} GPU${gpus === 1 ? '' : 's'} as whole instances; use one of: ${supported.join(', ')}`,
+      'instanceType',
     );
     this.name = 'UnsupportedInstanceTypeError';
   }
 }
 
 /** A lease named a region gpurent has no fleet in. */
-export class UnknownRegionError extends Error {
+export class UnknownRegionError extends ClientError {
   constructor(
-    readonly field: 'regions' | 'dataRegion',
+    override readonly field: 'regions' | 'dataRegion',
     readonly region: string,
     readonly known: readonly string[],
   ) {
     super(
+      400,
+      'UNKNOWN_REGION',
       field === 'regions'
         ? `${region} is not a GPU region of this deployment; use some of: ${known.join(', ')}`
         : `dataRegion ${region} is not an AWS region gpurent knows prices for`,
+      field,
     );
     this.name = 'UnknownRegionError';
   }
 }
 
-export class UnknownGpuModelError extends Error {
+export class UnknownGpuModelError extends ClientError {
   constructor(
     readonly gpuModel: string,
     readonly known: readonly string[],
   ) {
-    super(`gpuModel ${gpuModel} is not offered in the allowed regions; use one of: ${known.join(', ')}`);
+    super(
+      400,
+      'UNKNOWN_GPU_MODEL',
+      `gpuModel ${gpuModel} is not offered in the allowed regions; use one of: ${known.join(', ')}`,
+      'gpuModel',
+    );
     this.name = 'UnknownGpuModelError';
   }
 }
 
 /** maxHourlyPrice is below what every allowed pool costs for the GPUs asked. */
-export class PriceBelowEveryPoolError extends Error {
+export class PriceBelowEveryPoolError extends ClientError {
   constructor(
     readonly maxHourlyMicroUsd: number,
     readonly cheapestMicroUsd: number | undefined,
   ) {
     super(
+      400,
+      'MAX_PRICE_BELOW_EVERY_POOL',
       cheapestMicroUsd === undefined
         ? 'no allowed pool can take these GPUs at any price'
         : `maxHourlyPrice $${(maxHourlyMicroUsd / 1e6).toFixed(6)} is below every allowed pool; the cheapest costs $${(cheapestMicroUsd / 1e6).toFixed(6)}/h for these GPUs`,
+      'maxHourlyPrice',
     );
     this.name = 'PriceBelowEveryPoolError';
   }
 }
 
 /** A lease pinned an image version that is not registered, or that has no AMI in its regions. */
-export class UnknownImageError extends Error {
+export class UnknownImageError extends ClientError {
   constructor(
     readonly image: string,
     readonly problem: string,
   ) {
-    super(`image ${image}: ${problem}`);
+    super(400, 'UNKNOWN_IMAGE', `image ${image}: ${problem}`, 'image');
     this.name = 'UnknownImageError';
   }
 }

@@ -1,4 +1,5 @@
-import { ApiError, type ApiEvent } from './http';
+import { ClientError } from '../../shared/client-error';
+import type { ApiEvent } from './http';
 
 const GROUPS_CLAIM = 'cognito:groups';
 export const ADMIN_GROUP = 'admin';
@@ -16,7 +17,7 @@ export function requireAdmin(event: ApiEvent): void {
       ? claim.replace(/^\[|\]$/g, '').split(/[\s,]+/)
       : [];
   if (!groups.includes(ADMIN_GROUP)) {
-    throw new ApiError(
+    throw new ClientError(
       403,
       'ADMIN_REQUIRED',
       `This route needs a token in the ${ADMIN_GROUP} group (${GROUPS_CLAIM})`,

@@ -1,20 +1,19 @@
 import type middy from '@middy/core';
 import { logger } from '../../shared/lambda/observability';
-import { ApiError, type ApiEvent, type ApiResult, json } from './http';
+import { toClientError } from './errors';
+import { type ApiEvent, type ApiResult, json } from './http';
 
 /**
- * The one error handler, last in the chain: known client errors become their
- * 4xx with a code; anything else is logged and answered with a plain 500 that
+ * The one error handler, last in the chain: client errors become their 4xx
+ * with a code; anything else is logged and answered with a plain 500 that
  * leaks nothing.
  */
-export function apiErrors(
-  translate: (error: unknown) => ApiError | undefined,
-): middy.MiddlewareObj<ApiEvent, ApiResult> {
+export function apiErrors(): middy.MiddlewareObj<ApiEvent, ApiResult> {
   return {
     onError: (request) => {
-      const known = request.error instanceof ApiError ? request.error : translate(request.error);
+      const known = toClientError(request.error);
       if (known) {
-        request.response = json(known.statusCode, {
+        request.response = json(known.status, {
           error: { code: known.code, message: known.message, details: known.details },
         });
         return;

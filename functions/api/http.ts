@@ -1,26 +1,9 @@
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { ClientError } from '../../shared/client-error';
 import * as z from '../../shared/zod';
 
 export type ApiEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
 export type ApiResult = APIGatewayProxyStructuredResultV2;
-
-export interface ErrorDetail {
-  readonly path: string;
-  readonly message: string;
-}
-
-/** A client error: status, a stable machine-readable code, and a message that says what to fix. */
-export class ApiError extends Error {
-  constructor(
-    readonly statusCode: number,
-    readonly code: string,
-    message: string,
-    readonly details: readonly ErrorDetail[] = [],
-  ) {
-    super(message);
-    this.name = 'ApiError';
-  }
-}
 
 export function json(statusCode: number, body: unknown, headers: Record<string, string> = {}): ApiResult {
   return {
@@ -42,21 +25,22 @@ export function validate<Schema extends z.core.$ZodType>(
     path: issue.path.join('.') || what,
     message: issue.message,
   }));
-  throw new ApiError(
+  throw new ClientError(
     400,
     'VALIDATION_FAILED',
     `Invalid ${what}: ${details.map((d) => `${d.path}: ${d.message}`).join('; ')}`,
+    undefined,
     details,
   );
 }
 
 export function parseJsonBody(event: ApiEvent): unknown {
-  if (!event.body) throw new ApiError(400, 'BODY_REQUIRED', 'The request needs a JSON body');
+  if (!event.body) throw new ClientError(400, 'BODY_REQUIRED', 'The request needs a JSON body');
   const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
   try {
     return JSON.parse(text);
   } catch {
-    throw new ApiError(400, 'INVALID_JSON', 'The request body is not valid JSON');
+    throw new ClientError(400, 'INVALID_JSON', 'The request body is not valid JSON');
   }
 }
 
@@ -67,7 +51,7 @@ const TENANT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 export function tenantOf(event: ApiEvent): string {
   const tenant = event.requestContext.authorizer?.jwt?.claims?.[TENANT_CLAIM];
   if (typeof tenant !== 'string' || !TENANT_ID.test(tenant)) {
-    throw new ApiError(403, 'TENANT_CLAIM_MISSING', `The token carries no valid ${TENANT_CLAIM} claim`);
+    throw new ClientError(403, 'TENANT_CLAIM_MISSING', `The token carries no valid ${TENANT_CLAIM} claim`);
   }
   return tenant;
 }
@@ -90,7 +74,7 @@ function groupsOf(event: ApiEvent): string[] {
 /** Operator routes: the token's `cognito:groups` must hold `admin`. */
 export function requireAdmin(event: ApiEvent): void {
   if (!groupsOf(event).includes(ADMIN_GROUP)) {
-    throw new ApiError(
+    throw new ClientError(
       403,
       'ADMIN_REQUIRED',
       `This route is for operators: the token's ${GROUPS_CLAIM} must include ${ADMIN_GROUP}`,

@@ -1,50 +1,44 @@
-/**
- * The API's routes as API Gateway route keys. The CDK API construct, the local
- * gateway, the OpenAPI document and the handler's route table all follow this list.
- * A route is public only with a reason; every other route needs a tenant token.
- */
-export const API_ROUTES = [
-  {
-    key: 'GET /v1/health',
-    publicBecause: 'load balancers and uptime checks call it without credentials; it returns only a status',
-  },
-  {
-    key: 'GET /v1/openapi.json',
-    publicBecause: 'the API description is public documentation and contains no tenant data',
-  },
-  { key: 'POST /v1/leases' },
-  { key: 'GET /v1/leases' },
-  { key: 'GET /v1/leases/{id}' },
-  { key: 'DELETE /v1/leases/{id}' },
-  { key: 'GET /v1/usage' },
-  { key: 'GET /v1/usage/export' },
-  { key: 'GET /v1/budgets' },
-  { key: 'PUT /v1/budgets/{name}' },
-  { key: 'GET /v1/budgets/{name}' },
-  { key: 'DELETE /v1/budgets/{name}' },
-  { key: 'GET /v1/admin/budgets' },
-  { key: 'GET /v1/profile' },
-  { key: 'GET /v1/leases/{id}/metrics' },
-  { key: 'GET /v1/scaling-groups' },
-  { key: 'PUT /v1/scaling-groups/{name}' },
-  { key: 'GET /v1/scaling-groups/{name}' },
-  { key: 'DELETE /v1/scaling-groups/{name}' },
-  { key: 'GET /v1/audit/{month}' },
-  { key: 'GET /v1/audit/{month}/report.html' },
-  { key: 'GET /v1/settings' },
-  { key: 'PUT /v1/settings' },
-  { key: 'GET /v1/pools' },
-  { key: 'GET /v1/admin/reservations' },
-  { key: 'PUT /v1/admin/reservations/{id}' },
-  { key: 'GET /v1/admin/reservations/{id}' },
-  { key: 'DELETE /v1/admin/reservations/{id}' },
-  { key: 'PUT /v1/admin/images/{name}/versions/{version}' },
-  { key: 'POST /v1/admin/images/{name}/versions/{version}/promote' },
-  { key: 'POST /v1/admin/images/{name}/rollback' },
-  { key: 'GET /v1/admin/images' },
-  { key: 'GET /v1/admin/images/{name}' },
-] as const satisfies readonly { key: string; publicBecause?: string }[];
+import { auditRoutes } from './routes/audit';
+import { budgetRoutes } from './routes/budgets';
+import { imageRoutes } from './routes/images';
+import { leaseMetricsRoutes } from './routes/lease-metrics';
+import { leaseRoutes } from './routes/leases';
+import { metaRoutes } from './routes/meta';
+import { poolRoutes } from './routes/pools';
+import { profileRoutes } from './routes/profile';
+import { reservationRoutes } from './routes/reservations';
+import { scalingGroupRoutes } from './routes/scaling-groups';
+import { settingsRoutes } from './routes/settings';
+import { usageRoutes } from './routes/usage';
+import { mergeRoutes, type RouteDeclaration } from './routing';
 
-export type RouteKey = (typeof API_ROUTES)[number]['key'];
+/**
+ * Every route of the API, as the route groups in routes/ declare them. The
+ * handler's route table, the CDK API construct, the local gateway and the
+ * OpenAPI document all follow this table.
+ */
+export const ROUTE_TABLE = mergeRoutes(
+  metaRoutes,
+  leaseRoutes,
+  leaseMetricsRoutes,
+  usageRoutes,
+  profileRoutes,
+  budgetRoutes,
+  scalingGroupRoutes,
+  auditRoutes,
+  settingsRoutes,
+  poolRoutes,
+  reservationRoutes,
+  imageRoutes,
+);
+
+export type RouteKey = keyof typeof ROUTE_TABLE;
+
+/** The routes as API Gateway route keys; `publicBecause` only on the routes that need no token. */
+export const API_ROUTES: ReadonlyArray<{ readonly key: RouteKey; readonly publicBecause?: string }> =
+  Object.entries(ROUTE_TABLE).map(([key, route]: [string, RouteDeclaration]) => ({
+    key: key as RouteKey,
+    ...(route.publicBecause === undefined ? {} : { publicBecause: route.publicBecause }),
+  }));
 
 export const isPublicRoute = (route: (typeof API_ROUTES)[number]): boolean => 'publicBecause' in route;

@@ -1,7 +1,8 @@
+import { ClientError } from '../client-error';
 /** A page cursor that is not one this API issued (tampered, or from another list). */
-export class InvalidCursorError extends Error {
+export class InvalidCursorError extends ClientError {
   constructor() {
-    super('The page cursor is not one this API issued');
+    super(400, 'INVALID_CURSOR', 'cursor must be a nextCursor value returned by this API');
     this.name = 'InvalidCursorError';
   }
 }

@@ -1,3 +1,4 @@
+import { ClientError } from '../client-error';
 import type { Commitment, CommitmentHolder, MonthIdle } from '../domain/commitments';
 
 /** A commitment as an operator defines it; holders and idle accounting are the system's. */
@@ -38,12 +39,14 @@ export interface IdleReserved {
   readonly idleMicroUsd: number;
 }
 
-export class CommitmentInUseError extends Error {
+export class CommitmentInUseError extends ClientError {
   constructor(
     readonly id: string,
     readonly heldGpus: number,
   ) {
     super(
+      409,
+      'RESERVATION_IN_USE',
       `Commitment ${id} carries ${heldGpus} GPUs of running leases; release them first or keep at least that many`,
     );
     this.name = 'CommitmentInUseError';

@@ -1,3 +1,4 @@
+import { ClientError } from '../client-error';
 import type { Commitment } from '../domain/commitments';
 import { usdToMicro } from '../domain/money';
 import { UnknownRegionError } from '../errors';
@@ -18,12 +19,9 @@ export interface CommitmentInput {
 }
 
 /** The commitment cannot exist as described (a type not sold in the region, a zone of another region). */
-export class InvalidCommitmentError extends Error {
-  constructor(
-    readonly field: string,
-    message: string,
-  ) {
-    super(message);
+export class InvalidCommitmentError extends ClientError {
+  constructor(field: string, message: string) {
+    super(400, 'INVALID_RESERVATION', message, field);
     this.name = 'InvalidCommitmentError';
   }
 }

@@ -1,3 +1,4 @@
+import { ClientError } from '../client-error';
 import { type Image, type ImageVersion, parseImageRef, promote, rollback } from '../domain/images';
 import type { Lease } from '../domain/lease';
 import { UnknownRegionError } from '../errors';
@@ -5,23 +6,31 @@ import type { ControlPlane } from './dependencies';
 
 type Deps = Pick<ControlPlane, 'images' | 'compute' | 'placement' | 'now'>;
 
-export class ImageVersionExistsError extends Error {
+export class ImageVersionExistsError extends ClientError {
   constructor(readonly ref: string) {
-    super(`Image version ${ref} exists with other AMIs; versions are immutable, register a new version`);
+    super(
+      409,
+      'IMAGE_VERSION_EXISTS',
+      `Image version ${ref} exists with other AMIs; versions are immutable, register a new version`,
+    );
     this.name = 'ImageVersionExistsError';
   }
 }
 
-export class ImageVersionNotFoundError extends Error {
+export class ImageVersionNotFoundError extends ClientError {
   constructor(readonly ref: string) {
-    super(`No image version ${ref}; register it with PUT /v1/admin/images/{name}/versions/{version}`);
+    super(
+      404,
+      'IMAGE_VERSION_NOT_FOUND',
+      `No image version ${ref}; register it with PUT /v1/admin/images/{name}/versions/{version}`,
+    );
     this.name = 'ImageVersionNotFoundError';
   }
 }
 
-export class NothingToRollBackError extends Error {
+export class NothingToRollBackError extends ClientError {
   constructor(readonly image: string) {
-    super(`Image ${image} has no earlier promoted version to roll back to`);
+    super(409, 'NOTHING_TO_ROLL_BACK', `Image ${image} has no earlier promoted version to roll back to`);
     this.name = 'NothingToRollBackError';
   }
 }

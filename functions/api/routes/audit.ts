@@ -1,8 +1,20 @@
 import { auditableMonth } from '../../../shared/domain/audit/audit-month';
 import { hasCurrentShape, type MonthlyAudit } from '../../../shared/domain/audit/monthly-audit';
 import { REPORT_CSP, renderAuditReport } from '../../../shared/domain/audit/report-page';
+import { RENTAL_MODES, WORKLOADS } from '../../../shared/domain/lease';
 import { buildAudit } from '../../../shared/usecases/audit/build-audit';
 import { type ApiEvent, type ApiResult, json, tenantOf } from '../http';
+import {
+  authErrors,
+  errorResponse,
+  instant,
+  jsonContent,
+  micro,
+  type OpenApiGroup,
+  ref,
+  utilizationSchema,
+} from '../openapi-parts';
+import type { Routes } from '../routing';
 import type { ApiContext } from './context';
 
 /**
@@ -30,3 +42,198 @@ export async function getAuditReport(event: ApiEvent, ctx: ApiContext): Promise<
     body: renderAuditReport(await auditOf(event, ctx)),
   };
 }
+
+export const auditRoutes = {
+  'GET /v1/audit/{month}': { handle: getAudit },
+  'GET /v1/audit/{month}/report.html': { handle: getAuditReport },
+} as const satisfies Routes;
+
+export const auditOpenApi = (): OpenApiGroup<keyof typeof auditRoutes> => {
+  // auditableMonth checks it (and that the month has begun).
+  const monthParameter = {
+    name: 'month',
+    in: 'path',
+    required: true,
+    schema: { type: 'string', pattern: '^\\d{4}-(0[1-9]|1[0-2])$' },
+    description: 'The month (UTC) to audit: this month (to date) or an earlier one',
+  };
+  const byMode = {
+    type: 'object',
+    properties: Object.fromEntries(RENTAL_MODES.map((mode) => [mode, micro])),
+  };
+  const monthErrors = {
+    '400': errorResponse('INVALID_MONTH (not yyyy-mm) or MONTH_IN_FUTURE'),
+    ...authErrors,
+  };
+  return {
+    tag: {
+      name: 'Audit',
+      description:
+        "A tenant's month: cost by mode, savings, reserved capacity, interruptions and a recommendation",
+    },
+    schemas: {
+      MonthlyAudit: {
+        type: 'object',
+        description:
+          "A tenant's month: cost by mode from the daily rollups, spot savings, reserved capacity, interruptions, concurrency and the planner's recommendation.",
+        properties: {
+          tenantId: { type: 'string' },
+          month: { type: 'string' },
+          generatedAt: instant,
+          complete: { type: 'boolean', description: 'False while the month runs: figures are month to date' },
+          costMicroUsd: micro,
+          seconds: { type: 'integer', description: 'Instance-seconds metered' },
+          byMode: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: {
+                mode: { type: 'string', enum: RENTAL_MODES },
+                seconds: { type: 'integer' },
+                costMicroUsd: micro,
+                share: { type: 'number', description: 'Of the month’s cost, 0-1' },
+              },
+            },
+          },
+          daily: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: { day: { type: 'string', format: 'date' }, costMicroUsd: byMode },
+            },
+          },
+          spotSavings: {
+            type: 'object',
+            description:
+              'Spot seconds at the catalog on-demand price of each instance type, minus what spot cost',
+            properties: {
+              spotSeconds: { type: 'integer' },
+              spotMicroUsd: micro,
+              onDemandMicroUsd: micro,
+              savingMicroUsd: micro,
+              region: { type: 'string' },
+            },
+          },
+          reserved: {
+            type: 'object',
+            description:
+              "The fleet's reserved commitments (shared by every tenant, the same in every audit): idle time recorded at each metering tick, at each commitment's effective rate",
+            properties: {
+              source: { type: 'string', enum: ['reservations'] },
+              scope: { type: 'string', enum: ['fleet'] },
+              commitments: { type: 'integer', description: 'Commitments active in the month' },
+              gpus: { type: 'integer', description: 'GPUs those commitments hold' },
+              idleGpuHours: { type: 'number' },
+              idleMicroUsd: micro,
+            },
+          },
+          interruptions: {
+            type: 'object',
+            description: "The tenant's instances spot reclaimed (or EC2 ended unasked) in the month",
+            properties: {
+              source: { type: 'string', enum: ['interruption-notices'] },
+              count: { type: 'integer' },
+              byWorkload: {
+                type: 'object',
+                properties: Object.fromEntries(WORKLOADS.map((w) => [w, { type: 'integer' }])),
+              },
+            },
+          },
+          concurrency: {
+            type: 'object',
+            description: 'Peak GPUs held at once in each hour from fromMs',
+            properties: {
+              fromMs: { type: 'integer' },
+              stepMs: { type: 'integer' },
+              gpus: { type: 'array', items: { type: 'integer' } },
+            },
+          },
+          utilization: {
+            type: 'object',
+            description:
+              "GPU utilization (%) of the tenant's GPUs from the CloudWatch agent's nvidia_gpu metrics",
+            properties: {
+              source: { type: 'string', enum: ['cloudwatch-agent'] },
+              method: { type: 'string', description: 'How the figures are computed' },
+              month: utilizationSchema,
+              byHourOfDay: {
+                type: 'array',
+                description: 'Hours 0-23 UTC; null for an hour no GPU sent a sample in',
+                items: { type: ['number', 'null'] },
+                minItems: 24,
+                maxItems: 24,
+              },
+            },
+          },
+          findings: {
+            type: 'array',
+            description: 'What idle reserved capacity and interruptions mean for the tenant',
+            items: { type: 'string' },
+          },
+          recommendation: { oneOf: [ref('AuditRecommendation'), { type: 'null' }] },
+        },
+      },
+      AuditRecommendation: {
+        type: 'object',
+        description:
+          'The month replayed through the planner with the live policies, at the planner’s model prices (every GPU a p3.2xlarge, V100 spot traces; see model.note): savings compare the month as it ran with the policy at those prices.',
+        properties: {
+          model: {
+            type: 'object',
+            properties: {
+              instanceType: { type: 'string' },
+              onDemandMicroUsdPerHour: micro,
+              reservedMicroUsdPerHour: micro,
+              note: { type: 'string' },
+            },
+          },
+          reservedGpus: { type: 'integer', description: 'Reserved GPUs to commit for the next 30-day term' },
+          reservedReason: { type: 'string' },
+          reservedSavingMicroUsd: micro,
+          spotCandidates: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: {
+                workload: { type: 'string', enum: WORKLOADS },
+                leases: { type: 'integer' },
+                gpuHours: { type: 'number' },
+              },
+            },
+          },
+          asRanMicroUsd: micro,
+          policyMicroUsd: micro,
+          policySavingMicroUsd: micro,
+          recommendedMicroUsd: micro,
+          hindsightMicroUsd: micro,
+          savingShare: { type: 'number' },
+          estimatedSavingOfPaidMicroUsd: micro,
+        },
+      },
+    },
+    operations: {
+      'GET /v1/audit/{month}': {
+        operationId: 'getMonthlyAudit',
+        summary: "The tenant's monthly audit (the stored one once the schedule built it on the 1st)",
+        description:
+          'The month built from the daily rollups, the interruption notices, the reservations, the GPU telemetry and the planner; the current month is built to date.',
+        parameters: [monthParameter],
+        responses: {
+          '200': { description: 'The audit', content: jsonContent(ref('MonthlyAudit')) },
+          ...monthErrors,
+        },
+      },
+      'GET /v1/audit/{month}/report.html': {
+        operationId: 'getMonthlyAuditReport',
+        summary: 'The audit as one self-contained HTML page (inline SVG charts, no script, no request)',
+        description:
+          'The same audit rendered for people: one HTML page with inline SVG charts that loads nothing.',
+        parameters: [monthParameter],
+        responses: {
+          '200': { description: 'The report page', content: { 'text/html': { schema: { type: 'string' } } } },
+          ...monthErrors,
+        },
+      },
+    },
+  };
+};

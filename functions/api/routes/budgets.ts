@@ -18,7 +18,6 @@ import {
 import { putBudget } from '../../../shared/usecases/budgets/put-budget';
 import * as z from '../../../shared/zod';
 import {
-  ApiError,
   type ApiEvent,
   type ApiResult,
   json,
@@ -27,6 +26,20 @@ import {
   tenantOf,
   validate,
 } from '../http';
+import {
+  authErrors,
+  errorResponse,
+  instant,
+  jsonContent,
+  jsonSchema,
+  micro,
+  type OpenApiGroup,
+  pathParameterDoc,
+  ref,
+  usd,
+} from '../openapi-parts';
+import { pathParameter, pathValue } from '../path';
+import type { Routes } from '../routing';
 import type { ApiContext } from './context';
 
 /** Limits stay far inside exact integer micro-dollars. */
@@ -75,17 +88,12 @@ export const putBudgetBody = z.strictObject({
   action: z._default(z.enum(BUDGET_ACTIONS), 'notify'),
 });
 
-function budgetNameOf(event: ApiEvent): string {
-  const name = event.pathParameters?.name ?? '';
-  if (!BUDGET_NAME_PATTERN.test(name)) {
-    throw new ApiError(
-      400,
-      'INVALID_BUDGET_NAME',
-      `"${name}" is not a budget name (1-64 lowercase letters, digits or hyphens)`,
-    );
-  }
-  return name;
-}
+const budgetName = pathParameter(
+  'name',
+  BUDGET_NAME_PATTERN,
+  'INVALID_BUDGET_NAME',
+  (name) => `"${name}" is not a budget name (1-64 lowercase letters, digits or hyphens)`,
+);
 
 const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
 const money = (micro: number, name: string) => ({
@@ -141,7 +149,7 @@ export function budgetBody(status: BudgetStatus) {
 
 export async function putBudgetRoute(event: ApiEvent, ctx: ApiContext): Promise<ApiResult> {
   const tenantId = tenantOf(event);
-  const name = budgetNameOf(event);
+  const name = pathValue(event, budgetName);
   const body = validate(putBudgetBody, parseJsonBody(event), 'body');
   const settings: BudgetSettings = {
     limitMicroUsd: usdToMicro(body.monthlyLimitUsd),
@@ -163,7 +171,7 @@ export async function listBudgets(event: ApiEvent, ctx: ApiContext): Promise<Api
 
 export async function getBudget(event: ApiEvent, ctx: ApiContext): Promise<ApiResult> {
   const tenantId = tenantOf(event);
-  const name = budgetNameOf(event);
+  const name = pathValue(event, budgetName);
   const budget = await ctx.deps.budgets.get(tenantId, name);
   if (!budget) throw new BudgetNotFoundError(name);
   const [status] = await statusOfTenantBudgets(ctx.deps, tenantId, [budget]);
@@ -172,7 +180,7 @@ export async function getBudget(event: ApiEvent, ctx: ApiContext): Promise<ApiRe
 
 export async function deleteBudget(event: ApiEvent, ctx: ApiContext): Promise<ApiResult> {
   const tenantId = tenantOf(event);
-  const name = budgetNameOf(event);
+  const name = pathValue(event, budgetName);
   if (!(await ctx.deps.budgets.delete(tenantId, name))) throw new BudgetNotFoundError(name);
   return { statusCode: 204 };
 }
@@ -188,3 +196,161 @@ export async function listAllBudgets(event: ApiEvent, ctx: ApiContext): Promise<
       .sort((a, b) => a.tenantId.localeCompare(b.tenantId) || a.name.localeCompare(b.name)),
   });
 }
+
+export const budgetRoutes = {
+  'GET /v1/budgets': { handle: listBudgets },
+  'PUT /v1/budgets/{name}': { handle: putBudgetRoute },
+  'GET /v1/budgets/{name}': { handle: getBudget },
+  'DELETE /v1/budgets/{name}': { handle: deleteBudget },
+  'GET /v1/admin/budgets': { handle: listAllBudgets },
+} as const satisfies Routes;
+
+export const budgetOpenApi = (): OpenApiGroup<keyof typeof budgetRoutes> => {
+  const nameParameter = pathParameterDoc(budgetName);
+  const budgetErrors = {
+    '400': errorResponse('INVALID_BUDGET_NAME'),
+    '404': errorResponse('BUDGET_NOT_FOUND'),
+    ...authErrors,
+  };
+  return {
+    tag: { name: 'Budgets', description: 'Monthly budgets: spend, forecast, alerts and the action at 100%' },
+    schemas: {
+      PutBudgetRequest: jsonSchema(putBudgetBody),
+      Budget: {
+        type: 'object',
+        description:
+          'A monthly budget with this month’s spend (from the spend counters metering keeps), forecast and alerts.',
+        properties: {
+          name: { type: 'string' },
+          tenantId: { type: 'string' },
+          project: {
+            type: 'string',
+            description: 'Only leases with this label count; absent: the whole tenant',
+          },
+          monthlyLimitUsd: usd,
+          limitMicroUsd: micro,
+          thresholds: { type: 'array', items: { type: 'integer' }, description: 'Percent of the limit' },
+          basis: { type: 'string', enum: BUDGET_BASES },
+          action: { type: 'string', enum: BUDGET_ACTIONS },
+          revision: { type: 'integer' },
+          createdAt: instant,
+          updatedAt: instant,
+          month: {
+            type: 'string',
+            pattern: '^\\d{4}-\\d{2}$',
+            description: 'The month (UTC) the figures are for',
+          },
+          spendMicroUsd: micro,
+          spendUsd: usd,
+          forecastMicroUsd: micro,
+          forecastUsd: usd,
+          percentUsed: { type: 'number', description: 'Spend so far as a percentage of the limit' },
+          forecastMethod: {
+            type: 'object',
+            properties: {
+              description: { type: 'string' },
+              runRatePerHourMicroUsd: micro,
+              runRatePerHourUsd: usd,
+              hoursLeft: { type: 'number' },
+            },
+          },
+          thresholdsCrossed: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: {
+                threshold: { type: 'integer' },
+                basis: { type: 'string', enum: ['actual', 'forecast'] },
+                crossedAt: instant,
+                valueMicroUsd: micro,
+                valueUsd: usd,
+                alertId: {
+                  type: 'string',
+                  description: 'The SNS message attribute alertId; deduplicate on it',
+                },
+                sentAt: {
+                  ...instant,
+                  description: 'Absent while the alert is claimed but not yet on the topic',
+                },
+              },
+            },
+          },
+          alertsSent: { type: 'integer' },
+          actionTaken: {
+            type: 'object',
+            properties: { action: { type: 'string', enum: BUDGET_ACTIONS }, at: instant, sentAt: instant },
+          },
+        },
+      },
+    },
+    operations: {
+      'GET /v1/budgets': {
+        operationId: 'listBudgets',
+        summary: "The tenant's budgets with this month's spend, forecast and alerts",
+        description:
+          "Every budget of the tenant, each measured now: this month's spend from the spend counters, the forecast to the month's end and the alerts sent.",
+        responses: {
+          '200': {
+            description: 'Budgets',
+            content: jsonContent({
+              type: 'object',
+              properties: { budgets: { type: 'array', items: ref('Budget') } },
+            }),
+          },
+          ...authErrors,
+        },
+      },
+      'PUT /v1/budgets/{name}': {
+        operationId: 'putBudget',
+        summary: 'Create or replace a monthly budget',
+        description:
+          'Alerts go to the budget alerts SNS topic once per month, threshold and basis. Raising the limit above the spend arms the thresholds no longer crossed again. `action` applies once actual spend reaches 100%.',
+        parameters: [nameParameter],
+        requestBody: { required: true, content: jsonContent(ref('PutBudgetRequest')) },
+        responses: {
+          '200': {
+            description: 'Replaced; `rearmed` lists the alerts the change armed again',
+            content: jsonContent(ref('Budget')),
+          },
+          '201': { description: 'Created', content: jsonContent(ref('Budget')) },
+          '400': errorResponse('VALIDATION_FAILED, INVALID_BUDGET_NAME, INVALID_JSON or BODY_REQUIRED'),
+          '409': errorResponse('BUDGET_CHANGED: changed concurrently; retry'),
+          ...authErrors,
+        },
+      },
+      'GET /v1/budgets/{name}': {
+        operationId: 'getBudget',
+        summary: 'One budget',
+        description: "The budget with this month's spend, forecast and the alerts sent.",
+        parameters: [nameParameter],
+        responses: {
+          '200': { description: 'The budget', content: jsonContent(ref('Budget')) },
+          ...budgetErrors,
+        },
+      },
+      'DELETE /v1/budgets/{name}': {
+        operationId: 'deleteBudget',
+        summary: 'Delete a budget (its alerts stop; spend counters stay)',
+        description: 'Removes the budget; no further alert or action comes from it. Spend is still counted.',
+        parameters: [nameParameter],
+        responses: { '204': { description: 'Deleted' }, ...budgetErrors },
+      },
+      'GET /v1/admin/budgets': {
+        operationId: 'listAllBudgets',
+        summary: "Every tenant's budgets (operators: the token's cognito:groups must include admin)",
+        description: 'For operators: the budgets of every tenant, measured now, by tenant and name.',
+        responses: {
+          '200': {
+            description: 'Budgets of all tenants',
+            content: jsonContent({
+              type: 'object',
+              properties: { budgets: { type: 'array', items: ref('Budget') } },
+            }),
+          },
+          '401': authErrors['401'],
+          '403': errorResponse('ADMIN_REQUIRED or TENANT_CLAIM_MISSING'),
+        },
+      },
+    },
+  };
+};

@@ -2,8 +2,18 @@ import { METRIC_PERIODS, type MetricPeriod } from '../../../shared/domain/gpu-te
 import type { GpuSeries } from '../../../shared/usecases/lease-metrics';
 import * as z from '../../../shared/zod';
 import { type ApiEvent, type ApiResult, json, tenantOf, validate } from '../http';
+import {
+  authErrors,
+  errorResponse,
+  instant as instantSchema,
+  jsonContent,
+  type OpenApiGroup,
+  ref,
+} from '../openapi-parts';
+import { pathValue } from '../path';
+import type { Routes } from '../routing';
 import type { ApiContext } from './context';
-import { leaseIdOf } from './leases';
+import { leaseIdDoc, leaseIdParameter } from './leases';
 
 /** At most this many datapoints per series: a day by the minute, two months by the hour. */
 const MAX_DATAPOINTS = 1_440;
@@ -56,7 +66,7 @@ const seriesBody = (series: GpuSeries) => ({
 
 export async function getLeaseMetrics(event: ApiEvent, ctx: ApiContext): Promise<ApiResult> {
   const tenantId = tenantOf(event);
-  const leaseId = leaseIdOf(event);
+  const leaseId = pathValue(event, leaseIdParameter);
   const window = validate(metricsQuery(ctx.deps.now()), event.queryStringParameters ?? {}, 'query');
   const instances = await ctx.scaling.leaseMetrics(tenantId, leaseId, window);
   return json(200, {
@@ -77,3 +87,99 @@ export async function getLeaseMetrics(event: ApiEvent, ctx: ApiContext): Promise
     })),
   });
 }
+
+export const leaseMetricsRoutes = {
+  'GET /v1/leases/{id}/metrics': { handle: getLeaseMetrics },
+} as const satisfies Routes;
+
+export const leaseMetricsOpenApi = (): OpenApiGroup<keyof typeof leaseMetricsRoutes> => {
+  const nullableNumber = { type: ['number', 'null'] };
+  const series = {
+    type: 'object',
+    properties: {
+      unit: { type: 'string' },
+      avg: nullableNumber,
+      p95: { ...nullableNumber, description: '95th percentile of the period values (nearest rank)' },
+      max: nullableNumber,
+      datapoints: {
+        type: 'array',
+        items: { type: 'object', properties: { at: instantSchema, value: { type: 'number' } } },
+      },
+    },
+  };
+  return {
+    tag: { name: 'GPU metrics', description: "The GPU telemetry of a lease's instances" },
+    schemas: {
+      LeaseGpuMetrics: {
+        type: 'object',
+        properties: {
+          leaseId: { type: 'string' },
+          from: instantSchema,
+          to: instantSchema,
+          period: { type: 'integer', enum: [60, 300, 3600] },
+          instances: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: {
+                instanceId: { type: 'string' },
+                gpus: {
+                  type: 'array',
+                  items: {
+                    type: 'object',
+                    properties: {
+                      index: { type: 'integer' },
+                      utilization: series,
+                      memoryUsed: series,
+                      temperature: series,
+                      power: series,
+                      health: {
+                        type: 'object',
+                        description:
+                          'As of `to`, for running GPUs: hot above the limit (85 °C), silent after 5 minutes without data',
+                        properties: {
+                          status: { type: 'string', enum: ['ok', 'hot', 'silent'] },
+                          reason: { type: 'string' },
+                        },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+    operations: {
+      'GET /v1/leases/{id}/metrics': {
+        operationId: 'getLeaseMetrics',
+        summary: "GPU utilization, memory, temperature and power of a lease's instances",
+        description:
+          'Series per instance and GPU from the CloudWatch agent, with the average, 95th percentile and maximum of each, and the health of running GPUs.',
+        parameters: [
+          leaseIdDoc(),
+          {
+            name: 'from',
+            in: 'query',
+            schema: instantSchema,
+            description: 'Start; default: one hour before to',
+          },
+          { name: 'to', in: 'query', schema: instantSchema, description: 'End; default: now' },
+          {
+            name: 'period',
+            in: 'query',
+            schema: { type: 'string', enum: METRIC_PERIODS, default: '60' },
+            description: 'Seconds per datapoint; at most 1,440 datapoints per series',
+          },
+        ],
+        responses: {
+          '200': { description: 'Series per instance and GPU', content: jsonContent(ref('LeaseGpuMetrics')) },
+          '400': errorResponse('INVALID_LEASE_ID or VALIDATION_FAILED'),
+          '404': errorResponse('LEASE_NOT_FOUND'),
+          ...authErrors,
+        },
+      },
+    },
+  };
+};

@@ -1,12 +1,29 @@
+import { ClientError } from '../../../shared/client-error';
 import { PROJECT_PATTERN } from '../../../shared/domain/budgets/budget';
-import { RENTAL_MODES, WORKLOADS } from '../../../shared/domain/lease';
+import { LEASE_STATUSES, RENTAL_MODES, WORKLOADS } from '../../../shared/domain/lease';
 import { leaseDurationMinutes } from '../../../shared/domain/lease-expiry';
+import { LeaseNotFoundError } from '../../../shared/errors';
 import { LEASE_ID_PATTERN } from '../../../shared/ids';
 import type { CreateLeaseRequest } from '../../../shared/usecases/create-lease';
 import { priceChangesOf } from '../../../shared/usecases/price-history';
 import * as z from '../../../shared/zod';
-import { ApiError, type ApiEvent, type ApiResult, json, parseJsonBody, tenantOf, validate } from '../http';
+import { type ApiEvent, type ApiResult, json, parseJsonBody, tenantOf, validate } from '../http';
 import { leaseBody } from '../lease-view';
+import {
+  authErrors,
+  errorResponse,
+  instant,
+  jsonContent,
+  jsonSchema,
+  micro,
+  type OpenApiGroup,
+  pageParameters,
+  pathParameterDoc,
+  ref,
+  usd,
+} from '../openapi-parts';
+import { pathParameter, pathValue } from '../path';
+import type { Routes } from '../routing';
 import type { ApiContext } from './context';
 
 export const regionName = z
@@ -81,23 +98,18 @@ export const listQuery = z.strictObject({
   cursor: z.optional(z.string().check(z.minLength(1), z.maxLength(512))),
 });
 
-export function leaseIdOf(event: ApiEvent): string {
-  const id = event.pathParameters?.id ?? '';
-  if (!LEASE_ID_PATTERN.test(id)) {
-    throw new ApiError(
-      400,
-      'INVALID_LEASE_ID',
-      `"${id}" is not a lease id (lease_ followed by 26 characters)`,
-    );
-  }
-  return id;
-}
+export const leaseIdParameter = pathParameter(
+  'id',
+  LEASE_ID_PATTERN,
+  'INVALID_LEASE_ID',
+  (id) => `"${id}" is not a lease id (lease_ followed by 26 characters)`,
+);
 
 export async function postLease(event: ApiEvent, ctx: ApiContext): Promise<ApiResult> {
   const tenantId = tenantOf(event);
   const idempotencyKey = event.headers['idempotency-key'];
   if (!idempotencyKey || !IDEMPOTENCY_KEY.test(idempotencyKey)) {
-    throw new ApiError(
+    throw new ClientError(
       400,
       'IDEMPOTENCY_KEY_REQUIRED',
       'Send an Idempotency-Key header of 8-128 letters, digits or ._:- (a UUID works); retries reuse it',
@@ -122,15 +134,200 @@ export async function listLeases(event: ApiEvent, ctx: ApiContext): Promise<ApiR
 
 export async function getLease(event: ApiEvent, ctx: ApiContext): Promise<ApiResult> {
   const tenantId = tenantOf(event);
-  const leaseId = leaseIdOf(event);
+  const leaseId = pathValue(event, leaseIdParameter);
   const lease = await ctx.deps.leases.get(tenantId, leaseId);
-  if (!lease) throw new ApiError(404, 'LEASE_NOT_FOUND', `No lease ${leaseId} for this tenant`);
+  if (!lease) throw new LeaseNotFoundError(leaseId);
   const pricing = { changesOf: await priceChangesOf(ctx.deps, lease.instances), nowMs: ctx.deps.now() };
   return json(200, leaseBody(lease, pricing));
 }
 
 export async function deleteLease(event: ApiEvent, ctx: ApiContext): Promise<ApiResult> {
   const tenantId = tenantOf(event);
-  const lease = await ctx.releaseLease(tenantId, leaseIdOf(event));
+  const lease = await ctx.releaseLease(tenantId, pathValue(event, leaseIdParameter));
   return json(202, leaseBody(lease));
 }
+
+export const leaseRoutes = {
+  'POST /v1/leases': { handle: postLease },
+  'GET /v1/leases': { handle: listLeases },
+  'GET /v1/leases/{id}': { handle: getLease },
+  'DELETE /v1/leases/{id}': { handle: deleteLease },
+} as const satisfies Routes;
+
+export const leaseIdDoc = () =>
+  pathParameterDoc(leaseIdParameter, 'The lease id POST /v1/leases answered with');
+
+export const leaseOpenApi = (): OpenApiGroup<keyof typeof leaseRoutes> => ({
+  tag: { name: 'Leases', description: 'Rent GPUs: ask for them, follow the lease, release it' },
+  schemas: {
+    CreateLeaseRequest: jsonSchema(createLeaseBody),
+    Instance: {
+      type: 'object',
+      properties: {
+        instanceId: { type: 'string' },
+        instanceType: { type: 'string' },
+        mode: { type: 'string', enum: RENTAL_MODES },
+        region: { type: 'string' },
+        zone: { type: 'string' },
+        pricePerHourUsd: { ...usd, description: 'The hourly price at launch (USD)' },
+        priceInForce: {
+          type: 'object',
+          description:
+            "GET /v1/leases/{id} only: what the instance pays per hour now (at its end, once ended). Spot follows its pool's recorded price changes; on-demand and reserved keep the launch price.",
+          properties: {
+            pricePerHourUsd: usd,
+            since: instant,
+            source: {
+              type: 'string',
+              enum: ['launch', 'ec2-spot-price-history', 'catalog-spot-ratio'],
+              description:
+                '`launch`: the price fixed at launch; `ec2-spot-price-history`: a spot price EC2 published, recorded by the reconciler; `catalog-spot-ratio`: catalog on-demand × SPOT_CATALOG_RATIO (locally, and where EC2 publishes none)',
+            },
+          },
+        },
+        launchedAt: instant,
+        endedAt: instant,
+        billedSeconds: { type: 'integer' },
+        costMicroUsd: micro,
+        costUsd: usd,
+      },
+    },
+    Lease: {
+      type: 'object',
+      required: [
+        'leaseId',
+        'status',
+        'workload',
+        'gpus',
+        'instanceType',
+        'costMicroUsd',
+        'costUsd',
+        'instances',
+      ],
+      properties: {
+        leaseId: { type: 'string' },
+        status: { type: 'string', enum: LEASE_STATUSES },
+        workload: { type: 'string', enum: WORKLOADS },
+        gpus: { type: 'integer' },
+        instanceType: { type: 'string' },
+        requestedMode: { type: 'string', enum: RENTAL_MODES },
+        project: {
+          type: 'string',
+          description: 'The lease’s project label, for cost attribution and budgets',
+        },
+        mode: { type: 'string', enum: [...RENTAL_MODES, 'mixed'] },
+        createdAt: instant,
+        updatedAt: instant,
+        releaseRequestedAt: instant,
+        endedAt: instant,
+        failureReason: { type: 'string' },
+        expiresAt: { ...instant, description: 'When the lease is released on its own; absent: never' },
+        gpuModel: { type: 'string' },
+        regions: { type: 'array', items: { type: 'string' } },
+        dataRegion: { type: 'string' },
+        dataGb: { type: 'number' },
+        maxHourlyPrice: usd,
+        placement: ref('Placement'),
+        costMicroUsd: micro,
+        costUsd: usd,
+        instances: { type: 'array', items: ref('Instance') },
+      },
+    },
+    Placement: {
+      type: 'object',
+      description: 'Where the provisioner placed the lease, and why (also in the LeaseRunning event)',
+      properties: {
+        region: { type: 'string' },
+        zone: { type: 'string' },
+        instanceType: { type: 'string' },
+        instances: { type: 'integer' },
+        mode: { type: 'string', enum: RENTAL_MODES },
+        hourlyUsd: usd,
+        reason: {
+          type: 'string',
+          description: 'Mode decision, pool choice and any pools that refused capacity',
+        },
+      },
+    },
+  },
+  operations: {
+    'POST /v1/leases': {
+      operationId: 'createLease',
+      summary: 'Ask for GPUs',
+      description:
+        'Queues a lease for the GPUs asked; the lease worker places and launches it (GET the lease to follow it). The Idempotency-Key makes retries safe.',
+      parameters: [
+        {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: true,
+          schema: { type: 'string', pattern: IDEMPOTENCY_KEY.source },
+          description: 'Reuse on retry: the same key returns the first lease and launches nothing again',
+        },
+      ],
+      requestBody: { required: true, content: jsonContent(ref('CreateLeaseRequest')) },
+      responses: {
+        '202': {
+          description: 'Accepted; provisioning is queued',
+          content: jsonContent({
+            type: 'object',
+            properties: { leaseId: { type: 'string' }, status: { type: 'string', enum: ['PENDING'] } },
+          }),
+        },
+        '400': errorResponse(
+          'VALIDATION_FAILED, INVALID_JSON, BODY_REQUIRED, IDEMPOTENCY_KEY_REQUIRED, UNSUPPORTED_INSTANCE_TYPE, UNKNOWN_REGION, UNKNOWN_GPU_MODEL, UNKNOWN_IMAGE or MAX_PRICE_BELOW_EVERY_POOL',
+        ),
+        '402': errorResponse(
+          'BUDGET_EXCEEDED: a block-new-leases budget in the lease’s scope (tenant or project) has reached its limit; details name the budget',
+        ),
+        '409': errorResponse('REQUEST_IN_PROGRESS: the same key is still being processed'),
+        '422': errorResponse('IDEMPOTENCY_KEY_REUSED'),
+        ...authErrors,
+      },
+    },
+    'GET /v1/leases': {
+      operationId: 'listLeases',
+      summary: "List the tenant's leases, newest first",
+      description:
+        "A page of the tenant's leases, newest first; pass nextCursor back as cursor for the next page.",
+      parameters: pageParameters,
+      responses: {
+        '200': {
+          description: 'A page of leases',
+          content: jsonContent({
+            type: 'object',
+            properties: { leases: { type: 'array', items: ref('Lease') }, nextCursor: { type: 'string' } },
+          }),
+        },
+        '400': errorResponse('VALIDATION_FAILED or INVALID_CURSOR'),
+        ...authErrors,
+      },
+    },
+    'GET /v1/leases/{id}': {
+      operationId: 'getLease',
+      summary: 'A lease with its instances and cost so far',
+      description:
+        'The lease, its placement, its instances with the price each pays now, and the metered cost so far.',
+      parameters: [leaseIdDoc()],
+      responses: {
+        '200': { description: 'The lease', content: jsonContent(ref('Lease')) },
+        '400': errorResponse('INVALID_LEASE_ID'),
+        '404': errorResponse('LEASE_NOT_FOUND'),
+        ...authErrors,
+      },
+    },
+    'DELETE /v1/leases/{id}': {
+      operationId: 'releaseLease',
+      summary: 'Release: terminate the instances and close the bill',
+      description:
+        'Asks for the lease to be released: its instances are terminated and billing stops at their end. Releasing an ended lease changes nothing.',
+      parameters: [leaseIdDoc()],
+      responses: {
+        '202': { description: 'Releasing (or already ended)', content: jsonContent(ref('Lease')) },
+        '400': errorResponse('INVALID_LEASE_ID'),
+        '404': errorResponse('LEASE_NOT_FOUND'),
+        ...authErrors,
+      },
+    },
+  },
+});

@@ -6,6 +6,8 @@ import { livePools } from '../../../shared/usecases/pools';
 import * as z from '../../../shared/zod';
 import { requireAdmin } from '../admin';
 import { type ApiEvent, type ApiResult, json, validate } from '../http';
+import { adminErrors, errorResponse, jsonContent, type OpenApiGroup, ref, usd } from '../openapi-parts';
+import type { Routes } from '../routing';
 import type { ApiContext } from './context';
 import { MAX_GPUS_PER_LEASE, regionName } from './leases';
 
@@ -102,3 +104,71 @@ export async function listPools(event: ApiEvent, ctx: ApiContext): Promise<ApiRe
     pools: rows.sort((a, b) => a.mode.localeCompare(b.mode) || (a.rank ?? Infinity) - (b.rank ?? Infinity)),
   });
 }
+
+export const poolRoutes = {
+  'GET /v1/pools': { handle: listPools },
+} as const satisfies Routes;
+
+export const poolOpenApi = (): OpenApiGroup<keyof typeof poolRoutes> => ({
+  tag: { name: 'Pools', description: 'For operators: the capacity pools placement chooses from' },
+  schemas: {
+    Pool: {
+      type: 'object',
+      properties: {
+        region: { type: 'string' },
+        zone: { type: 'string' },
+        instanceType: { type: 'string' },
+        mode: { type: 'string', enum: POOL_MODES },
+        gpusPerInstance: { type: 'integer' },
+        pricePerHourUsd: usd,
+        priceSource: {
+          type: 'string',
+          enum: ['catalog', 'ec2-spot-price-history', 'catalog-spot-ratio', 'commitment'],
+        },
+        mark: { type: 'string', enum: ['available', 'no-capacity', 'refused-recently'] },
+        rank: {
+          type: ['integer', 'null'],
+          description: 'Order choosePool tries the pool in for the sample, per mode',
+        },
+        instances: { type: 'integer' },
+        hourlyUsd: usd,
+        scoreUsd: { type: 'number', description: 'Hourly cost + latency penalty + data transfer, USD' },
+        notEligible: { type: 'string' },
+      },
+    },
+  },
+  operations: {
+    'GET /v1/pools': {
+      operationId: 'listPools',
+      summary: 'Admin: every pool of the GPU regions, priced and ranked for a sample request',
+      description:
+        'Each pool with its price and where the price comes from, its availability mark and its rank per mode (1: what placement would try first) for the sample request the query describes.',
+      parameters: [
+        { name: 'gpus', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 8, default: 1 } },
+        { name: 'gpuModel', in: 'query', schema: { type: 'string' } },
+        { name: 'instanceType', in: 'query', schema: { type: 'string' } },
+        { name: 'workload', in: 'query', schema: { type: 'string', enum: WORKLOADS, default: 'batch' } },
+        { name: 'regions', in: 'query', schema: { type: 'string' }, description: 'Comma-separated' },
+        { name: 'dataRegion', in: 'query', schema: { type: 'string' } },
+        { name: 'dataGb', in: 'query', schema: { type: 'number' } },
+      ],
+      responses: {
+        '200': {
+          description: 'Pools; spotPriceNote says how spot is priced here',
+          content: jsonContent({
+            type: 'object',
+            properties: {
+              sample: { type: 'object' },
+              spotPriceNote: { type: 'string' },
+              pools: { type: 'array', items: ref('Pool') },
+            },
+          }),
+        },
+        '400': errorResponse(
+          'VALIDATION_FAILED, UNKNOWN_REGION, UNKNOWN_GPU_MODEL or UNSUPPORTED_INSTANCE_TYPE',
+        ),
+        ...adminErrors,
+      },
+    },
+  },
+});

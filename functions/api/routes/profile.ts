@@ -9,7 +9,17 @@ import {
 import { allLeasesOf } from '../../../shared/usecases/all-leases';
 import { readGpuUtilization } from '../../../shared/usecases/gpu-utilization';
 import { type ApiEvent, type ApiResult, json, tenantOf, validate } from '../http';
+import {
+  authErrors,
+  errorResponse,
+  instant,
+  jsonContent,
+  type OpenApiGroup,
+  rangeParameters,
+  utilizationSchema,
+} from '../openapi-parts';
 import { rangeQuery } from '../range';
+import type { Routes } from '../routing';
 import type { ApiContext } from './context';
 
 /**
@@ -44,3 +54,39 @@ export async function getProfile(event: ApiEvent, ctx: ApiContext): Promise<ApiR
     days,
   });
 }
+
+export const profileRoutes = {
+  'GET /v1/profile': { handle: getProfile },
+} as const satisfies Routes;
+
+export const profileOpenApi = (): OpenApiGroup<keyof typeof profileRoutes> => ({
+  tag: { name: 'Profile', description: "The tenant's demand per UTC day" },
+  operations: {
+    'GET /v1/profile': {
+      operationId: 'getDemandProfile',
+      summary:
+        'Demand profile per UTC day: GPU-hours, average and peak concurrent GPUs, wait to RUNNING, GPU utilization',
+      description:
+        "Per UTC day of the range: GPU-hours, average and peak concurrent GPUs by workload and mode, the wait from request to RUNNING, and the GPU utilization the instances' telemetry shows.",
+      parameters: rangeParameters,
+      responses: {
+        '200': {
+          description:
+            'days[]: {day, gpuHours, avgConcurrentGpus, peakConcurrentGpus, waitSeconds: {leases, p50, p95}, byWorkload, byMode, gpuUtilization}; gpuUtilization (the range and each day) from the GPU telemetry, gpuUtilizationNote says how it is computed',
+          content: jsonContent({
+            type: 'object',
+            properties: {
+              from: instant,
+              to: instant,
+              gpuUtilization: utilizationSchema,
+              gpuUtilizationNote: { type: 'string' },
+              days: { type: 'array', items: { type: 'object' } },
+            },
+          }),
+        },
+        '400': errorResponse('VALIDATION_FAILED'),
+        ...authErrors,
+      },
+    },
+  },
+});

@@ -1,9 +1,24 @@
+import { ClientError } from '../../../shared/client-error';
 import { type Commitment, committedGpus, usedGpus } from '../../../shared/domain/commitments';
 import { microToUsd } from '../../../shared/domain/money';
 import { defineCommitment } from '../../../shared/usecases/commitments';
 import * as z from '../../../shared/zod';
 import { requireAdmin } from '../admin';
-import { ApiError, type ApiEvent, type ApiResult, json, parseJsonBody, validate } from '../http';
+import { type ApiEvent, type ApiResult, json, parseJsonBody, validate } from '../http';
+import {
+  adminErrors,
+  errorResponse,
+  instant as instantSchema,
+  jsonContent,
+  jsonSchema,
+  type OpenApiGroup,
+  pageParameters,
+  pathParameterDoc,
+  ref,
+  usd,
+} from '../openapi-parts';
+import { pathParameter, pathValue } from '../path';
+import type { Routes } from '../routing';
 import type { ApiContext } from './context';
 import { listQuery, regionName } from './leases';
 
@@ -45,17 +60,12 @@ export const reservationBody = z
     }),
   );
 
-function reservationIdOf(event: ApiEvent): string {
-  const id = event.pathParameters?.id ?? '';
-  if (!ADMIN_NAME.test(id)) {
-    throw new ApiError(
-      400,
-      'INVALID_RESERVATION_ID',
-      `"${id}" is not a reservation id: 1-64 of a-z 0-9 . _ -`,
-    );
-  }
-  return id;
-}
+const reservationId = pathParameter(
+  'id',
+  ADMIN_NAME,
+  'INVALID_RESERVATION_ID',
+  (id) => `"${id}" is not a reservation id: 1-64 of a-z 0-9 . _ -`,
+);
 
 function reservationView(commitment: Commitment) {
   return {
@@ -78,7 +88,7 @@ function reservationView(commitment: Commitment) {
 
 export async function putReservation(event: ApiEvent, ctx: ApiContext): Promise<ApiResult> {
   requireAdmin(event);
-  const id = reservationIdOf(event);
+  const id = pathValue(event, reservationId);
   const body = validate(reservationBody, parseJsonBody(event), 'body');
   const commitment = await defineCommitment(ctx.deps, id, {
     ...body,
@@ -90,9 +100,9 @@ export async function putReservation(event: ApiEvent, ctx: ApiContext): Promise<
 
 export async function getReservation(event: ApiEvent, ctx: ApiContext): Promise<ApiResult> {
   requireAdmin(event);
-  const id = reservationIdOf(event);
+  const id = pathValue(event, reservationId);
   const commitment = await ctx.deps.commitments.get(id);
-  if (!commitment) throw new ApiError(404, 'RESERVATION_NOT_FOUND', `No reservation ${id}`);
+  if (!commitment) throw new ClientError(404, 'RESERVATION_NOT_FOUND', `No reservation ${id}`);
   return json(200, reservationView(commitment));
 }
 
@@ -105,9 +115,109 @@ export async function listReservations(event: ApiEvent, ctx: ApiContext): Promis
 
 export async function deleteReservation(event: ApiEvent, ctx: ApiContext): Promise<ApiResult> {
   requireAdmin(event);
-  const id = reservationIdOf(event);
+  const id = pathValue(event, reservationId);
   if (!(await ctx.deps.commitments.delete(id))) {
-    throw new ApiError(404, 'RESERVATION_NOT_FOUND', `No reservation ${id}`);
+    throw new ClientError(404, 'RESERVATION_NOT_FOUND', `No reservation ${id}`);
   }
   return { statusCode: 204 };
 }
+
+export const reservationRoutes = {
+  'GET /v1/admin/reservations': { handle: listReservations },
+  'PUT /v1/admin/reservations/{id}': { handle: putReservation },
+  'GET /v1/admin/reservations/{id}': { handle: getReservation },
+  'DELETE /v1/admin/reservations/{id}': { handle: deleteReservation },
+} as const satisfies Routes;
+
+export const reservationOpenApi = (): OpenApiGroup<keyof typeof reservationRoutes> => {
+  const idParameter = pathParameterDoc(reservationId);
+  return {
+    tag: { name: 'Reservations', description: 'For operators: the fleet’s reserved commitments' },
+    schemas: {
+      ReservationRequest: jsonSchema(reservationBody),
+      Reservation: {
+        type: 'object',
+        properties: {
+          id: { type: 'string' },
+          instanceType: { type: 'string' },
+          region: { type: 'string' },
+          zone: { type: 'string' },
+          count: { type: 'integer' },
+          gpusPerInstance: { type: 'integer' },
+          hourlyRateUsd: usd,
+          start: instantSchema,
+          end: instantSchema,
+          capacityReservationId: { type: 'string' },
+          committedGpus: { type: 'integer' },
+          usedGpus: { type: 'integer', description: 'GPUs leases hold on it now' },
+          leases: { type: 'integer' },
+          idleRecordedUntil: { ...instantSchema, description: 'Idle reserved time is recorded up to here' },
+        },
+      },
+    },
+    operations: {
+      'GET /v1/admin/reservations': {
+        operationId: 'listReservations',
+        summary: 'Admin: every reserved commitment with its use, in id order, paged by nextCursor',
+        description:
+          'A page of the commitments with the GPUs leases hold on each; pass nextCursor back as cursor.',
+        parameters: pageParameters,
+        responses: {
+          '200': {
+            description: 'A page of commitments',
+            content: jsonContent({
+              type: 'object',
+              properties: {
+                reservations: { type: 'array', items: ref('Reservation') },
+                nextCursor: { type: 'string' },
+              },
+            }),
+          },
+          '400': errorResponse('VALIDATION_FAILED or INVALID_CURSOR'),
+          ...adminErrors,
+        },
+      },
+      'PUT /v1/admin/reservations/{id}': {
+        operationId: 'putReservation',
+        summary: 'Admin: create or redefine a reserved commitment',
+        description:
+          'Defines the commitment after checking it against the GPU regions and the catalog; it may not shrink below the GPUs leases hold on it.',
+        parameters: [idParameter],
+        requestBody: { required: true, content: jsonContent(ref('ReservationRequest')) },
+        responses: {
+          '200': { description: 'The commitment', content: jsonContent(ref('Reservation')) },
+          '400': errorResponse(
+            'VALIDATION_FAILED, INVALID_JSON, BODY_REQUIRED, INVALID_RESERVATION_ID, UNKNOWN_REGION or INVALID_RESERVATION',
+          ),
+          '403': errorResponse('ADMIN_REQUIRED'),
+          '409': errorResponse('RESERVATION_IN_USE: fewer GPUs than leases hold'),
+        },
+      },
+      'GET /v1/admin/reservations/{id}': {
+        operationId: 'getReservation',
+        summary: 'Admin: a reserved commitment with its use',
+        description: 'The commitment, the GPUs leases hold on it and how far its idle time is recorded.',
+        parameters: [idParameter],
+        responses: {
+          '200': { description: 'The commitment', content: jsonContent(ref('Reservation')) },
+          '400': errorResponse('INVALID_RESERVATION_ID'),
+          '403': errorResponse('ADMIN_REQUIRED'),
+          '404': errorResponse('RESERVATION_NOT_FOUND'),
+        },
+      },
+      'DELETE /v1/admin/reservations/{id}': {
+        operationId: 'deleteReservation',
+        summary: 'Admin: delete a reserved commitment no lease holds',
+        description: 'Removes the commitment; refused while a lease holds GPUs on it.',
+        parameters: [idParameter],
+        responses: {
+          '204': { description: 'Deleted' },
+          '400': errorResponse('INVALID_RESERVATION_ID'),
+          '403': errorResponse('ADMIN_REQUIRED'),
+          '404': errorResponse('RESERVATION_NOT_FOUND'),
+          '409': errorResponse('RESERVATION_IN_USE'),
+        },
+      },
+    },
+  };
+};

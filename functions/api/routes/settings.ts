@@ -2,6 +2,8 @@ import { leaseDurationMinutes } from '../../../shared/domain/lease-expiry';
 import type { TenantSettings } from '../../../shared/ports/lease-expiry';
 import * as z from '../../../shared/zod';
 import { type ApiEvent, type ApiResult, json, parseJsonBody, tenantOf, validate } from '../http';
+import { authErrors, errorResponse, jsonContent, jsonSchema, type OpenApiGroup, ref } from '../openapi-parts';
+import type { Routes } from '../routing';
 import type { ApiContext } from './context';
 
 export const putSettingsBody = z.strictObject({
@@ -28,3 +30,37 @@ export async function putSettings(event: ApiEvent, ctx: ApiContext): Promise<Api
   await ctx.deps.settings.put(tenantId, settings);
   return json(200, settingsBody(settings));
 }
+
+export const settingsRoutes = {
+  'GET /v1/settings': { handle: getSettings },
+  'PUT /v1/settings': { handle: putSettings },
+} as const satisfies Routes;
+
+export const settingsOpenApi = (): OpenApiGroup<keyof typeof settingsRoutes> => ({
+  tag: { name: 'Settings', description: "The tenant's settings" },
+  schemas: { TenantSettings: jsonSchema(putSettingsBody, 'output') },
+  operations: {
+    'GET /v1/settings': {
+      operationId: 'getSettings',
+      summary: "The tenant's settings",
+      description: 'The settings in force: the lifetime of leases that ask for none.',
+      responses: {
+        '200': { description: 'Settings', content: jsonContent(ref('TenantSettings')) },
+        ...authErrors,
+      },
+    },
+    'PUT /v1/settings': {
+      operationId: 'putSettings',
+      summary: "Replace the tenant's settings (the default lease lifetime)",
+      description: 'Replaces the settings; leases created before keep their own expiry.',
+      requestBody: { required: true, content: jsonContent(ref('TenantSettings')) },
+      responses: {
+        '200': { description: 'The settings now in force', content: jsonContent(ref('TenantSettings')) },
+        '400': errorResponse(
+          'VALIDATION_FAILED (a lifetime outside 1-43200 minutes), INVALID_JSON or BODY_REQUIRED',
+        ),
+        ...authErrors,
+      },
+    },
+  },
+});

@@ -12,7 +12,19 @@ import { usageExportCsv } from '../../../shared/domain/usage-export';
 import { allLeasesOf } from '../../../shared/usecases/all-leases';
 import * as z from '../../../shared/zod';
 import { type ApiEvent, type ApiResult, json, tenantOf, validate } from '../http';
+import {
+  authErrors,
+  errorResponse,
+  instant as instantSchema,
+  jsonContent,
+  micro,
+  type OpenApiGroup,
+  rangeParameters,
+  ref,
+  usd,
+} from '../openapi-parts';
 import { checkRange, DAY_MS, instant, type RangeInput, rangeQuery, resolveRange } from '../range';
+import type { Routes } from '../routing';
 import type { ApiContext } from './context';
 
 const usageQuery = (nowMs: number) =>
@@ -77,3 +89,80 @@ export async function exportUsage(event: ApiEvent, ctx: ApiContext): Promise<Api
     body: usageExportCsv(leases, range.fromMs, range.toMs),
   };
 }
+
+export const usageRoutes = {
+  'GET /v1/usage': { handle: getUsage },
+  'GET /v1/usage/export': { handle: exportUsage },
+} as const satisfies Routes;
+
+export const usageOpenApi = (): OpenApiGroup<keyof typeof usageRoutes> => ({
+  tag: { name: 'Usage', description: 'Metered usage and cost, from the daily rollups metering writes' },
+  schemas: {
+    Usage: {
+      type: 'object',
+      description:
+        'Read from daily rollups written with every charge; the range is widened to the whole UTC days it touches, and from/to say which.',
+      properties: {
+        from: instantSchema,
+        to: instantSchema,
+        granularity: { type: 'string', enum: ['day'] },
+        groupBy: { type: 'string', enum: USAGE_GROUPINGS },
+        seconds: {
+          type: 'integer',
+          description:
+            'Instance-seconds billed (a multi-GPU instance counts once; GPU-hours are in /v1/profile)',
+        },
+        costMicroUsd: micro,
+        costUsd: usd,
+        groups: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              key: { type: 'string' },
+              seconds: { type: 'integer', description: 'Instance-seconds billed' },
+              costMicroUsd: micro,
+              costUsd: usd,
+            },
+          },
+        },
+      },
+    },
+  },
+  operations: {
+    'GET /v1/usage': {
+      operationId: 'getUsage',
+      summary: 'Metered usage in a time range, grouped',
+      description:
+        'Instance-seconds and cost billed in the range, in total and per group (mode, lease, instance type, project or day, as groupBy says).',
+      parameters: [
+        ...rangeParameters,
+        {
+          name: 'groupBy',
+          in: 'query',
+          schema: { type: 'string', enum: USAGE_GROUPINGS, default: 'mode' },
+        },
+      ],
+      responses: {
+        '200': { description: 'Usage summary', content: jsonContent(ref('Usage')) },
+        '400': errorResponse('VALIDATION_FAILED'),
+        ...authErrors,
+      },
+    },
+    'GET /v1/usage/export': {
+      operationId: 'exportUsage',
+      summary: 'Leases that ran in a time range, as CSV (input of `npm run simulate`)',
+      description:
+        'One CSV line per lease that ran in the range, with its workload, mode, instance type, GPUs, start, end and project.',
+      parameters: rangeParameters,
+      responses: {
+        '200': {
+          description: 'lease_id,workload,mode,instance_type,gpus,started_at,ended_at,project',
+          content: { 'text/csv': { schema: { type: 'string' } } },
+        },
+        '400': errorResponse('VALIDATION_FAILED'),
+        ...authErrors,
+      },
+    },
+  },
+});

@@ -1,14 +1,12 @@
+import { ClientError } from '../../client-error';
 import { monthBounds, monthOf } from '../spend';
 
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 
 /** Why a month cannot be audited: not `yyyy-mm`, or not begun yet. */
-export class AuditMonthError extends Error {
-  constructor(
-    readonly code: 'INVALID_MONTH' | 'MONTH_IN_FUTURE',
-    message: string,
-  ) {
-    super(message);
+export class AuditMonthError extends ClientError {
+  constructor(code: 'INVALID_MONTH' | 'MONTH_IN_FUTURE', message: string) {
+    super(400, code, message, 'month');
     this.name = 'AuditMonthError';
   }
 }

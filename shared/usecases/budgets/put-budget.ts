@@ -1,3 +1,4 @@
+import { ClientError } from '../../client-error';
 import { alertsOf, type Budget, type BudgetSettings } from '../../domain/budgets/budget';
 import { rearmedAlertKeys } from '../../domain/budgets/evaluation';
 import { budgetScope } from '../../domain/spend';
@@ -5,9 +6,13 @@ import type { BudgetRepository } from '../../ports/budgets';
 import { type BudgetStatus, measuresOf, type StatusDeps, statusOfTenantBudgets } from './budget-status';
 
 /** A concurrent change (another PUT, an evaluator's claim) won every attempt. */
-export class BudgetUpdateConflictError extends Error {
+export class BudgetUpdateConflictError extends ClientError {
   constructor(readonly budgetName: string) {
-    super(`Budget ${budgetName} kept changing while it was being saved; retry the request`);
+    super(
+      409,
+      'BUDGET_CHANGED',
+      `Budget ${budgetName} kept changing while it was being saved; retry the request`,
+    );
     this.name = 'BudgetUpdateConflictError';
   }
 }

@@ -1,0 +1,2993 @@
+// Generated from docs/openapi.json by `npm run openapi` (openapi-typescript); do not edit.
+export interface paths {
+    "/v1/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness
+         * @description Answers `{"status": "ok"}` while the API runs; for load balancers and uptime checks.
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This document
+         * @description The OpenAPI 3.1 description of the API, as committed in docs/openapi.json.
+         */
+        get: operations["getOpenApiDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the tenant's leases, newest first
+         * @description A page of the tenant's leases, newest first; pass nextCursor back as cursor for the next page.
+         */
+        get: operations["listLeases"];
+        put?: never;
+        /**
+         * Ask for GPUs
+         * @description Queues a lease for the GPUs asked; the lease worker places and launches it (GET the lease to follow it). The Idempotency-Key makes retries safe.
+         */
+        post: operations["createLease"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leases/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A lease with its instances and cost so far
+         * @description The lease, its placement, its instances with the price each pays now, and the metered cost so far.
+         */
+        get: operations["getLease"];
+        put?: never;
+        post?: never;
+        /**
+         * Release: terminate the instances and close the bill
+         * @description Asks for the lease to be released: its instances are terminated and billing stops at their end. Releasing an ended lease changes nothing.
+         */
+        delete: operations["releaseLease"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leases/{id}/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * GPU utilization, memory, temperature and power of a lease's instances
+         * @description Series per instance and GPU from the CloudWatch agent, with the average, 95th percentile and maximum of each, and the health of running GPUs.
+         */
+        get: operations["getLeaseMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Metered usage in a time range, grouped
+         * @description Instance-seconds and cost billed in the range, in total and per group (mode, lease, instance type, project or day, as groupBy says).
+         */
+        get: operations["getUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/usage/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Leases that ran in a time range, as CSV (input of `npm run simulate`)
+         * @description One CSV line per lease that ran in the range, with its workload, mode, instance type, GPUs, start, end and project.
+         */
+        get: operations["exportUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Demand profile per UTC day: GPU-hours, average and peak concurrent GPUs, wait to RUNNING, GPU utilization
+         * @description Per UTC day of the range: GPU-hours, average and peak concurrent GPUs by workload and mode, the wait from request to RUNNING, and the GPU utilization the instances' telemetry shows.
+         */
+        get: operations["getDemandProfile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/budgets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's budgets with this month's spend, forecast and alerts
+         * @description Every budget of the tenant, each measured now: this month's spend from the spend counters, the forecast to the month's end and the alerts sent.
+         */
+        get: operations["listBudgets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/budgets/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One budget
+         * @description The budget with this month's spend, forecast and the alerts sent.
+         */
+        get: operations["getBudget"];
+        /**
+         * Create or replace a monthly budget
+         * @description Alerts go to the budget alerts SNS topic once per month, threshold and basis. Raising the limit above the spend arms the thresholds no longer crossed again. `action` applies once actual spend reaches 100%.
+         */
+        put: operations["putBudget"];
+        post?: never;
+        /**
+         * Delete a budget (its alerts stop; spend counters stay)
+         * @description Removes the budget; no further alert or action comes from it. Spend is still counted.
+         */
+        delete: operations["deleteBudget"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/budgets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every tenant's budgets (operators: the token's cognito:groups must include admin)
+         * @description For operators: the budgets of every tenant, measured now, by tenant and name.
+         */
+        get: operations["listAllBudgets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/scaling-groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's scaling groups by name: bounds, desired size, members and the last evaluation
+         * @description Each group as a summary, without reading its members’ leases; GET a group for its members.
+         */
+        get: operations["listScalingGroups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/scaling-groups/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A scaling group: size, members, the last decisions with their reasons and metric values
+         * @description The spec, the desired and current size, each member lease, and the last decisions that changed something with the metric values behind them.
+         */
+        get: operations["getScalingGroup"];
+        /**
+         * Create a scaling group or replace its spec
+         * @description Stores the spec; the scaling evaluator launches or releases member leases at its next evaluation to converge on the desired size.
+         */
+        put: operations["putScalingGroup"];
+        post?: never;
+        /**
+         * Drain the group: release every member, then remove it
+         * @description Releases every member lease (billed like any other release) and removes the group.
+         */
+        delete: operations["deleteScalingGroup"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audit/{month}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's monthly audit (the stored one once the schedule built it on the 1st)
+         * @description The month built from the daily rollups, the interruption notices, the reservations, the GPU telemetry and the planner; the current month is built to date.
+         */
+        get: operations["getMonthlyAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audit/{month}/report.html": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit as one self-contained HTML page (inline SVG charts, no script, no request)
+         * @description The same audit rendered for people: one HTML page with inline SVG charts that loads nothing.
+         */
+        get: operations["getMonthlyAuditReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's settings
+         * @description The settings in force: the lifetime of leases that ask for none.
+         */
+        get: operations["getSettings"];
+        /**
+         * Replace the tenant's settings (the default lease lifetime)
+         * @description Replaces the settings; leases created before keep their own expiry.
+         */
+        put: operations["putSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pools": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Admin: every pool of the GPU regions, priced and ranked for a sample request
+         * @description Each pool with its price and where the price comes from, its availability mark and its rank per mode (1: what placement would try first) for the sample request the query describes.
+         */
+        get: operations["listPools"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/reservations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Admin: every reserved commitment with its use, in id order, paged by nextCursor
+         * @description A page of the commitments with the GPUs leases hold on each; pass nextCursor back as cursor.
+         */
+        get: operations["listReservations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/reservations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Admin: a reserved commitment with its use
+         * @description The commitment, the GPUs leases hold on it and how far its idle time is recorded.
+         */
+        get: operations["getReservation"];
+        /**
+         * Admin: create or redefine a reserved commitment
+         * @description Defines the commitment after checking it against the GPU regions and the catalog; it may not shrink below the GPUs leases hold on it.
+         */
+        put: operations["putReservation"];
+        post?: never;
+        /**
+         * Admin: delete a reserved commitment no lease holds
+         * @description Removes the commitment; refused while a lease holds GPUs on it.
+         */
+        delete: operations["deleteReservation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/images/{name}/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Admin: register an image version (an AMI per GPU region); versions are immutable
+         * @description Registers the version with its AMI in each GPU region and a launch template version for each; registering it again with the same AMIs changes nothing.
+         */
+        put: operations["putImageVersion"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/images/{name}/versions/{version}/promote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Admin: make this version the one new launches use
+         * @description New launches use the version from now on; running instances keep the AMI they started from.
+         */
+        post: operations["promoteImageVersion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/images/{name}/rollback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Admin: put the previously promoted version back (new launches only)
+         * @description Makes the version promoted before the current one current again, for new launches only.
+         */
+        post: operations["rollbackImage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/images": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Admin: every GPU image by name, its current and previous version and every version registered
+         * @description Every image, including those with versions registered but none promoted yet.
+         */
+        get: operations["listImages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/images/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Admin: an image, every version registered, the current one and the promotion history
+         * @description The image summary with its promotion history and the current version in full.
+         */
+        get: operations["getImage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        CreateLeaseRequest: {
+            /** @enum {string} */
+            workload: "training" | "inference" | "batch";
+            gpus: number;
+            instanceType?: string;
+            /** @enum {string} */
+            mode?: "on-demand" | "reserved" | "spot";
+            project?: string;
+            /** @description Released on its own after this many minutes; default: the tenant's default, else never */
+            durationMinutes?: number;
+            /** @description Any instance type with this GPU model, e.g. A10G, L4, A100, H100 */
+            gpuModel?: string;
+            /** @description Regions the lease may run in (default: every GPU region) */
+            regions?: string[];
+            /** @description Where the lease's data lives; pools elsewhere pay latency and transfer */
+            dataRegion?: string;
+            /** @description Data moved to the lease when it runs away from dataRegion */
+            dataGb?: number;
+            /** @description USD per hour for all the lease’s instances together */
+            maxHourlyPrice?: number;
+            /** @description Pin the lease to this image version (default: the default image's current version) */
+            image?: string;
+        };
+        Instance: {
+            instanceId?: string;
+            instanceType?: string;
+            /** @enum {string} */
+            mode?: "on-demand" | "reserved" | "spot";
+            region?: string;
+            zone?: string;
+            /** @description The hourly price at launch (USD) */
+            pricePerHourUsd?: number;
+            /** @description GET /v1/leases/{id} only: what the instance pays per hour now (at its end, once ended). Spot follows its pool's recorded price changes; on-demand and reserved keep the launch price. */
+            priceInForce?: {
+                /** @description USD, rounded to the micro-dollar */
+                pricePerHourUsd?: number;
+                /** Format: date-time */
+                since?: string;
+                /**
+                 * @description `launch`: the price fixed at launch; `ec2-spot-price-history`: a spot price EC2 published, recorded by the reconciler; `catalog-spot-ratio`: catalog on-demand × SPOT_CATALOG_RATIO (locally, and where EC2 publishes none)
+                 * @enum {string}
+                 */
+                source?: "launch" | "ec2-spot-price-history" | "catalog-spot-ratio";
+            };
+            /** Format: date-time */
+            launchedAt?: string;
+            /** Format: date-time */
+            endedAt?: string;
+            billedSeconds?: number;
+            /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+            costMicroUsd?: number;
+            /** @description USD, rounded to the micro-dollar */
+            costUsd?: number;
+        };
+        Lease: {
+            leaseId: string;
+            /** @enum {string} */
+            status: "PENDING" | "RUNNING" | "RELEASING" | "RELEASED" | "FAILED" | "INTERRUPTED";
+            /** @enum {string} */
+            workload: "training" | "inference" | "batch";
+            gpus: number;
+            instanceType: string;
+            /** @enum {string} */
+            requestedMode?: "on-demand" | "reserved" | "spot";
+            /** @description The lease’s project label, for cost attribution and budgets */
+            project?: string;
+            /** @enum {string} */
+            mode?: "on-demand" | "reserved" | "spot" | "mixed";
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string;
+            /** Format: date-time */
+            releaseRequestedAt?: string;
+            /** Format: date-time */
+            endedAt?: string;
+            failureReason?: string;
+            /**
+             * Format: date-time
+             * @description When the lease is released on its own; absent: never
+             */
+            expiresAt?: string;
+            gpuModel?: string;
+            regions?: string[];
+            dataRegion?: string;
+            dataGb?: number;
+            /** @description USD, rounded to the micro-dollar */
+            maxHourlyPrice?: number;
+            placement?: components["schemas"]["Placement"];
+            /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+            costMicroUsd: number;
+            /** @description USD, rounded to the micro-dollar */
+            costUsd: number;
+            instances: components["schemas"]["Instance"][];
+        };
+        /** @description Where the provisioner placed the lease, and why (also in the LeaseRunning event) */
+        Placement: {
+            region?: string;
+            zone?: string;
+            instanceType?: string;
+            instances?: number;
+            /** @enum {string} */
+            mode?: "on-demand" | "reserved" | "spot";
+            /** @description USD, rounded to the micro-dollar */
+            hourlyUsd?: number;
+            /** @description Mode decision, pool choice and any pools that refused capacity */
+            reason?: string;
+        };
+        LeaseGpuMetrics: {
+            leaseId?: string;
+            /** Format: date-time */
+            from?: string;
+            /** Format: date-time */
+            to?: string;
+            /** @enum {integer} */
+            period?: 60 | 300 | 3600;
+            instances?: {
+                instanceId?: string;
+                gpus?: {
+                    index?: number;
+                    utilization?: {
+                        unit?: string;
+                        avg?: number | null;
+                        /** @description 95th percentile of the period values (nearest rank) */
+                        p95?: number | null;
+                        max?: number | null;
+                        datapoints?: {
+                            /** Format: date-time */
+                            at?: string;
+                            value?: number;
+                        }[];
+                    };
+                    memoryUsed?: {
+                        unit?: string;
+                        avg?: number | null;
+                        /** @description 95th percentile of the period values (nearest rank) */
+                        p95?: number | null;
+                        max?: number | null;
+                        datapoints?: {
+                            /** Format: date-time */
+                            at?: string;
+                            value?: number;
+                        }[];
+                    };
+                    temperature?: {
+                        unit?: string;
+                        avg?: number | null;
+                        /** @description 95th percentile of the period values (nearest rank) */
+                        p95?: number | null;
+                        max?: number | null;
+                        datapoints?: {
+                            /** Format: date-time */
+                            at?: string;
+                            value?: number;
+                        }[];
+                    };
+                    power?: {
+                        unit?: string;
+                        avg?: number | null;
+                        /** @description 95th percentile of the period values (nearest rank) */
+                        p95?: number | null;
+                        max?: number | null;
+                        datapoints?: {
+                            /** Format: date-time */
+                            at?: string;
+                            value?: number;
+                        }[];
+                    };
+                    /** @description As of `to`, for running GPUs: hot above the limit (85 °C), silent after 5 minutes without data */
+                    health?: {
+                        /** @enum {string} */
+                        status?: "ok" | "hot" | "silent";
+                        reason?: string;
+                    };
+                }[];
+            }[];
+        };
+        /** @description Read from daily rollups written with every charge; the range is widened to the whole UTC days it touches, and from/to say which. */
+        Usage: {
+            /** Format: date-time */
+            from?: string;
+            /** Format: date-time */
+            to?: string;
+            /** @enum {string} */
+            granularity?: "day";
+            /** @enum {string} */
+            groupBy?: "mode" | "lease" | "instanceType" | "project" | "day";
+            /** @description Instance-seconds billed (a multi-GPU instance counts once; GPU-hours are in /v1/profile) */
+            seconds?: number;
+            /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+            costMicroUsd?: number;
+            /** @description USD, rounded to the micro-dollar */
+            costUsd?: number;
+            groups?: {
+                key?: string;
+                /** @description Instance-seconds billed */
+                seconds?: number;
+                /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+                costMicroUsd?: number;
+                /** @description USD, rounded to the micro-dollar */
+                costUsd?: number;
+            }[];
+        };
+        PutBudgetRequest: {
+            monthlyLimitUsd: number;
+            project?: string;
+            /**
+             * @default [
+             *       50,
+             *       80,
+             *       100
+             *     ]
+             */
+            thresholds?: number[];
+            /**
+             * @default both
+             * @enum {string}
+             */
+            basis?: "actual" | "forecast" | "both";
+            /**
+             * @default notify
+             * @enum {string}
+             */
+            action?: "notify" | "block-new-leases" | "stop-interruptible";
+        };
+        /** @description A monthly budget with this month’s spend (from the spend counters metering keeps), forecast and alerts. */
+        Budget: {
+            name?: string;
+            tenantId?: string;
+            /** @description Only leases with this label count; absent: the whole tenant */
+            project?: string;
+            /** @description USD, rounded to the micro-dollar */
+            monthlyLimitUsd?: number;
+            /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+            limitMicroUsd?: number;
+            /** @description Percent of the limit */
+            thresholds?: number[];
+            /** @enum {string} */
+            basis?: "actual" | "forecast" | "both";
+            /** @enum {string} */
+            action?: "notify" | "block-new-leases" | "stop-interruptible";
+            revision?: number;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string;
+            /** @description The month (UTC) the figures are for */
+            month?: string;
+            /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+            spendMicroUsd?: number;
+            /** @description USD, rounded to the micro-dollar */
+            spendUsd?: number;
+            /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+            forecastMicroUsd?: number;
+            /** @description USD, rounded to the micro-dollar */
+            forecastUsd?: number;
+            /** @description Spend so far as a percentage of the limit */
+            percentUsed?: number;
+            forecastMethod?: {
+                description?: string;
+                /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+                runRatePerHourMicroUsd?: number;
+                /** @description USD, rounded to the micro-dollar */
+                runRatePerHourUsd?: number;
+                hoursLeft?: number;
+            };
+            thresholdsCrossed?: {
+                threshold?: number;
+                /** @enum {string} */
+                basis?: "actual" | "forecast";
+                /** Format: date-time */
+                crossedAt?: string;
+                /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+                valueMicroUsd?: number;
+                /** @description USD, rounded to the micro-dollar */
+                valueUsd?: number;
+                /** @description The SNS message attribute alertId; deduplicate on it */
+                alertId?: string;
+                /**
+                 * Format: date-time
+                 * @description Absent while the alert is claimed but not yet on the topic
+                 */
+                sentAt?: string;
+            }[];
+            alertsSent?: number;
+            actionTaken?: {
+                /** @enum {string} */
+                action?: "notify" | "block-new-leases" | "stop-interruptible";
+                /** Format: date-time */
+                at?: string;
+                /** Format: date-time */
+                sentAt?: string;
+            };
+        };
+        ScalingGroupSummary: {
+            name?: string;
+            /** @enum {string} */
+            status?: "ACTIVE" | "DELETING";
+            instanceType?: string;
+            workload?: string;
+            min?: number;
+            max?: number;
+            /** @description The size the group converges to */
+            desired?: number;
+            /** @description Member leases recorded on the group (any status) */
+            members?: number;
+            lastEvaluation?: {
+                /** Format: date-time */
+                at?: string;
+                /** @enum {string} */
+                action?: "scale-out" | "scale-in" | "none";
+                from?: number;
+                to?: number;
+                /** @description Which rule held (or why none did) and the datapoints behind it */
+                reason?: string;
+            };
+            /** Format: date-time */
+            updatedAt?: string;
+        };
+        ScalingGroupSpec: {
+            instanceType: string;
+            /**
+             * @default inference
+             * @enum {string}
+             */
+            workload?: "training" | "inference" | "batch";
+            min: number;
+            max: number;
+            desired?: number;
+            /** @default 0 */
+            onDemandBase?: number;
+            /** @default false */
+            spotAboveBase?: boolean;
+            scaleOut?: {
+                /**
+                 * @default all
+                 * @enum {string}
+                 */
+                match?: "all" | "any";
+                conditions: ({
+                    /** @enum {string} */
+                    metric: "gpuUtilization" | "gpuMemoryUsed" | "gpuTemperature" | "gpuPower";
+                    /**
+                     * @default Average
+                     * @enum {string}
+                     */
+                    statistic?: "Average" | "Maximum" | "Minimum";
+                    /** @default 3 */
+                    sustainedFor?: number;
+                    outOf?: number;
+                    /** @enum {string} */
+                    comparison: ">" | ">=" | "<" | "<=";
+                    threshold: number;
+                } | {
+                    /** @constant */
+                    metric: "custom";
+                    namespace: string;
+                    name: string;
+                    /** @default {} */
+                    dimensions?: {
+                        [key: string]: string;
+                    };
+                    statistic: string;
+                    /** @default 3 */
+                    sustainedFor?: number;
+                    outOf?: number;
+                    /** @enum {string} */
+                    comparison: ">" | ">=" | "<" | "<=";
+                    threshold: number;
+                })[];
+                /** @default 1 */
+                step?: number;
+                /** @default 300 */
+                cooldownSeconds?: number;
+            };
+            scaleIn?: {
+                /**
+                 * @default all
+                 * @enum {string}
+                 */
+                match?: "all" | "any";
+                conditions: ({
+                    /** @enum {string} */
+                    metric: "gpuUtilization" | "gpuMemoryUsed" | "gpuTemperature" | "gpuPower";
+                    /**
+                     * @default Average
+                     * @enum {string}
+                     */
+                    statistic?: "Average" | "Maximum" | "Minimum";
+                    /** @default 3 */
+                    sustainedFor?: number;
+                    outOf?: number;
+                    /** @enum {string} */
+                    comparison: ">" | ">=" | "<" | "<=";
+                    threshold: number;
+                } | {
+                    /** @constant */
+                    metric: "custom";
+                    namespace: string;
+                    name: string;
+                    /** @default {} */
+                    dimensions?: {
+                        [key: string]: string;
+                    };
+                    statistic: string;
+                    /** @default 3 */
+                    sustainedFor?: number;
+                    outOf?: number;
+                    /** @enum {string} */
+                    comparison: ">" | ">=" | "<" | "<=";
+                    threshold: number;
+                })[];
+                /** @default 1 */
+                step?: number;
+                /** @default 600 */
+                cooldownSeconds?: number;
+            };
+            /** @default 300 */
+            instanceWarmupSeconds?: number;
+        };
+        ScalingGroup: {
+            name?: string;
+            /** @enum {string} */
+            status?: "ACTIVE" | "DELETING";
+            spec?: components["schemas"]["ScalingGroupSpec"];
+            /** @description The size the group converges to */
+            desired?: number;
+            /** @description Members pending or running, booting ones included */
+            size?: number;
+            members?: {
+                leaseId?: string;
+                /** @enum {string} */
+                status?: "PENDING" | "RUNNING" | "RELEASING" | "RELEASED" | "FAILED" | "INTERRUPTED";
+                /** @enum {string} */
+                mode?: "on-demand" | "reserved" | "spot";
+                /** @description Within its warm-up: never removed, metrics not judged */
+                booting?: boolean;
+                /** Format: date-time */
+                createdAt?: string;
+                /** Format: date-time */
+                launchedAt?: string;
+                instanceIds?: string[];
+            }[];
+            lastEvaluation?: {
+                /** Format: date-time */
+                at?: string;
+                /** @enum {string} */
+                action?: "scale-out" | "scale-in" | "none";
+                from?: number;
+                to?: number;
+                /** @description Which rule held (or why none did) and the datapoints behind it */
+                reason?: string;
+            };
+            /** @description The last decisions that changed something, newest first */
+            decisions?: {
+                /** Format: date-time */
+                at?: string;
+                /** @enum {string} */
+                action?: "scale-out" | "scale-in" | "none";
+                from?: number;
+                to?: number;
+                /** @description Which rule held (or why none did) and the datapoints behind it */
+                reason?: string;
+                observations?: {
+                    /** @enum {string} */
+                    rule?: "scaleOut" | "scaleIn";
+                    metric?: string;
+                    values?: number[];
+                }[];
+                launched?: string[];
+                released?: string[];
+            }[];
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string;
+        };
+        /** @description A tenant's month: cost by mode from the daily rollups, spot savings, reserved capacity, interruptions, concurrency and the planner's recommendation. */
+        MonthlyAudit: {
+            tenantId?: string;
+            month?: string;
+            /** Format: date-time */
+            generatedAt?: string;
+            /** @description False while the month runs: figures are month to date */
+            complete?: boolean;
+            /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+            costMicroUsd?: number;
+            /** @description Instance-seconds metered */
+            seconds?: number;
+            byMode?: {
+                /** @enum {string} */
+                mode?: "on-demand" | "reserved" | "spot";
+                seconds?: number;
+                /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+                costMicroUsd?: number;
+                /** @description Of the month’s cost, 0-1 */
+                share?: number;
+            }[];
+            daily?: {
+                /** Format: date */
+                day?: string;
+                costMicroUsd?: {
+                    /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+                    "on-demand"?: number;
+                    /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+                    reserved?: number;
+                    /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+                    spot?: number;
+                };
+            }[];
+            /** @description Spot seconds at the catalog on-demand price of each instance type, minus what spot cost */
+            spotSavings?: {
+                spotSeconds?: number;
+                /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+                spotMicroUsd?: number;
+                /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+                onDemandMicroUsd?: number;
+                /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+                savingMicroUsd?: number;
+                region?: string;
+            };
+            /** @description The fleet's reserved commitments (shared by every tenant, the same in every audit): idle time recorded at each metering tick, at each commitment's effective rate */
+            reserved?: {
+                /** @enum {string} */
+                source?: "reservations";
+                /** @enum {string} */
+                scope?: "fleet";
+                /** @description Commitments active in the month */
+                commitments?: number;
+                /** @description GPUs those commitments hold */
+                gpus?: number;
+                idleGpuHours?: number;
+                /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+                idleMicroUsd?: number;
+            };
+            /** @description The tenant's instances spot reclaimed (or EC2 ended unasked) in the month */
+            interruptions?: {
+                /** @enum {string} */
+                source?: "interruption-notices";
+                count?: number;
+                byWorkload?: {
+                    training?: number;
+                    inference?: number;
+                    batch?: number;
+                };
+            };
+            /** @description Peak GPUs held at once in each hour from fromMs */
+            concurrency?: {
+                fromMs?: number;
+                stepMs?: number;
+                gpus?: number[];
+            };
+            /** @description GPU utilization (%) of the tenant's GPUs from the CloudWatch agent's nvidia_gpu metrics */
+            utilization?: {
+                /** @enum {string} */
+                source?: "cloudwatch-agent";
+                /** @description How the figures are computed */
+                method?: string;
+                /** @description The average of every per-minute utilization sample of every GPU (each GPU-minute weighs the same); percent is null and telemetry "none" when no GPU sent a sample: no telemetry, never 0% */
+                month?: {
+                    percent?: number | null;
+                    /** @enum {string} */
+                    telemetry?: "complete" | "partial" | "none";
+                    /** @description GPU-hours the samples cover */
+                    measuredGpuHours?: number;
+                    /** @description GPUs that ran and sent no sample */
+                    gpusWithoutTelemetry?: number;
+                };
+                /** @description Hours 0-23 UTC; null for an hour no GPU sent a sample in */
+                byHourOfDay?: (number | null)[];
+            };
+            /** @description What idle reserved capacity and interruptions mean for the tenant */
+            findings?: string[];
+            recommendation?: components["schemas"]["AuditRecommendation"] | null;
+        };
+        /** @description The month replayed through the planner with the live policies, at the planner’s model prices (every GPU a p3.2xlarge, V100 spot traces; see model.note): savings compare the month as it ran with the policy at those prices. */
+        AuditRecommendation: {
+            model?: {
+                instanceType?: string;
+                /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+                onDemandMicroUsdPerHour?: number;
+                /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+                reservedMicroUsdPerHour?: number;
+                note?: string;
+            };
+            /** @description Reserved GPUs to commit for the next 30-day term */
+            reservedGpus?: number;
+            reservedReason?: string;
+            /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+            reservedSavingMicroUsd?: number;
+            spotCandidates?: {
+                /** @enum {string} */
+                workload?: "training" | "inference" | "batch";
+                leases?: number;
+                gpuHours?: number;
+            }[];
+            /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+            asRanMicroUsd?: number;
+            /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+            policyMicroUsd?: number;
+            /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+            policySavingMicroUsd?: number;
+            /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+            recommendedMicroUsd?: number;
+            /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+            hindsightMicroUsd?: number;
+            savingShare?: number;
+            /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+            estimatedSavingOfPaidMicroUsd?: number;
+        };
+        TenantSettings: {
+            /** @description Lifetime of leases that ask for none; null: they run until released */
+            defaultLeaseDurationMinutes: number | null;
+        };
+        Pool: {
+            region?: string;
+            zone?: string;
+            instanceType?: string;
+            /** @enum {string} */
+            mode?: "on-demand" | "spot";
+            gpusPerInstance?: number;
+            /** @description USD, rounded to the micro-dollar */
+            pricePerHourUsd?: number;
+            /** @enum {string} */
+            priceSource?: "catalog" | "ec2-spot-price-history" | "catalog-spot-ratio" | "commitment";
+            /** @enum {string} */
+            mark?: "available" | "no-capacity" | "refused-recently";
+            /** @description Order choosePool tries the pool in for the sample, per mode */
+            rank?: number | null;
+            instances?: number;
+            /** @description USD, rounded to the micro-dollar */
+            hourlyUsd?: number;
+            /** @description Hourly cost + latency penalty + data transfer, USD */
+            scoreUsd?: number;
+            notEligible?: string;
+        };
+        ReservationRequest: {
+            instanceType: string;
+            region: string;
+            zone: string;
+            count: number;
+            /** @description USD per instance-hour (default: the catalog 1-year reserved rate) */
+            hourlyRate?: number;
+            /** Format: date-time */
+            start: string;
+            /** Format: date-time */
+            end: string;
+            capacityReservationId?: string;
+        };
+        Reservation: {
+            id?: string;
+            instanceType?: string;
+            region?: string;
+            zone?: string;
+            count?: number;
+            gpusPerInstance?: number;
+            /** @description USD, rounded to the micro-dollar */
+            hourlyRateUsd?: number;
+            /** Format: date-time */
+            start?: string;
+            /** Format: date-time */
+            end?: string;
+            capacityReservationId?: string;
+            committedGpus?: number;
+            /** @description GPUs leases hold on it now */
+            usedGpus?: number;
+            leases?: number;
+            /**
+             * Format: date-time
+             * @description Idle reserved time is recorded up to here
+             */
+            idleRecordedUntil?: string;
+        };
+        ImageVersionRequest: {
+            /** @description The AMI of this version in each GPU region, e.g. {"us-east-1": "ami-0123456789abcdef0"} */
+            amis: {
+                [key: string]: string;
+            };
+        };
+        ImageVersion: {
+            name?: string;
+            version?: string;
+            amis?: {
+                [key: string]: string;
+            };
+            launchTemplateVersions?: {
+                [key: string]: string;
+            };
+            /** Format: date-time */
+            createdAt?: string;
+        };
+        ImageChange: {
+            name?: string;
+            current?: string;
+            previous?: string;
+            /** @description What the change does: new launches only */
+            note?: string;
+        };
+        ImageSummary: {
+            name?: string;
+            /** @description The version new launches use; null until promoted */
+            current?: string | null;
+            /** @description The version a rollback brings back */
+            previous?: string | null;
+            /** @description Every registered version, oldest first */
+            versions?: {
+                version?: string;
+                current?: boolean;
+                regions?: string[];
+                /** Format: date-time */
+                createdAt?: string;
+            }[];
+        };
+        Error: {
+            error?: {
+                /** @description Stable machine-readable code, e.g. VALIDATION_FAILED */
+                code: string;
+                /** @description What is wrong and how to fix it */
+                message: string;
+                details?: {
+                    path?: string;
+                    message?: string;
+                }[];
+            };
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Up */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getOpenApiDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OpenAPI 3.1 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    listLeases: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description nextCursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of leases */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        leases?: components["schemas"]["Lease"][];
+                        nextCursor?: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED or INVALID_CURSOR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createLease: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Reuse on retry: the same key returns the first lease and launches nothing again */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateLeaseRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted; provisioning is queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        leaseId?: string;
+                        /** @enum {string} */
+                        status?: "PENDING";
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED, INVALID_JSON, BODY_REQUIRED, IDEMPOTENCY_KEY_REQUIRED, UNSUPPORTED_INSTANCE_TYPE, UNKNOWN_REGION, UNKNOWN_GPU_MODEL, UNKNOWN_IMAGE or MAX_PRICE_BELOW_EVERY_POOL */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BUDGET_EXCEEDED: a block-new-leases budget in the lease’s scope (tenant or project) has reached its limit; details name the budget */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description REQUEST_IN_PROGRESS: the same key is still being processed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getLease: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The lease id POST /v1/leases answered with */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The lease */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Lease"];
+                };
+            };
+            /** @description INVALID_LEASE_ID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LEASE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    releaseLease: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The lease id POST /v1/leases answered with */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Releasing (or already ended) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Lease"];
+                };
+            };
+            /** @description INVALID_LEASE_ID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LEASE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getLeaseMetrics: {
+        parameters: {
+            query?: {
+                /** @description Start; default: one hour before to */
+                from?: string;
+                /** @description End; default: now */
+                to?: string;
+                /** @description Seconds per datapoint; at most 1,440 datapoints per series */
+                period?: "60" | "300" | "3600";
+            };
+            header?: never;
+            path: {
+                /** @description The lease id POST /v1/leases answered with */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Series per instance and GPU */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeaseGpuMetrics"];
+                };
+            };
+            /** @description INVALID_LEASE_ID or VALIDATION_FAILED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LEASE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getUsage: {
+        parameters: {
+            query?: {
+                /** @description Start (inclusive), a date or date-time; default: start of this month (UTC) */
+                from?: string;
+                /** @description End (exclusive), a date or date-time; default: now */
+                to?: string;
+                groupBy?: "mode" | "lease" | "instanceType" | "project" | "day";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Usage summary */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Usage"];
+                };
+            };
+            /** @description VALIDATION_FAILED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportUsage: {
+        parameters: {
+            query?: {
+                /** @description Start (inclusive), a date or date-time; default: start of this month (UTC) */
+                from?: string;
+                /** @description End (exclusive), a date or date-time; default: now */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description lease_id,workload,mode,instance_type,gpus,started_at,ended_at,project */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description VALIDATION_FAILED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDemandProfile: {
+        parameters: {
+            query?: {
+                /** @description Start (inclusive), a date or date-time; default: start of this month (UTC) */
+                from?: string;
+                /** @description End (exclusive), a date or date-time; default: now */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description days[]: {day, gpuHours, avgConcurrentGpus, peakConcurrentGpus, waitSeconds: {leases, p50, p95}, byWorkload, byMode, gpuUtilization}; gpuUtilization (the range and each day) from the GPU telemetry, gpuUtilizationNote says how it is computed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        from?: string;
+                        /** Format: date-time */
+                        to?: string;
+                        /** @description The average of every per-minute utilization sample of every GPU (each GPU-minute weighs the same); percent is null and telemetry "none" when no GPU sent a sample: no telemetry, never 0% */
+                        gpuUtilization?: {
+                            percent?: number | null;
+                            /** @enum {string} */
+                            telemetry?: "complete" | "partial" | "none";
+                            /** @description GPU-hours the samples cover */
+                            measuredGpuHours?: number;
+                            /** @description GPUs that ran and sent no sample */
+                            gpusWithoutTelemetry?: number;
+                        };
+                        gpuUtilizationNote?: string;
+                        days?: Record<string, never>[];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listBudgets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Budgets */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        budgets?: components["schemas"]["Budget"][];
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getBudget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The budget */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Budget"];
+                };
+            };
+            /** @description INVALID_BUDGET_NAME */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BUDGET_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putBudget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutBudgetRequest"];
+            };
+        };
+        responses: {
+            /** @description Replaced; `rearmed` lists the alerts the change armed again */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Budget"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Budget"];
+                };
+            };
+            /** @description VALIDATION_FAILED, INVALID_BUDGET_NAME, INVALID_JSON or BODY_REQUIRED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BUDGET_CHANGED: changed concurrently; retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteBudget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description INVALID_BUDGET_NAME */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BUDGET_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAllBudgets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Budgets of all tenants */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        budgets?: components["schemas"]["Budget"][];
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ADMIN_REQUIRED or TENANT_CLAIM_MISSING */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listScalingGroups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Groups */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        groups?: components["schemas"]["ScalingGroupSummary"][];
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getScalingGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The group */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScalingGroup"];
+                };
+            };
+            /** @description INVALID_SCALING_GROUP_NAME */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SCALING_GROUP_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putScalingGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScalingGroupSpec"];
+            };
+        };
+        responses: {
+            /** @description Replaced */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScalingGroup"];
+                };
+            };
+            /** @description Created; members launch at the next evaluation */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScalingGroup"];
+                };
+            };
+            /** @description INVALID_SCALING_GROUP_NAME, VALIDATION_FAILED, UNSUPPORTED_INSTANCE_TYPE, INVALID_JSON or BODY_REQUIRED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SCALING_GROUP_DELETING */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteScalingGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; the released leases are terminated and billed like any other */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        name?: string;
+                        /** @enum {string} */
+                        status?: "DELETED";
+                        released?: string[];
+                    };
+                };
+            };
+            /** @description INVALID_SCALING_GROUP_NAME */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SCALING_GROUP_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMonthlyAudit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The month (UTC) to audit: this month (to date) or an earlier one */
+                month: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The audit */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonthlyAudit"];
+                };
+            };
+            /** @description INVALID_MONTH (not yyyy-mm) or MONTH_IN_FUTURE */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMonthlyAuditReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The month (UTC) to audit: this month (to date) or an earlier one */
+                month: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description INVALID_MONTH (not yyyy-mm) or MONTH_IN_FUTURE */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantSettings"];
+                };
+            };
+            /** @description Missing or invalid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TenantSettings"];
+            };
+        };
+        responses: {
+            /** @description The settings now in force */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantSettings"];
+                };
+            };
+            /** @description VALIDATION_FAILED (a lifetime outside 1-43200 minutes), INVALID_JSON or BODY_REQUIRED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPools: {
+        parameters: {
+            query?: {
+                gpus?: number;
+                gpuModel?: string;
+                instanceType?: string;
+                workload?: "training" | "inference" | "batch";
+                /** @description Comma-separated */
+                regions?: string;
+                dataRegion?: string;
+                dataGb?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Pools; spotPriceNote says how spot is priced here */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        sample?: Record<string, never>;
+                        spotPriceNote?: string;
+                        pools?: components["schemas"]["Pool"][];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED, UNKNOWN_REGION, UNKNOWN_GPU_MODEL or UNSUPPORTED_INSTANCE_TYPE */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ADMIN_REQUIRED: the token is not in the admin group */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listReservations: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description nextCursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of commitments */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        reservations?: components["schemas"]["Reservation"][];
+                        nextCursor?: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED or INVALID_CURSOR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ADMIN_REQUIRED: the token is not in the admin group */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getReservation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The commitment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reservation"];
+                };
+            };
+            /** @description INVALID_RESERVATION_ID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ADMIN_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RESERVATION_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putReservation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReservationRequest"];
+            };
+        };
+        responses: {
+            /** @description The commitment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reservation"];
+                };
+            };
+            /** @description VALIDATION_FAILED, INVALID_JSON, BODY_REQUIRED, INVALID_RESERVATION_ID, UNKNOWN_REGION or INVALID_RESERVATION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ADMIN_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RESERVATION_IN_USE: fewer GPUs than leases hold */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteReservation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description INVALID_RESERVATION_ID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ADMIN_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RESERVATION_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RESERVATION_IN_USE */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putImageVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+                version: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImageVersionRequest"];
+            };
+        };
+        responses: {
+            /** @description The version and its launch template versions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImageVersion"];
+                };
+            };
+            /** @description VALIDATION_FAILED, INVALID_JSON, BODY_REQUIRED, INVALID_IMAGE_NAME or UNKNOWN_REGION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ADMIN_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IMAGE_VERSION_EXISTS: the version exists with other AMIs */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    promoteImageVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+                version: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImageChange"];
+                };
+            };
+            /** @description INVALID_IMAGE_NAME */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ADMIN_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IMAGE_VERSION_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rollbackImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImageChange"];
+                };
+            };
+            /** @description INVALID_IMAGE_NAME */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ADMIN_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOTHING_TO_ROLL_BACK */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listImages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Images, including those with versions registered but none promoted yet */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        images?: components["schemas"]["ImageSummary"][];
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ADMIN_REQUIRED: the token is not in the admin group */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image: ImageSummary with history and the current version in full */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImageSummary"] & {
+                        history?: string[];
+                        currentVersion?: components["schemas"]["ImageVersion"];
+                    };
+                };
+            };
+            /** @description INVALID_IMAGE_NAME */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ADMIN_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IMAGE_NOT_FOUND: no version of it is registered */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+}
