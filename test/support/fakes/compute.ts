@@ -33,7 +33,8 @@ const LIVE = new Set(['pending', 'running', 'stopping', 'stopped']);
  * EC2 across the fleet's regions, in memory, as Ec2Compute presents it: launches
  * tag instances with their lease and tenant, the client token is honoured (a
  * repeated token returns the instances it launched, as AWS does), and only
- * live instances are listed. Knobs: capacity refusals per offering
+ * live instances are listed. A token reused with other parameters is EC2's
+ * IdempotentParameterMismatch (moto ignores tokens, so only this fake shows it). Knobs: capacity refusals per offering
  * (`insufficientCapacity`), throttling (`throttle`: the ComputeThrottledError
  * Ec2Compute raises once its retries are spent), any error before a call
  * (`faults.failNext`) or after it took effect (`faults.crashAfterNext`), and
@@ -42,7 +43,7 @@ const LIVE = new Set(['pending', 'running', 'stopping', 'stopped']);
 export class FakeCompute implements Compute {
   readonly faults = new Faults<Method>();
   private readonly instances = new Map<string, FakeInstance>();
-  private readonly byToken = new Map<string, string[]>();
+  private readonly byToken = new Map<string, { request: string; instanceIds: string[] }>();
   private readonly refusals: { offering: Offering; code: string; times: number }[] = [];
   private readonly spot = new Map<string, Map<string, MicroUsd>>();
   private readonly templateVersions = new Map<string, number>();
@@ -104,7 +105,11 @@ export class FakeCompute implements Compute {
   async launch(request: LaunchRequest): Promise<ComputeInstance[]> {
     this.faults.enter('launch', [request]);
     const repeated = this.byToken.get(request.clientToken);
-    if (repeated) return repeated.flatMap((id) => this.find(id));
+    if (repeated) {
+      // AWS answers a repeated token with the first launch's instances, or refuses other parameters.
+      if (repeated.request !== launchShape(request)) throw idempotentParameterMismatch(request.clientToken);
+      return repeated.instanceIds.flatMap((id) => this.find(id));
+    }
     const zones = this.regions.find((r) => r.region === request.region)?.zones ?? [];
     if (!zones.includes(request.zone)) {
       throw new CapacityUnavailableError(request.mode, request.instanceType, 'NoFleetInZone', request.zone);
@@ -128,10 +133,10 @@ export class FakeCompute implements Compute {
       managed: true,
     }));
     for (const instance of launched) this.instances.set(instance.instanceId, instance);
-    this.byToken.set(
-      request.clientToken,
-      launched.map((i) => i.instanceId),
-    );
+    this.byToken.set(request.clientToken, {
+      request: launchShape(request),
+      instanceIds: launched.map((i) => i.instanceId),
+    });
     this.faults.leave('launch');
     return launched.map((i) => this.view(i));
   }
@@ -193,6 +198,17 @@ export class FakeCompute implements Compute {
     this.nextId += 1;
     return id;
   }
+}
+
+/** What RunInstances compares when a client token comes again. */
+const launchShape = (r: LaunchRequest) =>
+  JSON.stringify([r.region, r.zone, r.instanceType, r.mode, r.count, r.launchTemplateVersion ?? '']);
+
+/** EC2's answer to a client token reused with other parameters (not a capacity error: Ec2Compute passes it on). */
+function idempotentParameterMismatch(token: string): Error {
+  const error = new Error(`Client token ${token} was used with different parameters`);
+  error.name = 'IdempotentParameterMismatch';
+  return error;
 }
 
 function matches(offering: Offering, request: LaunchRequest): boolean {
