@@ -14,6 +14,12 @@ const key = (tenantId: string, name: string) => `${tenantId}\n${name}`;
 export class FakeBudgetRepository implements BudgetRepository {
   readonly faults = new Faults<keyof BudgetRepository>();
   private readonly budgets = new Map<string, Budget>();
+  private racingSaves = 0;
+
+  /** Another writer changes the budget just before each of the next `times` saves (which then lose). */
+  raceSaves(times: number): void {
+    this.racingSaves = times;
+  }
 
   async get(tenantId: string, name: string): Promise<Budget | undefined> {
     this.faults.enter('get', [tenantId, name]);
@@ -36,6 +42,11 @@ export class FakeBudgetRepository implements BudgetRepository {
 
   async save(budget: Budget, expectedRevision: number | undefined): Promise<boolean> {
     this.faults.enter('save', [budget, expectedRevision]);
+    const read = this.budgets.get(key(budget.tenantId, budget.name));
+    if (read && this.racingSaves > 0) {
+      this.racingSaves -= 1;
+      this.replace({ ...read, revision: read.revision + 1 });
+    }
     const current = this.budgets.get(key(budget.tenantId, budget.name));
     if (expectedRevision === undefined ? current !== undefined : current?.revision !== expectedRevision) {
       return false;
