@@ -22,7 +22,12 @@ export class FakeAuditStore implements AuditStore {
     return true;
   }
 
-  async claimAnnouncement(tenantId: string, month: string, atMs: number, staleBeforeMs: number): Promise<boolean> {
+  async claimAnnouncement(
+    tenantId: string,
+    month: string,
+    atMs: number,
+    staleBeforeMs: number,
+  ): Promise<boolean> {
     this.faults.enter('claimAnnouncement', [tenantId, month, atMs, staleBeforeMs]);
     const key = `${tenantId}\n${month}`;
     const current = this.audits.get(key);

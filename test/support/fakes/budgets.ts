@@ -97,7 +97,13 @@ export class FakeBudgetRepository implements BudgetRepository {
     return true;
   }
 
-  async markSent(budget: Budget, month: string, alertKey: string, alertId: string, atMs: number): Promise<void> {
+  async markSent(
+    budget: Budget,
+    month: string,
+    alertKey: string,
+    alertId: string,
+    atMs: number,
+  ): Promise<void> {
     this.faults.enter('markSent', [budget, month, alertKey, alertId, atMs]);
     const current = this.budgets.get(key(budget.tenantId, budget.name));
     const held = current?.alerts[alertKey];

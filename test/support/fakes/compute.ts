@@ -72,7 +72,12 @@ export class FakeCompute implements Compute {
 
   /** A managed instance no lease launched through the port (a stray, an orphan, a lost launch's survivor). */
   addInstance(instance: Omit<ComputeInstance, 'instanceId' | 'state'> & { state?: string }): ComputeInstance {
-    const created: FakeInstance = { ...instance, instanceId: this.newId(), state: instance.state ?? 'running', managed: true };
+    const created: FakeInstance = {
+      ...instance,
+      instanceId: this.newId(),
+      state: instance.state ?? 'running',
+      managed: true,
+    };
     this.instances.set(created.instanceId, created);
     return this.view(created);
   }
@@ -119,19 +124,22 @@ export class FakeCompute implements Compute {
       refusal.times -= 1;
       throw new CapacityUnavailableError(request.mode, request.instanceType, refusal.code, request.zone);
     }
-    const launched = Array.from({ length: request.count }, (): FakeInstance => ({
-      instanceId: this.newId(),
-      region: request.region,
-      zone: request.zone,
-      instanceType: request.instanceType,
-      mode: request.mode,
-      launchedAtMs: this.clock.now(),
-      leaseId: request.leaseId,
-      tenantId: request.tenantId,
-      commitmentId: request.commitmentId,
-      state: 'running',
-      managed: true,
-    }));
+    const launched = Array.from(
+      { length: request.count },
+      (): FakeInstance => ({
+        instanceId: this.newId(),
+        region: request.region,
+        zone: request.zone,
+        instanceType: request.instanceType,
+        mode: request.mode,
+        launchedAtMs: this.clock.now(),
+        leaseId: request.leaseId,
+        tenantId: request.tenantId,
+        commitmentId: request.commitmentId,
+        state: 'running',
+        managed: true,
+      }),
+    );
     for (const instance of launched) this.instances.set(instance.instanceId, instance);
     this.byToken.set(request.clientToken, {
       request: launchShape(request),
@@ -154,7 +162,9 @@ export class FakeCompute implements Compute {
 
   async managedInstances(): Promise<ComputeInstance[]> {
     this.faults.enter('managedInstances', []);
-    return [...this.instances.values()].filter((i) => i.managed && LIVE.has(i.state ?? '')).map((i) => this.view(i));
+    return [...this.instances.values()]
+      .filter((i) => i.managed && LIVE.has(i.state ?? ''))
+      .map((i) => this.view(i));
   }
 
   async terminate(instances: readonly InstanceRef[]): Promise<void> {

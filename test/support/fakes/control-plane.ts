@@ -16,10 +16,10 @@ import { FakeCompute } from './compute';
 import { FakeImageRepository } from './images';
 import { FakeLeaseRepository } from './lease-repository';
 import { FakeEventPublisher, FakeLeaseCommandQueue } from './messaging';
+import { FakeMeteringLedger, FakeSpendCounters } from './metering';
 import { FakeControlPlaneMetrics, FakeMetricReader, FakeSpotPriceHistory } from './readings';
 import { FakeGpuHealthMarks, FakeScalingGroupRepository } from './scaling-groups';
 import { FakeLeaseExpiryScheduler, FakeTenantSettings } from './schedules';
-import { FakeMeteringLedger, FakeSpendCounters } from './metering';
 
 /** Noon UTC on a Monday in the middle of a month: far from every month and day edge. */
 export const T0 = Date.parse('2026-11-16T12:00:00.000Z');

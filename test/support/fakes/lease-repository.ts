@@ -100,7 +100,8 @@ export class FakeLeaseRepository implements LeaseRepository {
   async recordInstances(instances: readonly LeaseInstance[]): Promise<void> {
     this.faults.enter('recordInstances', [instances]);
     for (const instance of instances) {
-      if (!this.instances.has(instanceId(instance))) this.instances.set(instanceId(instance), stored(instance));
+      if (!this.instances.has(instanceId(instance)))
+        this.instances.set(instanceId(instance), stored(instance));
     }
     this.faults.leave('recordInstances');
   }

@@ -3,7 +3,12 @@ import { type AggregateTotal, aggregateId, type ChargeEntry } from '../../../sha
 import type { MicroUsd } from '../../../shared/domain/money';
 import { aggregatesOf } from '../../../shared/domain/spend';
 import type { ChargedTenants } from '../../../shared/ports/audits';
-import type { DailyUsage, LeaseDayUsage, SpendCounterKey, SpendCounters } from '../../../shared/ports/budgets';
+import type {
+  DailyUsage,
+  LeaseDayUsage,
+  SpendCounterKey,
+  SpendCounters,
+} from '../../../shared/ports/budgets';
 import type { ChargeOutcome, MeteringLedger, UsageRecord } from '../../../shared/ports/metering-ledger';
 import { Faults } from './faults';
 import type { FakeLeaseRepository } from './lease-repository';
@@ -100,7 +105,9 @@ export class FakeMeteringLedger implements MeteringLedger {
 
   async applyCharges(entries: readonly ChargeEntry[]): Promise<ChargeOutcome[]> {
     this.faults.enter('applyCharges', [entries]);
-    const outcomes = entries.map((entry): ChargeOutcome => (this.apply(entry) ? 'recorded' : 'already-recorded'));
+    const outcomes = entries.map(
+      (entry): ChargeOutcome => (this.apply(entry) ? 'recorded' : 'already-recorded'),
+    );
     this.faults.leave('applyCharges');
     return outcomes;
   }
@@ -114,7 +121,12 @@ export class FakeMeteringLedger implements MeteringLedger {
     });
     if (!moved || charge.seconds <= 0) return moved;
     for (const aggregate of aggregatesOf(instance, atMs)) {
-      this.spend.add({ aggregate, tenantId: instance.tenantId, microUsd: charge.microUsd, seconds: charge.seconds });
+      this.spend.add({
+        aggregate,
+        tenantId: instance.tenantId,
+        microUsd: charge.microUsd,
+        seconds: charge.seconds,
+      });
     }
     this.usage.push({
       tenantId: instance.tenantId,

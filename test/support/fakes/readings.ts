@@ -56,7 +56,9 @@ export class FakeMetricReader implements MetricReader {
   async read(queries: readonly MetricQuery[], fromMs: number, toMs: number): Promise<Datapoint[][]> {
     this.faults.enter('read', [queries, fromMs, toMs]);
     return queries.map((query) =>
-      (this.series.get(metricQueryKey(query)) ?? []).filter((d) => d.timestampMs >= fromMs && d.timestampMs < toMs),
+      (this.series.get(metricQueryKey(query)) ?? []).filter(
+        (d) => d.timestampMs >= fromMs && d.timestampMs < toMs,
+      ),
     );
   }
 }

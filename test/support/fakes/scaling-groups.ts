@@ -1,4 +1,8 @@
-import { desiredAfterUpdate, type LastScalingAction, type ScalingGroupSpec } from '../../../shared/domain/scaling';
+import {
+  desiredAfterUpdate,
+  type LastScalingAction,
+  type ScalingGroupSpec,
+} from '../../../shared/domain/scaling';
 import type {
   GpuHealthMarks,
   LastEvaluation,
@@ -69,10 +73,15 @@ export class FakeScalingGroupRepository implements ScalingGroupRepository {
   ): Promise<boolean> {
     this.faults.enter('claim', [group, outcome]);
     const current = this.groups.get(key(group.tenantId, group.name));
-    if (!current || current.status !== 'ACTIVE' || current.version !== group.version) return false;
+    if (current?.status !== 'ACTIVE' || current.version !== group.version) return false;
     this.groups.set(
       key(group.tenantId, group.name),
-      stored({ ...current, ...outcome, version: group.version + 1, updatedAtMs: outcome.lastEvaluation.atMs }),
+      stored({
+        ...current,
+        ...outcome,
+        version: group.version + 1,
+        updatedAtMs: outcome.lastEvaluation.atMs,
+      }),
     );
     return true;
   }
@@ -113,7 +122,12 @@ export class FakeScalingGroupRepository implements ScalingGroupRepository {
     this.faults.enter('markDeleting', [tenantId, name, nowMs]);
     const current = this.groups.get(key(tenantId, name));
     if (!current) return undefined;
-    const next: ScalingGroup = { ...current, status: 'DELETING', version: current.version + 1, updatedAtMs: nowMs };
+    const next: ScalingGroup = {
+      ...current,
+      status: 'DELETING',
+      version: current.version + 1,
+      updatedAtMs: nowMs,
+    };
     this.groups.set(key(tenantId, name), stored(next));
     return stored(next);
   }
@@ -124,7 +138,8 @@ export class FakeScalingGroupRepository implements ScalingGroupRepository {
   }
 }
 
-const byAge = (members: readonly MemberRecord[]) => [...members].sort((a, b) => a.createdAtMs - b.createdAtMs);
+const byAge = (members: readonly MemberRecord[]) =>
+  [...members].sort((a, b) => a.createdAtMs - b.createdAtMs);
 
 /** Unhealthy-GPU marks: marking again with the same status reports nothing (DynamoDbGpuHealthMarks). */
 export class FakeGpuHealthMarks implements GpuHealthMarks {

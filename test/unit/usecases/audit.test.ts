@@ -1,7 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { SpotTraceFiles } from '../../../shared/adapters/spot-trace-files';
-import { ANNOUNCE_GRACE_MS, type AuditAnnounceDeps, announceMonthlyAudits } from '../../../shared/usecases/audit/announce-audits';
+import {
+  ANNOUNCE_GRACE_MS,
+  type AuditAnnounceDeps,
+  announceMonthlyAudits,
+} from '../../../shared/usecases/audit/announce-audits';
 import { buildAudit } from '../../../shared/usecases/audit/build-audit';
 import { meterOpenInstances } from '../../../shared/usecases/metering';
 import { completeRelease, requestRelease } from '../../../shared/usecases/release-lease';
@@ -12,7 +16,9 @@ const HOUR = 3_600_000;
 const G5_EAST = 1_006_000;
 const DEC_1 = Date.parse('2026-12-01T00:30:00Z');
 // Made-up V100 traces (one zone, always capacity at $1.00/h): files, not AWS, so they load in the unit suite.
-const spotTraces = new SpotTraceFiles(fileURLToPath(new URL('../../fixtures/audit/spot-data', import.meta.url)));
+const spotTraces = new SpotTraceFiles(
+  fileURLToPath(new URL('../../fixtures/audit/spot-data', import.meta.url)),
+);
 
 const auditDeps = (plane: FakeControlPlane): AuditAnnounceDeps => ({
   ...plane,
@@ -40,7 +46,12 @@ describe('the monthly audit', () => {
 
     const audit = await buildAudit(auditDeps(plane), TENANT, '2026-11', DEC_1);
 
-    expect(audit).toMatchObject({ tenantId: TENANT, month: '2026-11', complete: true, costMicroUsd: 10 * G5_EAST });
+    expect(audit).toMatchObject({
+      tenantId: TENANT,
+      month: '2026-11',
+      complete: true,
+      costMicroUsd: 10 * G5_EAST,
+    });
     expect(audit.byMode.map((m) => [m.mode, m.seconds, m.costMicroUsd])).toEqual([
       ['on-demand', 36_000, 10 * G5_EAST],
       ['reserved', 0, 0],
@@ -88,6 +99,9 @@ describe('the monthly audit', () => {
   it('tenants charged nothing in the month get no audit', async () => {
     const plane = fakeControlPlane();
     await tenHoursInNovember(plane);
-    expect(await announceMonthlyAudits(auditDeps(plane), '2026-10', DEC_1)).toMatchObject({ tenants: 0, stored: 0 });
+    expect(await announceMonthlyAudits(auditDeps(plane), '2026-10', DEC_1)).toMatchObject({
+      tenants: 0,
+      stored: 0,
+    });
   });
 });

@@ -55,7 +55,9 @@ describe('evaluating budgets', () => {
 
     expect(late.alertsSent).toBe(1);
     const claimed = await plane.budgets.get(TENANT, 'monthly');
-    expect(plane.notifier.messages.map((m) => m.attributes.alertId)).toEqual([claimed?.alerts['actual#50']?.alertId]);
+    expect(plane.notifier.messages.map((m) => m.attributes.alertId)).toEqual([
+      claimed?.alerts['actual#50']?.alertId,
+    ]);
   });
 
   it('stop-interruptible releases the spot and batch leases in scope once the limit is reached', async () => {
@@ -70,7 +72,9 @@ describe('evaluating budgets', () => {
     expect(summary).toMatchObject({ actionsTaken: 1, leasesReleased: 1 });
     expect(plane.leases.peek(TENANT, batch.leaseId)?.status).toBe('RELEASING');
     expect(plane.leases.peek(TENANT, training.leaseId)?.status).toBe('RUNNING');
-    expect(plane.events.ofType('BudgetActionTaken').map((e) => e.detail.releasedLeaseIds)).toEqual([[batch.leaseId]]);
+    expect(plane.events.ofType('BudgetActionTaken').map((e) => e.detail.releasedLeaseIds)).toEqual([
+      [batch.leaseId],
+    ]);
     expect((await evaluateBudgets(plane, plane.clock.advance(60_000))).actionsTaken).toBe(0);
   });
 });
@@ -98,7 +102,9 @@ describe('putting a budget', () => {
     expect(redone.budget).toMatchObject({ revision: 3, limitMicroUsd: 12_000_000 });
 
     plane.budgets.raceSaves(4);
-    await expect(putBudget(plane, TENANT, 'monthly', settings())).rejects.toBeInstanceOf(BudgetUpdateConflictError);
+    await expect(putBudget(plane, TENANT, 'monthly', settings())).rejects.toBeInstanceOf(
+      BudgetUpdateConflictError,
+    );
   });
 });
 

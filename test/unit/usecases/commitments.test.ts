@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { CommitmentInUseError } from '../../../shared/ports/commitments';
 import { UnknownRegionError } from '../../../shared/errors';
+import { CommitmentInUseError } from '../../../shared/ports/commitments';
 import { defineCommitment, InvalidCommitmentError } from '../../../shared/usecases/commitments';
 import { completeRelease, requestRelease } from '../../../shared/usecases/release-lease';
-import { fakeControlPlane, type FakeControlPlane } from '../../support/fakes/control-plane';
+import { type FakeControlPlane, fakeControlPlane } from '../../support/fakes/control-plane';
 import { runningLease, TENANT } from '../../support/fakes/leases';
 
 const YEAR = 365 * 86_400_000;
@@ -27,9 +27,20 @@ describe('reserved commitments', () => {
       hourlyMicroUsd: plane.catalog.reservedMicroPerHour('g5.xlarge', 'us-east-1'),
       holders: {},
     });
-    const base = { instanceType: 'g5.xlarge', region: 'us-east-1', zone: 'us-east-1a', count: 1, startMs: 0, endMs: 1 };
-    await expect(defineCommitment(plane, 'x', { ...base, region: 'eu-west-1' })).rejects.toBeInstanceOf(UnknownRegionError);
-    await expect(defineCommitment(plane, 'x', { ...base, zone: 'us-west-2a' })).rejects.toBeInstanceOf(InvalidCommitmentError);
+    const base = {
+      instanceType: 'g5.xlarge',
+      region: 'us-east-1',
+      zone: 'us-east-1a',
+      count: 1,
+      startMs: 0,
+      endMs: 1,
+    };
+    await expect(defineCommitment(plane, 'x', { ...base, region: 'eu-west-1' })).rejects.toBeInstanceOf(
+      UnknownRegionError,
+    );
+    await expect(defineCommitment(plane, 'x', { ...base, zone: 'us-west-2a' })).rejects.toBeInstanceOf(
+      InvalidCommitmentError,
+    );
     await expect(defineCommitment(plane, 'x', { ...base, instanceType: 'm5.large' })).rejects.toBeInstanceOf(
       InvalidCommitmentError,
     );
@@ -43,8 +54,16 @@ describe('reserved commitments', () => {
     const second = await runningLease(plane);
     const third = await runningLease(plane);
 
-    expect([first, second, third].map((l) => l.placement?.mode)).toEqual(['reserved', 'reserved', 'on-demand']);
-    expect(first.instances[0]).toMatchObject({ mode: 'reserved', commitmentId: 'c-east', zone: 'us-east-1b' });
+    expect([first, second, third].map((l) => l.placement?.mode)).toEqual([
+      'reserved',
+      'reserved',
+      'on-demand',
+    ]);
+    expect(first.instances[0]).toMatchObject({
+      mode: 'reserved',
+      commitmentId: 'c-east',
+      zone: 'us-east-1b',
+    });
     const held = await plane.commitments.get('c-east');
     expect(Object.keys(held?.holders ?? {}).sort()).toEqual([first.leaseId, second.leaseId].sort());
   });

@@ -17,8 +17,14 @@ describe('creating a lease', () => {
 
     const lease = await requestLease(plane, { gpus: 4, instanceType: 'g5.12xlarge', project: 'nlp' });
 
-    expect(plane.leases.peek(TENANT, lease.leaseId)).toMatchObject({ status: 'PENDING', gpus: 4, project: 'nlp' });
-    expect(plane.commands.commands()).toEqual([{ type: 'provision', tenantId: TENANT, leaseId: lease.leaseId }]);
+    expect(plane.leases.peek(TENANT, lease.leaseId)).toMatchObject({
+      status: 'PENDING',
+      gpus: 4,
+      project: 'nlp',
+    });
+    expect(plane.commands.commands()).toEqual([
+      { type: 'provision', tenantId: TENANT, leaseId: lease.leaseId },
+    ]);
     expect(plane.events.ofType('LeaseRequested').map((e) => e.detail)).toEqual([
       { leaseId: lease.leaseId, workload: 'training', gpus: 4, instanceType: 'g5.12xlarge', project: 'nlp' },
     ]);
@@ -33,7 +39,11 @@ describe('creating a lease', () => {
 
   it.each([
     ['a region without a fleet', { regions: ['eu-west-1'] }, UnknownRegionError],
-    ['a type that cannot hold the GPUs whole', { gpus: 3, instanceType: 'g5.12xlarge' }, UnsupportedInstanceTypeError],
+    [
+      'a type that cannot hold the GPUs whole',
+      { gpus: 3, instanceType: 'g5.12xlarge' },
+      UnsupportedInstanceTypeError,
+    ],
     ['an unknown GPU model', { gpuModel: 'Z9000' }, UnknownGpuModelError],
     ['a price ceiling below every pool', { maxHourlyPrice: 0.01 }, PriceBelowEveryPoolError],
     ['an image version nobody registered', { image: 'gpu-base:9' }, UnknownImageError],

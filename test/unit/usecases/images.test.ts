@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { LaunchRequest } from '../../../shared/ports/compute';
 import { UnknownRegionError } from '../../../shared/errors';
+import type { LaunchRequest } from '../../../shared/ports/compute';
 import {
   ImageVersionExistsError,
   ImageVersionNotFoundError,
@@ -33,9 +33,9 @@ describe('GPU images', () => {
     await expect(
       registerImageVersion(plane, 'gpu-base', '1', { 'us-east-1': 'ami-00000000000000000' }),
     ).rejects.toBeInstanceOf(ImageVersionExistsError);
-    await expect(registerImageVersion(plane, 'gpu-base', '2', { 'eu-west-1': 'ami-00000000' })).rejects.toBeInstanceOf(
-      UnknownRegionError,
-    );
+    await expect(
+      registerImageVersion(plane, 'gpu-base', '2', { 'eu-west-1': 'ami-00000000' }),
+    ).rejects.toBeInstanceOf(UnknownRegionError);
   });
 
   it('new launches use the promoted version of the default image, and the one before after a rollback', async () => {
@@ -53,14 +53,19 @@ describe('GPU images', () => {
     const versions = plane.compute.faults
       .callsOf('launch')
       .map(([r]) => (r as LaunchRequest).launchTemplateVersion);
-    expect(versions).toEqual([v2.launchTemplateVersionByRegion['us-east-1'], v1.launchTemplateVersionByRegion['us-east-1']]);
+    expect(versions).toEqual([
+      v2.launchTemplateVersionByRegion['us-east-1'],
+      v1.launchTemplateVersionByRegion['us-east-1'],
+    ]);
     expect([onV2.placement?.image, onV1.placement?.image]).toEqual(['gpu-base:2', 'gpu-base:1']);
     await expect(rollbackImage(plane, 'gpu-base')).rejects.toBeInstanceOf(NothingToRollBackError);
   });
 
   it('refuses to promote a version never registered', async () => {
     const plane = fakeControlPlane();
-    await expect(promoteImageVersion(plane, 'gpu-base', '7')).rejects.toBeInstanceOf(ImageVersionNotFoundError);
+    await expect(promoteImageVersion(plane, 'gpu-base', '7')).rejects.toBeInstanceOf(
+      ImageVersionNotFoundError,
+    );
     expect(await plane.images.getImage('gpu-base')).toBeUndefined();
   });
 

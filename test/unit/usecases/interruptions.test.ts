@@ -38,11 +38,18 @@ describe('a spot interruption warning', () => {
     expect(await handleEc2Event(plane, warning(plane, instance.instanceId))).toBe('already-seen');
 
     expect(plane.leases.peek(TENANT, lease.leaseId)?.status).toBe('INTERRUPTED');
-    expect(plane.events.ofType('LeaseInterrupted').map((e) => e.detail.instanceId)).toEqual([instance.instanceId]);
+    expect(plane.events.ofType('LeaseInterrupted').map((e) => e.detail.instanceId)).toEqual([
+      instance.instanceId,
+    ]);
     const replace = plane.commands.sent.filter((q) => q.command.type === 'replace');
     expect(replace).toEqual([
       {
-        command: { type: 'replace', tenantId: TENANT, leaseId: lease.leaseId, instanceId: instance.instanceId },
+        command: {
+          type: 'replace',
+          tenantId: TENANT,
+          leaseId: lease.leaseId,
+          instanceId: instance.instanceId,
+        },
         visibleAtMs: plane.now() + 120_000,
       },
     ]);
@@ -66,7 +73,9 @@ describe('a spot interruption warning', () => {
     expect(plane.events.ofType('LeaseReplaced').map((e) => e.detail.replacedInstanceId)).toEqual([
       instance.instanceId,
     ]);
-    expect(await replaceInterrupted(plane, TENANT, lease.leaseId, instance.instanceId)).toBe('not-interrupted');
+    expect(await replaceInterrupted(plane, TENANT, lease.leaseId, instance.instanceId)).toBe(
+      'not-interrupted',
+    );
   });
 
   it('with no capacity left anywhere for the replacement, the lease fails and its instances end', async () => {
@@ -91,7 +100,9 @@ describe('EC2 state changes', () => {
     plane.clock.advance(600_000);
     plane.compute.reclaim(instance.instanceId);
 
-    expect(await handleEc2Event(plane, stateChange(plane, instance.instanceId, 'terminated'))).toBe('bill-closed');
+    expect(await handleEc2Event(plane, stateChange(plane, instance.instanceId, 'terminated'))).toBe(
+      'bill-closed',
+    );
 
     const stored = plane.leases.peek(TENANT, lease.leaseId);
     expect(stored?.instances[0]).toMatchObject({ meteringOpen: false, billedSeconds: 600 });

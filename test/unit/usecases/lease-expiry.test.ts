@@ -11,7 +11,10 @@ describe('lease lifetimes', () => {
     const lease = await requestLease(plane, { durationMinutes: 90 });
 
     expect(lease.expiresAtMs).toBe(plane.now() + 90 * MINUTE);
-    expect(plane.expiry.armed.get(lease.leaseId)).toEqual({ tenantId: TENANT, atMs: plane.now() + 90 * MINUTE });
+    expect(plane.expiry.armed.get(lease.leaseId)).toEqual({
+      tenantId: TENANT,
+      atMs: plane.now() + 90 * MINUTE,
+    });
     expect(plane.events.ofType('LeaseRequested')[0]?.detail.expiresAtMs).toBe(lease.expiresAtMs);
   });
 

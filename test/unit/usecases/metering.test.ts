@@ -22,10 +22,12 @@ describe('a metering tick', () => {
     const spot = plane.leases.openInstances().then((all) => all.find((i) => i.mode === 'spot'));
     const spotHourly = (await spot)?.priceMicroUsdPerHour ?? 0;
     expect(summary.microUsd).toBe(G5_EAST + spotHourly);
-    expect(await plane.spend.spendOf([tenantMonth, { ...tenantMonth, scope: { kind: 'project', project: 'vision' } }])).toEqual([
-      G5_EAST + spotHourly,
-      G5_EAST,
-    ]);
+    expect(
+      await plane.spend.spendOf([
+        tenantMonth,
+        { ...tenantMonth, scope: { kind: 'project', project: 'vision' } },
+      ]),
+    ).toEqual([G5_EAST + spotHourly, G5_EAST]);
     expect([...summary.fleet].sort((a, b) => a.mode.localeCompare(b.mode))).toEqual([
       { mode: 'on-demand', region: 'us-east-1', instances: 1, gpus: 1 },
       { mode: 'spot', region: 'us-east-1', instances: 1, gpus: 1 },
@@ -93,8 +95,16 @@ describe('idle reserved time', () => {
     });
     const atMs = plane.clock.advance(HOUR);
 
-    expect(await recordIdleReserved(plane, atMs)).toEqual({ commitments: 1, idleGpuSeconds: 7200, idleMicroUsd: 1_200_000 });
-    expect(await recordIdleReserved(plane, atMs)).toEqual({ commitments: 1, idleGpuSeconds: 0, idleMicroUsd: 0 });
+    expect(await recordIdleReserved(plane, atMs)).toEqual({
+      commitments: 1,
+      idleGpuSeconds: 7200,
+      idleMicroUsd: 1_200_000,
+    });
+    expect(await recordIdleReserved(plane, atMs)).toEqual({
+      commitments: 1,
+      idleGpuSeconds: 0,
+      idleMicroUsd: 0,
+    });
     expect((await plane.commitments.idleInMonth('2026-11')).map((m) => m.idleGpuSeconds)).toEqual([7200]);
   });
 });

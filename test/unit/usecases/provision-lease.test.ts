@@ -25,7 +25,9 @@ describe('provisioning a lease when EC2 refuses capacity', () => {
     const stored = plane.leases.peek(TENANT, lease.leaseId);
     expect(stored?.status).toBe('RUNNING');
     expect(stored?.placement?.zone).toBe('us-west-2a');
-    expect(stored?.placement?.reason).toContain('refused first: on-demand/us-east-1/us-east-1a/g5.xlarge (InsufficientInstanceCapacity)');
+    expect(stored?.placement?.reason).toContain(
+      'refused first: on-demand/us-east-1/us-east-1a/g5.xlarge (InsufficientInstanceCapacity)',
+    );
     expect(stored?.instances.map((i) => i.region)).toEqual(['us-west-2']);
     expect(plane.metrics.launchFailures).toEqual([
       { mode: 'on-demand', code: 'InsufficientInstanceCapacity' },
@@ -64,7 +66,11 @@ describe('provisioning a lease when EC2 refuses capacity', () => {
 
   it('skips a pool that refused lately in this container without asking EC2 again', async () => {
     const plane = fakeControlPlane();
-    plane.compute.insufficientCapacity({ mode: 'on-demand', instanceType: 'g5.xlarge', zone: 'us-east-1a' }, undefined, 1);
+    plane.compute.insufficientCapacity(
+      { mode: 'on-demand', instanceType: 'g5.xlarge', zone: 'us-east-1a' },
+      undefined,
+      1,
+    );
     const first = await requestLease(plane);
     await provisionLease(plane, TENANT, first.leaseId);
     const second = await requestLease(plane);
@@ -104,7 +110,9 @@ describe('provisioning a lease after a crash mid-launch', () => {
     const stored = plane.leases.peek(TENANT, lease.leaseId);
     expect(stored?.instances.map((i) => i.instanceId)).toEqual(plane.compute.live().map((i) => i.instanceId));
     expect(stored?.placement?.reason).toContain('adopted');
-    expect(stored?.instances[0]?.priceMicroUsdPerHour).toBe(plane.catalog.onDemandMicroPerHour('g5.xlarge', 'us-east-1'));
+    expect(stored?.instances[0]?.priceMicroUsdPerHour).toBe(
+      plane.catalog.onDemandMicroPerHour('g5.xlarge', 'us-east-1'),
+    );
   });
 
   it('a redelivery after the instances were recorded only marks the lease RUNNING', async () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { reconcileFleet, STUCK_AFTER_MS } from '../../../shared/usecases/reconcile-fleet';
-import { requestRelease, completeRelease } from '../../../shared/usecases/release-lease';
+import { completeRelease, requestRelease } from '../../../shared/usecases/release-lease';
 import { VANISHED_GRACE_MS } from '../../../shared/usecases/vanished-instances';
-import { fakeControlPlane, type FakeControlPlane } from '../../support/fakes/control-plane';
+import { type FakeControlPlane, fakeControlPlane } from '../../support/fakes/control-plane';
 import { requestLease, runningLease, TENANT } from '../../support/fakes/leases';
 
 const g5 = (plane: FakeControlPlane, tags: { leaseId?: string; tenantId?: string } = {}) =>
@@ -29,9 +29,12 @@ describe('reconciling the fleet: no GPU runs unseen', () => {
 
     expect(summary).toMatchObject({ terminated: 3, adopted: 0, resent: 0 });
     expect(plane.compute.live()).toEqual([]);
-    expect(plane.events.ofType('OrphanInstanceTerminated').map((e) => e.detail.instanceId).sort()).toEqual(
-      [untagged.instanceId, unknown.instanceId, late.instanceId].sort(),
-    );
+    expect(
+      plane.events
+        .ofType('OrphanInstanceTerminated')
+        .map((e) => e.detail.instanceId)
+        .sort(),
+    ).toEqual([untagged.instanceId, unknown.instanceId, late.instanceId].sort());
   });
 
   it('records a live instance a RUNNING lease does not know, so it is billed', async () => {

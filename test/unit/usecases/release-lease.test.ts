@@ -16,7 +16,11 @@ describe('releasing a lease', () => {
 
     const requested = await requestRelease(plane, TENANT, lease.leaseId);
     expect(requested.status).toBe('RELEASING');
-    expect(plane.commands.commands().at(-1)).toEqual({ type: 'release', tenantId: TENANT, leaseId: lease.leaseId });
+    expect(plane.commands.commands().at(-1)).toEqual({
+      type: 'release',
+      tenantId: TENANT,
+      leaseId: lease.leaseId,
+    });
 
     expect(await completeRelease(plane, TENANT, lease.leaseId)).toBe('released');
 
@@ -29,7 +33,9 @@ describe('releasing a lease', () => {
     expect(plane.events.ofType('LeaseReleased').map((e) => e.detail)).toEqual([
       { leaseId: lease.leaseId, totalMicroUsd: G5_EAST, endedAtMs: plane.now() },
     ]);
-    const [tenantSpend] = await plane.spend.spendOf([{ tenantId: TENANT, month: '2026-11', scope: { kind: 'tenant' } }]);
+    const [tenantSpend] = await plane.spend.spendOf([
+      { tenantId: TENANT, month: '2026-11', scope: { kind: 'tenant' } },
+    ]);
     expect(tenantSpend).toBe(G5_EAST);
   });
 

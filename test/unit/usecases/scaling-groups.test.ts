@@ -4,7 +4,11 @@ import { UnsupportedInstanceTypeError } from '../../../shared/errors';
 import { ScalingGroupNotFoundError } from '../../../shared/scaling-errors';
 import { putBudget } from '../../../shared/usecases/budgets/put-budget';
 import { evaluateScalingGroups, type ScalingDeps } from '../../../shared/usecases/evaluate-scaling-groups';
-import { deleteScalingGroup, getScalingGroup, putScalingGroup } from '../../../shared/usecases/scaling-groups';
+import {
+  deleteScalingGroup,
+  getScalingGroup,
+  putScalingGroup,
+} from '../../../shared/usecases/scaling-groups';
 import { type FakeControlPlane, fakeControlPlane } from '../../support/fakes/control-plane';
 import { TENANT } from '../../support/fakes/leases';
 
@@ -26,7 +30,12 @@ describe('scaling groups', () => {
     const first = await evaluateScalingGroups(deps, plane.now());
     const second = await evaluateScalingGroups(deps, plane.clock.advance(60_000));
 
-    expect(first).toMatchObject({ groups: 1, launched: 2, outcomes: { acted: 1 }, decisions: { converge: 1 } });
+    expect(first).toMatchObject({
+      groups: 1,
+      launched: 2,
+      outcomes: { acted: 1 },
+      decisions: { converge: 1 },
+    });
     expect(second).toMatchObject({ launched: 0, released: 0, outcomes: { unchanged: 1 } });
     const members = (await getScalingGroup(deps, TENANT, 'web')).members;
     expect(members.map((m) => m.status)).toEqual(['PENDING', 'PENDING']);
