@@ -1,8 +1,5 @@
-import {
-  desiredAfterUpdate,
-  type LastScalingAction,
-  type ScalingGroupSpec,
-} from '../../../shared/domain/scaling';
+import { groupAfterPut } from '../../../shared/adapters/dynamodb-scaling-group-repository';
+import type { LastScalingAction, ScalingGroupSpec } from '../../../shared/domain/scaling';
 import type {
   GpuHealthMarks,
   LastEvaluation,
@@ -12,15 +9,15 @@ import type {
   StoredDecision,
   UnhealthyGpuMark,
 } from '../../../shared/ports/scaling-groups';
-import { ScalingGroupDeletingError } from '../../../shared/scaling-errors';
 import { Faults, stored } from './faults';
 
 const key = (tenantId: string, name: string) => `${tenantId}\n${name}`;
 
 /**
- * Groups with DynamoDbScalingGroupRepository's rules: a put over a DELETING
- * group is ScalingGroupDeletingError, a claim holds only at the version read
- * while ACTIVE (and bumps it), members join only an ACTIVE group.
+ * Groups with DynamoDbScalingGroupRepository's rules: a put follows its
+ * groupAfterPut (ScalingGroupDeletingError over a DELETING group), a claim
+ * holds only at the version read while ACTIVE (and bumps it), members join
+ * only an ACTIVE group.
  */
 export class FakeScalingGroupRepository implements ScalingGroupRepository {
   readonly faults = new Faults<keyof ScalingGroupRepository>();
@@ -29,21 +26,7 @@ export class FakeScalingGroupRepository implements ScalingGroupRepository {
 
   async put(tenantId: string, name: string, spec: ScalingGroupSpec, nowMs: number): Promise<ScalingGroup> {
     this.faults.enter('put', [tenantId, name, spec, nowMs]);
-    const existing = this.groups.get(key(tenantId, name));
-    if (existing?.status === 'DELETING') throw new ScalingGroupDeletingError(name);
-    const group: ScalingGroup = {
-      tenantId,
-      name,
-      spec,
-      status: 'ACTIVE',
-      desired: desiredAfterUpdate(spec, existing?.desired),
-      version: (existing?.version ?? 0) + 1,
-      lastAction: existing?.lastAction ?? null,
-      lastEvaluation: existing?.lastEvaluation,
-      members: existing?.members ?? [],
-      createdAtMs: existing?.createdAtMs ?? nowMs,
-      updatedAtMs: nowMs,
-    };
+    const group = groupAfterPut(this.groups.get(key(tenantId, name)), { tenantId, name, spec, nowMs });
     this.groups.set(key(tenantId, name), stored(group));
     return stored(group);
   }
