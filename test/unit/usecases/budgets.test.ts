@@ -3,6 +3,7 @@ import type { BudgetSettings } from '../../../shared/domain/budgets/budget';
 import { CLAIM_GRACE_MS } from '../../../shared/domain/budgets/evaluation';
 import { BudgetExceededError } from '../../../shared/errors';
 import { assertWithinBudgets } from '../../../shared/usecases/budgets/budget-guard';
+import { statusOfTenantBudgets } from '../../../shared/usecases/budgets/budget-status';
 import { evaluateBudgets } from '../../../shared/usecases/budgets/evaluate-budgets';
 import { BudgetUpdateConflictError, putBudget } from '../../../shared/usecases/budgets/put-budget';
 import { type FakeControlPlane, fakeControlPlane } from '../../support/fakes/control-plane';
@@ -117,5 +118,29 @@ describe('the budget guard', () => {
     spent(plane, 1);
     await expect(assertWithinBudgets(plane, TENANT, undefined)).rejects.toBeInstanceOf(BudgetExceededError);
     await expect(assertWithinBudgets(plane, 'tenant-b', undefined)).resolves.toBeUndefined();
+  });
+});
+
+describe("a budget's status", () => {
+  it("forecasts the month's end from the spend so far and what the tenant's open instances cost per hour", async () => {
+    const plane = fakeControlPlane();
+    await runningLease(plane, { project: 'vision' });
+    await runningLease(plane, { project: 'audio' });
+    const { budget } = await putBudget(plane, TENANT, 'vision', settings({ project: 'vision' }));
+    plane.spend.add({
+      tenantId: TENANT,
+      aggregate: { kind: 'month', month: '2026-11', scope: { kind: 'project', project: 'vision' } },
+      microUsd: 2_000_000,
+      seconds: 1,
+    });
+
+    const [status] = await statusOfTenantBudgets(plane, TENANT, [budget]);
+
+    // Noon on the 16th: 348 hours of November left, at one g5.xlarge of the project.
+    expect(status?.forecast).toMatchObject({
+      spendMicroUsd: 2_000_000,
+      runRateMicroUsdPerHour: 1_006_000,
+      microUsd: 2_000_000 + 348 * 1_006_000,
+    });
   });
 });
