@@ -15,6 +15,7 @@ export class Faults<Method extends string> {
   readonly calls: RecordedCall<Method>[] = [];
   private readonly before = new Map<Method, Error[]>();
   private readonly after = new Map<Method, Error[]>();
+  private readonly racers = new Map<Method, (() => unknown)[]>();
 
   /** The next `times` calls of `method` throw `error` and do nothing. */
   failNext(method: Method, error: Error, times = 1): void {
@@ -26,9 +27,19 @@ export class Faults<Method extends string> {
     this.after.set(method, [...(this.after.get(method) ?? []), error]);
   }
 
-  /** Records the call and throws a queued error, if any. */
+  /**
+   * Another writer acts just before the next call of `method` (a concurrent
+   * worker that got there first); `action` runs synchronously, so it may call
+   * the fakes' own methods, whose bodies never wait.
+   */
+  interleave(method: Method, action: () => unknown): void {
+    this.racers.set(method, [...(this.racers.get(method) ?? []), action]);
+  }
+
+  /** Records the call, lets a queued racer act, and throws a queued error, if any. */
   enter(method: Method, args: readonly unknown[]): void {
     this.calls.push({ method, args });
+    this.racers.get(method)?.shift()?.();
     const error = this.before.get(method)?.shift();
     if (error) throw error;
   }

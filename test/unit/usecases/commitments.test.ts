@@ -83,6 +83,24 @@ describe('reserved commitments', () => {
     expect(await plane.commitments.delete('c-east')).toBe(true);
   });
 
+  it('a lease that loses the last slot to another between reading and claiming goes on-demand', async () => {
+    const plane = fakeControlPlane();
+    await commit(plane, 1);
+    plane.commitments.faults.interleave('claim', () =>
+      plane.commitments.claim('c-east', 'lease_other', {
+        gpus: 1,
+        startedAtMs: plane.now(),
+        interruptible: false,
+      }),
+    );
+
+    const lease = await runningLease(plane);
+
+    expect(lease.placement?.mode).toBe('on-demand');
+    expect(lease.placement?.reason).toContain('(CommitmentFull)');
+    expect(Object.keys((await plane.commitments.get('c-east'))?.holders ?? {})).toEqual(['lease_other']);
+  });
+
   it('a reserved launch EC2 refuses gives the slot back before the lease falls back', async () => {
     const plane = fakeControlPlane();
     await commit(plane);

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { meterDeferred, meterOpenInstances } from '../../../shared/usecases/metering';
+import {
+  closeInstanceBill,
+  meterDeferred,
+  meterInstances,
+  meterOpenInstances,
+} from '../../../shared/usecases/metering';
 import { recordIdleReserved } from '../../../shared/usecases/reserved-slots';
 import { fakeControlPlane } from '../../support/fakes/control-plane';
 import { CrashError } from '../../support/fakes/faults';
@@ -76,6 +81,44 @@ describe('a metering tick', () => {
     plane.clock.advance(60_000);
     const rest = await meterDeferred(plane, work?.atMs ?? 0, work?.refs as never);
     expect(rest).toMatchObject({ charged: 1, microUsd: G5_EAST });
+  });
+});
+
+describe('racing writers', () => {
+  it('a tick computed from checkpoints another tick moved first bills nothing', async () => {
+    const plane = fakeControlPlane();
+    await runningLease(plane);
+    const atMs = plane.clock.advance(HOUR);
+    const stale = await plane.leases.openInstances();
+    await meterOpenInstances(plane, atMs);
+
+    const late = await meterInstances(plane, stale, atMs, {});
+
+    expect(late).toMatchObject({ instances: 1, charged: 0, microUsd: 0 });
+    expect(await plane.spend.spendOf([tenantMonth])).toEqual([G5_EAST]);
+  });
+
+  it('closing a bill read before a tick moved it recomputes from the new checkpoint', async () => {
+    const plane = fakeControlPlane();
+    const lease = await runningLease(plane);
+    const [stale] = await plane.leases.openInstances();
+    await meterOpenInstances(plane, plane.clock.advance(HOUR / 2));
+    const endedAtMs = plane.clock.advance(HOUR / 2);
+    if (!stale) throw new Error('no open instance');
+
+    await closeInstanceBill(
+      plane,
+      stale,
+      endedAtMs,
+      async () => (await plane.leases.get(TENANT, lease.leaseId))?.instances[0],
+    );
+
+    expect(plane.leases.peek(TENANT, lease.leaseId)?.instances[0]).toMatchObject({
+      meteringOpen: false,
+      billedSeconds: 3600,
+      billedMicroUsd: G5_EAST,
+    });
+    expect(await plane.spend.spendOf([tenantMonth])).toEqual([G5_EAST]);
   });
 });
 

@@ -128,6 +128,23 @@ describe('provisioning a lease after a crash mid-launch', () => {
     expect(plane.events.ofType('LeaseRunning')).toHaveLength(1);
   });
 
+  it('a lease released while its instances launched ends them and is RELEASED, not RUNNING', async () => {
+    const plane = fakeControlPlane();
+    const lease = await requestLease(plane);
+    // The tenant's DELETE lands between the launch and the PENDING → RUNNING write.
+    plane.compute.faults.interleave('launch', () =>
+      plane.leases.transition(TENANT, lease.leaseId, ['PENDING'], 'RELEASING', plane.now(), {
+        releaseRequestedAtMs: plane.now(),
+      }),
+    );
+
+    expect(await provisionLease(plane, TENANT, lease.leaseId)).toBe('released');
+
+    expect(plane.leases.peek(TENANT, lease.leaseId)?.status).toBe('RELEASED');
+    expect(plane.compute.live()).toEqual([]);
+    expect(plane.events.types()).toEqual(['LeaseRequested', 'LeaseReleased']);
+  });
+
   it('a duplicate delivery of a RUNNING lease does nothing', async () => {
     const plane = fakeControlPlane();
     const lease = await requestLease(plane);
