@@ -6,7 +6,7 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
       { extends: true, test: { name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 240_000 } },
-      // The report page in headless Chromium (Debian's chromium package, driven by puppeteer-core).
+      // The report page in headless Chromium (the @sparticuz/chromium package's, driven by puppeteer-core).
       {
         extends: true,
         test: { name: 'browser', include: ['test/browser/**/*.test.ts'], testTimeout: 60_000 },

@@ -43,6 +43,31 @@ function toGroup(item: Item): ScalingGroup {
 }
 
 /**
+ * The group a PUT leaves: the new spec, ACTIVE, members and history kept, the
+ * desired size clamped into the new bounds, the version bumped. Refused while
+ * the group is being deleted. (The in-memory fake applies the same rule.)
+ */
+export function groupAfterPut(
+  existing: ScalingGroup | undefined,
+  put: { tenantId: string; name: string; spec: ScalingGroupSpec; nowMs: number },
+): ScalingGroup {
+  if (existing?.status === 'DELETING') throw new ScalingGroupDeletingError(put.name);
+  return {
+    tenantId: put.tenantId,
+    name: put.name,
+    spec: put.spec,
+    status: 'ACTIVE',
+    desired: desiredAfterUpdate(put.spec, existing?.desired),
+    version: (existing?.version ?? 0) + 1,
+    lastAction: existing?.lastAction ?? null,
+    lastEvaluation: existing?.lastEvaluation,
+    members: existing?.members ?? [],
+    createdAtMs: existing?.createdAtMs ?? put.nowMs,
+    updatedAtMs: put.nowMs,
+  };
+}
+
+/**
  * Scaling groups in one item each (spec, desired size, members, the version that
  * serialises evaluations), and their decisions as items under the group that
  * expire after a week.
@@ -55,20 +80,7 @@ export class DynamoDbScalingGroupRepository implements ScalingGroupRepository {
 
   async put(tenantId: string, name: string, spec: ScalingGroupSpec, nowMs: number): Promise<ScalingGroup> {
     const existing = await this.get(tenantId, name);
-    if (existing?.status === 'DELETING') throw new ScalingGroupDeletingError(name);
-    const group: ScalingGroup = {
-      tenantId,
-      name,
-      spec,
-      status: 'ACTIVE',
-      desired: desiredAfterUpdate(spec, existing?.desired),
-      version: (existing?.version ?? 0) + 1,
-      lastAction: existing?.lastAction ?? null,
-      lastEvaluation: existing?.lastEvaluation,
-      members: existing?.members ?? [],
-      createdAtMs: existing?.createdAtMs ?? nowMs,
-      updatedAtMs: nowMs,
-    };
+    const group = groupAfterPut(existing, { tenantId, name, spec, nowMs });
     const { members, ...fields } = group;
     try {
       await this.client.send(

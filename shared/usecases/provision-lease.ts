@@ -187,7 +187,9 @@ async function placeAndLaunch(
           instanceType: pool.instanceType,
           mode,
           count: choice.instances,
-          clientToken: `${lease.leaseId}-${refused.length}-${choice.instances}`,
+          // Unique per fill (a replacement follows the instances recorded so far): EC2 answers a
+          // token reused with other parameters with IdempotentParameterMismatch, not a launch.
+          clientToken: `${lease.leaseId}-${lease.instances.length}-${refused.length}-${choice.instances}`,
           commitmentId,
           capacityReservationId: pool.capacityReservationId,
           launchTemplateVersion: image?.launchTemplateVersionByRegion[pool.region],

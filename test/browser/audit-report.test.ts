@@ -1,15 +1,18 @@
 /// <reference lib="dom" />
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import chromium from '@sparticuz/chromium';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { priceCatalog } from '../../shared/catalog';
 import { buildMonthlyAudit } from '../../shared/domain/audit/monthly-audit';
 import { renderAuditReport } from '../../shared/domain/audit/report-page';
 
-/** Debian's chromium (`.ci/run` installs it); CHROMIUM_PATH points elsewhere. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/**
+ * The Chromium that the @sparticuz/chromium package carries (npm ci brings it;
+ * its first use unpacks it to the temp directory), unless CHROMIUM_PATH names another.
+ */
+const chromiumPath = async () => process.env.CHROMIUM_PATH ?? (await chromium.executablePath());
 const HOUR = 3_600_000;
 const OCT = Date.parse('2026-10-01T00:00:00Z');
 
@@ -99,9 +102,6 @@ const requests: string[] = [];
 const consoleErrors: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`No Chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
-  }
   const html = renderAuditReport(audit);
   server = createServer((_, response) => {
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
@@ -109,7 +109,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   browser = await puppeteer.launch({
-    executablePath: CHROMIUM,
+    executablePath: await chromiumPath(),
     headless: true,
     // Tests run as root in CI containers, where Chromium's sandbox cannot start.
     args: ['--no-sandbox', '--disable-gpu'],

@@ -1,0 +1,162 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { LeaseAlreadyExistsError } from '../../../shared/adapters/dynamodb-lease-repository';
+import type { Lease, LeaseInstance, LeaseStatus, LeaseView } from '../../../shared/domain/lease';
+import type { LeasePage, LeaseRepository, TransitionChanges } from '../../../shared/ports/lease-repository';
+import type { InstanceRef } from '../../../shared/ports/metering-work';
+import { Faults, stored } from './faults';
+
+type Method = keyof LeaseRepository;
+
+const leaseId = (tenantId: string, id: string) => `${tenantId}\n${id}`;
+const instanceId = (ref: InstanceRef) => `${ref.tenantId}\n${ref.leaseId}\n${ref.instanceId}`;
+
+/** What DynamoDB throws when an update's `attribute_exists(pk)` condition finds no item. */
+export const missingItem = () =>
+  new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} });
+
+/**
+ * Leases and their instance records with DynamoDbLeaseRepository's conditions:
+ * a taken id is LeaseAlreadyExistsError, transitions hold only from the listed
+ * statuses, stamps are written once, recorded instances are never overwritten,
+ * and updates of an item that does not exist fail as DynamoDB's do. The
+ * metering ledger moves instance checkpoints through `checkpoint`.
+ */
+export class FakeLeaseRepository implements LeaseRepository {
+  readonly faults = new Faults<Method>();
+  private readonly leases = new Map<string, Lease>();
+  private readonly instances = new Map<string, LeaseInstance>();
+
+  async create(lease: Lease): Promise<void> {
+    this.faults.enter('create', [lease]);
+    const key = leaseId(lease.tenantId, lease.leaseId);
+    if (this.leases.has(key)) throw new LeaseAlreadyExistsError(lease.leaseId);
+    this.leases.set(key, stored(lease));
+  }
+
+  async discard(tenantId: string, id: string): Promise<void> {
+    this.faults.enter('discard', [tenantId, id]);
+    this.leases.delete(leaseId(tenantId, id));
+  }
+
+  async get(tenantId: string, id: string): Promise<LeaseView | undefined> {
+    this.faults.enter('get', [tenantId, id]);
+    const lease = this.leases.get(leaseId(tenantId, id));
+    return lease && { ...stored(lease), instances: this.instancesOf(tenantId, id) };
+  }
+
+  async list(tenantId: string, limit: number, cursor?: string): Promise<LeasePage> {
+    this.faults.enter('list', [tenantId, limit, cursor]);
+    const after = cursor === undefined ? undefined : Buffer.from(cursor, 'base64url').toString();
+    const newestFirst = [...this.leases.values()]
+      .filter((l) => l.tenantId === tenantId && (after === undefined || l.leaseId < after))
+      .sort((a, b) => b.leaseId.localeCompare(a.leaseId));
+    const page = newestFirst.slice(0, limit);
+    const last = page.at(-1);
+    return {
+      leases: page.map((l) => ({ ...stored(l), instances: this.instancesOf(tenantId, l.leaseId) })),
+      nextCursor:
+        newestFirst.length > limit && last ? Buffer.from(last.leaseId).toString('base64url') : undefined,
+    };
+  }
+
+  async transition(
+    tenantId: string,
+    id: string,
+    from: readonly LeaseStatus[],
+    to: LeaseStatus,
+    atMs: number,
+    changes: TransitionChanges = {},
+  ): Promise<boolean> {
+    this.faults.enter('transition', [tenantId, id, from, to, atMs, changes]);
+    const key = leaseId(tenantId, id);
+    const lease = this.leases.get(key);
+    if (!lease || !from.includes(lease.status)) return false;
+    this.leases.set(key, stored({ ...lease, ...changes, status: to, updatedAtMs: atMs }));
+    return true;
+  }
+
+  async recordTermination(tenantId: string, id: string, atMs: number): Promise<number> {
+    this.faults.enter('recordTermination', [tenantId, id, atMs]);
+    const key = leaseId(tenantId, id);
+    const lease = this.leases.get(key);
+    if (!lease) throw missingItem();
+    const terminatedAtMs = lease.terminatedAtMs ?? atMs;
+    this.leases.set(key, { ...lease, terminatedAtMs });
+    return terminatedAtMs;
+  }
+
+  async stampInstanceEnds(refs: readonly InstanceRef[], endedAtMs: number): Promise<void> {
+    this.faults.enter('stampInstanceEnds', [refs, endedAtMs]);
+    let missing = false;
+    for (const ref of refs) {
+      const instance = this.instances.get(instanceId(ref));
+      if (!instance) missing = true;
+      else this.instances.set(instanceId(ref), { ...instance, endedAtMs: instance.endedAtMs ?? endedAtMs });
+    }
+    // The adapter writes each in parallel: the others land, the call still fails.
+    if (missing) throw missingItem();
+  }
+
+  async recordInstances(instances: readonly LeaseInstance[]): Promise<void> {
+    this.faults.enter('recordInstances', [instances]);
+    for (const instance of instances) {
+      if (!this.instances.has(instanceId(instance)))
+        this.instances.set(instanceId(instance), stored(instance));
+    }
+    this.faults.leave('recordInstances');
+  }
+
+  async stampInstance(
+    ref: Pick<LeaseInstance, 'tenantId' | 'leaseId' | 'instanceId'>,
+    stamp: 'interruptedAtMs' | 'runningConfirmedAtMs',
+    atMs: number,
+  ): Promise<boolean> {
+    this.faults.enter('stampInstance', [ref, stamp, atMs]);
+    const instance = this.instances.get(instanceId(ref));
+    if (!instance || instance[stamp] !== undefined) return false;
+    this.instances.set(instanceId(ref), { ...instance, [stamp]: atMs });
+    return true;
+  }
+
+  async openInstances(): Promise<LeaseInstance[]> {
+    this.faults.enter('openInstances', []);
+    return [...this.instances.values()].filter((i) => i.meteringOpen).map(stored);
+  }
+
+  async instancesByRef(refs: readonly InstanceRef[]): Promise<LeaseInstance[]> {
+    this.faults.enter('instancesByRef', [refs]);
+    return refs.flatMap((ref) => {
+      const instance = this.instances.get(instanceId(ref));
+      return instance ? [stored(instance)] : [];
+    });
+  }
+
+  async openInstancesOf(tenantId: string): Promise<LeaseInstance[]> {
+    this.faults.enter('openInstancesOf', [tenantId]);
+    return [...this.instances.values()].filter((i) => i.meteringOpen && i.tenantId === tenantId).map(stored);
+  }
+
+  /**
+   * Moves an instance's checkpoint if it is still open at `expectedBilledSeconds`
+   * (the ledger's transaction condition); false when another writer moved it first.
+   */
+  checkpoint(ref: InstanceRef, expectedBilledSeconds: number, next: Partial<LeaseInstance>): boolean {
+    const instance = this.instances.get(instanceId(ref));
+    if (!instance?.meteringOpen || instance.billedSeconds !== expectedBilledSeconds) return false;
+    this.instances.set(instanceId(ref), { ...instance, ...next });
+    return true;
+  }
+
+  /** The lease as stored, for assertions (undefined when there is none). */
+  peek(tenantId: string, id: string): LeaseView | undefined {
+    const lease = this.leases.get(leaseId(tenantId, id));
+    return lease && { ...stored(lease), instances: this.instancesOf(tenantId, id) };
+  }
+
+  private instancesOf(tenantId: string, id: string): LeaseInstance[] {
+    return [...this.instances.values()]
+      .filter((i) => i.tenantId === tenantId && i.leaseId === id)
+      .sort((a, b) => a.instanceId.localeCompare(b.instanceId))
+      .map(stored);
+  }
+}

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import {
+  GPU_METRIC_NAMESPACE,
+  gpuDimensions,
+  NVIDIA_SMI_METRICS,
+} from '../../../shared/domain/gpu-telemetry';
+import { LeaseNotFoundError } from '../../../shared/errors';
+import { readLeaseGpuMetrics } from '../../../shared/usecases/lease-metrics';
+import { type FakeControlPlane, fakeControlPlane } from '../../support/fakes/control-plane';
+import { runningLease, TENANT } from '../../support/fakes/leases';
+
+const MINUTE = 60_000;
+const series = (
+  plane: FakeControlPlane,
+  instanceId: string,
+  metric: keyof typeof NVIDIA_SMI_METRICS,
+  values: number[],
+) =>
+  plane.metricReader.set(
+    {
+      namespace: GPU_METRIC_NAMESPACE,
+      metricName: NVIDIA_SMI_METRICS[metric],
+      dimensions: gpuDimensions(instanceId, 0),
+      statistic: 'Average',
+      periodSeconds: 60,
+    },
+    values.map((value, i) => ({ timestampMs: plane.now() - (values.length - i) * MINUTE, value })),
+  );
+
+describe("a lease's GPU metrics", () => {
+  it('summarises each series of each GPU over the window, memory as a share of the total', async () => {
+    const plane = fakeControlPlane();
+    const lease = await runningLease(plane);
+    const instanceId = lease.instances[0]?.instanceId ?? '';
+    plane.clock.advance(10 * MINUTE);
+    series(plane, instanceId, 'utilization', [40, 60, 80]);
+    series(plane, instanceId, 'memoryUsed', [12_000, 12_000, 12_000]);
+    series(plane, instanceId, 'memoryTotal', [24_000, 24_000, 24_000]);
+    series(plane, instanceId, 'temperature', [60, 65, 70]);
+    const window = { fromMs: plane.now() - 10 * MINUTE, toMs: plane.now(), periodSeconds: 60 };
+
+    const [metrics] = await readLeaseGpuMetrics(
+      { ...plane, metrics: plane.metricReader },
+      TENANT,
+      lease.leaseId,
+      window,
+      85,
+    );
+
+    expect(metrics?.instanceId).toBe(instanceId);
+    const gpu = metrics?.gpus[0];
+    expect(gpu?.utilization).toMatchObject({ avg: 60, max: 80 });
+    expect(gpu?.memoryUsed.datapoints.map((d) => d.value)).toEqual([50, 50, 50]);
+    expect(gpu?.power.datapoints).toEqual([]);
+    expect(gpu?.health?.status).toBe('ok');
+    expect(plane.metricReader.faults.callsOf('read')).toHaveLength(1);
+  });
+
+  it("refuses another tenant's lease", async () => {
+    const plane = fakeControlPlane();
+    const lease = await runningLease(plane);
+    const window = { fromMs: 0, toMs: plane.now(), periodSeconds: 60 };
+    await expect(
+      readLeaseGpuMetrics({ ...plane, metrics: plane.metricReader }, 'tenant-b', lease.leaseId, window, 85),
+    ).rejects.toBeInstanceOf(LeaseNotFoundError);
+  });
+});

@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest';
+import { ComputeThrottledError, type LaunchRequest } from '../../../shared/ports/compute';
+import { provisionLease } from '../../../shared/usecases/provision-lease';
+import { fakeControlPlane } from '../../support/fakes/control-plane';
+import { CrashError } from '../../support/fakes/faults';
+import { requestLease, TENANT } from '../../support/fakes/leases';
+
+const launches = (plane: ReturnType<typeof fakeControlPlane>) =>
+  plane.compute.faults.callsOf('launch').map(([request]) => request as LaunchRequest);
+const where = (r: LaunchRequest) => `${r.mode} ${r.instanceType} ${r.zone}`;
+
+describe('provisioning a lease when EC2 refuses capacity', () => {
+  it('falls back across pools, zone by zone then region, and says which refused', async () => {
+    const plane = fakeControlPlane();
+    plane.compute.insufficientCapacity({ mode: 'on-demand', instanceType: 'g5.xlarge', region: 'us-east-1' });
+    const lease = await requestLease(plane);
+
+    expect(await provisionLease(plane, TENANT, lease.leaseId)).toBe('running');
+
+    expect(launches(plane).map(where)).toEqual([
+      'on-demand g5.xlarge us-east-1a',
+      'on-demand g5.xlarge us-east-1b',
+      'on-demand g5.xlarge us-west-2a',
+    ]);
+    const stored = plane.leases.peek(TENANT, lease.leaseId);
+    expect(stored?.status).toBe('RUNNING');
+    expect(stored?.placement?.zone).toBe('us-west-2a');
+    expect(stored?.placement?.reason).toContain(
+      'refused first: on-demand/us-east-1/us-east-1a/g5.xlarge (InsufficientInstanceCapacity)',
+    );
+    expect(stored?.instances.map((i) => i.region)).toEqual(['us-west-2']);
+    expect(plane.metrics.launchFailures).toEqual([
+      { mode: 'on-demand', code: 'InsufficientInstanceCapacity' },
+      { mode: 'on-demand', code: 'InsufficientInstanceCapacity' },
+    ]);
+    expect(plane.placement.unavailable.size).toBe(2);
+    expect(plane.events.types()).toEqual(['LeaseRequested', 'LeaseRunning']);
+  });
+
+  it('moves batch from spot to on-demand when no spot pool has capacity', async () => {
+    const plane = fakeControlPlane();
+    plane.compute.insufficientCapacity({ mode: 'spot', instanceType: 'g5.xlarge' });
+    const lease = await requestLease(plane, { workload: 'batch' });
+
+    expect(await provisionLease(plane, TENANT, lease.leaseId)).toBe('running');
+
+    expect(launches(plane).filter((r) => r.mode === 'spot')).toHaveLength(3);
+    const stored = plane.leases.peek(TENANT, lease.leaseId);
+    expect(stored?.placement?.mode).toBe('on-demand');
+    expect(stored?.instances.map((i) => i.mode)).toEqual(['on-demand']);
+  });
+
+  it('fails the lease, launching nothing, when every allowed pool refused', async () => {
+    const plane = fakeControlPlane();
+    plane.compute.insufficientCapacity({ mode: 'on-demand', instanceType: 'g5.xlarge' });
+    const lease = await requestLease(plane);
+
+    expect(await provisionLease(plane, TENANT, lease.leaseId)).toBe('failed');
+
+    const stored = plane.leases.peek(TENANT, lease.leaseId);
+    expect(stored?.status).toBe('FAILED');
+    expect(stored?.failureReason).toMatch(/^every allowed pool refused: .*us-west-2a/);
+    expect(plane.compute.live()).toEqual([]);
+    expect(plane.events.ofType('LeaseFailed').map((e) => e.detail.leaseId)).toEqual([lease.leaseId]);
+  });
+
+  it('skips a pool that refused lately in this container without asking EC2 again', async () => {
+    const plane = fakeControlPlane();
+    plane.compute.insufficientCapacity(
+      { mode: 'on-demand', instanceType: 'g5.xlarge', zone: 'us-east-1a' },
+      undefined,
+      1,
+    );
+    const first = await requestLease(plane);
+    await provisionLease(plane, TENANT, first.leaseId);
+    const second = await requestLease(plane);
+    await provisionLease(plane, TENANT, second.leaseId);
+
+    expect(launches(plane).map((r) => r.zone)).toEqual(['us-east-1a', 'us-east-1b', 'us-east-1b']);
+  });
+});
+
+describe('provisioning a lease when EC2 throttles', () => {
+  it('throws for the queue to retry, leaving the lease PENDING with nothing launched', async () => {
+    const plane = fakeControlPlane();
+    plane.compute.throttle('launch');
+    const lease = await requestLease(plane);
+
+    await expect(provisionLease(plane, TENANT, lease.leaseId)).rejects.toBeInstanceOf(ComputeThrottledError);
+    expect(plane.leases.peek(TENANT, lease.leaseId)?.status).toBe('PENDING');
+    expect(plane.compute.live()).toEqual([]);
+
+    expect(await provisionLease(plane, TENANT, lease.leaseId)).toBe('running');
+    expect(plane.compute.live()).toHaveLength(1);
+  });
+});
+
+describe('provisioning a lease after a crash mid-launch', () => {
+  it('adopts the instance EC2 launched before the crash and launches nothing twice', async () => {
+    const plane = fakeControlPlane();
+    plane.compute.faults.crashAfterNext('launch');
+    const lease = await requestLease(plane);
+
+    await expect(provisionLease(plane, TENANT, lease.leaseId)).rejects.toBeInstanceOf(CrashError);
+    expect(plane.compute.live()).toHaveLength(1);
+    expect(plane.leases.peek(TENANT, lease.leaseId)?.instances).toEqual([]);
+
+    expect(await provisionLease(plane, TENANT, lease.leaseId)).toBe('running');
+    expect(launches(plane)).toHaveLength(1);
+    const stored = plane.leases.peek(TENANT, lease.leaseId);
+    expect(stored?.instances.map((i) => i.instanceId)).toEqual(plane.compute.live().map((i) => i.instanceId));
+    expect(stored?.placement?.reason).toContain('adopted');
+    expect(stored?.instances[0]?.priceMicroUsdPerHour).toBe(
+      plane.catalog.onDemandMicroPerHour('g5.xlarge', 'us-east-1'),
+    );
+  });
+
+  it('a redelivery after the instances were recorded only marks the lease RUNNING', async () => {
+    const plane = fakeControlPlane();
+    plane.leases.faults.crashAfterNext('recordInstances');
+    const lease = await requestLease(plane);
+
+    await expect(provisionLease(plane, TENANT, lease.leaseId)).rejects.toBeInstanceOf(CrashError);
+    expect(plane.leases.peek(TENANT, lease.leaseId)?.instances).toHaveLength(1);
+
+    expect(await provisionLease(plane, TENANT, lease.leaseId)).toBe('running');
+    expect(launches(plane)).toHaveLength(1);
+    expect(plane.events.ofType('LeaseRunning')).toHaveLength(1);
+  });
+
+  it('a lease released while its instances launched ends them and is RELEASED, not RUNNING', async () => {
+    const plane = fakeControlPlane();
+    const lease = await requestLease(plane);
+    // The tenant's DELETE lands between the launch and the PENDING → RUNNING write.
+    plane.compute.faults.interleave('launch', () =>
+      plane.leases.transition(TENANT, lease.leaseId, ['PENDING'], 'RELEASING', plane.now(), {
+        releaseRequestedAtMs: plane.now(),
+      }),
+    );
+
+    expect(await provisionLease(plane, TENANT, lease.leaseId)).toBe('released');
+
+    expect(plane.leases.peek(TENANT, lease.leaseId)?.status).toBe('RELEASED');
+    expect(plane.compute.live()).toEqual([]);
+    expect(plane.events.types()).toEqual(['LeaseRequested', 'LeaseReleased']);
+  });
+
+  it('a duplicate delivery of a RUNNING lease does nothing', async () => {
+    const plane = fakeControlPlane();
+    const lease = await requestLease(plane);
+    await provisionLease(plane, TENANT, lease.leaseId);
+
+    expect(await provisionLease(plane, TENANT, lease.leaseId)).toBe('not-pending');
+    expect(launches(plane)).toHaveLength(1);
+    expect(await provisionLease(plane, TENANT, 'lease_missing')).toBe('missing');
+  });
+});
