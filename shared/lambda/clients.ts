@@ -42,7 +42,9 @@ export class Clients {
   }
   /** One per GPU region; the endpoint variable, when set, serves every region (moto does). */
   ec2(region: string): EC2Client {
-    return this.once(`ec2:${region}`, () => tracer.captureAWSv3Client(new EC2Client({ region, ...EC2_RETRY })));
+    return this.once(`ec2:${region}`, () =>
+      tracer.captureAWSv3Client(new EC2Client({ region, ...EC2_RETRY })),
+    );
   }
   /** Requests go to the configured endpoint, not a queue URL's host (emulators name hosts oddly). */
   get sqs(): SQSClient {
@@ -55,7 +57,10 @@ export class Clients {
     return this.once('sns', () => tracer.captureAWSv3Client(new SNSClient({})));
   }
   get cloudWatch(): CloudWatchClient {
-    return this.once('cloudwatch', () => this.given.cloudWatch ?? tracer.captureAWSv3Client(new CloudWatchClient({})));
+    return this.once(
+      'cloudwatch',
+      () => this.given.cloudWatch ?? tracer.captureAWSv3Client(new CloudWatchClient({})),
+    );
   }
   get scheduler(): SchedulerClient {
     return this.once('scheduler', () => tracer.captureAWSv3Client(new SchedulerClient({})));

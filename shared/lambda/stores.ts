@@ -27,7 +27,8 @@ const AUDITS = { [TABLES.audits.envVar]: nonEmpty };
 const SCALING_GROUPS = { [TABLES.scalingGroups.envVar]: nonEmpty };
 const IDEMPOTENCY = { [TABLES.idempotency.envVar]: nonEmpty };
 
-const table = (name: keyof typeof TABLES, access: TableAccess) => ({ kind: 'table', table: name, access }) as const;
+const table = (name: keyof typeof TABLES, access: TableAccess) =>
+  ({ kind: 'table', table: name, access }) as const;
 
 export const leaseRepository = (access: TableAccess) =>
   portFactory({

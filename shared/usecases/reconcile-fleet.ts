@@ -25,8 +25,7 @@ export interface ReconcileSummary {
  * so their bill closes; commands of leases stuck in PENDING or RELEASING are re-sent.
  */
 /** The fleet against the table: EC2, leases, the commands it re-sends, the strays it adopts. */
-export type ReconcileDeps = InterruptionMarking &
-  Pick<ControlPlane, 'compute' | 'catalog' | 'commitments'>;
+export type ReconcileDeps = InterruptionMarking & Pick<ControlPlane, 'compute' | 'catalog' | 'commitments'>;
 
 export async function reconcileFleet(deps: ReconcileDeps): Promise<ReconcileSummary> {
   const managed = await deps.compute.managedInstances();
