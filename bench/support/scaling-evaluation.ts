@@ -1,7 +1,6 @@
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { startEmulators } from '../../local/emulators';
 import { prepareFunctionEnvironment } from '../../local/environment';
-import { readConfig } from '../../shared/config';
 import type { MetricReader } from '../../shared/ports/metrics';
 import { countMetricDataCalls, seedGroupsWithOneMember } from '../../test/support/scaling-groups';
 import { medianMsAsync } from './stats';
