@@ -5,9 +5,18 @@ import { SqsQueue } from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { Construct } from 'constructs';
+import { apiWiring } from '../functions/api/wiring';
+import { auditWiring } from '../functions/audit/wiring';
+import { budgetEvaluatorWiring } from '../functions/budget-evaluator/wiring';
+import { interruptionHandlerWiring } from '../functions/interruption-handler/wiring';
+import { leaseWorkerWiring } from '../functions/lease-worker/wiring';
+import { meteringWiring } from '../functions/metering/wiring';
+import { reconcilerWiring } from '../functions/reconciler/wiring';
+import { scalingEvaluatorWiring } from '../functions/scaling-evaluator/wiring';
 import { DEFAULT_DATA_DIR } from '../shared/adapters/reference-data';
 import { AVAILABILITY_DIR, PRICES_FILE } from '../shared/adapters/spot-trace-files';
 import { AUDIT_SCHEDULE } from '../shared/domain/audit/audit-month';
+import type { Wiring } from '../shared/lambda/port-factory';
 import {
   EC2_EVENTS_RULE,
   TABLES,
@@ -22,16 +31,15 @@ import { GpurentApi } from './constructs/api';
 import { GpurentData } from './constructs/data';
 import { GpurentEvents } from './constructs/events';
 import { GpuFleet, type GpuFleetProps } from './constructs/fleet';
+import { bundledDataOf, grantWiring, type WiringTargets } from './constructs/function-wiring';
 import {
-  type BundledData,
   GpurentFunction,
+  type GpurentFunctionProps,
   type GpurentLogLevel,
-  LAMBDA_TASK_ROOT,
 } from './constructs/gpurent-function';
 import { LeaseExpiry } from './constructs/lease-expiry';
 import { gpurentMetric, OperationsDashboard } from './constructs/operations-dashboard';
 import { GpurentQueues } from './constructs/queues';
-import { grantRemoteFleet } from './constructs/remote-fleet-access';
 import { GpurentSchedules } from './constructs/schedules';
 import { InvalidContextError, readDeployContext } from './context';
 import { fleetInstanceRoleName, GpurentFleetStack } from './fleet-stack';
@@ -127,100 +135,73 @@ export class GpurentStack extends Stack {
       existingVpc: props.existingVpc,
     });
     const leaseCommands = this.queues.queues.leaseCommands;
-    // The audit's replay reads the spot traces from its own package.
-    const spotData: BundledData = {
-      sourceDir: props.spotDataDir ?? DEFAULT_DATA_DIR,
-      folders: [AVAILABILITY_DIR, dirname(PRICES_FILE)],
-      into: 'spot-data',
+    // Lease expiry: one-time schedules armed where leases are created, deleted when a lease ends.
+    this.leaseExpiry = new LeaseExpiry(this, 'LeaseExpiry', { commandsQueue: leaseCommands.queue });
+    const gpuRegions = props.gpuRegions ?? [this.region];
+    // Each function is granted, and given the variables of, exactly what its wiring's ports reach.
+    const targets: WiringTargets = {
+      data: this.data,
+      queues: this.queues,
+      events: this.events,
+      alerts: this.alerts,
+      fleet: this.fleet,
+      leaseExpiry: this.leaseExpiry,
+      gpuRegions,
+      remoteFleets: gpuRegions
+        .filter((region) => region !== this.region)
+        .map((region) => ({
+          region,
+          fleetName: this.fleet.fleetName,
+          instanceRoleName: fleetInstanceRoleName(region),
+        })),
+      // The audit's replay reads the spot traces from its own package.
+      spotData: {
+        sourceDir: props.spotDataDir ?? DEFAULT_DATA_DIR,
+        folders: [AVAILABILITY_DIR, dirname(PRICES_FILE)],
+        into: 'spot-data',
+      },
     };
-    const spotDataEnvironment = { SPOT_DATA_DIR: `${LAMBDA_TASK_ROOT}/${spotData.into}` };
-    // Every function that places leases or lists pools finds each GPU region's fleet by its tag.
-    const placementEnvironment = {
-      ...this.fleet.launchEnvironment,
-      GPU_REGIONS: (props.gpuRegions ?? [this.region]).join(','),
+    const wiredFunction = (id: string, wiring: Wiring, functionProps: GpurentFunctionProps) => {
+      const fn = new GpurentFunction(this, id, {
+        logLevel,
+        bundledData: bundledDataOf(wiring, targets.spotData),
+        ...functionProps,
+      });
+      grantWiring(fn, wiring, targets);
+      return fn;
     };
 
     // --- tenant API -------------------------------------------------------------
-    const apiFunction = new GpurentFunction(this, 'ApiFunction', {
+    const apiFunction = wiredFunction('ApiFunction', apiWiring, {
       handlerName: 'api',
       description: 'gpurent HTTP API: leases and usage for tenants',
       memorySize: 1024,
       timeout: Duration.seconds(10),
-      logLevel,
-      bundledData: spotData,
-      environment: { ...spotDataEnvironment, ...placementEnvironment },
-    })
-      .bindTable(this.data.binding('leases'), 'readWrite')
-      .bindTable(this.data.binding('usage'), 'read')
-      .bindTable(this.data.binding('spend'), 'read')
-      .bindTable(this.data.binding('budgets'), 'readWrite')
-      .bindTable(this.data.binding('idempotency'), 'readWrite')
-      .bindQueue(leaseCommands.binding, 'send')
-      .bindEventBus(this.events.binding)
-      .bindTable(this.data.binding('scalingGroups'), 'readWrite')
-      // GET /v1/audit/{month}: the stored audit, else one built on the spot.
-      .bindTable(this.data.binding('audits'), 'read');
-    // GET /v1/leases/{id}/metrics reads the GPU telemetry.
-    this.fleet.grantReadMetrics(apiFunction);
+    });
     this.api = new GpurentApi(this, 'Api', {
       handler: apiFunction,
       existingUserPoolId: props.existingUserPoolId,
     });
-    // GET /v1/pools and the maxHourlyPrice check read the fleet and spot prices.
-    this.fleet.grantDescribe(
-      apiFunction,
-      'ec2:DescribeSubnets',
-      'ec2:DescribeLaunchTemplates',
-      'ec2:DescribeSpotPriceHistory',
-      'ec2:DescribeLaunchTemplateVersions',
-    );
-    // Registering an image version adds a launch template version for its AMI.
-    this.fleet.grantCreateLaunchTemplateVersion(apiFunction);
 
     // --- lease worker: provision / release commands --------------------------------
-    const leaseWorker = new GpurentFunction(this, 'LeaseWorkerFunction', {
+    const leaseWorker = wiredFunction('LeaseWorkerFunction', leaseWorkerWiring, {
       handlerName: 'lease-worker',
       description: 'gpurent lease worker: launches and terminates GPU instances for lease commands',
       // SQS visibility timeout (180 s) is six times this, as AWS recommends.
       timeout: Duration.seconds(30),
-      logLevel,
-      environment: placementEnvironment,
-    })
-      .bindTable(this.data.binding('leases'), 'readWrite')
-      .bindTable(this.data.binding('usage'), 'readWrite')
-      // Closing a bill adds its last charge to the spend counters.
-      .bindTable(this.data.binding('spend'), 'readWrite')
-      .bindTable(this.data.binding('idempotency'), 'readWrite')
-      .bindEventBus(this.events.binding);
+    });
     leaseWorker.addEventSource(
       new SqsEventSource(leaseCommands.queue, { batchSize: 10, reportBatchItemFailures: true }),
     );
-    // The shared control-plane wiring (shared/lambda/control-plane.ts) requires the queue URL
-    // at cold start; the worker only consumes (event source above), so it gets no send right.
-    leaseWorker.addEnvironment(leaseCommands.definition.envVar, leaseCommands.queue.queueUrl);
-    this.fleet.grantLaunch(leaseWorker);
-    this.fleet.grantTerminateManaged(leaseWorker);
-    this.fleet.grantDescribe(
-      leaseWorker,
-      'ec2:DescribeInstances',
-      'ec2:DescribeSpotPriceHistory',
-      'ec2:DescribeSubnets',
-      'ec2:DescribeLaunchTemplates',
-    );
 
     // --- scheduled jobs -------------------------------------------------------------
-    const metering = new GpurentFunction(this, 'MeteringFunction', {
+    const metering = wiredFunction('MeteringFunction', meteringWiring, {
       handlerName: 'metering',
       description:
         'gpurent metering: charges the seconds of every running instance since its last checkpoint',
       timeout: Duration.seconds(50),
-      logLevel,
-    })
-      .bindTable(this.data.binding('leases'), 'readWrite')
-      .bindTable(this.data.binding('usage'), 'readWrite')
-      .bindTable(this.data.binding('spend'), 'readWrite')
-      // Hands what does not fit one invocation to the metering work queue, which feeds it back.
-      .bindQueue(this.queues.queues.meteringWork.binding, 'send');
+    });
+    // What does not fit one invocation goes to the metering work queue, which feeds it back.
     metering.addEventSource(
       new SqsEventSource(this.queues.queues.meteringWork.queue, {
         batchSize: 2,
@@ -228,108 +209,43 @@ export class GpurentStack extends Stack {
       }),
     );
 
-    const reconciler = new GpurentFunction(this, 'ReconcilerFunction', {
+    const reconciler = wiredFunction('ReconcilerFunction', reconcilerWiring, {
       handlerName: 'reconciler',
       description:
         'gpurent reconciler: ends instances EC2 runs but no lease owns, closes bills of vanished ones, records spot prices',
       timeout: Duration.minutes(2),
-      logLevel,
-      // Required by the shared control-plane wiring; the reconciler never launches.
-      environment: placementEnvironment,
-    })
-      .bindTable(this.data.binding('leases'), 'readWrite')
-      .bindTable(this.data.binding('usage'), 'readWrite')
-      // Adopting a stray of a running lease starts its bill; charges go through the ledger.
-      .bindTable(this.data.binding('spend'), 'readWrite')
-      // Re-sends provision / release commands of leases stuck in PENDING or RELEASING.
-      .bindQueue(leaseCommands.binding, 'send')
-      .bindEventBus(this.events.binding);
-    // Spot prices: the reconciler records the price in force of the pools spot instances run in.
-    this.fleet.grantDescribe(reconciler, 'ec2:DescribeInstances', 'ec2:DescribeSpotPriceHistory');
-    this.fleet.grantTerminateManaged(reconciler);
+    });
 
-    const budgetEvaluator = new GpurentFunction(this, 'BudgetEvaluatorFunction', {
+    const budgetEvaluator = wiredFunction('BudgetEvaluatorFunction', budgetEvaluatorWiring, {
       handlerName: 'budget-evaluator',
       description:
         'gpurent budgets: judges every budget on month-to-date spend and forecast, alerts once per threshold over SNS',
       timeout: Duration.minutes(2),
-      logLevel,
-    })
-      .bindTable(this.data.binding('budgets'), 'readWrite')
-      .bindTable(this.data.binding('spend'), 'read')
-      // Reads open instances (run rates); stop-interruptible moves leases to RELEASING.
-      .bindTable(this.data.binding('leases'), 'readWrite')
-      // The shared store wiring names the usage table; the evaluator never reads rows.
-      .bindTable(this.data.binding('usage'), 'read')
-      .bindTopic(this.alerts.binding('budgetAlerts'))
-      .bindQueue(leaseCommands.binding, 'send')
-      .bindEventBus(this.events.binding);
+    });
 
-    const scalingEvaluator = new GpurentFunction(this, 'ScalingEvaluatorFunction', {
+    const scalingEvaluator = wiredFunction('ScalingEvaluatorFunction', scalingEvaluatorWiring, {
       handlerName: 'scaling-evaluator',
       description: 'gpurent scaling evaluator: every scaling group against its GPU metrics, every minute',
       timeout: Duration.seconds(55),
-      logLevel,
-      environment: placementEnvironment,
-    })
-      .bindTable(this.data.binding('scalingGroups'), 'readWrite')
-      .bindTable(this.data.binding('leases'), 'readWrite')
-      // Members are leases: createLease holds them to the tenant's block-new-leases budgets.
-      .bindTable(this.data.binding('budgets'), 'read')
-      .bindTable(this.data.binding('spend'), 'read')
-      // Required by the shared store wiring; members' usage is never read here.
-      .bindTable(this.data.binding('usage'), 'read')
-      .bindQueue(leaseCommands.binding, 'send')
-      .bindEventBus(this.events.binding);
-    this.fleet.grantReadMetrics(scalingEvaluator);
-    // createLease places members like any lease: the fleets and their spot prices.
-    this.fleet.grantDescribe(
-      scalingEvaluator,
-      'ec2:DescribeSubnets',
-      'ec2:DescribeLaunchTemplates',
-      'ec2:DescribeSpotPriceHistory',
-    );
-    const audit = new GpurentFunction(this, 'AuditFunction', {
+    });
+    const audit = wiredFunction('AuditFunction', auditWiring, {
       handlerName: 'audit',
       description:
         "gpurent monthly audit: on the 1st, last month's audit for every tenant, stored and announced once",
       memorySize: 1024,
       timeout: Duration.minutes(5),
-      logLevel,
-      bundledData: spotData,
-      environment: spotDataEnvironment,
-    })
-      .bindTable(this.data.binding('leases'), 'read')
-      // Rollups, never usage rows; the fleet's idle reserved time of the month (IDLE#<month>).
-      .bindTable(this.data.binding('usage'), 'read')
-      // Rollups, and the month-counters index query for the tenants charged in the month.
-      .bindTable(this.data.binding('spend'), 'read')
-      .bindTable(this.data.binding('audits'), 'readWrite')
-      .bindTopic(this.alerts.binding('budgetAlerts'))
-      .bindEventBus(this.events.binding);
-    // Utilization by hour of day from the GPU telemetry.
-    this.fleet.grantReadMetrics(audit);
+    });
     // --- EC2 instance events: spot interruptions, rebalance, state changes -------------
     const ec2Events = this.queues.queues.ec2Events;
-    const interruptionHandler = new GpurentFunction(this, 'InterruptionHandlerFunction', {
+    const interruptionHandler = wiredFunction('InterruptionHandlerFunction', interruptionHandlerWiring, {
       handlerName: 'interruption-handler',
       description:
         'gpurent interruption handler: spot warnings, rebalance and state-change events of GPU instances',
       timeout: Duration.seconds(30),
-      logLevel,
-      environment: placementEnvironment,
-    })
-      .bindTable(this.data.binding('leases'), 'readWrite')
-      .bindTable(this.data.binding('usage'), 'readWrite')
-      // Closing an interrupted instance's bill adds to the spend counters.
-      .bindTable(this.data.binding('spend'), 'readWrite')
-      // Queues the replacement of an interrupted instance.
-      .bindQueue(leaseCommands.binding, 'send')
-      .bindEventBus(this.events.binding);
+    });
     interruptionHandler.addEventSource(
       new SqsEventSource(ec2Events.queue, { batchSize: 10, reportBatchItemFailures: true }),
     );
-    this.fleet.grantDescribe(interruptionHandler, 'ec2:DescribeInstances');
     // On the default bus, where EC2 puts its events (the GPU regions' fleet stacks forward theirs here).
     new Rule(this, EC2_EVENTS_RULE.id, {
       description: 'gpurent: EC2 spot interruption warnings, rebalance recommendations and state changes',
@@ -339,18 +255,6 @@ export class GpurentStack extends Stack {
       },
       targets: [new SqsQueue(ec2Events.queue)],
     });
-
-    // --- the fleets of the other GPU regions (GpurentFleetStack), reached by their tags ---
-    for (const region of (props.gpuRegions ?? []).filter((r) => r !== this.region)) {
-      const fleet = {
-        region,
-        fleetName: this.fleet.fleetName,
-        instanceRoleName: fleetInstanceRoleName(region),
-      };
-      grantRemoteFleet(leaseWorker, this, fleet, ['launch', 'terminate']);
-      grantRemoteFleet(reconciler, this, fleet, ['terminate']);
-      grantRemoteFleet(apiFunction, this, fleet, ['createLaunchTemplateVersion']);
-    }
 
     this.schedules = new GpurentSchedules(this, 'Schedules');
     this.schedules.addFunctionSchedule('MeteringSchedule', metering, {
@@ -392,16 +296,6 @@ export class GpurentStack extends Stack {
       audit,
       interruptionHandler,
     };
-
-    // --- lease expiry: one-time schedules armed by the API, deleted when a lease ends ---
-    this.leaseExpiry = new LeaseExpiry(this, 'LeaseExpiry', { commandsQueue: leaseCommands.queue });
-    this.leaseExpiry.bind(apiFunction, 'arm');
-    this.leaseExpiry.bind(leaseWorker, 'cancel');
-    // Group members are created like any lease, with the tenant's default duration.
-    this.leaseExpiry.bind(scalingEvaluator, 'arm');
-    // The shared control-plane wiring reads the expiry settings; the reconciler ends no lease itself.
-    this.leaseExpiry.bind(reconciler, 'cancel');
-    this.leaseExpiry.bind(interruptionHandler, 'cancel');
 
     // --- alarms ---------------------------------------------------------------------
     for (const queue of this.queues.all) this.alerts.alarmOnDeadLetters(queue);

@@ -163,12 +163,9 @@ export async function runProvisioningScenario(
     const api = (await import('../../functions/api/handler')).handler;
     const worker = (await import('../../functions/lease-worker/handler')).handler;
     const reconciler = (await import('../../functions/reconciler/handler')).handler;
-    const { createStores } = await import('../../shared/lambda/stores');
-    const { leases } = createStores({
-      LEASES_TABLE_NAME: env.LEASES_TABLE_NAME ?? '',
-      USAGE_TABLE_NAME: env.USAGE_TABLE_NAME ?? '',
-      SPEND_TABLE_NAME: env.SPEND_TABLE_NAME ?? '',
-    });
+    const { buildPorts } = await import('../../shared/lambda/port-factory');
+    const { leaseRepository } = await import('../../shared/lambda/stores');
+    const { leases } = buildPorts({ leases: leaseRepository('read') }, env);
 
     // --- requests through the API, some repeated with the same key ---------------------
     const sent: { tenant: string; key: string; body: object }[] = [];

@@ -1,7 +1,6 @@
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { startEmulators } from '../../local/emulators';
 import { prepareFunctionEnvironment } from '../../local/environment';
-import { readConfig } from '../../shared/config';
 import type { MetricReader } from '../../shared/ports/metrics';
 import { countMetricDataCalls, seedGroupsWithOneMember } from '../../test/support/scaling-groups';
 import { medianMsAsync } from './stats';
@@ -39,11 +38,13 @@ export async function timeEvaluation(groups: number, rounds: number): Promise<Ev
   try {
     const env = await prepareFunctionEnvironment(emulators.endpoints, 'us-east-1', 'bench');
     Object.assign(process.env, env);
-    const { createScaling, scalingConfig } = await import('../../shared/lambda/scaling');
+    const { buildPorts } = await import('../../shared/lambda/port-factory');
+    const { Clients } = await import('../../shared/lambda/clients');
+    const { scalingEvaluatorWiring } = await import('../../functions/scaling-evaluator/wiring');
     const { evaluateScalingGroups } = await import('../../shared/usecases/evaluate-scaling-groups');
     const cloudWatch = new CloudWatchClient({});
     const counter = countMetricDataCalls(cloudWatch);
-    const deps = createScaling(readConfig(scalingConfig, env), cloudWatch);
+    const deps = buildPorts(scalingEvaluatorWiring, env, new Clients({ cloudWatch }));
     const nowMs = Date.now();
     await seedGroupsWithOneMember(deps, groups, nowMs);
 

@@ -1,14 +1,13 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { readConfig } from '../../shared/config';
 import { ec2EventSchema } from '../../shared/domain/ec2-events';
-import { controlPlaneConfig, createControlPlane } from '../../shared/lambda/control-plane';
 import { logger, metrics, observed } from '../../shared/lambda/observability';
+import { buildPorts } from '../../shared/lambda/port-factory';
 import { parseSqsBody } from '../../shared/lambda/sqs-body';
 import { handleEc2Event } from '../../shared/usecases/interruptions';
+import { interruptionHandlerWiring } from './wiring';
 
-const config = readConfig(controlPlaneConfig);
-const { controlPlane } = createControlPlane(config);
+const controlPlane = buildPorts(interruptionHandlerWiring);
 const processor = new BatchProcessor(EventType.SQS);
 
 /** One EC2 event per message, as the EventBridge rule puts it; anything else is logged and dropped. */

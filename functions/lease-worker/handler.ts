@@ -1,18 +1,16 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
-import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { nonEmpty, readConfig } from '../../shared/config';
-import { controlPlaneConfig, createControlPlane } from '../../shared/lambda/control-plane';
 import { logger, metrics, observed } from '../../shared/lambda/observability';
+import { buildPorts } from '../../shared/lambda/port-factory';
 import { parseSqsBody } from '../../shared/lambda/sqs-body';
 import { type LeaseCommand, leaseCommandSchema } from '../../shared/ports/lease-commands';
 import { replaceInterrupted } from '../../shared/usecases/interruptions';
 import { provisionLease } from '../../shared/usecases/provision-lease';
 import { completeRelease, expireLease } from '../../shared/usecases/release-lease';
+import { leaseWorkerWiring } from './wiring';
 
-const config = readConfig({ ...controlPlaneConfig, IDEMPOTENCY_TABLE_NAME: nonEmpty });
-const { dynamoDb, controlPlane } = createControlPlane(config);
+const { idempotency: persistenceStore, ...controlPlane } = buildPorts(leaseWorkerWiring);
 
 const idempotency = new IdempotencyConfig({
   // The command itself is the key, so a re-sent command (not only a re-delivered
@@ -29,10 +27,7 @@ const runCommand = makeIdempotent(
     return { outcome };
   },
   {
-    persistenceStore: new DynamoDBPersistenceLayer({
-      tableName: config.IDEMPOTENCY_TABLE_NAME,
-      awsSdkV3Client: dynamoDb,
-    }),
+    persistenceStore,
     config: idempotency,
   },
 );

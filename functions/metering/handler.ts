@@ -1,11 +1,7 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, ScheduledEvent, SQSEvent, SQSRecord } from 'aws-lambda';
-import { SqsMeteringWorkQueue } from '../../shared/adapters/sqs-metering-work-queue';
-import { priceCatalog } from '../../shared/catalog';
-import { nonEmpty, readConfig } from '../../shared/config';
-import { createSqsClient } from '../../shared/lambda/clients';
 import { logger, metrics, observed } from '../../shared/lambda/observability';
-import { createStores, storeConfig } from '../../shared/lambda/stores';
+import { buildPorts } from '../../shared/lambda/port-factory';
 import { meteringWorkSchema } from '../../shared/ports/metering-work';
 import {
   type ChargeSummary,
@@ -14,10 +10,9 @@ import {
   type TickSummary,
 } from '../../shared/usecases/metering';
 import { recordIdleReserved } from '../../shared/usecases/reserved-slots';
+import { meteringWiring } from './wiring';
 
-const config = readConfig({ ...storeConfig, AWS_REGION: nonEmpty, METERING_WORK_QUEUE_URL: nonEmpty });
-const stores = createStores(config);
-const overflow = new SqsMeteringWorkQueue(createSqsClient(), config.METERING_WORK_QUEUE_URL);
+const { overflow, region: homeRegion, ...stores } = buildPorts(meteringWiring);
 const processor = new BatchProcessor(EventType.SQS);
 
 function record(kind: string, summary: ChargeSummary): void {
@@ -35,7 +30,7 @@ function recordFleet(summary: TickSummary, time: string): void {
   // Each instance in its own region: GPU regions other than the home one show as themselves.
   for (const { mode, region, gpus } of summary.fleet) {
     const fleet = metrics.singleMetric();
-    fleet.addDimensions({ mode, region: region ?? config.AWS_REGION });
+    fleet.addDimensions({ mode, region: region ?? homeRegion });
     fleet.addMetric('RunningGpus', 'Count', gpus);
   }
 }
@@ -56,7 +51,7 @@ const isSqs = (event: ScheduledEvent | SQSEvent): event is SQSEvent => 'Records'
  */
 export const handler = observed(async (event: ScheduledEvent | SQSEvent, context: Context) => {
   if (isSqs(event)) return processPartialResponse(event, meterWork, processor, { context });
-  const summary = await meterOpenInstances({ ...stores, catalog: priceCatalog }, Date.parse(event.time), {
+  const summary = await meterOpenInstances(stores, Date.parse(event.time), {
     remainingMs: () => context.getRemainingTimeInMillis(),
     overflow,
   });

@@ -1,11 +1,10 @@
-import { readConfig } from '../../shared/config';
-import { controlPlaneConfig, createControlPlane } from '../../shared/lambda/control-plane';
 import { logger, metrics, observed } from '../../shared/lambda/observability';
+import { buildPorts } from '../../shared/lambda/port-factory';
 import { reconcileFleet } from '../../shared/usecases/reconcile-fleet';
 import { refreshSpotPrices } from '../../shared/usecases/spot-price-refresh';
+import { reconcilerWiring } from './wiring';
 
-const config = readConfig(controlPlaneConfig);
-const { controlPlane } = createControlPlane(config);
+const controlPlane = buildPorts(reconcilerWiring);
 
 /**
  * Every five minutes: EC2 (by tag) against the table, so no GPU is paid for

@@ -1,12 +1,11 @@
 import type { ScheduledEvent } from 'aws-lambda';
-import { readConfig } from '../../shared/config';
 import { logger, metrics, observed } from '../../shared/lambda/observability';
-import { createScaling, scalingConfig } from '../../shared/lambda/scaling';
+import { buildPorts } from '../../shared/lambda/port-factory';
 import { recordScalingEvaluation } from '../../shared/lambda/scaling-evaluation-metrics';
 import { evaluateScalingGroups } from '../../shared/usecases/evaluate-scaling-groups';
+import { scalingEvaluatorWiring } from './wiring';
 
-const config = readConfig(scalingConfig);
-const deps = createScaling(config);
+const deps = buildPorts(scalingEvaluatorWiring);
 
 export class ScalingEvaluationError extends Error {
   constructor(readonly failed: number) {

@@ -142,6 +142,8 @@ export const LAMBDA_TASK_ROOT = '/var/task';
 export class GpurentFunction extends NodejsFunction {
   /** The execution role; never undefined for a GpurentFunction. */
   public override readonly role: IRole;
+  /** Folder under `functions/` of its handler (and of the wiring its grants follow). */
+  public readonly handlerName: string;
 
   constructor(scope: Construct, id: string, props: GpurentFunctionProps) {
     const projectRoot = props.projectRoot ?? PROJECT_ROOT;
@@ -229,6 +231,7 @@ export class GpurentFunction extends NodejsFunction {
       },
     });
     this.role = role;
+    this.handlerName = props.handlerName;
 
     // Tracing.ACTIVE adds xray:PutTraceSegments / xray:PutTelemetryRecords on '*'.
     acknowledgeWildcardResource(

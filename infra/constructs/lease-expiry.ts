@@ -46,13 +46,17 @@ export class LeaseExpiry extends Construct {
   }
 
   /**
-   * Gives `fn` the environment of shared/lambda/lease-expiry.ts and the right to
-   * delete lease schedules; with `arm`, also to create them and pass the sender role.
+   * Gives `fn` the schedule group's name and the right to delete lease schedules
+   * (shared/lambda/lease-expiry.ts, leaseExpiryCancel); with `arm`, also the
+   * queue and role the schedules use and the rights to create them and pass the
+   * sender role (leaseExpiryScheduler).
    */
   public bind(fn: GpurentFunction, access: 'arm' | 'cancel'): void {
     fn.addEnvironment(LEASE_EXPIRY.group.envVar, LEASE_EXPIRY.group.name);
-    fn.addEnvironment(LEASE_EXPIRY.queueArnEnvVar, this.commandsQueue.queueArn);
-    fn.addEnvironment(LEASE_EXPIRY.roleArnEnvVar, this.senderRole.roleArn);
+    if (access === 'arm') {
+      fn.addEnvironment(LEASE_EXPIRY.queueArnEnvVar, this.commandsQueue.queueArn);
+      fn.addEnvironment(LEASE_EXPIRY.roleArnEnvVar, this.senderRole.roleArn);
+    }
     const actions =
       access === 'arm'
         ? ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule']

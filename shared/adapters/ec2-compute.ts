@@ -55,7 +55,7 @@ const CAPACITY_ERROR_CODES = new Set([
   'UnfulfillableCapacity',
   'Unsupported',
 ]);
-/** EC2 error codes that mean "slow down": retried here with backoff and jitter. */
+/** EC2 error codes that mean "slow down": retried by the client's policy (EC2_RETRY in shared/lambda/clients.ts), never here. */
 const THROTTLING_CODES = new Set([
   'RequestLimitExceeded',
   'Throttling',
@@ -68,24 +68,6 @@ function errorCode(error: unknown): string | undefined {
   return error instanceof Error ? error.name : undefined;
 }
 
-/** Exponential backoff with full jitter (the AWS Architecture Blog's recommendation). */
-export interface ThrottleRetry {
-  readonly maxAttempts: number;
-  readonly baseDelayMs: number;
-  readonly maxDelayMs: number;
-  /** Injected so tests drive time instead of waiting. */
-  readonly sleep: (ms: number) => Promise<void>;
-  readonly random: () => number;
-}
-
-export const DEFAULT_THROTTLE_RETRY: ThrottleRetry = {
-  maxAttempts: 5,
-  baseDelayMs: 200,
-  maxDelayMs: 5_000,
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-  random: Math.random,
-};
-
 export interface Ec2ComputeOptions {
   /** The GPU regions, home region first. */
   readonly regions: readonly string[];
@@ -93,7 +75,6 @@ export interface Ec2ComputeOptions {
   readonly fleetName: string;
   /** One client per region, created once. */
   readonly clientFor: (region: string) => EC2Client;
-  readonly throttleRetry?: ThrottleRetry;
 }
 
 interface RegionFleet {
@@ -109,11 +90,7 @@ interface RegionFleet {
  */
 export class Ec2Compute implements Compute {
   private readonly fleets = new Map<string, Promise<RegionFleet>>();
-  private readonly retry: ThrottleRetry;
-
-  constructor(private readonly options: Ec2ComputeOptions) {
-    this.retry = options.throttleRetry ?? DEFAULT_THROTTLE_RETRY;
-  }
+  constructor(private readonly options: Ec2ComputeOptions) {}
 
   async fleet(): Promise<FleetRegion[]> {
     return Promise.all(
@@ -340,24 +317,19 @@ export class Ec2Compute implements Compute {
     return instances;
   }
 
-  /** Calls EC2 in `region`, backing off with full jitter while it throttles; any other error goes straight up. */
+  /**
+   * Calls EC2 in `region`. Retries are the client's alone (one policy per call);
+   * throttling that outlasts them becomes a typed error saying how many attempts it made.
+   */
   private async call<Output>(region: string, send: (ec2: EC2Client) => Promise<Output>): Promise<Output> {
-    const client = this.options.clientFor(region);
-    let lastCode = '';
-    for (let attempt = 0; attempt < this.retry.maxAttempts; attempt += 1) {
-      try {
-        return await send(client);
-      } catch (error) {
-        const code = errorCode(error);
-        if (code === undefined || !THROTTLING_CODES.has(code)) throw error;
-        lastCode = code;
-        if (attempt + 1 < this.retry.maxAttempts) {
-          const ceiling = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** attempt);
-          await this.retry.sleep(Math.floor(this.retry.random() * ceiling));
-        }
-      }
+    try {
+      return await send(this.options.clientFor(region));
+    } catch (error) {
+      const code = errorCode(error);
+      if (code === undefined || !THROTTLING_CODES.has(code)) throw error;
+      const attempts = (error as { $metadata?: { attempts?: number } }).$metadata?.attempts ?? 1;
+      throw new ComputeThrottledError(code, attempts);
     }
-    throw new ComputeThrottledError(lastCode, this.retry.maxAttempts);
   }
 }
 

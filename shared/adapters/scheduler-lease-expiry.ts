@@ -19,16 +19,38 @@ export interface LeaseExpiryTarget {
 }
 
 /**
- * A one-time `at(...)` schedule per lease, named after the lease: creating it
- * again is a ConflictException (already armed), deleting a missing one is a
- * ResourceNotFoundException (already fired or cancelled); both are success.
+ * Deletes a lease's one-time schedule (named after the lease); deleting a
+ * missing one is a ResourceNotFoundException (already fired or cancelled), which is success.
+ * Needs only the group: a function that ends leases but arms none gets this alone.
  */
-export class SchedulerLeaseExpiry implements LeaseExpiryScheduler {
+export class SchedulerLeaseCancel implements Pick<LeaseExpiryScheduler, 'cancel'> {
   constructor(
-    private readonly client: SchedulerClient,
-    private readonly target: LeaseExpiryTarget,
+    protected readonly client: SchedulerClient,
+    private readonly groupName: string,
   ) {}
 
+  async cancel(leaseId: string): Promise<void> {
+    try {
+      await this.client.send(
+        new DeleteScheduleCommand({ Name: expiryScheduleName(leaseId), GroupName: this.groupName }),
+      );
+    } catch (error) {
+      if (!(error instanceof ResourceNotFoundException)) throw error;
+    }
+  }
+}
+
+/**
+ * A one-time `at(...)` schedule per lease, named after the lease: creating it
+ * again is a ConflictException (already armed), which is success.
+ */
+export class SchedulerLeaseExpiry extends SchedulerLeaseCancel implements LeaseExpiryScheduler {
+  constructor(
+    client: SchedulerClient,
+    private readonly target: LeaseExpiryTarget,
+  ) {
+    super(client, target.groupName);
+  }
   async schedule(tenantId: string, leaseId: string, atMs: number): Promise<void> {
     const command: LeaseCommand = { type: 'expire', tenantId, leaseId };
     try {
@@ -45,16 +67,6 @@ export class SchedulerLeaseExpiry implements LeaseExpiryScheduler {
       );
     } catch (error) {
       if (!(error instanceof ConflictException)) throw error;
-    }
-  }
-
-  async cancel(leaseId: string): Promise<void> {
-    try {
-      await this.client.send(
-        new DeleteScheduleCommand({ Name: expiryScheduleName(leaseId), GroupName: this.target.groupName }),
-      );
-    } catch (error) {
-      if (!(error instanceof ResourceNotFoundException)) throw error;
     }
   }
 }

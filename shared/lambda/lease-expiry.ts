@@ -1,23 +1,29 @@
-import { SchedulerLeaseExpiry } from '../adapters/scheduler-lease-expiry';
+import { SchedulerLeaseCancel, SchedulerLeaseExpiry } from '../adapters/scheduler-lease-expiry';
 import { nonEmpty } from '../config';
-import { createSchedulerClient } from './clients';
+import { LEASE_EXPIRY } from '../resources';
+import { portFactory } from './port-factory';
 
-/** Environment of the functions that arm or cancel lease expiries: the API and the control plane. */
-export const leaseExpiryConfig = {
-  LEASE_EXPIRY_SCHEDULE_GROUP: nonEmpty,
-  LEASE_COMMANDS_QUEUE_ARN: nonEmpty,
-  LEASE_EXPIRY_ROLE_ARN: nonEmpty,
-};
+const GROUP = { [LEASE_EXPIRY.group.envVar]: nonEmpty };
 
-export interface LeaseExpiryConfig {
-  readonly LEASE_EXPIRY_SCHEDULE_GROUP: string;
-  readonly LEASE_COMMANDS_QUEUE_ARN: string;
-  readonly LEASE_EXPIRY_ROLE_ARN: string;
-}
+/** Arms (and cancels) lease expiries: the API and the scaling evaluator, which create leases. */
+export const leaseExpiryScheduler = portFactory({
+  env: {
+    ...GROUP,
+    [LEASE_EXPIRY.queueArnEnvVar]: nonEmpty,
+    [LEASE_EXPIRY.roleArnEnvVar]: nonEmpty,
+  },
+  reaches: [{ kind: 'leaseExpiry', access: 'arm' }],
+  create: (env, clients) =>
+    new SchedulerLeaseExpiry(clients.scheduler, {
+      groupName: env.LEASE_EXPIRY_SCHEDULE_GROUP,
+      queueArn: env.LEASE_COMMANDS_QUEUE_ARN,
+      roleArn: env.LEASE_EXPIRY_ROLE_ARN,
+    }),
+});
 
-export const createLeaseExpiry = (config: LeaseExpiryConfig) =>
-  new SchedulerLeaseExpiry(createSchedulerClient(), {
-    groupName: config.LEASE_EXPIRY_SCHEDULE_GROUP,
-    queueArn: config.LEASE_COMMANDS_QUEUE_ARN,
-    roleArn: config.LEASE_EXPIRY_ROLE_ARN,
-  });
+/** Only cancels lease expiries: the lease worker, which ends leases. */
+export const leaseExpiryCancel = portFactory({
+  env: GROUP,
+  reaches: [{ kind: 'leaseExpiry', access: 'cancel' }],
+  create: (env, clients) => new SchedulerLeaseCancel(clients.scheduler, env.LEASE_EXPIRY_SCHEDULE_GROUP),
+});

@@ -3,9 +3,10 @@ import { commaList, nonEmpty } from '../config';
 import { IMAGE_NAME_PATTERN } from '../domain/images';
 import { DEFAULT_PLACEMENT_COSTS, placementCostsSchema } from '../domain/placement-costs';
 import { UnavailableOfferings } from '../domain/unavailable-offerings';
+import type { Compute } from '../ports/compute';
 import type { PlacementSettings } from '../usecases/dependencies';
 import * as z from '../zod';
-import { createEc2Client } from './clients';
+import { type Ec2Capability, type EnvOf, portFactory } from './port-factory';
 
 const REGION_NAME = /^[a-z]{2}(-gov)?-[a-z]+-\d$/;
 
@@ -21,10 +22,9 @@ const jsonObject = z.pipe(
   }),
 );
 
-/** Environment of every function that places leases or lists pools. */
-export const placementConfig = {
+/** The home region and the GPU regions, home region first; default: the home region alone. */
+const regionsEnv = {
   AWS_REGION: nonEmpty,
-  /** GPU regions, home region first; default: the home region alone. */
   GPU_REGIONS: z.optional(
     z.pipe(
       commaList,
@@ -33,8 +33,11 @@ export const placementConfig = {
         .check(z.minLength(1)),
     ),
   ),
-  /** Value of the `gpurent:fleet` tag on each region's subnets and launch template. */
-  FLEET_NAME: nonEmpty,
+};
+
+/** How leases are placed: regions, costs, spot prices and the default image. */
+const placementEnv = {
+  ...regionsEnv,
   PLACEMENT_COSTS: z.optional(z.pipe(jsonObject, placementCostsSchema)),
   SPOT_PRICE_SOURCE: z._default(z.enum(['ec2', 'catalog']), 'ec2'),
   /** Spot price as a share of on-demand where EC2 publishes none (1: bill spot at on-demand, never less). */
@@ -47,43 +50,43 @@ export const placementConfig = {
   ),
 };
 
-export interface PlacementConfig {
-  readonly AWS_REGION: string;
-  readonly GPU_REGIONS?: readonly string[] | undefined;
-  readonly FLEET_NAME: string;
-  readonly PLACEMENT_COSTS?: PlacementSettings['costs'] | undefined;
-  readonly SPOT_PRICE_SOURCE: 'ec2' | 'catalog';
-  readonly SPOT_CATALOG_RATIO: number;
-  readonly SPOT_PRICE_NOTE?: string | undefined;
-  readonly GPU_IMAGE_NAME: string;
-}
-
 /** The GPU regions with the home region first, whatever order the list came in. */
-export function gpuRegions(config: Pick<PlacementConfig, 'AWS_REGION' | 'GPU_REGIONS'>): string[] {
+export function gpuRegions(config: EnvOf<typeof regionsEnv>): string[] {
   const listed = config.GPU_REGIONS ?? [];
   return [config.AWS_REGION, ...listed.filter((region) => region !== config.AWS_REGION)];
 }
 
-/** EC2 in every GPU region and the placement settings, one client per region. */
-export function createPlacement(config: PlacementConfig) {
-  const regions = gpuRegions(config);
-  const clients = new Map<string, ReturnType<typeof createEc2Client>>();
-  const clientFor = (region: string) => {
-    let client = clients.get(region);
-    if (!client) {
-      client = createEc2Client(region);
-      clients.set(region, client);
-    }
-    return client;
-  };
-  const placement: PlacementSettings = {
-    regions,
-    costs: config.PLACEMENT_COSTS ?? DEFAULT_PLACEMENT_COSTS,
-    spotPriceSource: config.SPOT_PRICE_SOURCE,
-    spotCatalogRatio: config.SPOT_CATALOG_RATIO,
-    spotPriceNote: config.SPOT_PRICE_NOTE,
-    defaultImage: config.GPU_IMAGE_NAME,
+/**
+ * EC2 in every GPU region, one client per region. `capabilities` are what the
+ * function does with it, and all it is granted.
+ */
+export const ec2Compute = (...capabilities: readonly Ec2Capability[]) =>
+  portFactory({
+    env: {
+      ...regionsEnv,
+      /** Value of the `gpurent:fleet` tag on each region's subnets and launch template. */
+      FLEET_NAME: nonEmpty,
+    },
+    reaches: [{ kind: 'gpuRegions' }, { kind: 'ec2', capabilities }],
+    create: (env, clients): Compute =>
+      new Ec2Compute({
+        regions: gpuRegions(env),
+        fleetName: env.FLEET_NAME,
+        clientFor: (region) => clients.ec2(region),
+      }),
+  });
+
+/** The placement settings, read once; the offerings that refused capacity are remembered per container. */
+export const placementSettings = portFactory({
+  env: placementEnv,
+  reaches: [{ kind: 'gpuRegions' }],
+  create: (env): PlacementSettings => ({
+    regions: gpuRegions(env),
+    costs: env.PLACEMENT_COSTS ?? DEFAULT_PLACEMENT_COSTS,
+    spotPriceSource: env.SPOT_PRICE_SOURCE,
+    spotCatalogRatio: env.SPOT_CATALOG_RATIO,
+    spotPriceNote: env.SPOT_PRICE_NOTE,
+    defaultImage: env.GPU_IMAGE_NAME,
     unavailable: new UnavailableOfferings(),
-  };
-  return { compute: new Ec2Compute({ regions, fleetName: config.FLEET_NAME, clientFor }), placement };
-}
+  }),
+});

@@ -1,55 +1,144 @@
+import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
+import { DynamoDbAuditStore, DynamoDbChargedTenants } from '../adapters/dynamodb-audit-store';
+import { DynamoDbBudgetRepository } from '../adapters/dynamodb-budget-repository';
 import { DynamoDbCommitmentRepository } from '../adapters/dynamodb-commitments';
+import { DynamoDbGpuHealthMarks } from '../adapters/dynamodb-gpu-health-marks';
 import { DynamoDbImageRepository } from '../adapters/dynamodb-images';
 import { DynamoDbLeaseRepository } from '../adapters/dynamodb-lease-repository';
 import { DynamoDbMeteringLedger } from '../adapters/dynamodb-metering-ledger';
+import { DynamoDbScalingGroupRepository } from '../adapters/dynamodb-scaling-group-repository';
 import { DynamoDbSpendCounters } from '../adapters/dynamodb-spend-counters';
 import { DynamoDbSpotPriceHistory } from '../adapters/dynamodb-spot-price-history';
+import { DynamoDbTenantSettings } from '../adapters/dynamodb-tenant-settings';
 import { nonEmpty } from '../config';
+import { TABLES } from '../resources';
 import * as z from '../zod';
-import { createDocumentClient, createDynamoDbClient } from './clients';
+import { portFactory, type TableAccess } from './port-factory';
 
-/** Environment every function that reads or writes leases needs. */
-export const storeConfig = {
-  LEASES_TABLE_NAME: nonEmpty,
-  USAGE_TABLE_NAME: nonEmpty,
-  SPEND_TABLE_NAME: nonEmpty,
-  /**
-   * How long raw usage records are kept (the charge-by-charge trail); reports and
-   * audits read rollups, the export reads leases.
-   */
-  USAGE_ROW_TTL_DAYS: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(3650)), 400),
-};
+/*
+ * One factory per DynamoDB-backed port. Each names the tables it reaches and
+ * how (the caller says whether it only reads), and reads only their variables.
+ */
+const LEASES = { [TABLES.leases.envVar]: nonEmpty };
+const USAGE = { [TABLES.usage.envVar]: nonEmpty };
+const SPEND = { [TABLES.spend.envVar]: nonEmpty };
+const BUDGETS = { [TABLES.budgets.envVar]: nonEmpty };
+const AUDITS = { [TABLES.audits.envVar]: nonEmpty };
+const SCALING_GROUPS = { [TABLES.scalingGroups.envVar]: nonEmpty };
+const IDEMPOTENCY = { [TABLES.idempotency.envVar]: nonEmpty };
 
-export interface StoreConfig {
-  readonly LEASES_TABLE_NAME: string;
-  readonly USAGE_TABLE_NAME: string;
-  readonly SPEND_TABLE_NAME: string;
-  readonly USAGE_ROW_TTL_DAYS?: number;
-}
+const table = (name: keyof typeof TABLES, access: TableAccess) =>
+  ({ kind: 'table', table: name, access }) as const;
 
-/** The lease repository, the metering ledger, the spend counters and spot price history over one DynamoDB client. */
-export function createStores(config: StoreConfig) {
-  const dynamoDb = createDynamoDbClient();
-  const documents = createDocumentClient(dynamoDb);
-  return {
-    dynamoDb,
-    leases: new DynamoDbLeaseRepository(documents, config.LEASES_TABLE_NAME),
-    ledger: new DynamoDbMeteringLedger(
-      documents,
-      {
-        leases: config.LEASES_TABLE_NAME,
-        usage: config.USAGE_TABLE_NAME,
-        spend: config.SPEND_TABLE_NAME,
-      },
-      { usageRowTtlDays: config.USAGE_ROW_TTL_DAYS },
-    ),
-    spend: new DynamoDbSpendCounters(documents, config.SPEND_TABLE_NAME),
-    spotPrices: new DynamoDbSpotPriceHistory(documents, config.LEASES_TABLE_NAME),
-    documents,
-    images: new DynamoDbImageRepository(documents, config.LEASES_TABLE_NAME),
-    commitments: new DynamoDbCommitmentRepository(documents, {
-      leases: config.LEASES_TABLE_NAME,
-      usage: config.USAGE_TABLE_NAME,
-    }),
-  };
-}
+export const leaseRepository = (access: TableAccess) =>
+  portFactory({
+    env: LEASES,
+    reaches: [table('leases', access)],
+    create: (env, clients) => new DynamoDbLeaseRepository(clients.documents, env.LEASES_TABLE_NAME),
+  });
+
+/** Charges land on the usage rows, the instance and the spend counters in one transaction. */
+export const meteringLedger = (access: TableAccess) =>
+  portFactory({
+    env: {
+      ...LEASES,
+      ...USAGE,
+      ...SPEND,
+      /**
+       * How long raw usage records are kept (the charge-by-charge trail); reports and
+       * audits read rollups, the export reads leases.
+       */
+      USAGE_ROW_TTL_DAYS: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(3650)), 400),
+    },
+    reaches: [table('leases', access), table('usage', access), table('spend', access)],
+    create: (env, clients) =>
+      new DynamoDbMeteringLedger(
+        clients.documents,
+        { leases: env.LEASES_TABLE_NAME, usage: env.USAGE_TABLE_NAME, spend: env.SPEND_TABLE_NAME },
+        { usageRowTtlDays: env.USAGE_ROW_TTL_DAYS },
+      ),
+  });
+
+export const spendCounters = (access: TableAccess) =>
+  portFactory({
+    env: SPEND,
+    reaches: [table('spend', access)],
+    create: (env, clients) => new DynamoDbSpendCounters(clients.documents, env.SPEND_TABLE_NAME),
+  });
+
+/** The tenants charged in a month, from the spend table's month-counters index. */
+export const chargedTenants = portFactory({
+  env: SPEND,
+  reaches: [table('spend', 'read')],
+  create: (env, clients) => new DynamoDbChargedTenants(clients.documents, env.SPEND_TABLE_NAME),
+});
+
+export const spotPriceHistory = (access: TableAccess) =>
+  portFactory({
+    env: LEASES,
+    reaches: [table('leases', access)],
+    create: (env, clients) => new DynamoDbSpotPriceHistory(clients.documents, env.LEASES_TABLE_NAME),
+  });
+
+export const imageRepository = (access: TableAccess) =>
+  portFactory({
+    env: LEASES,
+    reaches: [table('leases', access)],
+    create: (env, clients) => new DynamoDbImageRepository(clients.documents, env.LEASES_TABLE_NAME),
+  });
+
+/** Commitments live beside leases; the fleet's idle reserved time is recorded in the usage table. */
+export const commitmentRepository = (leases: TableAccess, usage: TableAccess = leases) =>
+  portFactory({
+    env: { ...LEASES, ...USAGE },
+    reaches: [table('leases', leases), table('usage', usage)],
+    create: (env, clients) =>
+      new DynamoDbCommitmentRepository(clients.documents, {
+        leases: env.LEASES_TABLE_NAME,
+        usage: env.USAGE_TABLE_NAME,
+      }),
+  });
+
+export const tenantSettings = (access: TableAccess) =>
+  portFactory({
+    env: LEASES,
+    reaches: [table('leases', access)],
+    create: (env, clients) => new DynamoDbTenantSettings(clients.documents, env.LEASES_TABLE_NAME),
+  });
+
+export const budgetRepository = (access: TableAccess) =>
+  portFactory({
+    env: BUDGETS,
+    reaches: [table('budgets', access)],
+    create: (env, clients) => new DynamoDbBudgetRepository(clients.documents, env.BUDGETS_TABLE_NAME),
+  });
+
+export const auditStore = (access: TableAccess) =>
+  portFactory({
+    env: AUDITS,
+    reaches: [table('audits', access)],
+    create: (env, clients) => new DynamoDbAuditStore(clients.documents, env.AUDITS_TABLE_NAME),
+  });
+
+export const scalingGroupRepository = (access: TableAccess) =>
+  portFactory({
+    env: SCALING_GROUPS,
+    reaches: [table('scalingGroups', access)],
+    create: (env, clients) =>
+      new DynamoDbScalingGroupRepository(clients.documents, env.SCALING_GROUPS_TABLE_NAME),
+  });
+
+/** GPU health marks live beside the scaling groups they watch. */
+export const gpuHealthMarks = portFactory({
+  env: SCALING_GROUPS,
+  reaches: [table('scalingGroups', 'readWrite')],
+  create: (env, clients) => new DynamoDbGpuHealthMarks(clients.documents, env.SCALING_GROUPS_TABLE_NAME),
+});
+
+/** Powertools idempotency records (the API's create, the worker's commands). */
+export const idempotencyStore = portFactory({
+  env: IDEMPOTENCY,
+  reaches: [table('idempotency', 'readWrite')],
+  create: (env, clients) =>
+    new DynamoDBPersistenceLayer({ tableName: env.IDEMPOTENCY_TABLE_NAME, awsSdkV3Client: clients.dynamoDb }),
+});

@@ -35,6 +35,31 @@ export interface ControlPlane {
   readonly images: ImageRepository;
 }
 
+/*
+ * What the use cases that end, provision and replace leases take: each the
+ * ports it (and what it calls) uses, and no more, so a function is built,
+ * and granted, only what its use cases reach.
+ */
+
+/** Ending a lease's instances: EC2, the lease and its bills, reserved slots. */
+export type InstanceEnding = Pick<
+  ControlPlane,
+  'leases' | 'ledger' | 'spotPrices' | 'compute' | 'catalog' | 'placement' | 'commitments' | 'region' | 'now'
+>;
+
+/** Ending a lease: its instances, then its expiry (cancelled, never armed) and its event. */
+export type LeaseEnding = InstanceEnding &
+  Pick<ControlPlane, 'events'> & { readonly expiry: Pick<LeaseExpiryScheduler, 'cancel'> };
+
+/** Placing and launching a lease's GPUs, and failing it when no pool has room. */
+export type Provisioning = LeaseEnding & Pick<ControlPlane, 'images' | 'metrics'>;
+
+/** Marking a lease interrupted: its instance, the pool's refusal, the event and the replace command. */
+export type InterruptionMarking = Pick<
+  ControlPlane,
+  'leases' | 'placement' | 'region' | 'now' | 'events' | 'commands'
+>;
+
 /** How the provisioner finds and ranks pools; read once from configuration. */
 export interface PlacementSettings {
   /** GPU regions, home region first. */

@@ -4,10 +4,14 @@ import type { Pool } from '../domain/placement';
 import { chooseRentalMode } from '../domain/rental-mode';
 import { planReclaim, RECLAIM_WARNING_MS } from '../domain/spot-reclaim';
 import type { ComputeInstance } from '../ports/compute';
-import type { ControlPlane } from './dependencies';
+import type { ControlPlane, InterruptionMarking, Provisioning } from './dependencies';
 import { closeInstanceBill } from './metering';
 import { livePools } from './pools';
 import { adoptedPlacement, failLease, fillMissingGpus } from './provision-lease';
+
+/** What an EC2 instance event touches: the lease, its bill, and (when interrupted) the replace command. */
+export type Ec2EventDeps = InterruptionMarking &
+  Pick<ControlPlane, 'compute' | 'catalog' | 'ledger' | 'spotPrices'>;
 
 export type InterruptionOutcome =
   | 'interrupted'
@@ -29,7 +33,7 @@ export type InterruptionOutcome =
  *   ended without a warning or a release is handled as interrupted.
  * Every effect is a conditional write, so a redelivered event changes nothing.
  */
-export async function handleEc2Event(deps: ControlPlane, event: Ec2Event): Promise<InterruptionOutcome> {
+export async function handleEc2Event(deps: Ec2EventDeps, event: Ec2Event): Promise<InterruptionOutcome> {
   const atMs = Date.parse(event.time);
   const instanceId = event.detail['instance-id'];
   const regions = [event.region, ...deps.placement.regions.filter((region) => region !== event.region)];
@@ -76,7 +80,7 @@ const poolOf = (instance: Pick<ComputeInstance, 'region' | 'zone' | 'instanceTyp
  * a replacement is queued for when AWS takes the instance.
  */
 export async function markInterrupted(
-  deps: ControlPlane,
+  deps: InterruptionMarking,
   lease: LeaseView,
   record: LeaseInstance,
   atMs: number,
@@ -106,7 +110,7 @@ export async function markInterrupted(
 }
 
 async function confirmRunning(
-  deps: ControlPlane,
+  deps: Pick<ControlPlane, 'leases' | 'catalog' | 'now' | 'events'>,
   lease: LeaseView,
   record: LeaseInstance,
   atMs: number,
@@ -153,7 +157,7 @@ export type ReplaceOutcome = 'replaced' | 'failed' | 'not-interrupted' | 'missin
  * redelivered command launches nothing twice.
  */
 export async function replaceInterrupted(
-  deps: ControlPlane,
+  deps: Provisioning,
   tenantId: string,
   leaseId: string,
   instanceId: string,

@@ -5,7 +5,7 @@ import { choosePool, type Pool, poolKey, withCapacityFailure } from '../domain/p
 import { chooseRentalMode, type ModeDecision } from '../domain/rental-mode';
 import type { ReservableLease } from '../domain/reservations';
 import { CapacityUnavailableError, type ComputeInstance } from '../ports/compute';
-import type { ControlPlane } from './dependencies';
+import type { Provisioning } from './dependencies';
 import { imageForLaunch } from './images';
 import { toLeaseInstances, unrecordedInstances } from './lease-instances';
 import { candidateInstanceTypes } from './lease-shape';
@@ -22,7 +22,7 @@ export type ProvisionOutcome = 'running' | 'failed' | 'released' | 'not-pending'
  * still missing are placed.
  */
 export async function provisionLease(
-  deps: ControlPlane,
+  deps: Provisioning,
   tenantId: string,
   leaseId: string,
 ): Promise<ProvisionOutcome> {
@@ -66,7 +66,7 @@ export type MissingGpusDecision = (reserved: ReservedOptions, missing: Reservabl
  * replacement of interrupted instances.
  */
 export async function fillMissingGpus(
-  deps: ControlPlane,
+  deps: Provisioning,
   lease: LeaseView,
   decide: MissingGpusDecision,
 ): Promise<{ placement: LeasePlacement } | { failure: string }> {
@@ -128,7 +128,7 @@ interface Launched {
  * Fails only when every allowed pool refused or none is left, saying which.
  */
 async function placeAndLaunch(
-  deps: ControlPlane,
+  deps: Provisioning,
   lease: LeaseView,
   missing: ReservableLease,
   decision: ModeDecision,
@@ -223,7 +223,7 @@ async function placeAndLaunch(
 }
 
 /** The pool refused: it sits out its back-off here and in the container's unavailable-offerings cache. */
-function markRefused(deps: ControlPlane, pools: readonly Pool[], refused: Pool): Pool[] {
+function markRefused(deps: Provisioning, pools: readonly Pool[], refused: Pool): Pool[] {
   const atMs = deps.now();
   deps.placement.unavailable.markUnavailable(refused, atMs);
   const key = poolKey(refused);
@@ -246,7 +246,7 @@ export function adoptedPlacement(owned: readonly LeaseInstance[], reason: string
 
 /** No capacity anywhere: whatever the lease still runs is ended, then the lease FAILS. */
 export async function failLease(
-  deps: ControlPlane,
+  deps: Provisioning,
   lease: LeaseView,
   from: 'PENDING' | 'INTERRUPTED',
   reason: string,

@@ -1,7 +1,7 @@
 import { isTerminal } from '../domain/lease';
 import type { ComputeInstance } from '../ports/compute';
 import type { DomainEvent } from '../ports/domain-events';
-import type { ControlPlane } from './dependencies';
+import type { ControlPlane, InterruptionMarking } from './dependencies';
 import { toLeaseInstances } from './lease-instances';
 import { stampVanishedInstances } from './vanished-instances';
 
@@ -24,7 +24,10 @@ export interface ReconcileSummary {
  * they are billed; billed instances EC2 no longer runs get their end stamped,
  * so their bill closes; commands of leases stuck in PENDING or RELEASING are re-sent.
  */
-export async function reconcileFleet(deps: ControlPlane): Promise<ReconcileSummary> {
+/** The fleet against the table: EC2, leases, the commands it re-sends, the strays it adopts. */
+export type ReconcileDeps = InterruptionMarking & Pick<ControlPlane, 'compute' | 'catalog' | 'commitments'>;
+
+export async function reconcileFleet(deps: ReconcileDeps): Promise<ReconcileSummary> {
   const managed = await deps.compute.managedInstances();
   const byLease = new Map<string, ComputeInstance[]>();
   const orphans: ComputeInstance[] = [];

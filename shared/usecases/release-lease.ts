@@ -1,6 +1,6 @@
 import { isTerminal, type LeaseView } from '../domain/lease';
 import { LeaseNotFoundError } from '../errors';
-import type { ControlPlane } from './dependencies';
+import type { ControlPlane, InstanceEnding, LeaseEnding } from './dependencies';
 import { instanceRef, toLeaseInstances, unrecordedInstances } from './lease-instances';
 import { closeInstanceBill } from './metering';
 import { freeReservedSlots } from './reserved-slots';
@@ -39,7 +39,7 @@ export async function requestRelease(
  * provisioning left unrecorded, which are recorded first so they are billed)
  * and closes each bill at the termination instant, which is stamped once.
  */
-export async function endInstances(deps: ControlPlane, lease: LeaseView): Promise<number> {
+export async function endInstances(deps: InstanceEnding, lease: LeaseView): Promise<number> {
   const { tenantId, leaseId } = lease;
   const strays = await unrecordedInstances(deps, leaseId, lease.instances);
   if (strays.length > 0) await deps.leases.recordInstances(await toLeaseInstances(deps, lease, strays));
@@ -68,7 +68,7 @@ export type ReleaseOutcome = 'released' | 'not-releasing' | 'missing';
 
 /** The worker's side: ends the lease's instances, then marks it RELEASED. Safe to run again. */
 export async function completeRelease(
-  deps: ControlPlane,
+  deps: LeaseEnding,
   tenantId: string,
   leaseId: string,
 ): Promise<ReleaseOutcome> {

@@ -1,6 +1,6 @@
 import type { LeaseInstance } from '../domain/lease';
 import type { ComputeInstance } from '../ports/compute';
-import type { ControlPlane } from './dependencies';
+import type { ControlPlane, InterruptionMarking } from './dependencies';
 import { markInterrupted } from './interruptions';
 import { instanceRef } from './lease-instances';
 
@@ -35,7 +35,7 @@ export function vanishedAt(
  * now; the rest are looked up one by one. Returns how many were stamped.
  */
 export async function stampVanishedInstances(
-  deps: ControlPlane,
+  deps: InterruptionMarking & Pick<ControlPlane, 'compute'>,
   live: readonly ComputeInstance[],
 ): Promise<number> {
   const running = new Set(live.map((instance) => instance.instanceId));

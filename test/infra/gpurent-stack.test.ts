@@ -5,7 +5,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { API_ROUTES } from '../../infra/constructs/api';
 import { GPU_AMI_SSM_PARAMETER } from '../../infra/constructs/fleet';
 import type { GpurentStack } from '../../infra/gpurent-stack';
+import { type Reach, type Wiring, wiringEnv, wiringReaches } from '../../shared/lambda/port-factory';
 import { QUEUES, TABLES, TOPICS } from '../../shared/resources';
+import * as z from '../../shared/zod';
 import { logicalIdOf, SYNTH_TIMEOUT_MS, synthesizeGpurent } from './support/synth';
 
 type Resource = { Type: string; Properties?: Record<string, unknown>; DeletionPolicy?: string };
@@ -46,6 +48,28 @@ function statementsOf(fn: keyof GpurentStack['functions']): Statement[] {
       (policy) =>
         (policy.Properties?.PolicyDocument as { Statement?: Statement[] } | undefined)?.Statement ?? [],
     );
+}
+
+const FUNCTION_NAMES = [
+  'api',
+  'leaseWorker',
+  'metering',
+  'reconciler',
+  'budgetEvaluator',
+  'scalingEvaluator',
+  'audit',
+  'interruptionHandler',
+] as const satisfies readonly (keyof GpurentStack['functions'])[];
+
+/** The wiring the function's handler builds its ports from: functions/<handler>/wiring.ts, its one export. */
+async function wiringOf(fn: keyof GpurentStack['functions']): Promise<Wiring> {
+  const module = (await import(`../../functions/${stack.functions[fn].handlerName}/wiring.ts`)) as Record<
+    string,
+    Wiring
+  >;
+  const wirings = Object.values(module);
+  expect(wirings).toHaveLength(1);
+  return wirings[0] as Wiring;
 }
 
 const environmentOf = (fn: Resource): Record<string, unknown> =>
@@ -406,100 +430,13 @@ describe('budgets', () => {
 });
 
 describe('functions', () => {
-  const expectedEnvironment: Record<keyof GpurentStack['functions'], string[]> = {
-    api: [
-      'LEASES_TABLE_NAME',
-      'USAGE_TABLE_NAME',
-      'SPEND_TABLE_NAME',
-      'BUDGETS_TABLE_NAME',
-      'IDEMPOTENCY_TABLE_NAME',
-      'LEASE_COMMANDS_QUEUE_URL',
-      'EVENT_BUS_NAME',
-      'SCALING_GROUPS_TABLE_NAME',
-      'AUDITS_TABLE_NAME',
-      'SPOT_DATA_DIR',
-      'LEASE_EXPIRY_SCHEDULE_GROUP',
-      'LEASE_COMMANDS_QUEUE_ARN',
-      'LEASE_EXPIRY_ROLE_ARN',
-      'FLEET_NAME',
-      'GPU_REGIONS',
-    ],
-    // LEASE_COMMANDS_QUEUE_URL: the shared control-plane config of worker and reconciler requires it.
-    leaseWorker: [
-      'LEASES_TABLE_NAME',
-      'USAGE_TABLE_NAME',
-      'SPEND_TABLE_NAME',
-      'IDEMPOTENCY_TABLE_NAME',
-      'EVENT_BUS_NAME',
-      'FLEET_NAME',
-      'GPU_REGIONS',
-      'LEASE_COMMANDS_QUEUE_URL',
-      'LEASE_EXPIRY_SCHEDULE_GROUP',
-      'LEASE_COMMANDS_QUEUE_ARN',
-      'LEASE_EXPIRY_ROLE_ARN',
-    ],
-    metering: ['LEASES_TABLE_NAME', 'USAGE_TABLE_NAME', 'SPEND_TABLE_NAME', 'METERING_WORK_QUEUE_URL'],
-    interruptionHandler: [
-      'LEASES_TABLE_NAME',
-      'USAGE_TABLE_NAME',
-      'SPEND_TABLE_NAME',
-      'LEASE_COMMANDS_QUEUE_URL',
-      'EVENT_BUS_NAME',
-      'FLEET_NAME',
-      'GPU_REGIONS',
-      'LEASE_EXPIRY_SCHEDULE_GROUP',
-      'LEASE_COMMANDS_QUEUE_ARN',
-      'LEASE_EXPIRY_ROLE_ARN',
-    ],
-    reconciler: [
-      'LEASES_TABLE_NAME',
-      'USAGE_TABLE_NAME',
-      'SPEND_TABLE_NAME',
-      'EVENT_BUS_NAME',
-      'FLEET_NAME',
-      'GPU_REGIONS',
-      'LEASE_COMMANDS_QUEUE_URL',
-      'LEASE_EXPIRY_SCHEDULE_GROUP',
-      'LEASE_COMMANDS_QUEUE_ARN',
-      'LEASE_EXPIRY_ROLE_ARN',
-    ],
-    budgetEvaluator: [
-      'LEASES_TABLE_NAME',
-      'USAGE_TABLE_NAME',
-      'SPEND_TABLE_NAME',
-      'BUDGETS_TABLE_NAME',
-      'BUDGET_ALERTS_TOPIC_ARN',
-      'LEASE_COMMANDS_QUEUE_URL',
-      'EVENT_BUS_NAME',
-    ],
-    scalingEvaluator: [
-      'FLEET_NAME',
-      'GPU_REGIONS',
-      'LEASES_TABLE_NAME',
-      'USAGE_TABLE_NAME',
-      'SPEND_TABLE_NAME',
-      'BUDGETS_TABLE_NAME',
-      'SCALING_GROUPS_TABLE_NAME',
-      'LEASE_EXPIRY_SCHEDULE_GROUP',
-      'LEASE_COMMANDS_QUEUE_ARN',
-      'LEASE_EXPIRY_ROLE_ARN',
-      'LEASE_COMMANDS_QUEUE_URL',
-      'EVENT_BUS_NAME',
-    ],
-    audit: [
-      'LEASES_TABLE_NAME',
-      'USAGE_TABLE_NAME',
-      'SPEND_TABLE_NAME',
-      'AUDITS_TABLE_NAME',
-      'BUDGET_ALERTS_TOPIC_ARN',
-      'EVENT_BUS_NAME',
-      'SPOT_DATA_DIR',
-    ],
-  };
+  it('checks every function of the stack', () => {
+    expect([...FUNCTION_NAMES].sort()).toEqual(Object.keys(stack.functions).sort());
+  });
 
-  it.each(Object.keys(expectedEnvironment) as (keyof GpurentStack['functions'])[])(
-    '%s: Node.js 24 on ARM64, traced, JSON logs, exactly its environment',
-    (name) => {
+  it.each(FUNCTION_NAMES)(
+    "%s: Node.js 24 on ARM64, traced, JSON logs, the environment its handler's configuration schema reads",
+    async (name) => {
       const fn = template.toJSON().Resources[logicalIdOf(stack, stack.functions[name])] as Resource;
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs24.x',
@@ -512,7 +449,20 @@ describe('functions', () => {
         },
       });
       const variables = environmentOf(fn);
-      expect(Object.keys(variables).sort()).toEqual([...POWERTOOLS_ENV, ...expectedEnvironment[name]].sort());
+      const schema = wiringEnv(await wiringOf(name));
+      const required = Object.keys(schema).filter(
+        (key) => key !== 'AWS_REGION' && !z.safeParse(schema[key] as z.ZodMiniType, undefined).success,
+      );
+      // Every variable set is one the handler reads, and every one it needs is set.
+      expect(Object.keys(variables).sort()).toEqual(
+        expect.arrayContaining([...POWERTOOLS_ENV, ...required].sort()),
+      );
+      for (const key of Object.keys(variables)) {
+        expect(
+          POWERTOOLS_ENV.includes(key) || key in schema,
+          `${name} sets ${key}, which it never reads`,
+        ).toBe(true);
+      }
       expect(variables).toMatchObject({
         POWERTOOLS_SERVICE_NAME: 'gpurent',
         POWERTOOLS_METRICS_NAMESPACE: 'gpurent',
@@ -544,11 +494,12 @@ describe('functions', () => {
     }
   });
 
-  it('lets the API and the reconciler send lease commands, and the worker only consume them', () => {
-    for (const fn of ['api', 'reconciler'] as const) {
-      expect(statementWith(statementsOf(fn), 'sqs:SendMessage')).toBeDefined();
+  it('lets the API, the reconciler and the worker (an expiry becomes a release command) send lease commands', () => {
+    for (const fn of ['api', 'reconciler', 'leaseWorker'] as const) {
+      expect(statementWith(statementsOf(fn), 'sqs:SendMessage')?.Resource).toEqual({
+        'Fn::GetAtt': [logicalIdOf(stack, stack.queues.queues.leaseCommands.queue), 'Arn'],
+      });
     }
-    expect(statementWith(statementsOf('leaseWorker'), 'sqs:SendMessage')).toBeUndefined();
     expect(statementWith(statementsOf('leaseWorker'), 'sqs:ReceiveMessage')).toBeDefined();
     // Metering sends only to its own work queue (the overflow of a run), never lease commands.
     expect(statementWith(statementsOf('metering'), 'sqs:SendMessage')?.Resource).toEqual({
@@ -576,6 +527,164 @@ describe('functions', () => {
       BatchSize: 10,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
     });
+  });
+});
+
+/** The actions of each EC2 capability a wiring may declare: least privilege, written down. */
+const EC2_CAPABILITY_ACTIONS: Record<string, readonly string[]> = {
+  fleet: ['ec2:DescribeSubnets', 'ec2:DescribeLaunchTemplates'],
+  spotPrices: ['ec2:DescribeSpotPriceHistory'],
+  instances: ['ec2:DescribeInstances'],
+  imageVersions: ['ec2:DescribeLaunchTemplateVersions', 'ec2:CreateLaunchTemplateVersion'],
+  launch: ['ec2:RunInstances', 'ec2:CreateTags', 'iam:PassRole'],
+  terminate: ['ec2:TerminateInstances'],
+};
+const DYNAMODB_READS = new Set([
+  'dynamodb:BatchGetItem',
+  'dynamodb:GetRecords',
+  'dynamodb:GetShardIterator',
+  'dynamodb:Query',
+  'dynamodb:GetItem',
+  'dynamodb:Scan',
+  'dynamodb:ConditionCheckItem',
+  'dynamodb:DescribeTable',
+]);
+
+/** Logical ids among `ids` that a statement's resources name. */
+const named = (statement: Statement, ids: Record<string, string>) =>
+  Object.entries(ids)
+    .filter(([, id]) => JSON.stringify(statement.Resource).includes(`"${id}"`))
+    .map(([name]) => name);
+
+describe('least privilege: every grant follows from what the handler builds', () => {
+  it.each(FUNCTION_NAMES)('%s is granted only what its wiring reaches', async (fn) => {
+    const reaches = wiringReaches(await wiringOf(fn));
+    const of = <K extends Reach['kind']>(kind: K) =>
+      reaches.filter((reach): reach is Extract<Reach, { kind: K }> => reach.kind === kind);
+    const tableIds = Object.fromEntries(
+      Object.keys(TABLES).map((t) => [t, logicalIdOf(stack, stack.data.tables[t as keyof typeof TABLES])]),
+    );
+    const queueIds = Object.fromEntries(
+      Object.keys(QUEUES).map((q) => [
+        q,
+        logicalIdOf(stack, stack.queues.queues[q as keyof typeof QUEUES].queue),
+      ]),
+    );
+    const topicIds = Object.fromEntries(
+      Object.keys(TOPICS).map((t) => [t, logicalIdOf(stack, stack.alerts.topics[t as keyof typeof TOPICS])]),
+    );
+    const consumed = Object.values(resourcesOfType('AWS::Lambda::EventSourceMapping'))
+      .filter((mapping) =>
+        JSON.stringify(mapping.Properties?.FunctionName).includes(logicalIdOf(stack, stack.functions[fn])),
+      )
+      .flatMap((mapping) =>
+        named({ Effect: 'Allow', Action: [], Resource: mapping.Properties?.EventSourceArn }, queueIds),
+      );
+    const capabilities = of('ec2').flatMap((reach) => reach.capabilities);
+    const expiry = of('leaseExpiry');
+
+    for (const statement of statementsOf(fn)) {
+      for (const action of actionsOf(statement)) {
+        const where = `${fn}: ${action} on ${JSON.stringify(statement.Resource)}`;
+        const [service] = action.split(':');
+        if (service === 'dynamodb') {
+          for (const table of named(statement, tableIds)) {
+            const access = of('table')
+              .filter((reach) => reach.table === table)
+              .map((reach) => reach.access);
+            expect(access.length, where).toBeGreaterThan(0);
+            if (!DYNAMODB_READS.has(action)) expect(access, where).toContain('readWrite');
+          }
+          expect(named(statement, tableIds).length, where).toBeGreaterThan(0);
+        } else if (service === 'sqs') {
+          const queues = named(statement, queueIds);
+          expect(queues.length, where).toBeGreaterThan(0);
+          for (const queue of queues) {
+            const sent = of('queue').some((reach) => reach.queue === queue);
+            expect(
+              action === 'sqs:SendMessage' ||
+                action === 'sqs:GetQueueAttributes' ||
+                action === 'sqs:GetQueueUrl'
+                ? sent || consumed.includes(queue)
+                : consumed.includes(queue),
+              where,
+            ).toBe(true);
+          }
+        } else if (service === 'sns') {
+          for (const topic of named(statement, topicIds)) {
+            expect(
+              of('topic').some((reach) => reach.topic === topic),
+              where,
+            ).toBe(true);
+          }
+        } else if (service === 'events') {
+          expect(of('eventBus').length, where).toBeGreaterThan(0);
+        } else if (service === 'scheduler') {
+          expect(expiry.length, where).toBeGreaterThan(0);
+          if (action !== 'scheduler:DeleteSchedule')
+            expect(
+              expiry.map((r) => r.access),
+              where,
+            ).toContain('arm');
+        } else if (service === 'cloudwatch') {
+          expect(of('gpuMetrics').length, where).toBeGreaterThan(0);
+        } else if (action === 'iam:PassRole') {
+          const passesSender = JSON.stringify(statement.Resource).includes(
+            logicalIdOf(stack, stack.leaseExpiry.senderRole),
+          );
+          if (passesSender)
+            expect(
+              expiry.map((r) => r.access),
+              where,
+            ).toContain('arm');
+          else expect(capabilities, where).toContain('launch');
+        } else if (action === 'lambda:InvokeFunction') {
+          // Lambda invokes the function's on-success destination with the function's role.
+          const destinations = Object.values(resourcesOfType('AWS::Lambda::EventInvokeConfig'))
+            .filter(
+              (config) =>
+                JSON.stringify(config.Properties?.FunctionName) ===
+                JSON.stringify({ Ref: logicalIdOf(stack, stack.functions[fn]) }),
+            )
+            .map((config) => JSON.stringify(config.Properties?.DestinationConfig ?? null));
+          const target = (/"Fn::GetAtt":\["([^"]+)"/.exec(JSON.stringify(statement.Resource)) ?? [])[1] ?? '';
+          expect(
+            destinations.some((destination) => destination.includes(`"${target}"`)),
+            where,
+          ).toBe(true);
+        } else if (service === 'ec2') {
+          expect(
+            capabilities.flatMap((c) => EC2_CAPABILITY_ACTIONS[c] ?? []),
+            where,
+          ).toContain(action);
+        } else {
+          // Tracing, the function's own log group, and the alerts topic's key.
+          expect(['xray', 'logs', 'kms'], where).toContain(service);
+        }
+      }
+    }
+  });
+
+  it('fails a function granted a table its wiring does not reach (the check can fail)', async () => {
+    const reaches = wiringReaches(await wiringOf('metering'));
+    expect(reaches.some((reach) => reach.kind === 'table' && reach.table === 'budgets')).toBe(false);
+    const budgetsId = logicalIdOf(stack, stack.data.tables.budgets);
+    expect(
+      statementsOf('metering').some((statement) => JSON.stringify(statement.Resource).includes(budgetsId)),
+    ).toBe(false);
+  });
+
+  it('no longer grants what the shared wiring used to require: usage reads of the evaluators, expiry rights of the reconciler', () => {
+    const usageId = logicalIdOf(stack, stack.data.tables.usage);
+    for (const fn of ['budgetEvaluator', 'scalingEvaluator'] as const) {
+      expect(
+        statementsOf(fn).some((statement) => JSON.stringify(statement.Resource).includes(usageId)),
+        fn,
+      ).toBe(false);
+    }
+    for (const fn of ['reconciler', 'interruptionHandler'] as const) {
+      expect(statementWith(statementsOf(fn), 'scheduler:DeleteSchedule'), fn).toBeUndefined();
+    }
   });
 });
 

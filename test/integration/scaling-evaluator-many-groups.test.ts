@@ -14,9 +14,10 @@ beforeAll(async () => {
   const env = await useFreshResources();
   const cloudWatch = new CloudWatchClient({});
   counter = countMetricDataCalls(cloudWatch);
-  const { createScaling, scalingConfig } = await import('../../shared/lambda/scaling');
-  const { readConfig } = await import('../../shared/config');
-  deps = createScaling(readConfig(scalingConfig, env), cloudWatch);
+  const { buildPorts } = await import('../../shared/lambda/port-factory');
+  const { Clients } = await import('../../shared/lambda/clients');
+  const { scalingEvaluatorWiring } = await import('../../functions/scaling-evaluator/wiring');
+  deps = buildPorts(scalingEvaluatorWiring, env, new Clients({ cloudWatch }));
 }, 300_000);
 
 describe('evaluating 1,000 scaling groups', () => {

@@ -25,9 +25,9 @@ beforeAll(async () => {
   integrator = await subscribeToDomainEvents(inject('endpoints').events, env.EVENT_BUS_NAME ?? '');
   ({ handler: evaluator } = await import('../../functions/scaling-evaluator/handler'));
   ({ handler: worker } = await import('../../functions/lease-worker/handler'));
-  const { createScaling, scalingConfig } = await import('../../shared/lambda/scaling');
-  const { readConfig } = await import('../../shared/config');
-  deps = createScaling(readConfig(scalingConfig, env));
+  const { buildPorts } = await import('../../shared/lambda/port-factory');
+  const { scalingEvaluatorWiring } = await import('../../functions/scaling-evaluator/wiring');
+  deps = buildPorts(scalingEvaluatorWiring, env);
 });
 
 const putGroup = (name: string, input: Partial<ScalingGroupSpecInput> = {}) =>

@@ -4,10 +4,9 @@ import { apiEvent } from '../../local/runtime/api-event';
 import { lambdaContext } from '../../local/runtime/lambda-context';
 import { scheduledEvent } from '../../local/runtime/schedules';
 import { priceCatalog } from '../../shared/catalog';
-import { readConfig } from '../../shared/config';
 import { costOfPricedSeconds, microToUsd } from '../../shared/domain/money';
+import type { Ports } from '../../shared/lambda/port-factory';
 import type { LeaseRepository } from '../../shared/ports/lease-repository';
-import type { ControlPlane } from '../../shared/usecases/dependencies';
 import { storesOf, useFreshResources } from '../support/function-env';
 import { commandRecord, storedLease } from '../support/leases';
 import { usageCharges } from '../support/usage-records';
@@ -17,7 +16,7 @@ let worker: typeof import('../../functions/lease-worker/handler').handler;
 let metering: typeof import('../../functions/metering/handler').handler;
 let api: typeof import('../../functions/api/handler').handler;
 let refreshSpotPrices: typeof import('../../shared/usecases/spot-price-refresh').refreshSpotPrices;
-let controlPlane: ControlPlane;
+let controlPlane: Ports<typeof import('../../functions/reconciler/wiring').reconcilerWiring>;
 let leases: LeaseRepository;
 
 beforeAll(async () => {
@@ -26,8 +25,9 @@ beforeAll(async () => {
   ({ handler: metering } = await import('../../functions/metering/handler'));
   ({ handler: api } = await import('../../functions/api/handler'));
   ({ refreshSpotPrices } = await import('../../shared/usecases/spot-price-refresh'));
-  const { controlPlaneConfig, createControlPlane } = await import('../../shared/lambda/control-plane');
-  ({ controlPlane } = createControlPlane(readConfig(controlPlaneConfig)));
+  const { buildPorts } = await import('../../shared/lambda/port-factory');
+  const { reconcilerWiring } = await import('../../functions/reconciler/wiring');
+  controlPlane = buildPorts(reconcilerWiring);
   ({ leases } = await storesOf(env));
 });
 afterEach(() => {

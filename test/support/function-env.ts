@@ -19,10 +19,21 @@ export async function useFreshResources(): Promise<Record<string, string>> {
 /** The lease repository and ledger over the resources `useFreshResources` made, for tests to look behind handlers. */
 export async function storesOf(env: Record<string, string>) {
   // Imported after the environment is set: Powertools reads its settings at import.
-  const { createStores } = await import('../../shared/lambda/stores');
-  return createStores({
-    LEASES_TABLE_NAME: env.LEASES_TABLE_NAME ?? '',
-    USAGE_TABLE_NAME: env.USAGE_TABLE_NAME ?? '',
-    SPEND_TABLE_NAME: env.SPEND_TABLE_NAME ?? '',
-  });
+  const { Clients } = await import('../../shared/lambda/clients');
+  const { buildPorts } = await import('../../shared/lambda/port-factory');
+  const stores = await import('../../shared/lambda/stores');
+  const clients = new Clients();
+  const ports = buildPorts(
+    {
+      leases: stores.leaseRepository('readWrite'),
+      ledger: stores.meteringLedger('readWrite'),
+      spend: stores.spendCounters('readWrite'),
+      spotPrices: stores.spotPriceHistory('readWrite'),
+      images: stores.imageRepository('readWrite'),
+      commitments: stores.commitmentRepository('readWrite'),
+    },
+    env,
+    clients,
+  );
+  return { ...ports, documents: clients.documents };
 }

@@ -15,7 +15,6 @@ import { CapacityUnavailableError, ComputeThrottledError } from '../../../shared
 // EC2's capacity and throttling errors are injected here with
 // aws-sdk-client-mock. Everything else runs on moto in the integration tests.
 const ec2 = mockClient(EC2Client);
-let delays: number[];
 
 function compute() {
   const clients = new Map<string, EC2Client>();
@@ -26,15 +25,6 @@ function compute() {
       const client = clients.get(region) ?? new EC2Client({ region });
       clients.set(region, client);
       return client;
-    },
-    throttleRetry: {
-      maxAttempts: 4,
-      baseDelayMs: 100,
-      maxDelayMs: 250,
-      sleep: async (ms) => {
-        delays.push(ms);
-      },
-      random: () => 0.5,
     },
   });
 }
@@ -60,7 +50,6 @@ function ec2Error(code: string) {
 }
 
 beforeEach(() => {
-  delays = [];
   ec2.reset();
   ec2.on(DescribeSubnetsCommand).resolves({
     Subnets: [
@@ -136,22 +125,10 @@ describe('Ec2Compute', () => {
     await expect(compute().launch(request)).rejects.toMatchObject({ name: 'UnauthorizedOperation' });
   });
 
-  it('backs off with jitter while EC2 throttles, then goes on', async () => {
-    ec2
-      .on(RunInstancesCommand)
-      .rejectsOnce(ec2Error('RequestLimitExceeded'))
-      .rejectsOnce(ec2Error('RequestLimitExceeded'))
-      .resolves({ Instances: [{ InstanceId: 'i-2', Placement: { AvailabilityZone: 'us-east-1b' } }] });
-    expect(await compute().launch(request)).toHaveLength(1);
-    // Full jitter: random (0.5) × min(cap, base × 2^attempt).
-    expect(delays).toEqual([50, 100]);
-  });
-
-  it('gives up with a typed error when throttling outlasts the retries', async () => {
+  it('turns throttling that outlasted the client retries into a typed error, without retrying it again', async () => {
     ec2.on(RunInstancesCommand).rejects(ec2Error('RequestLimitExceeded'));
     await expect(compute().launch(request)).rejects.toBeInstanceOf(ComputeThrottledError);
-    expect(delays).toEqual([50, 100, 125]);
-    expect(ec2.commandCalls(RunInstancesCommand)).toHaveLength(4);
+    expect(ec2.commandCalls(RunInstancesCommand)).toHaveLength(1);
   });
 
   it('refuses a zone the fleet has no subnet in as a capacity miss, without calling EC2', async () => {

@@ -1,0 +1,38 @@
+import { leaseExpiryCancel } from '../../shared/lambda/lease-expiry';
+import { domainEventPublisher, leaseCommandQueue } from '../../shared/lambda/messaging';
+import { ec2Compute, placementSettings } from '../../shared/lambda/placement';
+import type { Wiring } from '../../shared/lambda/port-factory';
+import {
+  commitmentRepository,
+  idempotencyStore,
+  imageRepository,
+  leaseRepository,
+  meteringLedger,
+  spotPriceHistory,
+} from '../../shared/lambda/stores';
+import { controlPlaneMetrics, homeRegion, priceCatalogValue, wallClock } from '../../shared/lambda/values';
+
+/**
+ * The lease worker's ports: it provisions (launch, adopt, fail), releases and
+ * replaces leases, and turns an expiry into a release command. Pure: the CDK
+ * stack reads it for the function's environment and grants.
+ */
+export const leaseWorkerWiring = {
+  leases: leaseRepository('readWrite'),
+  ledger: meteringLedger('readWrite'),
+  spotPrices: spotPriceHistory('read'),
+  compute: ec2Compute('fleet', 'spotPrices', 'launch', 'instances', 'terminate'),
+  placement: placementSettings,
+  // Claims and frees reserved slots.
+  commitments: commitmentRepository('readWrite', 'read'),
+  images: imageRepository('read'),
+  events: domainEventPublisher,
+  // An expire command is released like a tenant's DELETE: through a release command.
+  commands: leaseCommandQueue,
+  expiry: leaseExpiryCancel,
+  metrics: controlPlaneMetrics,
+  catalog: priceCatalogValue,
+  region: homeRegion,
+  now: wallClock,
+  idempotency: idempotencyStore,
+} satisfies Wiring;

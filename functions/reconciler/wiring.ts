@@ -1,0 +1,25 @@
+import { domainEventPublisher, leaseCommandQueue } from '../../shared/lambda/messaging';
+import { ec2Compute, placementSettings } from '../../shared/lambda/placement';
+import type { Wiring } from '../../shared/lambda/port-factory';
+import { commitmentRepository, leaseRepository, spotPriceHistory } from '../../shared/lambda/stores';
+import { homeRegion, priceCatalogValue, wallClock } from '../../shared/lambda/values';
+
+/**
+ * The reconciler's ports: EC2 against the table (terminating orphans,
+ * adopting strays, stamping vanished instances), re-sent commands of stuck
+ * leases, and the spot prices in force. It launches nothing and ends no lease.
+ */
+export const reconcilerWiring = {
+  leases: leaseRepository('readWrite'),
+  // Records the price in force of the pools spot instances run in.
+  spotPrices: spotPriceHistory('readWrite'),
+  compute: ec2Compute('instances', 'terminate', 'spotPrices'),
+  placement: placementSettings,
+  // An adopted stray is priced like a launch (reserved ones by their commitment).
+  commitments: commitmentRepository('read'),
+  events: domainEventPublisher,
+  commands: leaseCommandQueue,
+  catalog: priceCatalogValue,
+  region: homeRegion,
+  now: wallClock,
+} satisfies Wiring;

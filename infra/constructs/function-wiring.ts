@@ -1,0 +1,107 @@
+import type { Ec2Capability, Reach, TableAccess, Wiring } from '../../shared/lambda/port-factory';
+import { wiringReaches } from '../../shared/lambda/port-factory';
+import type { QueueName, TableName, TopicName } from '../../shared/resources';
+import type { GpurentAlerts } from './alerts';
+import type { GpurentData } from './data';
+import type { GpurentEvents } from './events';
+import type { GpuFleet } from './fleet';
+import type { BundledData, GpurentFunction } from './gpurent-function';
+import { LAMBDA_TASK_ROOT } from './gpurent-function';
+import type { LeaseExpiry } from './lease-expiry';
+import type { GpurentQueues } from './queues';
+import { grantRemoteFleet, type RemoteFleetRight } from './remote-fleet-access';
+
+/** What the functions' ports reach, built by the stack. */
+export interface WiringTargets {
+  readonly data: GpurentData;
+  readonly queues: GpurentQueues;
+  readonly events: GpurentEvents;
+  readonly alerts: GpurentAlerts;
+  readonly fleet: GpuFleet;
+  readonly leaseExpiry: LeaseExpiry;
+  /** GPU regions, home region first. */
+  readonly gpuRegions: readonly string[];
+  /** The other GPU regions' fleets, reached by their tags. */
+  readonly remoteFleets: readonly { region: string; fleetName: string; instanceRoleName: string }[];
+  /** The spot traces bundled into functions whose ports read them. */
+  readonly spotData: BundledData;
+}
+
+/** Read-only EC2 calls of each capability (describe actions take no resource-level permissions). */
+const DESCRIBES: Record<Ec2Capability, readonly string[]> = {
+  fleet: ['ec2:DescribeSubnets', 'ec2:DescribeLaunchTemplates'],
+  spotPrices: ['ec2:DescribeSpotPriceHistory'],
+  instances: ['ec2:DescribeInstances'],
+  imageVersions: ['ec2:DescribeLaunchTemplateVersions'],
+  launch: [],
+  terminate: [],
+};
+
+const REMOTE_RIGHTS: Partial<Record<Ec2Capability, RemoteFleetRight>> = {
+  launch: 'launch',
+  terminate: 'terminate',
+  imageVersions: 'createLaunchTemplateVersion',
+};
+
+/** The package data of a function whose ports read the spot traces, else none. */
+export function bundledDataOf(wiring: Wiring, spotData: BundledData): BundledData | undefined {
+  return wiringReaches(wiring).some((reach) => reach.kind === 'spotTraces') ? spotData : undefined;
+}
+
+/**
+ * Grants `fn` exactly what its wiring's ports reach, and sets the variables
+ * they read: tables (read, or read/write when any port writes), the queues it
+ * sends to, topics, the bus, EC2 by capability in every GPU region, lease
+ * expiry (arm or cancel), GPU metrics, the bundled spot traces.
+ */
+export function grantWiring(fn: GpurentFunction, wiring: Wiring, targets: WiringTargets): void {
+  const reaches = wiringReaches(wiring);
+  const ofKind = <K extends Reach['kind']>(kind: K) =>
+    reaches.filter((reach): reach is Extract<Reach, { kind: K }> => reach.kind === kind);
+
+  grantTables(fn, ofKind('table'), targets.data);
+  for (const queue of new Set<QueueName>(ofKind('queue').map((reach) => reach.queue))) {
+    fn.bindQueue(targets.queues.queues[queue].binding, 'send');
+  }
+  for (const topic of new Set<TopicName>(ofKind('topic').map((reach) => reach.topic))) {
+    fn.bindTopic(targets.alerts.binding(topic));
+  }
+  if (ofKind('eventBus').length > 0) fn.bindEventBus(targets.events.binding);
+  if (ofKind('gpuRegions').length > 0) fn.addEnvironment('GPU_REGIONS', targets.gpuRegions.join(','));
+  const capabilities = new Set(ofKind('ec2').flatMap((reach) => reach.capabilities));
+  if (capabilities.size > 0) grantFleet(fn, capabilities, targets);
+  const expiry = ofKind('leaseExpiry');
+  if (expiry.length > 0) {
+    targets.leaseExpiry.bind(fn, expiry.some((reach) => reach.access === 'arm') ? 'arm' : 'cancel');
+  }
+  if (ofKind('gpuMetrics').length > 0) targets.fleet.grantReadMetrics(fn);
+  if (ofKind('spotTraces').length > 0) {
+    fn.addEnvironment('SPOT_DATA_DIR', `${LAMBDA_TASK_ROOT}/${targets.spotData.into}`);
+  }
+}
+
+/** One grant per table, read/write when any of the function's ports writes it. */
+function grantTables(
+  fn: GpurentFunction,
+  reaches: readonly { table: TableName; access: TableAccess }[],
+  data: GpurentData,
+): void {
+  const access = new Map<TableName, TableAccess>();
+  for (const reach of reaches) {
+    access.set(reach.table, access.get(reach.table) === 'readWrite' ? 'readWrite' : reach.access);
+  }
+  for (const [table, mode] of access) fn.bindTable(data.binding(table), mode);
+}
+
+/** EC2 by capability, in the home fleet (by its ids) and the other GPU regions' fleets (by their tags). */
+function grantFleet(fn: GpurentFunction, capabilities: ReadonlySet<Ec2Capability>, targets: WiringTargets) {
+  const { fleet } = targets;
+  for (const [name, value] of Object.entries(fleet.launchEnvironment)) fn.addEnvironment(name, value);
+  const describes = [...capabilities].flatMap((capability) => DESCRIBES[capability]);
+  if (describes.length > 0) fleet.grantDescribe(fn, ...describes);
+  if (capabilities.has('launch')) fleet.grantLaunch(fn);
+  if (capabilities.has('terminate')) fleet.grantTerminateManaged(fn);
+  if (capabilities.has('imageVersions')) fleet.grantCreateLaunchTemplateVersion(fn);
+  const rights = [...capabilities].flatMap((capability) => REMOTE_RIGHTS[capability] ?? []);
+  if (rights.length > 0) for (const remote of targets.remoteFleets) grantRemoteFleet(fn, fn, remote, rights);
+}
