@@ -154,12 +154,17 @@ describe('when pools refuse capacity', () => {
     expect(stored?.instances).toEqual([]);
   });
 
-  it('retries throttled launches with backoff, then launches once', async () => {
-    let throttled = 2;
-    refuse = () => (throttled-- > 0 ? 'RequestLimitExceeded' : undefined);
-    const lease = await provision({ workload: 'training', instanceType: 'g6.2xlarge' });
-    expect(launches).toHaveLength(3);
-    expect((await leases.get(lease.tenantId, lease.leaseId))?.status).toBe('RUNNING');
+  // The SDK's adaptive retry (one policy, counted in test/unit/adapters/ec2-retry-policy.test.ts) sits
+  // below this mock: what reaches the worker is a launch still throttled after every attempt.
+  it('leaves a launch still throttled after the SDK retries to SQS, launching nothing twice', async () => {
+    refuse = () => 'RequestLimitExceeded';
+    const lease = await storedLease(leases, { tenantId: 'tenant-cap', instanceType: 'g6.2xlarge' });
+    const event = { Records: [commandRecord('provision', lease)] };
+    await expect(handler(event, lambdaContext('lease-worker', 60_000))).rejects.toThrow(/All records failed/);
+    expect(launches).toHaveLength(1);
+    const stored = await leases.get(lease.tenantId, lease.leaseId);
+    expect(stored?.status).toBe('PENDING');
+    expect(stored?.instances).toEqual([]);
   });
 
   it('leaves the message to be retried on any other EC2 error instead of failing the lease', async () => {
