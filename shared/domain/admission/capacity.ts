@@ -110,6 +110,8 @@ interface SlotsRoom {
 export class CapacityLedger {
   private readonly quotas = new Map<string, QuotaRoom>();
   private readonly slots = new Map<string, SlotsRoom[]>();
+  /** Where each launch goes and its vCPUs, per launch object: a pass asks about the same candidates over and over. */
+  private readonly resolved = new WeakMap<Launch, { readonly target: Target; readonly vcpus: number }>();
 
   constructor(
     capacity: Capacity,
@@ -190,16 +192,32 @@ export class CapacityLedger {
   }
 
   private target(launch: Launch): Target {
+    return this.resolve(launch).target;
+  }
+
+  private vcpus(launch: Launch): number {
+    return this.resolve(launch).vcpus;
+  }
+
+  private resolve(launch: Launch): { readonly target: Target; readonly vcpus: number } {
+    let known = this.resolved.get(launch);
+    if (!known) {
+      known = {
+        target: this.targetOf(launch),
+        vcpus: launch.instances * vcpusOf(this.catalog, launch.instanceType),
+      };
+      this.resolved.set(launch, known);
+    }
+    return known;
+  }
+
+  private targetOf(launch: Launch): Target {
     if (launch.mode === 'reserved') {
       return { kind: 'slots', zones: this.slots.get(slotsKey(launch.region, launch.instanceType)) ?? [] };
     }
     const market: QuotaMarket = launch.mode === 'spot' ? 'spot' : 'on-demand';
     const room = this.quotas.get(quotaKey(launch.region, instanceFamily(launch.instanceType), market));
     return room ? { kind: 'quota', room } : { kind: 'open' };
-  }
-
-  private vcpus(launch: Launch): number {
-    return launch.instances * vcpusOf(this.catalog, launch.instanceType);
   }
 }
 
