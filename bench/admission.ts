@@ -1,0 +1,201 @@
+/**
+ * Admission (#19): the Alibaba trace split across 8 tenants of unequal demand
+ * replayed through the real admission pass with the fleet capped at the
+ * trace's median concurrent GPUs (fairness, waits, utilization), the wait
+ * estimate made at each queued arrival against the start that followed (and
+ * against the naive queue position × mean duration), and the pure pass's own
+ * speed over 10,000 queued leases. See BENCHMARKS.md, "Admission".
+ */
+
+import { priceCatalog } from '../shared/catalog';
+import { admissionPass, type WaitingLease } from '../shared/domain/admission/admission-pass';
+import type { Quota } from '../shared/domain/admission/quota';
+import type { LaunchCandidate } from '../shared/domain/admission/tenant-ledger';
+import { fairnessOf } from '../shared/planning/admission/fairness';
+import { type ReplayLease, replayAdmission } from '../shared/planning/admission/replay';
+import { estimateFigures, waitFigures } from './support/admission-figures';
+import { DECLARED_RUNTIME_SHARE, readAdmissionTrace } from './support/admission-trace';
+import type { BenchmarkResult } from './support/benchmark';
+import { seededRandom } from './support/random';
+import { medianMs, round } from './support/stats';
+
+const REGION = 'us-east-1';
+const TENANTS = ['t1', 't2', 't3', 't4', 't5', 't6', 't7', 't8'];
+/** Bigger teams weigh more: the two largest tenants weight 2, the two smallest 0.5, the rest 1. */
+const WEIGHTS: Record<string, number> = { t1: 2, t2: 2, t3: 1, t4: 1, t5: 1, t6: 1, t7: 0.5, t8: 0.5 };
+/** The longest wait a lease may ask for, so that waits are measured rather than cut off. */
+const REPLAY_MAX_WAIT_MINUTES = 10_080;
+const V100_VCPUS_PER_GPU = 8;
+
+/** V100s, as the trace's GPUs are: one instance of the type with that many GPUs, else that many p3.2xlarge. */
+function v100Candidate(gpus: number): LaunchCandidate {
+  const whole = priceCatalog
+    .typesFor({ gpuModel: 'V100' }, [REGION])
+    .find((offering) => offering.gpuCount === gpus && offering.instanceType.startsWith('p3.'));
+  const instanceType = whole?.instanceType ?? 'p3.2xlarge';
+  const instances = whole ? 1 : gpus;
+  return {
+    region: REGION,
+    instanceType,
+    instances,
+    mode: 'on-demand',
+    hourlyMicroUsd: instances * priceCatalog.onDemandMicroPerHour(instanceType, REGION),
+  };
+}
+
+/** Quotas that never bind: the fleet's capacity is what is short here; only the weights matter. */
+function tenantQuotas(fleetGpus: number): Record<string, Quota> {
+  return Object.fromEntries(
+    TENANTS.map((tenantId) => [
+      tenantId,
+      {
+        maxGpus: fleetGpus,
+        maxHourlyMicroUsd: Number.MAX_SAFE_INTEGER,
+        maxGpusByMode: {},
+        weight: WEIGHTS[tenantId] ?? 1,
+      },
+    ]),
+  );
+}
+
+async function replayFigures() {
+  const trace = await readAdmissionTrace(TENANTS);
+  const fleetGpus = trace.medianConcurrentGpus;
+  const startedAt = performance.now();
+  const quotas = tenantQuotas(fleetGpus);
+  const { outcomes, segments } = replayAdmission({
+    leases: trace.leases,
+    quotas,
+    defaultQuota: quotas.t1 as Quota,
+    capacity: {
+      vcpuQuotas: [
+        {
+          region: REGION,
+          family: 'P',
+          market: 'on-demand',
+          limitVcpus: fleetGpus * V100_VCPUS_PER_GPU,
+          usedVcpus: 0,
+        },
+      ],
+      reservedSlots: [],
+    },
+    catalog: priceCatalog,
+    candidatesFor: (lease: ReplayLease) => [v100Candidate(lease.gpus)],
+    maxWaitMinutes: REPLAY_MAX_WAIT_MINUTES,
+  });
+  const replaySeconds = round((performance.now() - startedAt) / 1000, 1);
+  const fairness = fairnessOf(segments, WEIGHTS, fleetGpus);
+  return {
+    leases: trace.leases.length,
+    fleetGpus,
+    replaySeconds,
+    fairness,
+    waits: waitFigures(outcomes, TENANTS),
+    estimates: estimateFigures(outcomes),
+  };
+}
+
+/** 10,000 leases of 100 tenants over a fleet that takes about half of them: the pure pass alone, no storage. */
+function purePassThroughput() {
+  const random = seededRandom(19);
+  const nowMs = Date.UTC(2026, 11, 1);
+  const queue: WaitingLease[] = Array.from({ length: 10_000 }, (_, i) => {
+    const gpus = 1 + Math.floor(random() * 8);
+    return {
+      leaseId: `lease-${i}`,
+      tenantId: `tenant-${Math.floor(random() * 100)}`,
+      workload: 'training',
+      gpus,
+      candidates: [v100Candidate(gpus)],
+      priority: Math.floor(random() * 1001),
+      createdAtMs: nowMs - Math.floor(random() * 3_600_000),
+      maxWaitMinutes: 60,
+    };
+  });
+  const input = {
+    nowMs,
+    queue,
+    usage: {},
+    quotas: {},
+    defaultQuota: {
+      maxGpus: 1_000,
+      maxHourlyMicroUsd: Number.MAX_SAFE_INTEGER,
+      maxGpusByMode: {},
+      weight: 1,
+    },
+    capacity: {
+      vcpuQuotas: [
+        {
+          region: REGION,
+          family: 'P' as const,
+          market: 'on-demand' as const,
+          limitVcpus: 180_000,
+          usedVcpus: 0,
+        },
+      ],
+      reservedSlots: [],
+    },
+    catalog: priceCatalog,
+  };
+  const admitted = admissionPass(input).admitted.length;
+  const ms = medianMs(() => admissionPass(input), 5);
+  return {
+    queued: queue.length,
+    admitted,
+    passMs: round(ms, 1),
+    admissionsPerSecond: round(admitted / (ms / 1000), 0),
+  };
+}
+
+export async function run(): Promise<BenchmarkResult> {
+  const replay = await replayFigures();
+  const pure = purePassThroughput();
+  const { fairness, waits, estimates } = replay;
+  const figures = {
+    // Part 1 (DynamoDB Local, against the naive read + conditional write per lease) needs the queue repository
+    // of the integration phase. TODO(integration, #19): measure it there and fill both figures.
+    admissionsPerSecond: null,
+    speedupVsNaive: null,
+    part1Note:
+      'TODO integration phase: one pass over 10,000 queued leases in DynamoDB Local against the naive pass ' +
+      '(one read and one conditional write per lease, sequential) needs the queue repository; ' +
+      'purePass.admissionsPerSecond is the pure pass alone, no storage.',
+    purePass: pure,
+    jainIndex: round(fairness.jainIndex, 3),
+    jainIndexOfWaitingTenants:
+      fairness.jainIndexOfWaitingTenants === null ? null : round(fairness.jainIndexOfWaitingTenants, 3),
+    cappedUtilization: round(fairness.cappedUtilization, 3),
+    workConservation: round(fairness.workConservation, 3),
+    contendedHours: round(fairness.contendedSeconds / 3600, 1),
+    p95WaitSecondsByTenant: waits.p95WaitSecondsByTenant,
+    leasesByTenant: waits.leasesByTenant,
+    p95WaitSeconds: waits.p95WaitSeconds,
+    queuedOnArrival: waits.queuedOnArrival,
+    timedOut: waits.timedOut,
+    ...estimates,
+    fleetGpus: replay.fleetGpus,
+    leases: replay.leases,
+    tenantWeights: WEIGHTS,
+    declaredRuntimeShare: DECLARED_RUNTIME_SHARE,
+    replaySeconds: replay.replaySeconds,
+  };
+  const ratio =
+    estimates.estimateMedianErrorSeconds !== null && estimates.naiveEstimateMedianErrorSeconds
+      ? round(estimates.estimateMedianErrorSeconds / estimates.naiveEstimateMedianErrorSeconds, 3)
+      : null;
+  return {
+    key: 'admission',
+    figures: { ...figures, estimateErrorVsNaive: ratio },
+    summary: [
+      `${replay.leases} leases, 8 tenants, fleet capped at ${replay.fleetGpus} GPUs; replay ${replay.replaySeconds} s`,
+      `Jain ${figures.jainIndex} (waiting tenants ${figures.jainIndexOfWaitingTenants}), capped utilization ` +
+        `${figures.cappedUtilization}, work conservation ${figures.workConservation}, ${waits.timedOut} timed out`,
+      `p95 wait by tenant (s): ${JSON.stringify(waits.p95WaitSecondsByTenant)}`,
+      `estimate error median ${estimates.estimateMedianErrorSeconds} s, p90 ${estimates.estimateP90ErrorSeconds} s; ` +
+        `naive median ${estimates.naiveEstimateMedianErrorSeconds} s, p90 ${estimates.naiveEstimateP90ErrorSeconds} s ` +
+        `(ratio ${ratio}) over ${estimates.estimated} queued arrivals`,
+      `pure pass: ${pure.admitted} of ${pure.queued} admitted in ${pure.passMs} ms = ${pure.admissionsPerSecond}/s ` +
+        '(DynamoDB part: TODO integration phase)',
+    ].join('\n'),
+  };
+}
