@@ -8,17 +8,21 @@ import type { MicroUsd } from '../money';
  * Method: a seasonal robust z-score. Each closed clock hour leaves its peak
  * spend rate (µ$/h) in two histories: its hour of the day (the last 14 days)
  * and its hour of the week (the last 4 weeks). A run's rate is in excess when
- * it passes, for the hour it falls in, median + z / 0.6745 × MAD (Iglewicz and
- * Hoaglin's modified z-score; z = 3.5 at `medium`) of the hour-of-day peaks,
- * and of the hour-of-week peaks once two weeks exist (the higher of the two,
- * so a weekend that is busier than weekdays is normal). The MAD is floored at
- * a tenth of the median and the excess at $1/h, so a flat series is not
- * alarmed by one more small lease. `sustainRuns` runs in excess in a row open
- * an episode and raise its one alert; `clearRuns` calm runs close it.
- * Nothing is alerted before `minHistoryDays` days of the hour exist (a new
- * tenant). Medians and MADs come from the history, so a new normal (a step
- * that stays) becomes the baseline within days, and one anomalous hour moves
- * them little. An update copies only the slots it touches: O(history) per run.
+ * it passes the line of the hour it falls in: median + z / 0.6745 × MAD
+ * (Iglewicz and Hoaglin's modified z-score; z = 3.5 at `medium`) of the peaks
+ * of that hour and its two neighbours, taken on square roots: spend is a sum
+ * of leases that come and go, roughly compound-Poisson, whose spread grows
+ * with the square root of its level, and the square root is the transform
+ * that makes such a spread even (Anscombe). The hour-of-week line joins once
+ * two weeks exist, and the higher of the two lines applies, so a weekend
+ * busier than the weekdays is normal. The MAD never counts under a tenth of
+ * the median (both on the square-root scale) and the excess never under $1/h,
+ * so a flat series is not alarmed by one more small lease. `sustainRuns` runs in excess in a row open an
+ * episode and raise its one alert; `clearRuns` calm runs close it. Nothing is
+ * alerted before `minHistoryDays` days of the hour exist (a new tenant).
+ * Medians come from the history, so a new normal (a step that stays) becomes
+ * the baseline within a week, and one anomalous hour moves them little.
+ * O(1) per run; at an hour's turn O(history) to recompute the line.
  */
 export const ANOMALY_SENSITIVITIES = ['low', 'medium', 'high'] as const;
 export type AnomalySensitivity = (typeof ANOMALY_SENSITIVITIES)[number];
@@ -41,7 +45,7 @@ export interface AnomalyParams {
   readonly minHistoryDays: number;
   readonly dayHistory: number;
   readonly weekHistory: number;
-  /** The MAD never counts less than this share of the median. */
+  /** The MAD never counts less than this share of the median (square-root scale). */
   readonly minSpreadShare: number;
   /** An excess smaller than this (µ$/h) is never an anomaly. */
   readonly minExcessMicroUsdPerHour: MicroUsd;
@@ -115,14 +119,18 @@ function median(values: readonly number[]): number {
 }
 
 function lineOf(values: readonly number[], params: AnomalyParams): { expected: number; line: number } {
-  const center = median(values);
-  const spread = Math.max(median(values.map((v) => Math.abs(v - center))), params.minSpreadShare * center);
+  const roots = values.map(Math.sqrt);
+  const center = median(roots);
+  const spread = Math.max(median(roots.map((v) => Math.abs(v - center))), params.minSpreadShare * center);
   const z = Z_BY_SENSITIVITY[params.sensitivity];
-  return {
-    expected: center,
-    line: center + Math.max((z / MAD_TO_SIGMA) * spread, params.minExcessMicroUsdPerHour),
-  };
+  const expected = center ** 2;
+  const line = (center + (z / MAD_TO_SIGMA) * spread) ** 2;
+  return { expected, line: Math.max(line, expected + params.minExcessMicroUsdPerHour) };
 }
+
+/** A slot's values with its two neighbours' (the hour before and after), for a steadier spread. */
+const around = (slots: readonly (readonly number[])[], index: number) =>
+  [-1, 0, 1].flatMap((offset) => slots[(index + offset + slots.length) % slots.length] ?? []);
 
 /** The baseline of an hour from the histories; null until it has `minHistoryDays` days. */
 export function baselineOf(
@@ -130,12 +138,12 @@ export function baselineOf(
   hourStartMs: number,
   params: AnomalyParams = DEFAULT_ANOMALY_PARAMS,
 ): { expected: number; line: number } | null {
-  const days = state.byHourOfDay[hourOfDay(hourStartMs)] ?? [];
-  if (days.length < params.minHistoryDays) return null;
-  const daily = lineOf(days, params);
-  const weeks = state.byHourOfWeek[hourOfWeek(hourStartMs)] ?? [];
-  if (weeks.length < 2) return daily;
-  const weekly = lineOf(weeks, params);
+  const day = hourOfDay(hourStartMs);
+  if ((state.byHourOfDay[day] ?? []).length < params.minHistoryDays) return null;
+  const daily = lineOf(around(state.byHourOfDay, day), params);
+  const week = hourOfWeek(hourStartMs);
+  if ((state.byHourOfWeek[week] ?? []).length < 2) return daily;
+  const weekly = lineOf(around(state.byHourOfWeek, week), params);
   return weekly.line > daily.line ? weekly : daily;
 }
 
