@@ -19,6 +19,7 @@ const BENCHMARKS: Record<string, () => Promise<BenchmarkModule>> = {
   cli: () => import('./cli'),
   provisioning: () => import('./provisioning'),
   admission: () => import('./admission'),
+  waste: () => import('./waste'),
 };
 
 const RESULTS_PATH = resolve(REPO_ROOT, 'bench/results.json');

@@ -1,0 +1,263 @@
+/**
+ * Spend anomalies on per-tenant spend series built from the trace: its tasks
+ * dealt to tenants by a hash of their name, each GPU at the replay's hourly
+ * price, the spend rate read once a minute (one metering run) over the trace's
+ * last 35 days. Anomalies are injected on top (seeded) and three detectors
+ * scored on the same series: gpurent's (shared/domain/waste/spend-anomaly), a
+ * fixed threshold and a daily check.
+ */
+import {
+  type AnomalySensitivity,
+  DEFAULT_ANOMALY_PARAMS,
+  emptyAnomalyState,
+  observeSpendRate,
+} from '../../shared/domain/waste/spend-anomaly';
+import { seededRandom } from './random';
+import { median } from './stats';
+import type { IdleTask } from './waste-idle';
+import { hashOf } from './waste-utilization';
+
+const MINUTE_MS = 60_000;
+const DAY_MINUTES = 1440;
+export const SERIES_DAYS = 35;
+export const TENANTS = 8;
+
+export interface SpendSeries {
+  readonly tenant: number;
+  readonly startMs: number;
+  /** µ$/h at each minute. */
+  readonly rates: Float64Array;
+}
+
+/** How tasks are dealt to tenants: by a hash of their name into 8, or by their qos class (the workload). */
+export type TenantSplit = 'hash-8' | 'workload';
+
+const tenantOf = (task: IdleTask, split: TenantSplit) =>
+  split === 'workload'
+    ? ['training', 'inference', 'batch'].indexOf(task.workload)
+    : hashOf(task.id) % TENANTS;
+
+export function tenantSeries(
+  tasks: readonly IdleTask[],
+  endMs: number,
+  gpuMicroUsdPerHour: number,
+  split: TenantSplit,
+): SpendSeries[] {
+  const startMs =
+    Math.floor(endMs / (DAY_MINUTES * MINUTE_MS)) * DAY_MINUTES * MINUTE_MS -
+    SERIES_DAYS * DAY_MINUTES * MINUTE_MS;
+  const minutes = SERIES_DAYS * DAY_MINUTES;
+  const deltas = Array.from(
+    { length: split === 'workload' ? 3 : TENANTS },
+    () => new Float64Array(minutes + 1),
+  );
+  for (const task of tasks) {
+    const from = Math.max(0, Math.ceil((task.startMs - startMs) / MINUTE_MS));
+    const to = Math.min(minutes, Math.ceil((task.endMs - startMs) / MINUTE_MS));
+    if (to <= from) continue;
+    const delta = deltas[tenantOf(task, split)] as Float64Array;
+    delta[from] = (delta[from] ?? 0) + task.gpus * gpuMicroUsdPerHour;
+    delta[to] = (delta[to] ?? 0) - task.gpus * gpuMicroUsdPerHour;
+  }
+  return deltas.map((delta, tenant) => {
+    const rates = new Float64Array(minutes);
+    let running = 0;
+    for (let i = 0; i < minutes; i++) {
+      running += delta[i] ?? 0;
+      rates[i] = running;
+    }
+    return { tenant, startMs, rates };
+  });
+}
+
+export const ANOMALY_KINDS = ['step', 'ramp', 'spike'] as const;
+export type AnomalyKind = (typeof ANOMALY_KINDS)[number];
+
+export interface Injected {
+  readonly kind: AnomalyKind;
+  readonly from: number;
+  /** First minute after it. */
+  readonly to: number;
+}
+
+/**
+ * What the tenant normally spends at `minute`: the median rate at that time of
+ * day over the 7 days before, at least one GPU's price (a tenant idle then
+ * still has a scale for its runaway).
+ */
+function normalAt(series: SpendSeries, minute: number, floor: number): number {
+  const days = Array.from({ length: 7 }, (_, d) => series.rates[minute - (d + 1) * DAY_MINUTES] ?? 0);
+  return Math.max(floor, median(days));
+}
+
+/**
+ * One step, one ramp and one spike per tenant, at random times from day 10
+ * on (a week of baseline and some), at least a day apart: a step adds 2-5 ×
+ * the normal rate for 2-12 hours; a ramp grows to 2-5 × normal over 30-120
+ * minutes and holds an hour; a spike adds 4-9 × normal for 10-30 minutes.
+ */
+export function injectAnomalies(
+  series: SpendSeries,
+  seed: number,
+  floor: number,
+): { rates: Float64Array; injected: Injected[] } {
+  const random = seededRandom(seed * 7919 + series.tenant);
+  const between = (lo: number, hi: number) => lo + (hi - lo) * random();
+  const rates = Float64Array.from(series.rates);
+  const injected: Injected[] = [];
+  const slots = [10, 18, 26].map((day) => day + Math.floor(random() * 7));
+  const kinds = [...ANOMALY_KINDS].sort(() => random() - 0.5);
+  kinds.forEach((kind, index) => {
+    const from = (slots[index] as number) * DAY_MINUTES + Math.floor(random() * DAY_MINUTES);
+    const normal = normalAt(series, from, floor);
+    const scale = kind === 'spike' ? between(4, 9) : between(2, 5);
+    const rise = kind === 'ramp' ? Math.round(between(30, 120)) : 0;
+    const length =
+      kind === 'step'
+        ? Math.round(between(120, 720))
+        : kind === 'ramp'
+          ? rise + 60
+          : Math.round(between(10, 30));
+    for (let i = 0; i < length && from + i < rates.length; i++) {
+      const share = rise > 0 ? Math.min(1, (i + 1) / rise) : 1;
+      rates[from + i] = (rates[from + i] ?? 0) + scale * normal * share;
+    }
+    injected.push({ kind, from, to: from + length });
+  });
+  return { rates, injected };
+}
+
+/** An alert as scored: the minute it was raised and the stretch it speaks for. */
+export interface ScoredAlert {
+  readonly at: number;
+  readonly coversFrom: number;
+}
+
+export type Detector = (rates: Float64Array, startMs: number) => ScoredAlert[];
+
+export const gpurentDetector =
+  (sensitivity: AnomalySensitivity): Detector =>
+  (rates, startMs) => {
+    const params = { ...DEFAULT_ANOMALY_PARAMS, sensitivity };
+    let state = emptyAnomalyState();
+    const alerts: ScoredAlert[] = [];
+    rates.forEach((rate, minute) => {
+      const step = observeSpendRate(state, startMs + minute * MINUTE_MS, rate, params);
+      state = step.state;
+      if (step.alert) alerts.push({ at: minute, coversFrom: (step.alert.startedAtMs - startMs) / MINUTE_MS });
+    });
+    return alerts;
+  };
+
+/**
+ * A fixed alarm: twice the tenant's mean rate over its first week, with the
+ * same 3 runs in a row and 30 calm runs per episode as gpurent's.
+ */
+export const fixedThresholdDetector: Detector = (rates) => {
+  let sum = 0;
+  for (let i = 0; i < 7 * DAY_MINUTES; i++) sum += rates[i] ?? 0;
+  const line = (2 * sum) / (7 * DAY_MINUTES);
+  const alerts: ScoredAlert[] = [];
+  let run = 0;
+  let calm = 0;
+  let open = false;
+  for (let i = 7 * DAY_MINUTES; i < rates.length; i++) {
+    if ((rates[i] ?? 0) > line) {
+      run += 1;
+      calm = 0;
+      if (!open && run >= 3) {
+        open = true;
+        alerts.push({ at: i, coversFrom: i - 2 });
+      }
+    } else {
+      run = 0;
+      calm += 1;
+      if (calm >= 30) open = false;
+    }
+  }
+  return alerts;
+};
+
+/**
+ * A daily check, as AWS Cost Anomaly Detection works on daily cost (at best
+ * at the day's end): a day's total is anomalous above median + 3.5 / 0.6745 ×
+ * MAD of the 14 days before (7 at least); one alert per run of anomalous days.
+ */
+export const dailyCheckDetector: Detector = (rates) => {
+  const totals: number[] = [];
+  const alerts: ScoredAlert[] = [];
+  let open = false;
+  for (let day = 0; day * DAY_MINUTES < rates.length; day++) {
+    let total = 0;
+    for (let i = day * DAY_MINUTES; i < (day + 1) * DAY_MINUTES; i++) total += rates[i] ?? 0;
+    const history = totals.slice(-14);
+    totals.push(total);
+    if (history.length < 7) continue;
+    const center = median(history);
+    const mad = Math.max(median(history.map((v) => Math.abs(v - center))), 0.05 * center);
+    const anomalous = total > center + (3.5 / 0.6745) * mad;
+    if (anomalous && !open) alerts.push({ at: (day + 1) * DAY_MINUTES - 1, coversFrom: day * DAY_MINUTES });
+    open = anomalous;
+  }
+  return alerts;
+};
+
+export interface DetectionScore {
+  readonly injected: number;
+  readonly detected: number;
+  readonly alerts: number;
+  readonly truePositiveAlerts: number;
+  readonly recall: number;
+  readonly precision: number;
+  readonly medianDelayRuns: number | null;
+  readonly delayRunsByKind: Readonly<Record<string, number | null>>;
+  readonly alertsOnCleanSeries: number;
+}
+
+/**
+ * An alert is a true positive when the stretch it speaks for meets an
+ * injected anomaly (up to an hour after its end); an anomaly is detected by
+ * its first such alert, its delay the runs from its first minute to that alert,
+ * both counted (an alert on the third anomalous run: delay 3).
+ */
+export function scoreDetector(
+  detector: Detector,
+  cases: readonly { clean: SpendSeries; rates: Float64Array; injected: readonly Injected[] }[],
+): DetectionScore {
+  let injected = 0;
+  let detected = 0;
+  let alerts = 0;
+  let truePositives = 0;
+  let clean = 0;
+  const delays: number[] = [];
+  const byKind: Record<string, number[]> = {};
+  for (const c of cases) {
+    clean += detector(c.clean.rates, c.clean.startMs).length;
+    const raised = detector(c.rates, c.clean.startMs);
+    alerts += raised.length;
+    truePositives += raised.filter((a) =>
+      c.injected.some((x) => a.coversFrom < x.to + 60 && a.at >= x.from),
+    ).length;
+    for (const x of c.injected) {
+      injected += 1;
+      const first = raised.find((a) => a.coversFrom < x.to + 60 && a.at >= x.from);
+      if (first === undefined) continue;
+      detected += 1;
+      delays.push(first.at - x.from + 1);
+      byKind[x.kind] = [...(byKind[x.kind] ?? []), first.at - x.from + 1];
+    }
+  }
+  return {
+    injected,
+    detected,
+    alerts,
+    truePositiveAlerts: truePositives,
+    recall: detected / injected,
+    precision: alerts === 0 ? 0 : truePositives / alerts,
+    medianDelayRuns: delays.length === 0 ? null : median(delays),
+    delayRunsByKind: Object.fromEntries(
+      ANOMALY_KINDS.map((kind) => [kind, byKind[kind] ? median(byKind[kind] as number[]) : null]),
+    ),
+    alertsOnCleanSeries: clean,
+  };
+}

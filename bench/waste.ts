@@ -1,0 +1,152 @@
+/**
+ * GPU waste (issue #18): idle reclaim on the Alibaba trace under the default
+ * idle policy against none, spend-anomaly detection on per-tenant spend series
+ * of the same trace with injected anomalies against a fixed threshold and a
+ * daily check, and the fractional replay of its GPU-sharing tasks. Methods:
+ * BENCHMARKS.md, "waste".
+ */
+import { priceCatalog } from '../shared/catalog';
+import { idlePolicySchema } from '../shared/domain/waste/idle-policy';
+import { replayOnFractions } from '../shared/planning/waste/fractional-replay';
+import * as z from '../shared/zod';
+import type { BenchmarkResult } from './support/benchmark';
+import { round } from './support/stats';
+import {
+  type DetectionScore,
+  dailyCheckDetector,
+  fixedThresholdDetector,
+  gpurentDetector,
+  injectAnomalies,
+  scoreDetector,
+  type TenantSplit,
+  tenantSeries,
+} from './support/waste-anomaly';
+import { replayIdle } from './support/waste-idle';
+import { readAlibabaTrace, readSharingTasks } from './support/waste-trace';
+import { UTILIZATION_MODEL } from './support/waste-utilization';
+
+const REGION = 'us-east-1';
+/** The planner's replay type: every GPU is one p3.2xlarge (1x V100). */
+const GPU_TYPE = 'p3.2xlarge';
+const UTILIZATION_SEED = 2023;
+const ANOMALY_SEEDS = [1, 2, 3, 4];
+
+const hours = (seconds: number) => round(seconds / 3600, 1);
+const usd = (micro: number) => round(micro / 1e6, 2);
+
+function score(detector: Parameters<typeof scoreDetector>[0], cases: Parameters<typeof scoreDetector>[1]) {
+  const s: DetectionScore = scoreDetector(detector, cases);
+  return { ...s, recall: round(s.recall, 3), precision: round(s.precision, 3) };
+}
+
+export async function run(): Promise<BenchmarkResult> {
+  const startedAt = performance.now();
+  const trace = await readAlibabaTrace();
+  const gpuPrice = priceCatalog.onDemandMicroPerHour(GPU_TYPE, REGION);
+
+  const policy = z.parse(idlePolicySchema, { action: 'release' });
+  const idle = replayIdle(trace.leases, policy, gpuPrice, UTILIZATION_SEED);
+  const idleGpuSecondsReclaimed = idle.noPolicy.idleGpuSeconds - idle.policy.idleGpuSeconds;
+  const idleUsdReclaimed = idle.noPolicy.idleMicroUsd - idle.policy.idleMicroUsd;
+  const cutGpuSeconds = idle.noPolicy.gpuSeconds - idle.policy.gpuSeconds;
+
+  const anomalies = Object.fromEntries(
+    (['hash-8', 'workload'] as TenantSplit[]).map((split) => {
+      const series = tenantSeries(trace.leases, trace.endMs, gpuPrice, split);
+      const cases = ANOMALY_SEEDS.flatMap((seed) =>
+        series.map((s) => ({ clean: s, ...injectAnomalies(s, seed, gpuPrice) })),
+      );
+      return [
+        split,
+        {
+          tenants: series.length,
+          meanUsdPerHourByTenant: series.map((s) => usd(s.rates.reduce((a, b) => a + b, 0) / s.rates.length)),
+          gpurentMedium: score(gpurentDetector('medium'), cases),
+          gpurentLow: score(gpurentDetector('low'), cases),
+          fixedThreshold: score(fixedThresholdDetector, cases),
+          dailyCheck: score(dailyCheckDetector, cases),
+        },
+      ];
+    }),
+  );
+  const primary = anomalies['hash-8'] as Record<
+    'gpurentMedium' | 'fixedThreshold' | 'dailyCheck',
+    ReturnType<typeof score>
+  >;
+
+  const sharing = (await readSharingTasks(trace)).filter((t) => t.gpuShare < 1 && t.gpuShare > 0);
+  const fractional = Object.fromEntries(
+    ['g6.xlarge', GPU_TYPE].map((whole) => {
+      const replay = replayOnFractions(sharing, priceCatalog, REGION, whole);
+      return [
+        whole,
+        {
+          sharingTasks: replay.sharingTasks,
+          onFractions: replay.onFractions,
+          byFraction: replay.byFraction,
+          wholeUsd: usd(replay.wholeMicroUsd),
+          fractionalUsd: usd(replay.fractionalMicroUsd),
+          ratio: round(replay.fractionalMicroUsd / replay.wholeMicroUsd, 4),
+        },
+      ];
+    }),
+  );
+
+  const figures = {
+    idleGpuHoursReclaimed: hours(idleGpuSecondsReclaimed),
+    idleUsdReclaimed: usd(idleUsdReclaimed),
+    releasedNotIdle: idle.released === 0 ? 0 : round(idle.releasedNotIdle / idle.released, 4),
+    anomalyRecall: primary.gpurentMedium.recall,
+    anomalyPrecision: primary.gpurentMedium.precision,
+    anomalyMedianDelayRuns: primary.gpurentMedium.medianDelayRuns,
+    idle: {
+      policy: { belowPercent: policy.belowPercent, forMinutes: policy.forMinutes, action: policy.action },
+      gpuType: GPU_TYPE,
+      leases: idle.leases,
+      noPolicy: {
+        gpuHours: hours(idle.noPolicy.gpuSeconds),
+        usd: usd(idle.noPolicy.microUsd),
+        idleGpuHours: hours(idle.noPolicy.idleGpuSeconds),
+        idleUsd: usd(idle.noPolicy.idleMicroUsd),
+        idleShare: round(idle.noPolicy.idleGpuSeconds / idle.noPolicy.gpuSeconds, 4),
+      },
+      withPolicy: {
+        gpuHours: hours(idle.policy.gpuSeconds),
+        usd: usd(idle.policy.microUsd),
+        idleGpuHours: hours(idle.policy.idleGpuSeconds),
+        idleUsd: usd(idle.policy.idleMicroUsd),
+      },
+      reclaimedShareOfIdle: round(idleGpuSecondsReclaimed / idle.noPolicy.idleGpuSeconds, 4),
+      gpuHoursCut: hours(cutGpuSeconds),
+      usdCut: usd(idle.noPolicy.microUsd - idle.policy.microUsd),
+      released: idle.released,
+      releasedNotIdleLeases: idle.releasedNotIdle,
+      releasedWithWorkLeft: idle.releasedWithWorkLeft,
+      workGpuHoursCut: hours(cutGpuSeconds - idleGpuSecondsReclaimed),
+      silentLeases: idle.silentLeases,
+      judgeDisagreements: idle.judgeDisagreements,
+      utilizationModel: UTILIZATION_MODEL,
+      utilizationSeed: UTILIZATION_SEED,
+    },
+    anomalies: { seeds: ANOMALY_SEEDS, seriesDays: 35, ...anomalies },
+    fractional,
+    runSeconds: round((performance.now() - startedAt) / 1000, 1),
+  };
+  const a = primary.gpurentMedium;
+  const hashed = primary;
+  return {
+    key: 'waste',
+    figures,
+    summary: [
+      `idle policy (<${policy.belowPercent} % for ${policy.forMinutes} min, release): ${idle.released} of ${idle.leases} leases released, ` +
+        `${figures.idleGpuHoursReclaimed} idle GPU-hours ($${figures.idleUsdReclaimed}) reclaimed of ` +
+        `${figures.idle.noPolicy.idleGpuHours} idle (${figures.idle.reclaimedShareOfIdle} share); released not idle: ${idle.releasedNotIdle}; ` +
+        `released with work left: ${idle.releasedWithWorkLeft} (${figures.idle.workGpuHoursCut} work GPU-hours cut)`,
+      `anomalies (8 hashed tenants x ${ANOMALY_SEEDS.length} seeds): gpurent recall ${a.recall} precision ${a.precision} ` +
+        `median delay ${a.medianDelayRuns} runs; fixed ${hashed.fixedThreshold?.recall}/${hashed.fixedThreshold?.precision}; ` +
+        `daily ${hashed.dailyCheck?.recall}/${hashed.dailyCheck?.precision} delay ${hashed.dailyCheck?.medianDelayRuns}`,
+      `fractional: ${fractional['g6.xlarge']?.onFractions} of ${fractional['g6.xlarge']?.sharingTasks} sharing tasks on fractions, ` +
+        `${fractional['g6.xlarge']?.ratio} x whole g6.xlarge, ${fractional[GPU_TYPE]?.ratio} x whole ${GPU_TYPE}`,
+    ].join('\n'),
+  };
+}

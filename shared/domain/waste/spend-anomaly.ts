@@ -1,0 +1,225 @@
+import * as z from '../../zod';
+import type { MicroUsd } from '../money';
+
+/**
+ * Spend anomalies per metering run (one a minute), for one series: a tenant,
+ * or one project of it.
+ *
+ * Method: a seasonal robust z-score. Each closed clock hour leaves its peak
+ * spend rate (µ$/h) in two histories: its hour of the day (the last 14 days)
+ * and its hour of the week (the last 4 weeks). A run's rate is in excess when
+ * it passes the line of the hour it falls in: median + z / 0.6745 × MAD
+ * (Iglewicz and Hoaglin's modified z-score; z = 3.5 at `medium`) of the peaks
+ * of that hour and its two neighbours, taken on square roots: spend is a sum
+ * of leases that come and go, roughly compound-Poisson, whose spread grows
+ * with the square root of its level, and the square root is the transform
+ * that makes such a spread even (Anscombe). The hour-of-week line joins once
+ * two weeks exist, and the higher of the two lines applies, so a weekend
+ * busier than the weekdays is normal. The MAD never counts under a tenth of
+ * the median (both on the square-root scale) and the excess never under $1/h,
+ * so a flat series is not alarmed by one more small lease. `sustainRuns` runs in excess in a row open an
+ * episode and raise its one alert; `clearRuns` calm runs close it. Nothing is
+ * alerted before `minHistoryDays` days of the hour exist (a new tenant).
+ * Medians come from the history, so a new normal (a step that stays) becomes
+ * the baseline within a week, and one anomalous hour moves them little.
+ * O(1) per run; at an hour's turn O(history) to recompute the line.
+ */
+export const ANOMALY_SENSITIVITIES = ['low', 'medium', 'high'] as const;
+export type AnomalySensitivity = (typeof ANOMALY_SENSITIVITIES)[number];
+
+const Z_BY_SENSITIVITY: Record<AnomalySensitivity, number> = { low: 5, medium: 3.5, high: 2.5 };
+
+/** What a tenant sets for itself or one project; `enabled: false` turns anomalies off for it. */
+export const spendAnomalySettingsSchema = z.strictObject({
+  sensitivity: z._default(z.enum(ANOMALY_SENSITIVITIES), 'medium'),
+  enabled: z._default(z.boolean(), true),
+});
+export type SpendAnomalySettings = z.output<typeof spendAnomalySettingsSchema>;
+
+export interface AnomalyParams {
+  readonly sensitivity: AnomalySensitivity;
+  /** Runs in excess in a row before the alert: 3 (a minute each). */
+  readonly sustainRuns: number;
+  /** Runs back under the line in a row that end an episode. */
+  readonly clearRuns: number;
+  readonly minHistoryDays: number;
+  readonly dayHistory: number;
+  readonly weekHistory: number;
+  /** The MAD never counts less than this share of the median (square-root scale). */
+  readonly minSpreadShare: number;
+  /** An excess smaller than this (µ$/h) is never an anomaly. */
+  readonly minExcessMicroUsdPerHour: MicroUsd;
+}
+
+export const DEFAULT_ANOMALY_PARAMS: AnomalyParams = {
+  sensitivity: 'medium',
+  sustainRuns: 3,
+  clearRuns: 30,
+  minHistoryDays: 7,
+  dayHistory: 14,
+  weekHistory: 4,
+  minSpreadShare: 0.1,
+  minExcessMicroUsdPerHour: 1_000_000,
+};
+
+/** Plain data, to be stored between runs (one DynamoDB item per series). */
+export interface SpendAnomalyState {
+  /** The clock hour being accumulated, and its peak rate so far. */
+  readonly hourStartMs: number | null;
+  readonly hourPeak: number;
+  /** Peak rates of past hours, oldest first: 24 hour-of-day slots, 168 hour-of-week slots (UTC). */
+  readonly byHourOfDay: readonly (readonly number[])[];
+  readonly byHourOfWeek: readonly (readonly number[])[];
+  /** The line for the current hour, null while there is no baseline for it. */
+  readonly line: number | null;
+  readonly expected: number | null;
+  readonly excessRuns: number;
+  readonly excessSinceMs: number | null;
+  readonly calmRuns: number;
+  readonly episode: { readonly startedAtMs: number; readonly alertedAtMs: number } | null;
+}
+
+export function emptyAnomalyState(): SpendAnomalyState {
+  return {
+    hourStartMs: null,
+    hourPeak: 0,
+    byHourOfDay: Array.from({ length: 24 }, () => []),
+    byHourOfWeek: Array.from({ length: 168 }, () => []),
+    line: null,
+    expected: null,
+    excessRuns: 0,
+    excessSinceMs: null,
+    calmRuns: 0,
+    episode: null,
+  };
+}
+
+/** The one alert of an episode: deterministic id for the exactly-once claim. */
+export interface SpendAnomalyAlert {
+  readonly alertId: string;
+  readonly startedAtMs: number;
+  readonly atMs: number;
+  readonly rateMicroUsdPerHour: MicroUsd;
+  readonly expectedMicroUsdPerHour: MicroUsd;
+  readonly lineMicroUsdPerHour: MicroUsd;
+}
+
+const HOUR_MS = 3_600_000;
+const MAD_TO_SIGMA = 0.6745;
+/** 1970-01-01 was a Thursday; hour-of-week 0 is Monday 00:00 UTC. */
+const hourOfWeek = (hourStartMs: number) => (Math.floor(hourStartMs / HOUR_MS) + 72) % 168;
+const hourOfDay = (hourStartMs: number) => Math.floor(hourStartMs / HOUR_MS) % 24;
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+function lineOf(values: readonly number[], params: AnomalyParams): { expected: number; line: number } {
+  const roots = values.map(Math.sqrt);
+  const center = median(roots);
+  const spread = Math.max(median(roots.map((v) => Math.abs(v - center))), params.minSpreadShare * center);
+  const z = Z_BY_SENSITIVITY[params.sensitivity];
+  const expected = center ** 2;
+  const line = (center + (z / MAD_TO_SIGMA) * spread) ** 2;
+  return { expected, line: Math.max(line, expected + params.minExcessMicroUsdPerHour) };
+}
+
+/** A slot's values with its two neighbours' (the hour before and after), for a steadier spread. */
+const around = (slots: readonly (readonly number[])[], index: number) =>
+  [-1, 0, 1].flatMap((offset) => slots[(index + offset + slots.length) % slots.length] ?? []);
+
+/** The baseline of an hour from the histories; null until it has `minHistoryDays` days. */
+export function baselineOf(
+  state: Pick<SpendAnomalyState, 'byHourOfDay' | 'byHourOfWeek'>,
+  hourStartMs: number,
+  params: AnomalyParams = DEFAULT_ANOMALY_PARAMS,
+): { expected: number; line: number } | null {
+  const day = hourOfDay(hourStartMs);
+  if ((state.byHourOfDay[day] ?? []).length < params.minHistoryDays) return null;
+  const daily = lineOf(around(state.byHourOfDay, day), params);
+  const week = hourOfWeek(hourStartMs);
+  if ((state.byHourOfWeek[week] ?? []).length < 2) return daily;
+  const weekly = lineOf(around(state.byHourOfWeek, week), params);
+  return weekly.line > daily.line ? weekly : daily;
+}
+
+const pushed = (slots: readonly (readonly number[])[], index: number, value: number, keep: number) =>
+  slots.map((slot, i) => (i === index ? [...slot, value].slice(-keep) : slot));
+
+function rolledOver(state: SpendAnomalyState, hourStartMs: number, params: AnomalyParams): SpendAnomalyState {
+  let { byHourOfDay, byHourOfWeek } = state;
+  if (state.hourStartMs !== null) {
+    byHourOfDay = pushed(byHourOfDay, hourOfDay(state.hourStartMs), state.hourPeak, params.dayHistory);
+    byHourOfWeek = pushed(byHourOfWeek, hourOfWeek(state.hourStartMs), state.hourPeak, params.weekHistory);
+  }
+  const baseline = baselineOf({ byHourOfDay, byHourOfWeek }, hourStartMs, params);
+  return {
+    ...state,
+    hourStartMs,
+    hourPeak: 0,
+    byHourOfDay,
+    byHourOfWeek,
+    line: baseline?.line ?? null,
+    expected: baseline?.expected ?? null,
+  };
+}
+
+/**
+ * One metering run's spend rate (what the series' running instances cost per
+ * hour at `atMs`) through the detector: the new state, and the alert when this
+ * run opens an episode. Runs must come in time order.
+ */
+export function observeSpendRate(
+  previous: SpendAnomalyState,
+  atMs: number,
+  rateMicroUsdPerHour: MicroUsd,
+  params: AnomalyParams = DEFAULT_ANOMALY_PARAMS,
+): { state: SpendAnomalyState; alert?: SpendAnomalyAlert } {
+  const hourStartMs = Math.floor(atMs / HOUR_MS) * HOUR_MS;
+  let state = previous.hourStartMs === hourStartMs ? previous : rolledOver(previous, hourStartMs, params);
+  state = { ...state, hourPeak: Math.max(state.hourPeak, rateMicroUsdPerHour) };
+  const excess = state.line !== null && rateMicroUsdPerHour > state.line;
+  if (!excess) {
+    const calmRuns = state.calmRuns + 1;
+    const episode = state.episode !== null && calmRuns >= params.clearRuns ? null : state.episode;
+    return { state: { ...state, excessRuns: 0, excessSinceMs: null, calmRuns, episode } };
+  }
+  const excessRuns = state.excessRuns + 1;
+  const excessSinceMs = state.excessSinceMs ?? atMs;
+  state = { ...state, excessRuns, excessSinceMs, calmRuns: 0 };
+  if (state.episode !== null || excessRuns < params.sustainRuns) return { state };
+  const alert: SpendAnomalyAlert = {
+    alertId: `anomaly#${excessSinceMs}`,
+    startedAtMs: excessSinceMs,
+    atMs,
+    rateMicroUsdPerHour,
+    expectedMicroUsdPerHour: Math.round(state.expected ?? 0),
+    lineMicroUsdPerHour: Math.round(state.line ?? 0),
+  };
+  return { state: { ...state, episode: { startedAtMs: excessSinceMs, alertedAtMs: atMs } }, alert };
+}
+
+/** A lease's part in a series' spend now. */
+export interface LeaseSpend {
+  readonly leaseId: string;
+  readonly startedAtMs: number;
+  readonly hourlyMicroUsd: MicroUsd;
+}
+
+/**
+ * The leases an alert names: those started since the hour before the excess
+ * began (the likeliest cause), dearest first, else the dearest of all.
+ */
+export function leasesDrivingAnomaly(
+  leases: readonly LeaseSpend[],
+  alert: Pick<SpendAnomalyAlert, 'startedAtMs'>,
+  limit = 5,
+): LeaseSpend[] {
+  const byCost = [...leases].sort((a, b) => b.hourlyMicroUsd - a.hourlyMicroUsd);
+  const recent = byCost.filter((lease) => lease.startedAtMs >= alert.startedAtMs - HOUR_MS);
+  return (recent.length > 0 ? recent : byCost).slice(0, limit);
+}

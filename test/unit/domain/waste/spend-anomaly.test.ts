@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import {
+  baselineOf,
+  emptyAnomalyState,
+  leasesDrivingAnomaly,
+  observeSpendRate,
+  type SpendAnomalyAlert,
+  type SpendAnomalyState,
+} from '../../../../shared/domain/waste/spend-anomaly';
+import { atMinute, minuteOf, type SyntheticTenant, syntheticTenant } from './synthetic-spend';
+
+const DAYS = 28;
+
+function replay(tenant: SyntheticTenant, rates: readonly number[] = tenant.rates) {
+  let state: SpendAnomalyState = emptyAnomalyState();
+  const alerts: SpendAnomalyAlert[] = [];
+  rates.forEach((rate, minute) => {
+    const step = observeSpendRate(state, atMinute(tenant, minute), rate);
+    state = step.state;
+    if (step.alert) alerts.push(step.alert);
+  });
+  return { state, alerts };
+}
+
+/** What the tenant normally spends at `minute`: the median rate at that time of day over the two weeks before. */
+function normalAt(tenant: SyntheticTenant, minute: number): number {
+  const sameTime = Array.from({ length: 14 }, (_, day) => tenant.rates[minute - (day + 1) * 1440] ?? 0);
+  return sameTime.sort((a, b) => a - b)[7] as number;
+}
+
+/**
+ * The replay with a runaway from `from` for `minutes`: on top of what it
+ * spends, the tenant spends (factor - 1) times its normal rate, so it runs at
+ * `factor` times normal.
+ */
+function injected(tenant: SyntheticTenant, from: number, minutes: number, factor: number): number[] {
+  const extra = (factor - 1) * normalAt(tenant, from);
+  return tenant.rates.map((rate, minute) =>
+    minute >= from && minute < from + minutes ? rate + extra : rate,
+  );
+}
+
+const SEEDS = [1, 2, 3, 4, 5];
+/** About 50 leases running at once on average; much smaller tenants are noisier (see BENCHMARKS.md). */
+const ARRIVALS = 0.2;
+
+describe('spend anomaly baseline', () => {
+  it.each(SEEDS)('raises nothing on the unmodified replay of synthetic tenant %i', (seed) => {
+    expect(replay(syntheticTenant(seed, DAYS, ARRIVALS)).alerts).toEqual([]);
+  });
+
+  it.each(SEEDS)('a 5x spend jump gets exactly one alert within 3 metering runs (tenant %i)', (seed) => {
+    const tenant = syntheticTenant(seed, DAYS, ARRIVALS);
+    const jump = minuteOf(19, 14, 17);
+    const { alerts } = replay(tenant, injected(tenant, jump, 120, 5));
+    expect(alerts).toHaveLength(1);
+    const runs = ((alerts[0]?.atMs ?? 0) - atMinute(tenant, jump)) / 60_000 + 1;
+    expect(runs).toBeLessThanOrEqual(3);
+    expect(alerts[0]?.startedAtMs).toBe(atMinute(tenant, jump));
+  });
+
+  it('never alerts a new tenant before a week of baseline exists', () => {
+    const tenant = syntheticTenant(7, 6, ARRIVALS);
+    expect(
+      replay(
+        tenant,
+        tenant.rates.map((rate, m) => (m >= minuteOf(5, 10, 0) ? rate * 10 : rate)),
+      ).alerts,
+    ).toEqual([]);
+  });
+
+  it('adapts to a step that stays: the new level becomes normal and alerts stop', () => {
+    const tenant = syntheticTenant(8, DAYS, ARRIVALS);
+    const from = minuteOf(10, 9, 0);
+    const { alerts, state } = replay(tenant, injected(tenant, from, tenant.rates.length, 5));
+    expect(alerts.length).toBeGreaterThan(0);
+    expect(alerts[0]?.startedAtMs).toBe(atMinute(tenant, from));
+    // Half of the 14 days of history at the new level make it the median.
+    expect(alerts.every((a) => a.atMs < atMinute(tenant, minuteOf(17, 9, 0)))).toBe(true);
+    const noon = atMinute(tenant, minuteOf(27, 12, 0));
+    const before = baselineOf(replay(syntheticTenant(8, DAYS, ARRIVALS)).state, noon);
+    expect(baselineOf(state, noon)?.expected).toBeGreaterThan(
+      2 * (before?.expected ?? Number.POSITIVE_INFINITY),
+    );
+  });
+
+  it('keeps its state as plain data: a replay resumed from JSON decides the same', () => {
+    const tenant = syntheticTenant(9, DAYS, ARRIVALS);
+    const rates = injected(tenant, minuteOf(20, 3, 0), 30, 6);
+    const half = minuteOf(14, 0, 0);
+    let state = emptyAnomalyState();
+    for (let minute = 0; minute < half; minute++) {
+      state = observeSpendRate(state, atMinute(tenant, minute), rates[minute] as number).state;
+    }
+    state = JSON.parse(JSON.stringify(state)) as SpendAnomalyState;
+    const alerts: SpendAnomalyAlert[] = [];
+    for (let minute = half; minute < rates.length; minute++) {
+      const step = observeSpendRate(state, atMinute(tenant, minute), rates[minute] as number);
+      state = step.state;
+      if (step.alert) alerts.push(step.alert);
+    }
+    expect(alerts).toEqual(replay(tenant, rates).alerts);
+    expect(alerts).toHaveLength(1);
+  });
+
+  it('names the leases started around the excess, dearest first', () => {
+    const leases = [
+      { leaseId: 'old', startedAtMs: 0, hourlyMicroUsd: 9_000_000 },
+      { leaseId: 'new-small', startedAtMs: 10_000_000, hourlyMicroUsd: 1_000_000 },
+      { leaseId: 'new-big', startedAtMs: 10_000_000, hourlyMicroUsd: 30_000_000 },
+    ];
+    expect(leasesDrivingAnomaly(leases, { startedAtMs: 10_060_000 }).map((l) => l.leaseId)).toEqual([
+      'new-big',
+      'new-small',
+    ]);
+    expect(leasesDrivingAnomaly(leases, { startedAtMs: 99_000_000 }).map((l) => l.leaseId)[0]).toBe(
+      'new-big',
+    );
+  });
+});
