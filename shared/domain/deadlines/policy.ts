@@ -65,16 +65,15 @@ function propose(input: DeadlinePolicyInput): Proposal {
   const current = currentSpotPool(input);
   const { placement } = input;
   if (placement.kind === 'on-demand') {
-    if (!isSafelyAhead(input)) {
-      return {
-        action: placement,
-        why: 'catching up with the uniform-progress line (stays until two restarts ahead of it)',
-      };
+    if (best && isSafelyAhead(input)) {
+      return onSpot(best.pool, 'two restarts ahead of the uniform-progress line, back to spot');
     }
-    if (best) return onSpot(best.pool, 'safely ahead of the uniform-progress line, back to spot');
+    // Stopping to wait would only buy another restart once the job falls behind again.
     return {
-      action: { kind: 'wait' },
-      why: 'safely ahead of the uniform-progress line and no spot worth it',
+      action: placement,
+      why: best
+        ? 'catching up with the uniform-progress line (leaves once two restarts ahead of it)'
+        : 'no spot worth it; staying rather than paying another restart later',
     };
   }
   if (current && best) {
@@ -98,6 +97,7 @@ function propose(input: DeadlinePolicyInput): Proposal {
  * the deadline and the cost of all on-demand. Spot wherever a unit of progress
  * is cheapest after the restart and the checkpoint's move, judged by each
  * pool's recent interruptions; on-demand only to catch up with the
- * uniform-progress line, until two restarts ahead of it; else wait.
+ * uniform-progress line, and off it only onto spot once two restarts ahead
+ * of the line; else wait.
  */
 export const deadlinePolicy: DeadlinePolicy = guarded(propose);

@@ -53,13 +53,13 @@ export const greedyPolicy: DeadlinePolicy = guarded((input) => {
 /**
  * Uniform progress, the paper's four rules: take spot whenever there is some
  * and stay until interrupted; when there is none and the job is behind the
- * uniform-progress line, run on-demand; stay on on-demand until two restarts
- * ahead of the line (hysteresis); the safety net is the guard.
+ * uniform-progress line, run on-demand; leave on-demand only for spot and
+ * only once two restarts ahead of the line (hysteresis); the safety net is the guard.
  */
 export const uniformProgressPolicy: DeadlinePolicy = guarded((input) => {
   const pool = spotChoice(input);
-  if (input.placement.kind === 'on-demand' && !isSafelyAhead(input)) {
-    return onDemand(input, 'catching up with the uniform-progress line');
+  if (input.placement.kind === 'on-demand' && (!pool || !isSafelyAhead(input))) {
+    return onDemand(input, 'on-demand until spot is back and the job is two restarts ahead of the line');
   }
   if (pool) return spot(pool, 'spot whenever there is some');
   if (!isOnTrack(input)) return onDemand(input, 'behind the uniform-progress line');
