@@ -49,12 +49,20 @@ export async function run(): Promise<BenchmarkResult> {
     of.reduce((sum, cell) => sum + pick(cell), 0) / of.length;
   const figure = (name: PolicyName, of: readonly Cell[]) => ({
     misses: of.reduce((sum, cell) => sum + (cell.policies[name]?.misses ?? 0), 0),
-    meanCostVsOptimum: round(mean((cell) => cell.policies[name]?.costVsOptimum ?? 0, of), 4),
-    meanCostVsOnDemand: round(mean((cell) => cell.policies[name]?.costVsOnDemand ?? 0, of), 4),
+    meanCostVsOptimum: round(
+      mean((cell) => cell.policies[name]?.costVsOptimum ?? 0, of),
+      4,
+    ),
+    meanCostVsOnDemand: round(
+      mean((cell) => cell.policies[name]?.costVsOnDemand ?? 0, of),
+      4,
+    ),
     dearerThanOnDemand: of.reduce((sum, cell) => sum + (cell.policies[name]?.dearerThanOnDemand ?? 0), 0),
   });
   const behind = cells.filter(
-    (cell) => (cell.policies.gpurent?.costVsOptimum ?? 0) > (cell.policies.uniformProgress?.costVsOptimum ?? 0) + 1e-9,
+    (cell) =>
+      (cell.policies.gpurent?.costVsOptimum ?? 0) >
+      (cell.policies.uniformProgress?.costVsOptimum ?? 0) + 1e-9,
   );
   const single = cells.filter((cell) => !cell.zones.startsWith('all'));
   const multi = cells.filter((cell) => cell.zones.startsWith('all'));
@@ -69,7 +77,10 @@ export async function run(): Promise<BenchmarkResult> {
     meanCostVsOptimum: gpurent.meanCostVsOptimum,
     meanCostVsOnDemand: gpurent.meanCostVsOnDemand,
     settingsBehindUniformProgress: behind.length,
-    optimumVsOnDemand: round(mean((cell) => cell.optimumVsOnDemand), 4),
+    optimumVsOnDemand: round(
+      mean((cell) => cell.optimumVsOnDemand),
+      4,
+    ),
     policies: byPolicy,
     singleZone: Object.fromEntries(NAMES.map((name) => [name, figure(name, single)])),
     allZones: Object.fromEntries(NAMES.map((name) => [name, figure(name, multi)])),
@@ -107,7 +118,15 @@ export async function run(): Promise<BenchmarkResult> {
       `offline optimum  ${figures.optimumVsOnDemand.toFixed(3)} x on-demand`,
       ...NAMES.map(line),
       `gpurent behind uniform progress on ${behind.length} of ${cells.length} settings` +
-        (behind.length > 0 ? ` (${behind.map((c) => `${c.zones} ${c.setting.workHours}h/${c.setting.deadlineFactor}x/${c.setting.restartMinutes}m`).slice(0, 6).join(', ')})` : ''),
+        (behind.length > 0
+          ? ` (${behind
+              .map(
+                (c) =>
+                  `${c.zones} ${c.setting.workHours}h/${c.setting.deadlineFactor}x/${c.setting.restartMinutes}m`,
+              )
+              .slice(0, 6)
+              .join(', ')})`
+          : ''),
     ].join('\n'),
   };
 }

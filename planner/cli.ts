@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DEFAULT_RESERVATION_LOOKBACK_MS } from '../shared/domain/reservations';
+import { DEADLINES_USAGE, DeadlinesUsageError, simulateDeadlines } from './deadlines-cli';
 import { formatReport } from './format-report';
 import { DEFAULT_DATA_DIR } from './paths';
 import { replayTrace } from './replay';
@@ -47,9 +48,13 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
   try {
     const [command, ...rest] = argv;
     if (command !== 'simulate') throw new UsageError(command ? `unknown command "${command}"` : 'no command');
-    await simulate(rest, io);
+    await (rest.includes('--deadlines') ? simulateDeadlines(rest, io) : simulate(rest, io));
     return 0;
   } catch (error) {
+    if (error instanceof DeadlinesUsageError) {
+      io.err(`${error.message}\n\n${DEADLINES_USAGE}`);
+      return 2;
+    }
     if (error instanceof UsageError) {
       io.err(`${error.message}\n\n${USAGE}`);
       return 2;

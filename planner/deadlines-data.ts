@@ -18,7 +18,10 @@ const catalogFile = z.looseObject({
       instanceType: z.optional(z.string()),
       gpuCount: z.optional(z.number()),
       pricing: z._default(
-        z.record(z.string(), z.looseObject({ onDemand: z.optional(z.number()), reserved: z.optional(z.number()) })),
+        z.record(
+          z.string(),
+          z.looseObject({ onDemand: z.optional(z.number()), reserved: z.optional(z.number()) }),
+        ),
         {},
       ),
     }),

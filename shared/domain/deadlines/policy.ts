@@ -47,8 +47,7 @@ function bestSpot(input: DeadlinePolicyInput): { pool: SpotPoolSignal; perMs: nu
   for (const pool of input.spot) {
     if (!isOpen(input, pool, onDemandPrice)) continue;
     const perMs = costPerProgressMs(input, pool);
-    // Spot that costs more per unit of progress than on-demand is worse than waiting for on-demand later.
-    if (perMs < onDemandPrice / MS_PER_HOUR && (best === null || perMs < best.perMs)) best = { pool, perMs };
+    if (best === null || perMs < best.perMs) best = { pool, perMs };
   }
   return best;
 }
@@ -73,7 +72,7 @@ function propose(input: DeadlinePolicyInput): Proposal {
       action: placement,
       why: best
         ? 'catching up with the uniform-progress line (leaves once two restarts ahead of it)'
-        : 'no spot worth it; staying rather than paying another restart later',
+        : 'no open spot pool; staying rather than paying another restart later',
     };
   }
   if (current && best) {
@@ -85,10 +84,10 @@ function propose(input: DeadlinePolicyInput): Proposal {
   if (!isOnTrack(input)) {
     return {
       action: { kind: 'on-demand', region: onDemandRegion(input) },
-      why: 'no spot worth it and behind the uniform-progress line',
+      why: 'no open spot pool and behind the uniform-progress line',
     };
   }
-  return { action: { kind: 'wait' }, why: 'no spot worth it, and ahead of the uniform-progress line' };
+  return { action: { kind: 'wait' }, why: 'no open spot pool, and ahead of the uniform-progress line' };
 }
 
 /**

@@ -25,7 +25,11 @@ export interface JobPlacementTerms {
   readonly homeRegion: string;
 }
 
-export function settingJob(setting: DeadlineSetting, startTick: number, terms: JobPlacementTerms): DeadlineJobSpec {
+export function settingJob(
+  setting: DeadlineSetting,
+  startTick: number,
+  terms: JobPlacementTerms,
+): DeadlineJobSpec {
   const workMs = setting.workHours * MS_PER_HOUR;
   return {
     startTick,
