@@ -17,7 +17,7 @@ import { DEFAULT_DATA_DIR, deadlineMarket, loadDeadlineData } from './support/de
 import { round } from './support/stats';
 
 /** Start times per setting and zone set, evenly over the traces: as many as keep the run within a few minutes. */
-const STARTS = Number(process.env.DEADLINES_STARTS ?? 24);
+const STARTS = 40;
 /** A model checkpoint of a V100 job (weights and optimizer state), moved whenever the job changes region. */
 const CHECKPOINT_GB = 50;
 const POLICIES = { greedy: greedyPolicy, uniformProgress: uniformProgressPolicy, gpurent: deadlinePolicy };

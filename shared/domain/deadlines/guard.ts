@@ -119,7 +119,9 @@ export function guardProposal(
   why: string,
 ): JobPolicyDecision {
   const slack = slackMs(input);
-  if (action.kind === 'on-demand') return { action, reason: why, slackMs: slack };
+  if (action.kind === 'on-demand') {
+    return { action, reason: slack < 0 ? `${why}; no slack for another restart` : why, slackMs: slack };
+  }
   if (slack < 0) {
     return onDemandDecision(
       input,
