@@ -75,11 +75,7 @@ function propose(input: DeadlinePolicyInput): Proposal {
         : 'no open spot pool; staying rather than paying another restart later',
     };
   }
-  if (current && best) {
-    return best.pool.zone === current.zone
-      ? onSpot(current, 'still has capacity, the cheapest progress')
-      : onSpot(best.pool, `cheaper than staying in ${current.zone} even after the restart and the move`);
-  }
+  if (current) return onSpot(current, 'still has capacity: stays until interrupted');
   if (best) return onSpot(best.pool, 'the cheapest progress after restart and move');
   if (!isOnTrack(input)) {
     return {
@@ -95,7 +91,9 @@ function propose(input: DeadlinePolicyInput): Proposal {
  * across every allowed pool, zones and regions, behind the guard that keeps
  * the deadline and the cost of all on-demand. Spot wherever a unit of progress
  * is cheapest after the restart and the checkpoint's move, judged by each
- * pool's recent interruptions; on-demand only to catch up with the
+ * pool's recent interruptions, chosen at every (re)start; a running job stays
+ * in its pool until interrupted (moving mid-run measured dearer on the traces:
+ * the restart is paid for certain, the saving only while the new pool lasts); on-demand only to catch up with the
  * uniform-progress line, and off it only onto spot once two restarts ahead
  * of the line; else wait.
  */

@@ -82,7 +82,7 @@ describe("gpurent's deadline policy", () => {
     });
   });
 
-  it('moves the checkpoint to another region only where the saving pays for the move and the restart', () => {
+  it('restarts in another region only where the saving pays for moving the checkpoint, and never moves a running job', () => {
     // Half the work done: the saving banked lets the guard risk a move.
     const halfway = { nowMs: 5 * HOUR, doneMs: 5 * HOUR, spentMicroUsd: 5_000_000 };
     const running = { kind: 'spot', zone: 'us-east-1a', region: 'us-east-1' } as const;
@@ -94,14 +94,15 @@ describe("gpurent's deadline policy", () => {
       pool('us-east-1a', 'us-east-1', 1_000_000),
       pool('us-west-2a', 'us-west-2', 400_000),
     ];
-    expect(deadlinePolicy(input({ ...halfway, placement: running, spot: slightlyCheaper })).action).toEqual(
-      running,
-    );
-    expect(deadlinePolicy(input({ ...halfway, placement: running, spot: muchCheaper })).action).toEqual({
+    expect(deadlinePolicy(input({ ...halfway, spot: slightlyCheaper })).action).toEqual(running);
+    expect(deadlinePolicy(input({ ...halfway, spot: muchCheaper })).action).toEqual({
       kind: 'spot',
       zone: 'us-west-2a',
       region: 'us-west-2',
     });
+    expect(deadlinePolicy(input({ ...halfway, placement: running, spot: muchCheaper })).action).toEqual(
+      running,
+    );
   });
 
   it('prefers a steady pool to a cheaper one that keeps being interrupted', () => {
