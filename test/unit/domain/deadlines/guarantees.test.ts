@@ -99,7 +99,7 @@ describe('every policy behind the guard, on adversarial availability, restarts a
             (offlineOptimumMicroUsd(market, job) as number) - 1e-6,
           );
         }),
-        { numRuns: 300, seed: 2024 },
+        { numRuns: 150, seed: 2024 },
       );
     },
   );
