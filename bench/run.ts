@@ -20,6 +20,7 @@ const BENCHMARKS: Record<string, () => Promise<BenchmarkModule>> = {
   provisioning: () => import('./provisioning'),
   admission: () => import('./admission'),
   waste: () => import('./waste'),
+  deadlines: () => import('./deadlines'),
 };
 
 const RESULTS_PATH = resolve(REPO_ROOT, 'bench/results.json');

@@ -6,6 +6,7 @@ import { SpotDataError } from '../shared/adapters/spot-trace-files';
 import { DEFAULT_RESERVATION_LOOKBACK_MS } from '../shared/domain/reservations';
 import { UnplaceableLeaseError } from '../shared/planning/simulate';
 import { MS_PER_DAY } from '../shared/planning/units';
+import { DEADLINES_USAGE, DeadlinesUsageError, simulateDeadlines } from './deadlines-cli';
 import { formatReport } from './format-report';
 import { replayTrace } from './replay-trace';
 import { TraceFormatError } from './trace/trace-format-error';
@@ -47,9 +48,13 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
   try {
     const [command, ...rest] = argv;
     if (command !== 'simulate') throw new UsageError(command ? `unknown command "${command}"` : 'no command');
-    await simulate(rest, io);
+    await (rest.includes('--deadlines') ? simulateDeadlines(rest, io) : simulate(rest, io));
     return 0;
   } catch (error) {
+    if (error instanceof DeadlinesUsageError) {
+      io.err(`${error.message}\n\n${DEADLINES_USAGE}`);
+      return 2;
+    }
     if (error instanceof UsageError) {
       io.err(`${error.message}\n\n${USAGE}`);
       return 2;

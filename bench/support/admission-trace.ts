@@ -3,8 +3,9 @@
  * planner moves): the Alibaba trace as admission replay leases.
  */
 import { join } from 'node:path';
-import { ALIBABA_TRACE, DEFAULT_DATA_DIR } from '../../planner/paths';
+import { ALIBABA_TRACE } from '../../planner/paths';
 import { readTrace } from '../../planner/trace/read-trace';
+import { DEFAULT_DATA_DIR } from '../../shared/adapters/reference-data';
 import type { ReplayLease } from '../../shared/planning/admission/replay';
 import { unitHash, zipfTenantOf } from '../../shared/planning/admission/tenant-split';
 

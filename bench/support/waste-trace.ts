@@ -1,14 +1,15 @@
 /**
  * The waste benchmark's one door into planner/: the Alibaba trace, read by the
- * planner's readers (repoint these imports when the planner moves).
+ * planner's readers.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ALIBABA_TRACE, DEFAULT_DATA_DIR } from '../../planner/paths';
+import { ALIBABA_TRACE } from '../../planner/paths';
 import { ALIBABA_COLUMNS, ALIBABA_HEADER } from '../../planner/trace/alibaba';
 import { splitCsv } from '../../planner/trace/csv';
-import type { DemandTrace } from '../../planner/trace/demand-trace';
 import { readTrace } from '../../planner/trace/read-trace';
+import { DEFAULT_DATA_DIR } from '../../shared/adapters/reference-data';
+import type { DemandTrace } from '../../shared/planning/demand-trace';
 import type { SharingTask } from '../../shared/planning/waste/fractional-replay';
 
 export const ALIBABA_TRACE_PATH = join(DEFAULT_DATA_DIR, ALIBABA_TRACE);

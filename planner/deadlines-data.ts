@@ -1,0 +1,71 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { loadSpotTraces, SpotDataError } from '../shared/adapters/spot-trace-files';
+import { type InstanceOffering, PriceCatalog } from '../shared/domain/catalog';
+import { DEFAULT_PLACEMENT_COSTS } from '../shared/domain/placement-costs';
+import type { DeadlineMarket } from '../shared/planning/deadlines/market';
+import type { SpotTraces } from '../shared/planning/spot-market';
+import * as z from '../shared/zod';
+
+export const CATALOG_FILE = join('aws-gpu-prices', 'catalog.json');
+
+/** How far back the per-pool interruption signal looks: half a day, a round figure, not fitted to any trace. */
+export const SIGNAL_WINDOW_MS = 12 * 3_600_000;
+
+const catalogFile = z.looseObject({
+  instances: z.array(
+    // Some rows of the public data name no type; the catalog skips them.
+    z.looseObject({
+      instanceType: z.optional(z.string()),
+      gpuCount: z.optional(z.number()),
+      pricing: z._default(
+        z.record(
+          z.string(),
+          z.looseObject({ onDemand: z.optional(z.number()), reserved: z.optional(z.number()) }),
+        ),
+        {},
+      ),
+    }),
+  ),
+});
+
+export interface DeadlineData {
+  readonly traces: SpotTraces;
+  readonly catalog: PriceCatalog;
+}
+
+/** The V100 spot traces and the price catalog of a folder laid out like ../shared/data. */
+export async function loadDeadlineData(dataDir: string): Promise<DeadlineData> {
+  const path = join(dataDir, CATALOG_FILE);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(await readFile(path, 'utf8'));
+  } catch (error) {
+    throw new SpotDataError(path, error instanceof Error ? error.message : String(error));
+  }
+  const parsed = z.safeParse(catalogFile, raw);
+  if (!parsed.success) throw new SpotDataError(path, z.prettifyError(parsed.error));
+  const catalog = new PriceCatalog(parsed.data.instances as unknown as InstanceOffering[]);
+  return { traces: await loadSpotTraces(dataDir), catalog };
+}
+
+/**
+ * The replay world of some of the traces' zones: their spot history, the
+ * catalog's on-demand price of the traced type in each of their regions, and
+ * AWS's public inter-region transfer rates.
+ */
+export function deadlineMarket(data: DeadlineData, zones: readonly string[]): DeadlineMarket {
+  const chosen = data.traces.zones.filter((zone) => zones.includes(zone.zone));
+  const regions = [...new Set(chosen.map((zone) => zone.region))];
+  return {
+    tickMs: data.traces.tickMs,
+    ticks: data.traces.ticks,
+    zones: chosen,
+    onDemand: regions.map((region) => ({
+      region,
+      priceMicroUsdPerHour: data.catalog.onDemandMicroPerHour(data.traces.instanceType, region),
+    })),
+    transferCosts: DEFAULT_PLACEMENT_COSTS,
+    signalWindowTicks: Math.round(SIGNAL_WINDOW_MS / data.traces.tickMs),
+  };
+}

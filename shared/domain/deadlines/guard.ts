@@ -1,0 +1,154 @@
+import type { MicroUsd } from '../money';
+import type {
+  DeadlineAction,
+  DeadlinePolicy,
+  DeadlinePolicyInput,
+  JobPolicyDecision,
+  OnDemandOffer,
+  SpotPoolSignal,
+} from './policy-input';
+import { checkpointTransferMicroUsd } from './transfer';
+
+const MS_PER_HOUR = 3_600_000;
+
+export class NoOnDemandOfferError extends Error {
+  constructor(readonly nowMs: number) {
+    super('A deadline decision needs at least one on-demand offer: its guarantee rests on one');
+    this.name = 'NoOnDemandOfferError';
+  }
+}
+
+/** Micro-dollars (fractional: a comparison, not a charge) of `ms` at an hourly price. */
+export function costOfMs(priceMicroUsdPerHour: MicroUsd, ms: number): number {
+  return (priceMicroUsdPerHour * ms) / MS_PER_HOUR;
+}
+
+export function remainingMs(input: DeadlinePolicyInput): number {
+  return Math.max(0, input.job.workMs - input.doneMs);
+}
+
+/**
+ * A restart as the policy counts it: whole ticks, since the job is looked at
+ * only once a tick and so cannot act on a restart that ends mid-tick.
+ */
+export function restartReserveMs(input: DeadlinePolicyInput): number {
+  return Math.ceil(input.job.restartMs / input.tickMs) * input.tickMs;
+}
+
+/**
+ * Time the job may still lose off on-demand: the time left, less the remaining
+ * work, a restart onto on-demand and one more tick (the next look may come a
+ * whole tick later). While it is not negative, an on-demand start at the next
+ * look still finishes by the deadline, whatever spot does meanwhile.
+ */
+export function slackMs(input: DeadlinePolicyInput): number {
+  return input.job.deadlineMs - input.nowMs - remainingMs(input) - restartReserveMs(input) - input.tickMs;
+}
+
+export function transferMicroUsd(input: DeadlinePolicyInput, from: string, to: string): MicroUsd {
+  return checkpointTransferMicroUsd(input.transferCosts, input.job.checkpointGb, from, to);
+}
+
+/** The cheapest way to finish on-demand from a checkpoint in `fromRegion`: a restart, the remaining work and the move. */
+export function finishOnDemand(
+  input: DeadlinePolicyInput,
+  fromRegion: string,
+): { readonly offer: OnDemandOffer; readonly costMicroUsd: number } {
+  const runMs = restartReserveMs(input) + remainingMs(input);
+  let best: { offer: OnDemandOffer; costMicroUsd: number } | null = null;
+  for (const offer of input.onDemand) {
+    const cost =
+      transferMicroUsd(input, fromRegion, offer.region) + costOfMs(offer.priceMicroUsdPerHour, runMs);
+    if (best === null || cost < best.costMicroUsd) best = { offer, costMicroUsd: cost };
+  }
+  if (best === null) throw new NoOnDemandOfferError(input.nowMs);
+  return best;
+}
+
+/**
+ * What the job may spend beyond all on-demand: one restart attempt (its reserve
+ * and a tick) at the on-demand price. Spot's first start risks that much
+ * before it has saved anything; no online policy can start on spot risking less.
+ */
+export function riskAllowanceMicroUsd(input: DeadlinePolicyInput): number {
+  const cheapest = Math.min(...input.onDemand.map((offer) => offer.priceMicroUsdPerHour));
+  return costOfMs(cheapest, restartReserveMs(input) + input.tickMs);
+}
+
+/** Whether the action, followed in the worst case by on-demand to the end, stays within all on-demand plus the allowance. */
+function withinBudget(input: DeadlinePolicyInput, action: DeadlineAction, pool: SpotPoolSignal | undefined) {
+  const ceiling = input.job.onDemandCostMicroUsd + riskAllowanceMicroUsd(input);
+  if (action.kind === 'wait') {
+    return input.spentMicroUsd + finishOnDemand(input, input.checkpointRegion).costMicroUsd <= ceiling;
+  }
+  if (action.kind !== 'spot' || pool === undefined) return true;
+  const now =
+    transferMicroUsd(input, input.checkpointRegion, action.region) +
+    costOfMs(pool.priceMicroUsdPerHour, input.tickMs);
+  return input.spentMicroUsd + now + finishOnDemand(input, action.region).costMicroUsd <= ceiling;
+}
+
+export const hours = (ms: number) => `${(ms / MS_PER_HOUR).toFixed(1)} h`;
+
+/** Where the job runs on-demand: where it already does, else the cheapest finish from the checkpoint. */
+export function onDemandRegion(input: DeadlinePolicyInput): string {
+  return input.placement.kind === 'on-demand'
+    ? input.placement.region
+    : finishOnDemand(input, input.checkpointRegion).offer.region;
+}
+
+/** On-demand for the rest of the job. */
+export function onDemandDecision(input: DeadlinePolicyInput, why: string): JobPolicyDecision {
+  const region = onDemandRegion(input);
+  return {
+    action: { kind: 'on-demand', region },
+    reason: `on-demand in ${region}: ${why}`,
+    slackMs: slackMs(input),
+  };
+}
+
+/**
+ * Every policy's proposal passes here. It stands unless it could make the job
+ * late (the slack would not cover a restart onto on-demand at the next look)
+ * or, followed by on-demand to the end, cost more than all on-demand plus the
+ * risk allowance; then the job runs on-demand. On-demand proposals always stand.
+ */
+export function guardProposal(
+  input: DeadlinePolicyInput,
+  action: DeadlineAction,
+  why: string,
+): JobPolicyDecision {
+  const slack = slackMs(input);
+  if (action.kind === 'on-demand') {
+    return { action, reason: slack < 0 ? `${why}; no slack for another restart` : why, slackMs: slack };
+  }
+  if (slack < 0) {
+    return onDemandDecision(
+      input,
+      `${hours(remainingMs(input))} of work left and ${hours(input.job.deadlineMs - input.nowMs)} to the deadline: no slack for another restart`,
+    );
+  }
+  const pool =
+    action.kind === 'spot' ? input.spot.find((candidate) => candidate.zone === action.zone) : undefined;
+  if (!withinBudget(input, action, pool)) {
+    return onDemandDecision(input, 'anything else could end up costing more than all on-demand');
+  }
+  return { action, reason: `${why}; ${hours(slack)} of slack`, slackMs: slack };
+}
+
+/** What a policy would do, before the guard has its say. */
+export interface Proposal {
+  readonly action: DeadlineAction;
+  readonly why: string;
+}
+
+/** A policy from a proposer: nothing once the work is done, else the proposal through `guardProposal`. */
+export function guarded(propose: (input: DeadlinePolicyInput) => Proposal): DeadlinePolicy {
+  return (input) => {
+    if (remainingMs(input) === 0) {
+      return { action: { kind: 'wait' }, reason: 'the work is done', slackMs: slackMs(input) };
+    }
+    const proposal = propose(input);
+    return guardProposal(input, proposal.action, proposal.why);
+  };
+}

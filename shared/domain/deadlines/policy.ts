@@ -1,0 +1,100 @@
+import { FAILED_POOL_BACKOFF_MS } from '../placement';
+import {
+  costOfMs,
+  guarded,
+  onDemandRegion,
+  type Proposal,
+  remainingMs,
+  restartReserveMs,
+  transferMicroUsd,
+} from './guard';
+import type { DeadlinePolicy, DeadlinePolicyInput, SpotPoolSignal } from './policy-input';
+import { currentSpotPool, isOnTrack, isSafelyAhead, usdPerHour } from './uniform-progress';
+
+const MS_PER_HOUR = 3_600_000;
+
+/** A pool with capacity now, not marked unavailable within the back-off, and cheaper than on-demand. */
+function isOpen(input: DeadlinePolicyInput, pool: SpotPoolSignal, onDemandPrice: number): boolean {
+  const failedAt = pool.lastCapacityFailureAtMs;
+  const backedOff = failedAt !== undefined && input.nowMs - failedAt < FAILED_POOL_BACKOFF_MS;
+  return pool.available && !backedOff && pool.priceMicroUsdPerHour < onDemandPrice;
+}
+
+/**
+ * Micro-dollars per millisecond of progress in the pool. Staying where the job
+ * runs costs the price alone. A (re)start pays its restart and the checkpoint's
+ * move, spread over the run the pool's recent record promises: its available
+ * time over its interruptions in the signal window (unbroken: the rest of the
+ * job), at least one productive tick so that a churning pool stays a last resort.
+ */
+function costPerProgressMs(input: DeadlinePolicyInput, pool: SpotPoolSignal): number {
+  const { placement } = input;
+  if (placement.kind === 'spot' && placement.zone === pool.zone)
+    return pool.priceMicroUsdPerHour / MS_PER_HOUR;
+  const reserve = restartReserveMs(input);
+  const promised =
+    pool.recentInterruptions > 0
+      ? pool.recentAvailableMs / pool.recentInterruptions
+      : Number.POSITIVE_INFINITY;
+  const runMs = Math.max(reserve + input.tickMs, Math.min(promised, reserve + remainingMs(input)));
+  const moveMicroUsd = transferMicroUsd(input, input.checkpointRegion, pool.region);
+  return (costOfMs(pool.priceMicroUsdPerHour, runMs) + moveMicroUsd) / (runMs - reserve);
+}
+
+function bestSpot(input: DeadlinePolicyInput): { pool: SpotPoolSignal; perMs: number } | null {
+  const onDemandPrice = Math.min(...input.onDemand.map((offer) => offer.priceMicroUsdPerHour));
+  let best: { pool: SpotPoolSignal; perMs: number } | null = null;
+  for (const pool of input.spot) {
+    if (!isOpen(input, pool, onDemandPrice)) continue;
+    const perMs = costPerProgressMs(input, pool);
+    if (best === null || perMs < best.perMs) best = { pool, perMs };
+  }
+  return best;
+}
+
+function onSpot(pool: SpotPoolSignal, why: string): Proposal {
+  return {
+    action: { kind: 'spot', zone: pool.zone, region: pool.region },
+    why: `spot in ${pool.zone} at ${usdPerHour(pool.priceMicroUsdPerHour)}: ${why}`,
+  };
+}
+
+function propose(input: DeadlinePolicyInput): Proposal {
+  const best = bestSpot(input);
+  const current = currentSpotPool(input);
+  const { placement } = input;
+  if (placement.kind === 'on-demand') {
+    if (best && isSafelyAhead(input)) {
+      return onSpot(best.pool, 'two restarts ahead of the uniform-progress line, back to spot');
+    }
+    // Stopping to wait would only buy another restart once the job falls behind again.
+    return {
+      action: placement,
+      why: best
+        ? 'catching up with the uniform-progress line (leaves once two restarts ahead of it)'
+        : 'no open spot pool; staying rather than paying another restart later',
+    };
+  }
+  if (current) return onSpot(current, 'still has capacity: stays until interrupted');
+  if (best) return onSpot(best.pool, 'the cheapest progress after restart and move');
+  if (!isOnTrack(input)) {
+    return {
+      action: { kind: 'on-demand', region: onDemandRegion(input) },
+      why: 'no open spot pool and behind the uniform-progress line',
+    };
+  }
+  return { action: { kind: 'wait' }, why: 'no open spot pool, and ahead of the uniform-progress line' };
+}
+
+/**
+ * gpurent's deadline policy: uniform progress ("Can't Be Late", NSDI '24)
+ * across every allowed pool, zones and regions, behind the guard that keeps
+ * the deadline and the cost of all on-demand. Spot wherever a unit of progress
+ * is cheapest after the restart and the checkpoint's move, judged by each
+ * pool's recent interruptions, chosen at every (re)start; a running job stays
+ * in its pool until interrupted (moving mid-run measured dearer on the traces:
+ * the restart is paid for certain, the saving only while the new pool lasts); on-demand only to catch up with the
+ * uniform-progress line, and off it only onto spot once two restarts ahead
+ * of the line; else wait.
+ */
+export const deadlinePolicy: DeadlinePolicy = guarded(propose);

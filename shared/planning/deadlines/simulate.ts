@@ -1,0 +1,176 @@
+import type {
+  DeadlineAction,
+  DeadlinePolicy,
+  DeadlinePolicyInput,
+  JobPlacement,
+  SpotPoolSignal,
+} from '../../domain/deadlines/policy-input';
+import {
+  allOnDemandMicroUsd,
+  DeadlineJobError,
+  type DeadlineJobSpec,
+  type DeadlineMarket,
+  type DeadlineZone,
+  jobTicks,
+  transferUnits,
+  UNITS_PER_MICRO_USD,
+} from './market';
+
+export interface JobOutcome {
+  readonly costMicroUsd: number;
+  readonly finished: boolean;
+  /** Ticks from the start to the end of the last piece of work, when it finished. */
+  readonly finishedAfterTicks: number | null;
+  readonly restarts: number;
+  readonly interruptions: number;
+  readonly spotTicks: number;
+  readonly onDemandTicks: number;
+}
+
+/** Per zone, prefix counts over the trace, so a signal window is two lookups. */
+interface ZoneHistory {
+  /** Interruptions (capacity there one tick, gone the next) before each tick. */
+  readonly losses: Int32Array;
+  /** Ticks with capacity before each tick. */
+  readonly available: Int32Array;
+  /** The last tick without capacity before each tick, -1 when none. */
+  readonly lastUnavailable: Int32Array;
+}
+
+const histories = new WeakMap<DeadlineZone, ZoneHistory>();
+
+function historyOf(zone: DeadlineZone): ZoneHistory {
+  const known = histories.get(zone);
+  if (known) return known;
+  const n = zone.unavailable.length;
+  const losses = new Int32Array(n + 1);
+  const available = new Int32Array(n + 1);
+  const lastUnavailable = new Int32Array(n + 1).fill(-1);
+  for (let i = 0; i < n; i += 1) {
+    const gone = zone.unavailable[i] === 1;
+    const lost = gone && i > 0 && zone.unavailable[i - 1] === 0;
+    losses[i + 1] = (losses[i] as number) + (lost ? 1 : 0);
+    available[i + 1] = (available[i] as number) + (gone ? 0 : 1);
+    lastUnavailable[i + 1] = gone ? i : (lastUnavailable[i] as number);
+  }
+  const history = { losses, available, lastUnavailable };
+  histories.set(zone, history);
+  return history;
+}
+
+/** What the control plane would know of each zone at `tick`: the trace now and its trailing window. */
+function signalsAt(market: DeadlineMarket, tick: number): SpotPoolSignal[] {
+  const from = Math.max(0, tick - market.signalWindowTicks);
+  return market.zones.map((zone) => {
+    const history = historyOf(zone);
+    const lastGone = history.lastUnavailable[tick] as number;
+    return {
+      zone: zone.zone,
+      region: zone.region,
+      priceMicroUsdPerHour: zone.priceMicroUsdPerHour[tick] as number,
+      available: zone.unavailable[tick] === 0,
+      lastCapacityFailureAtMs: lastGone < 0 ? undefined : lastGone * market.tickMs,
+      recentInterruptions: (history.losses[tick] as number) - (history.losses[from] as number),
+      recentAvailableMs:
+        ((history.available[tick] as number) - (history.available[from] as number)) * market.tickMs,
+    };
+  });
+}
+
+function samePlacement(placement: JobPlacement, action: DeadlineAction): boolean {
+  if (placement.kind === 'spot') return action.kind === 'spot' && action.zone === placement.zone;
+  if (placement.kind === 'on-demand')
+    return action.kind === 'on-demand' && action.region === placement.region;
+  return action.kind === 'wait';
+}
+
+/**
+ * Replays one job tick by tick under `policy`. Each tick: a spot run whose zone
+ * lost capacity is interrupted (progress is checkpointed continuously, so only
+ * the run is lost); the policy decides; a start or a move pays the restart
+ * (whole ticks of billed time without progress) and, across regions, the
+ * checkpoint's transfer; a run is billed the tick at its price (spot at the
+ * trace's price of the tick, on-demand at the offer's). A spot launch into a
+ * zone without capacity is refused and the job waits the tick.
+ */
+export function simulateJob(
+  market: DeadlineMarket,
+  job: DeadlineJobSpec,
+  policy: DeadlinePolicy,
+): JobOutcome {
+  const ticks = jobTicks(market, job);
+  const tickMs = market.tickMs;
+  const zones = new Map(market.zones.map((zone) => [zone.zone, zone]));
+  const offers = new Map(market.onDemand.map((offer) => [offer.region, offer]));
+  const jobTerms = {
+    submittedAtMs: job.startTick * tickMs,
+    deadlineMs: (job.startTick + ticks.deadline) * tickMs,
+    workMs: ticks.work * tickMs,
+    restartMs: job.restartMs,
+    checkpointGb: job.checkpointGb,
+    onDemandCostMicroUsd: allOnDemandMicroUsd(market, job),
+  };
+  let placement: JobPlacement = { kind: 'waiting' };
+  let checkpointRegion = job.homeRegion;
+  let done = 0;
+  let overhead = 0;
+  let units = 0;
+  const counts = { restarts: 0, interruptions: 0, spotTicks: 0, onDemandTicks: 0 };
+  let t = 0;
+  for (; t < ticks.deadline && done < ticks.work; t += 1) {
+    const tick = job.startTick + t;
+    if (placement.kind === 'spot' && zones.get(placement.zone)?.unavailable[tick] !== 0) {
+      counts.interruptions += 1;
+      placement = { kind: 'waiting' };
+    }
+    const input: DeadlinePolicyInput = {
+      job: jobTerms,
+      nowMs: tick * tickMs,
+      tickMs,
+      doneMs: done * tickMs,
+      placement,
+      checkpointRegion,
+      spot: signalsAt(market, tick),
+      onDemand: market.onDemand,
+      transferCosts: market.transferCosts,
+      spentMicroUsd: units / UNITS_PER_MICRO_USD,
+    };
+    const { action } = policy(input);
+    let price: number;
+    if (action.kind === 'spot') {
+      const zone = zones.get(action.zone);
+      if (zone?.unavailable[tick] !== 0) {
+        placement = { kind: 'waiting' };
+        continue;
+      }
+      price = zone.priceMicroUsdPerHour[tick] as number;
+      counts.spotTicks += 1;
+    } else if (action.kind === 'on-demand') {
+      const offer = offers.get(action.region);
+      if (!offer)
+        throw new DeadlineJobError(job, `the policy chose on-demand in ${action.region}, which has no offer`);
+      price = offer.priceMicroUsdPerHour;
+      counts.onDemandTicks += 1;
+    } else {
+      placement = { kind: 'waiting' };
+      continue;
+    }
+    if (!samePlacement(placement, action)) {
+      counts.restarts += 1;
+      overhead = ticks.restart;
+      units += transferUnits(market, job.checkpointGb, checkpointRegion, action.region);
+      checkpointRegion = action.region;
+      placement = action;
+    }
+    units += price * tickMs;
+    if (overhead > 0) overhead -= 1;
+    else done += 1;
+  }
+  const finished = done >= ticks.work;
+  return {
+    costMicroUsd: units / UNITS_PER_MICRO_USD,
+    finished,
+    finishedAfterTicks: finished ? t : null,
+    ...counts,
+  };
+}
