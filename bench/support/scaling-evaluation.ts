@@ -44,7 +44,7 @@ export async function timeEvaluation(groups: number, rounds: number): Promise<Ev
     const { evaluateScalingGroups } = await import('../../shared/usecases/evaluate-scaling-groups');
     const cloudWatch = new CloudWatchClient({});
     const counter = countMetricDataCalls(cloudWatch);
-    const deps = buildPorts(scalingEvaluatorWiring, env, new Clients({ cloudWatch }));
+    const deps = buildPorts(scalingEvaluatorWiring, env, new Clients({ cloudwatch: cloudWatch }));
     const nowMs = Date.now();
     await seedGroupsWithOneMember(deps, groups, nowMs);
 

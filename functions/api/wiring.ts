@@ -1,4 +1,5 @@
 import { nonEmpty } from '../../shared/config';
+import { idempotencyStore } from '../../shared/lambda/idempotency';
 import { leaseExpiryScheduler } from '../../shared/lambda/lease-expiry';
 import { domainEventPublisher, leaseCommandQueue } from '../../shared/lambda/messaging';
 import { ec2Compute, placementSettings } from '../../shared/lambda/placement';
@@ -7,7 +8,6 @@ import {
   auditStore,
   budgetRepository,
   commitmentRepository,
-  idempotencyStore,
   imageRepository,
   leaseRepository,
   meteringLedger,
@@ -56,21 +56,21 @@ export const apiWiring = {
   budgets: budgetRepository('readWrite'),
   // GET /v1/audit/{month}: the stored audit, else one built on the spot.
   audits: auditStore('read'),
-  spotTraces: spotTraceFiles,
+  spotTraces: spotTraceFiles(),
   // GET /v1/leases/{id}/metrics, the profile and the audit read the GPU telemetry.
-  metrics: gpuMetricReader,
+  metrics: gpuMetricReader(),
   // GET /v1/pools and the maxHourlyPrice check read the fleets and spot prices; registering an
   // image version adds a launch template version for its AMI.
   compute: ec2Compute('fleet', 'spotPrices', 'imageVersions'),
-  placement: placementSettings,
-  expiry: leaseExpiryScheduler,
-  commands: leaseCommandQueue,
-  events: domainEventPublisher,
-  catalog: priceCatalogValue,
-  region: homeRegion,
-  now: wallClock,
+  placement: placementSettings(),
+  expiry: leaseExpiryScheduler(),
+  commands: leaseCommandQueue(),
+  events: domainEventPublisher(),
+  catalog: priceCatalogValue(),
+  region: homeRegion(),
+  now: wallClock(),
   groups: scalingGroupRepository('readWrite'),
-  temperatureLimitC: gpuTemperatureLimit,
-  idempotency: idempotencyStore,
+  temperatureLimitC: gpuTemperatureLimit(),
+  idempotency: idempotencyStore(),
   api: apiSettings,
 } satisfies Wiring;

@@ -23,13 +23,13 @@ export const auditWiring = {
   // The fleet's idle reserved time of the month (IDLE#<month> in the usage table).
   commitments: commitmentRepository('read'),
   // Utilization by hour of day from the GPU telemetry.
-  metrics: gpuMetricReader,
+  metrics: gpuMetricReader(),
   audits: auditStore('readWrite'),
-  tenants: chargedTenants,
-  spotTraces: spotTraceFiles,
-  notifier: budgetNotifier,
-  events: domainEventPublisher,
-  catalog: priceCatalogValue,
-  region: homeRegion,
-  now: wallClock,
+  tenants: chargedTenants(),
+  spotTraces: spotTraceFiles(),
+  notifier: budgetNotifier(),
+  events: domainEventPublisher(),
+  catalog: priceCatalogValue(),
+  region: homeRegion(),
+  now: wallClock(),
 } satisfies Wiring;

@@ -9,9 +9,9 @@ export const budgetEvaluatorWiring = {
   leases: leaseRepository('readWrite'),
   spend: spendCounters('read'),
   budgets: budgetRepository('readWrite'),
-  notifier: budgetNotifier,
+  notifier: budgetNotifier(),
   // stop-interruptible releases leases through the lease worker, like a tenant's DELETE.
-  commands: leaseCommandQueue,
-  events: domainEventPublisher,
-  now: wallClock,
+  commands: leaseCommandQueue(),
+  events: domainEventPublisher(),
+  now: wallClock(),
 } satisfies Wiring;

@@ -1,10 +1,10 @@
+import { idempotencyStore } from '../../shared/lambda/idempotency';
 import { leaseExpiryCancel } from '../../shared/lambda/lease-expiry';
 import { domainEventPublisher, leaseCommandQueue } from '../../shared/lambda/messaging';
 import { ec2Compute, placementSettings } from '../../shared/lambda/placement';
 import type { Wiring } from '../../shared/lambda/port-factory';
 import {
   commitmentRepository,
-  idempotencyStore,
   imageRepository,
   leaseRepository,
   meteringLedger,
@@ -22,17 +22,17 @@ export const leaseWorkerWiring = {
   ledger: meteringLedger('readWrite'),
   spotPrices: spotPriceHistory('read'),
   compute: ec2Compute('fleet', 'spotPrices', 'launch', 'instances', 'terminate'),
-  placement: placementSettings,
+  placement: placementSettings(),
   // Claims and frees reserved slots.
   commitments: commitmentRepository('readWrite', 'read'),
   images: imageRepository('read'),
-  events: domainEventPublisher,
+  events: domainEventPublisher(),
   // An expire command is released like a tenant's DELETE: through a release command.
-  commands: leaseCommandQueue,
-  expiry: leaseExpiryCancel,
-  metrics: controlPlaneMetrics,
-  catalog: priceCatalogValue,
-  region: homeRegion,
-  now: wallClock,
-  idempotency: idempotencyStore,
+  commands: leaseCommandQueue(),
+  expiry: leaseExpiryCancel(),
+  metrics: controlPlaneMetrics(),
+  catalog: priceCatalogValue(),
+  region: homeRegion(),
+  now: wallClock(),
+  idempotency: idempotencyStore(),
 } satisfies Wiring;

@@ -15,8 +15,8 @@ export const meteringWiring = {
   spotPrices: spotPriceHistory('read'),
   // Records the reserved GPUs nobody used (IDLE#<month> in the usage table).
   commitments: commitmentRepository('read', 'readWrite'),
-  catalog: priceCatalogValue,
+  catalog: priceCatalogValue(),
   /** Instances without a region of their own run in the home region (the RunningGpus dimension). */
-  region: homeRegion,
-  overflow: meteringWorkQueue,
+  region: homeRegion(),
+  overflow: meteringWorkQueue(),
 } satisfies Wiring;

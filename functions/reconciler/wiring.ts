@@ -14,12 +14,12 @@ export const reconcilerWiring = {
   // Records the price in force of the pools spot instances run in.
   spotPrices: spotPriceHistory('readWrite'),
   compute: ec2Compute('instances', 'terminate', 'spotPrices'),
-  placement: placementSettings,
+  placement: placementSettings(),
   // An adopted stray is priced like a launch (reserved ones by their commitment).
   commitments: commitmentRepository('read'),
-  events: domainEventPublisher,
-  commands: leaseCommandQueue,
-  catalog: priceCatalogValue,
-  region: homeRegion,
-  now: wallClock,
+  events: domainEventPublisher(),
+  commands: leaseCommandQueue(),
+  catalog: priceCatalogValue(),
+  region: homeRegion(),
+  now: wallClock(),
 } satisfies Wiring;

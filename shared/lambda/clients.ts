@@ -20,49 +20,48 @@ export const EC2_RETRY = { retryMode: 'adaptive', maxAttempts: 5 } as const;
  * One client per service, created on first use by the ports of a function.
  * Region and endpoints come from the SDK's standard variables (AWS_REGION,
  * AWS_ENDPOINT_URL_<SERVICE>), which is how the same code reaches the emulators.
+ * Each maker is a function of its own, so a bundle carries only the SDK clients
+ * its function's ports make (Clients itself names none but DynamoDB's).
  */
 export class Clients {
   private readonly made = new Map<string, unknown>();
 
-  /** `given`: clients to use instead of new ones (tests pass a CloudWatch reading an emulator). */
-  constructor(private readonly given: Partial<{ cloudWatch: CloudWatchClient }> = {}) {}
+  /** `given`: clients to use instead of new ones, by key (tests pass a `cloudwatch` reading an emulator). */
+  constructor(private readonly given: Readonly<Record<string, unknown>> = {}) {}
 
-  private once<Client>(key: string, make: () => Client): Client {
-    if (!this.made.has(key)) this.made.set(key, make());
+  /** The client under `key`, made once per function by `make`. */
+  of<Client>(key: string, make: () => Client): Client {
+    if (!this.made.has(key)) this.made.set(key, (this.given[key] as Client | undefined) ?? make());
     return this.made.get(key) as Client;
   }
 
+  /** Every function reads or writes a table, so DynamoDB's clients are always at hand. */
   get dynamoDb(): DynamoDBClient {
-    return this.once('dynamodb', () => tracer.captureAWSv3Client(new DynamoDBClient({})));
+    return this.of('dynamodb', () => tracer.captureAWSv3Client(new DynamoDBClient({})));
   }
   get documents(): DynamoDBDocumentClient {
-    return this.once('documents', () =>
+    return this.of('documents', () =>
       DynamoDBDocumentClient.from(this.dynamoDb, { marshallOptions: { removeUndefinedValues: true } }),
     );
   }
-  /** One per GPU region; the endpoint variable, when set, serves every region (moto does). */
-  ec2(region: string): EC2Client {
-    return this.once(`ec2:${region}`, () =>
-      tracer.captureAWSv3Client(new EC2Client({ region, ...EC2_RETRY })),
-    );
-  }
-  /** Requests go to the configured endpoint, not a queue URL's host (emulators name hosts oddly). */
-  get sqs(): SQSClient {
-    return this.once('sqs', () => tracer.captureAWSv3Client(new SQSClient({ useQueueUrlAsEndpoint: false })));
-  }
-  get eventBridge(): EventBridgeClient {
-    return this.once('events', () => tracer.captureAWSv3Client(new EventBridgeClient({})));
-  }
-  get sns(): SNSClient {
-    return this.once('sns', () => tracer.captureAWSv3Client(new SNSClient({})));
-  }
-  get cloudWatch(): CloudWatchClient {
-    return this.once(
-      'cloudwatch',
-      () => this.given.cloudWatch ?? tracer.captureAWSv3Client(new CloudWatchClient({})),
-    );
-  }
-  get scheduler(): SchedulerClient {
-    return this.once('scheduler', () => tracer.captureAWSv3Client(new SchedulerClient({})));
-  }
 }
+
+/** One per GPU region; the endpoint variable, when set, serves every region (moto does). */
+export const ec2Client = (clients: Clients, region: string): EC2Client =>
+  clients.of(`ec2:${region}`, () => tracer.captureAWSv3Client(new EC2Client({ region, ...EC2_RETRY })));
+
+/** Requests go to the configured endpoint, not a queue URL's host (emulators name hosts oddly). */
+export const sqsClient = (clients: Clients): SQSClient =>
+  clients.of('sqs', () => tracer.captureAWSv3Client(new SQSClient({ useQueueUrlAsEndpoint: false })));
+
+export const eventBridgeClient = (clients: Clients): EventBridgeClient =>
+  clients.of('events', () => tracer.captureAWSv3Client(new EventBridgeClient({})));
+
+export const snsClient = (clients: Clients): SNSClient =>
+  clients.of('sns', () => tracer.captureAWSv3Client(new SNSClient({})));
+
+export const cloudWatchClient = (clients: Clients): CloudWatchClient =>
+  clients.of('cloudwatch', () => tracer.captureAWSv3Client(new CloudWatchClient({})));
+
+export const schedulerClient = (clients: Clients): SchedulerClient =>
+  clients.of('scheduler', () => tracer.captureAWSv3Client(new SchedulerClient({})));

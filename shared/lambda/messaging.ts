@@ -4,32 +4,37 @@ import { SqsLeaseCommandQueue } from '../adapters/sqs-lease-command-queue';
 import { SqsMeteringWorkQueue } from '../adapters/sqs-metering-work-queue';
 import { nonEmpty } from '../config';
 import { EVENT_BUS, QUEUES, TOPICS } from '../resources';
+import { eventBridgeClient, snsClient, sqsClient } from './clients';
 import { portFactory } from './port-factory';
 
 /** Sends lease commands to the lease worker. */
-export const leaseCommandQueue = portFactory({
-  env: { [QUEUES.leaseCommands.envVar]: nonEmpty },
-  reaches: [{ kind: 'queue', queue: 'leaseCommands' }],
-  create: (env, clients) => new SqsLeaseCommandQueue(clients.sqs, env.LEASE_COMMANDS_QUEUE_URL),
-});
+export const leaseCommandQueue = () =>
+  portFactory({
+    env: { [QUEUES.leaseCommands.envVar]: nonEmpty },
+    reaches: [{ kind: 'queue', queue: 'leaseCommands' }],
+    create: (env, clients) => new SqsLeaseCommandQueue(sqsClient(clients), env.LEASE_COMMANDS_QUEUE_URL),
+  });
 
 /** Hands the share of a metering run that did not fit to the queue that feeds metering again. */
-export const meteringWorkQueue = portFactory({
-  env: { [QUEUES.meteringWork.envVar]: nonEmpty },
-  reaches: [{ kind: 'queue', queue: 'meteringWork' }],
-  create: (env, clients) => new SqsMeteringWorkQueue(clients.sqs, env.METERING_WORK_QUEUE_URL),
-});
+export const meteringWorkQueue = () =>
+  portFactory({
+    env: { [QUEUES.meteringWork.envVar]: nonEmpty },
+    reaches: [{ kind: 'queue', queue: 'meteringWork' }],
+    create: (env, clients) => new SqsMeteringWorkQueue(sqsClient(clients), env.METERING_WORK_QUEUE_URL),
+  });
 
 /** Domain events onto the gpurent bus. */
-export const domainEventPublisher = portFactory({
-  env: { [EVENT_BUS.envVar]: nonEmpty },
-  reaches: [{ kind: 'eventBus' }],
-  create: (env, clients) => new EventBridgePublisher(clients.eventBridge, env.EVENT_BUS_NAME),
-});
+export const domainEventPublisher = () =>
+  portFactory({
+    env: { [EVENT_BUS.envVar]: nonEmpty },
+    reaches: [{ kind: 'eventBus' }],
+    create: (env, clients) => new EventBridgePublisher(eventBridgeClient(clients), env.EVENT_BUS_NAME),
+  });
 
 /** Budget alerts and audit summaries to the tenants' alerts topic. */
-export const budgetNotifier = portFactory({
-  env: { [TOPICS.budgetAlerts.envVar]: nonEmpty },
-  reaches: [{ kind: 'topic', topic: 'budgetAlerts' }],
-  create: (env, clients) => new SnsBudgetNotifier(clients.sns, env.BUDGET_ALERTS_TOPIC_ARN),
-});
+export const budgetNotifier = () =>
+  portFactory({
+    env: { [TOPICS.budgetAlerts.envVar]: nonEmpty },
+    reaches: [{ kind: 'topic', topic: 'budgetAlerts' }],
+    create: (env, clients) => new SnsBudgetNotifier(snsClient(clients), env.BUDGET_ALERTS_TOPIC_ARN),
+  });

@@ -6,6 +6,7 @@ import { UnavailableOfferings } from '../domain/unavailable-offerings';
 import type { Compute } from '../ports/compute';
 import type { PlacementSettings } from '../usecases/dependencies';
 import * as z from '../zod';
+import { ec2Client } from './clients';
 import { type Ec2Capability, type EnvOf, portFactory } from './port-factory';
 
 const REGION_NAME = /^[a-z]{2}(-gov)?-[a-z]+-\d$/;
@@ -72,21 +73,22 @@ export const ec2Compute = (...capabilities: readonly Ec2Capability[]) =>
       new Ec2Compute({
         regions: gpuRegions(env),
         fleetName: env.FLEET_NAME,
-        clientFor: (region) => clients.ec2(region),
+        clientFor: (region) => ec2Client(clients, region),
       }),
   });
 
 /** The placement settings, read once; the offerings that refused capacity are remembered per container. */
-export const placementSettings = portFactory({
-  env: placementEnv,
-  reaches: [{ kind: 'gpuRegions' }],
-  create: (env): PlacementSettings => ({
-    regions: gpuRegions(env),
-    costs: env.PLACEMENT_COSTS ?? DEFAULT_PLACEMENT_COSTS,
-    spotPriceSource: env.SPOT_PRICE_SOURCE,
-    spotCatalogRatio: env.SPOT_CATALOG_RATIO,
-    spotPriceNote: env.SPOT_PRICE_NOTE,
-    defaultImage: env.GPU_IMAGE_NAME,
-    unavailable: new UnavailableOfferings(),
-  }),
-});
+export const placementSettings = () =>
+  portFactory({
+    env: placementEnv,
+    reaches: [{ kind: 'gpuRegions' }],
+    create: (env): PlacementSettings => ({
+      regions: gpuRegions(env),
+      costs: env.PLACEMENT_COSTS ?? DEFAULT_PLACEMENT_COSTS,
+      spotPriceSource: env.SPOT_PRICE_SOURCE,
+      spotCatalogRatio: env.SPOT_CATALOG_RATIO,
+      spotPriceNote: env.SPOT_PRICE_NOTE,
+      defaultImage: env.GPU_IMAGE_NAME,
+      unavailable: new UnavailableOfferings(),
+    }),
+  });

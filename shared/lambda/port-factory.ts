@@ -36,6 +36,8 @@ export interface PortFactory<S extends Shape, Port> {
   readonly create: (env: EnvOf<S>, clients: Clients) => Port;
 }
 
+/** Marked free of side effects, so a bundle drops the factories its function's wiring does not name (and their SDK clients). */
+/* @__NO_SIDE_EFFECTS__ */
 export function portFactory<S extends Shape, Port>(factory: PortFactory<S, Port>): PortFactory<S, Port> {
   return factory;
 }

@@ -1,4 +1,3 @@
-import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import { DynamoDbAuditStore, DynamoDbChargedTenants } from '../adapters/dynamodb-audit-store';
 import { DynamoDbBudgetRepository } from '../adapters/dynamodb-budget-repository';
 import { DynamoDbCommitmentRepository } from '../adapters/dynamodb-commitments';
@@ -25,7 +24,6 @@ const SPEND = { [TABLES.spend.envVar]: nonEmpty };
 const BUDGETS = { [TABLES.budgets.envVar]: nonEmpty };
 const AUDITS = { [TABLES.audits.envVar]: nonEmpty };
 const SCALING_GROUPS = { [TABLES.scalingGroups.envVar]: nonEmpty };
-const IDEMPOTENCY = { [TABLES.idempotency.envVar]: nonEmpty };
 
 const table = (name: keyof typeof TABLES, access: TableAccess) =>
   ({ kind: 'table', table: name, access }) as const;
@@ -67,11 +65,12 @@ export const spendCounters = (access: TableAccess) =>
   });
 
 /** The tenants charged in a month, from the spend table's month-counters index. */
-export const chargedTenants = portFactory({
-  env: SPEND,
-  reaches: [table('spend', 'read')],
-  create: (env, clients) => new DynamoDbChargedTenants(clients.documents, env.SPEND_TABLE_NAME),
-});
+export const chargedTenants = () =>
+  portFactory({
+    env: SPEND,
+    reaches: [table('spend', 'read')],
+    create: (env, clients) => new DynamoDbChargedTenants(clients.documents, env.SPEND_TABLE_NAME),
+  });
 
 export const spotPriceHistory = (access: TableAccess) =>
   portFactory({
@@ -129,16 +128,9 @@ export const scalingGroupRepository = (access: TableAccess) =>
   });
 
 /** GPU health marks live beside the scaling groups they watch. */
-export const gpuHealthMarks = portFactory({
-  env: SCALING_GROUPS,
-  reaches: [table('scalingGroups', 'readWrite')],
-  create: (env, clients) => new DynamoDbGpuHealthMarks(clients.documents, env.SCALING_GROUPS_TABLE_NAME),
-});
-
-/** Powertools idempotency records (the API's create, the worker's commands). */
-export const idempotencyStore = portFactory({
-  env: IDEMPOTENCY,
-  reaches: [table('idempotency', 'readWrite')],
-  create: (env, clients) =>
-    new DynamoDBPersistenceLayer({ tableName: env.IDEMPOTENCY_TABLE_NAME, awsSdkV3Client: clients.dynamoDb }),
-});
+export const gpuHealthMarks = () =>
+  portFactory({
+    env: SCALING_GROUPS,
+    reaches: [table('scalingGroups', 'readWrite')],
+    create: (env, clients) => new DynamoDbGpuHealthMarks(clients.documents, env.SCALING_GROUPS_TABLE_NAME),
+  });

@@ -102,7 +102,7 @@ describe('lease expiry', () => {
     const lease = await createLease('tenant-exp', { workload: 'inference', gpus: 1, durationMinutes: 5 });
     const { buildPorts } = await import('../../shared/lambda/port-factory');
     const { leaseExpiryScheduler } = await import('../../shared/lambda/lease-expiry');
-    const { expiry } = buildPorts({ expiry: leaseExpiryScheduler }, harness.env);
+    const { expiry } = buildPorts({ expiry: leaseExpiryScheduler() }, harness.env);
     await expiry.schedule('tenant-exp', lease.leaseId, Date.parse(lease.expiresAt) + 10 * MINUTE);
     expect((await scheduleNames()).filter((n) => n === `expire-${lease.leaseId}`)).toHaveLength(1);
     expect((await schedule(lease.leaseId)).ScheduleExpression).toContain(lease.expiresAt.slice(0, 16));

@@ -17,7 +17,7 @@ beforeAll(async () => {
   const { buildPorts } = await import('../../shared/lambda/port-factory');
   const { Clients } = await import('../../shared/lambda/clients');
   const { scalingEvaluatorWiring } = await import('../../functions/scaling-evaluator/wiring');
-  deps = buildPorts(scalingEvaluatorWiring, env, new Clients({ cloudWatch }));
+  deps = buildPorts(scalingEvaluatorWiring, env, new Clients({ cloudwatch: cloudWatch }));
 }, 300_000);
 
 describe('evaluating 1,000 scaling groups', () => {
