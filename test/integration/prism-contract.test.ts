@@ -107,7 +107,8 @@ afterAll(async () => {
 async function call(request: Call, through: Prism = prism) {
   const token = request.token ?? 'tenant';
   const headers: Record<string, string> = { ...request.headers };
-  if (token !== 'none') headers.authorization = `Bearer ${token === 'admin' ? stack.adminToken : stack.token}`;
+  if (token !== 'none')
+    headers.authorization = `Bearer ${token === 'admin' ? stack.adminToken : stack.token}`;
   if (request.body !== undefined) headers['content-type'] = 'application/json';
   const response = await fetch(`${through.url}${request.path}`, {
     method: request.method,
@@ -147,7 +148,13 @@ async function validCalls(leaseId: string): Promise<Call[]> {
   const amis = { 'us-east-1': await emulatorAmi('us-east-1'), 'us-west-2': await emulatorAmi('us-west-2') };
   return [
     { operationId: 'getHealth', method: 'GET', path: '/v1/health', token: 'none', status: 200 },
-    { operationId: 'getOpenApiDocument', method: 'GET', path: '/v1/openapi.json', token: 'none', status: 200 },
+    {
+      operationId: 'getOpenApiDocument',
+      method: 'GET',
+      path: '/v1/openapi.json',
+      token: 'none',
+      status: 200,
+    },
     { operationId: 'getLease', method: 'GET', path: `/v1/leases/${leaseId}`, status: 200 },
     { operationId: 'getLeaseMetrics', method: 'GET', path: `/v1/leases/${leaseId}/metrics`, status: 200 },
     { operationId: 'listLeases', method: 'GET', path: '/v1/leases?limit=1', status: 200 },
@@ -302,7 +309,10 @@ function invalidCalls(): Call[] {
       .map(([method, operation]) => ({
         operationId: (operation as { operationId: string }).operationId,
         method: method.toUpperCase() as Call['method'],
-        path: path.replace(/\{id\}/, missingLease).replace(/\{month\}/, thisMonth).replace(/\{(\w+)\}/g, 'x'),
+        path: path
+          .replace(/\{id\}/, missingLease)
+          .replace(/\{month\}/, thisMonth)
+          .replace(/\{(\w+)\}/g, 'x'),
         token: 'none' as const,
         status: 401,
       })),
@@ -325,7 +335,13 @@ function invalidCalls(): Call[] {
       body: { workload: 'inference', gpus: 1, mode: 'spot' },
       status: 400,
     },
-    { operationId: 'createLease', method: 'POST', path: '/v1/leases', body: { workload: 'batch' }, status: 400 },
+    {
+      operationId: 'createLease',
+      method: 'POST',
+      path: '/v1/leases',
+      body: { workload: 'batch' },
+      status: 400,
+    },
     { operationId: 'listLeases', method: 'GET', path: '/v1/leases?limit=0', status: 400 },
     { operationId: 'getLease', method: 'GET', path: `/v1/leases/${missingLease}`, status: 404 },
     { operationId: 'getLease', method: 'GET', path: '/v1/leases/%ZZ', status: 400 },
@@ -361,7 +377,12 @@ function invalidCalls(): Call[] {
     { operationId: 'getScalingGroup', method: 'GET', path: '/v1/scaling-groups/absent', status: 404 },
     { operationId: 'deleteScalingGroup', method: 'DELETE', path: '/v1/scaling-groups/absent', status: 404 },
     { operationId: 'getMonthlyAudit', method: 'GET', path: '/v1/audit/2026-13', status: 400 },
-    { operationId: 'getMonthlyAuditReport', method: 'GET', path: '/v1/audit/1999-01x/report.html', status: 400 },
+    {
+      operationId: 'getMonthlyAuditReport',
+      method: 'GET',
+      path: '/v1/audit/1999-01x/report.html',
+      status: 400,
+    },
     { operationId: 'putSettings', method: 'PUT', path: '/v1/settings', body: { other: 1 }, status: 400 },
     { operationId: 'listPools', method: 'GET', path: '/v1/pools', status: 403 },
     { operationId: 'listPools', method: 'GET', path: '/v1/pools?gpus=99', token: 'admin', status: 400 },
@@ -444,7 +465,9 @@ describe("the API through Prism's validation proxy", () => {
       const where = `${request.method} ${request.path} (${request.operationId})`;
       if (answer.violations) problems.push(`${where}: ${answer.violations}`);
       if (answer.status !== request.status) {
-        problems.push(`${where}: ${answer.status} instead of ${request.status}: ${answer.text.slice(0, 300)}`);
+        problems.push(
+          `${where}: ${answer.status} instead of ${request.status}: ${answer.text.slice(0, 300)}`,
+        );
       }
       if (answer.status !== 204 && !answer.contentType) problems.push(`${where}: no content type`);
     }
