@@ -35,7 +35,7 @@ const bearer = async () => ({
 
 describe('the local gateway', () => {
   it("refuses a missing or forged token with API Gateway's own 401, as JSON", async () => {
-    for (const headers of [{}, { authorization: 'Bearer forged' }]) {
+    for (const headers of [{}, { authorization: 'Bearer forged' }] as Record<string, string>[]) {
       const response = await fetch(`${base}/v1/leases`, { headers });
       expect(response.status).toBe(GATEWAY_UNAUTHORIZED.status);
       expect(response.headers.get('content-type')).toBe('application/json');
