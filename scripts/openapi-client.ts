@@ -8,7 +8,8 @@ const HEADER =
 
 /** The `paths` and `components` types openapi-typescript generates from the document. */
 export async function clientTypes(document: object): Promise<string> {
-  // A default makes a request field optional, not required (the generator's default reads it as present).
-  const ast = await openapiTS(JSON.parse(JSON.stringify(document)), { defaultNonNullable: false });
+  // The generator's default options, as any client would use them: request schemas carry no
+  // `default` (openapi-parts' jsonSchema says defaults in words), so no defaulted field turns required.
+  const ast = await openapiTS(JSON.parse(JSON.stringify(document)));
   return HEADER + astToString(ast);
 }

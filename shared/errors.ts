@@ -113,3 +113,14 @@ export class UnknownImageError extends ClientError {
     this.name = 'UnknownImageError';
   }
 }
+
+/** The lease asks for a rental mode it can never get (inference on spot, reserved with no commitment). */
+export class ModeNotAvailableError extends ClientError {
+  constructor(
+    readonly mode: string,
+    reason: string,
+  ) {
+    super(400, 'MODE_NOT_AVAILABLE', `mode ${mode}: ${reason}`, 'mode');
+    this.name = 'ModeNotAvailableError';
+  }
+}

@@ -5,6 +5,7 @@ import { metrics, observed } from '../../shared/lambda/observability';
 import { buildPorts } from '../../shared/lambda/port-factory';
 import { createLease } from '../../shared/usecases/create-lease';
 import { readLeaseGpuMetrics } from '../../shared/usecases/lease-metrics';
+import { assertModeCanBeHad } from '../../shared/usecases/lease-shape';
 import { requestRelease } from '../../shared/usecases/release-lease';
 import { deleteScalingGroup, getScalingGroup, putScalingGroup } from '../../shared/usecases/scaling-groups';
 import { apiErrors } from './error-handler';
@@ -27,6 +28,7 @@ const context: ApiContext = {
   deps,
   createLeaseOnce: makeIdempotent(
     async (input: Parameters<ApiContext['createLeaseOnce']>[0]) => {
+      await assertModeCanBeHad(deps, input.request, api.defaultInstanceType);
       const lease = await createLease(deps, input.request, api.defaultInstanceType);
       // Only what the response needs is remembered with the key.
       return { leaseId: lease.leaseId, status: lease.status };

@@ -1,4 +1,11 @@
-import type { OpenApiGroup, Operation } from './openapi-parts';
+import {
+  defaultsInWords,
+  errorSchema,
+  gatewayErrorSchema,
+  type OpenApiGroup,
+  type Operation,
+  unauthorizedResponse,
+} from './openapi-parts';
 import { ROUTE_TABLE, type RouteKey } from './route-keys';
 import { auditOpenApi } from './routes/audit';
 import { budgetOpenApi } from './routes/budgets';
@@ -30,7 +37,10 @@ const groups: readonly OpenApiGroup<string>[] = [
   imageOpenApi(),
 ];
 
-/** Every route's operation, tagged with its group; a public route is marked as needing no token. */
+/**
+ * Every route's operation, tagged with its group; a public route is marked as
+ * needing no token, every other one documents the gateway's 401.
+ */
 type DocumentedOperation = Operation & { readonly tags: string[]; readonly security?: [] };
 
 function paths(): Record<string, Record<string, DocumentedOperation>> {
@@ -45,7 +55,12 @@ function paths(): Record<string, Record<string, DocumentedOperation>> {
         [method.toLowerCase()]: {
           tags: [group.tag.name],
           ...operation,
-          ...(isPublic && { security: [] as [] }),
+          ...(operation.parameters && {
+            parameters: defaultsInWords(operation.parameters) as readonly object[],
+          }),
+          ...(isPublic
+            ? { security: [] as [] }
+            : { responses: { ...operation.responses, '401': unauthorizedResponse } }),
         },
       };
     }
@@ -64,7 +79,7 @@ export const openApiDocument = {
     title: 'gpurent API',
     version: '1.0.0',
     description:
-      'Rent GPU capacity on AWS. Every route except health and this document needs `Authorization: Bearer <JWT>`; the tenant comes from the `custom:tenant` claim. Errors are `{error: {code, message, details}}`.',
+      'Rent GPU capacity on AWS. Every route except health and this document needs `Authorization: Bearer <JWT>`; the tenant comes from the `custom:tenant` claim. Errors are `{error: {code, message, details}}`, except what API Gateway answers itself (GatewayError): 401 `{"message": "Unauthorized"}` for a missing or invalid token, 404 `{"message": "Not Found"}` for a path no route matches.',
     contact: { name: 'gpurent maintainers' },
     license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
   },
@@ -74,26 +89,8 @@ export const openApiDocument = {
     securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
     schemas: {
       ...Object.assign({}, ...groups.map((group) => group.schemas ?? {})),
-      Error: {
-        type: 'object',
-        properties: {
-          error: {
-            type: 'object',
-            required: ['code', 'message'],
-            properties: {
-              code: { type: 'string', description: 'Stable machine-readable code, e.g. VALIDATION_FAILED' },
-              message: { type: 'string', description: 'What is wrong and how to fix it' },
-              details: {
-                type: 'array',
-                items: {
-                  type: 'object',
-                  properties: { path: { type: 'string' }, message: { type: 'string' } },
-                },
-              },
-            },
-          },
-        },
-      },
+      Error: errorSchema,
+      GatewayError: gatewayErrorSchema,
     } as Record<string, object>,
   },
   security: [{ bearer: [] }],

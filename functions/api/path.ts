@@ -17,9 +17,28 @@ export const pathParameter = (
   problem: (value: string) => string,
 ): PathParameter => ({ name, schema: z.string().check(z.regex(pattern)), code, problem });
 
+/**
+ * A path segment as the client meant it. The HTTP API hands path parameters on
+ * still percent-encoded, so a malformed escape (`%ZZ`) reaches the function and
+ * is the client's mistake, a 400, never a failure of ours.
+ */
+export function rawPathValue(event: ApiEvent, name: string): string {
+  const raw = event.pathParameters?.[name] ?? '';
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new ClientError(
+      400,
+      'INVALID_PATH',
+      `The path segment "${raw}" is not valid percent-encoding (UTF-8 bytes as %XX)`,
+      name,
+    );
+  }
+}
+
 /** The parameter's value from the path, or the parameter's own 400. */
 export function pathValue(event: ApiEvent, parameter: PathParameter): string {
-  const value = event.pathParameters?.[parameter.name] ?? '';
+  const value = rawPathValue(event, parameter.name);
   if (!z.safeParse(parameter.schema, value).success) {
     throw new ClientError(400, parameter.code, parameter.problem(value));
   }

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import type { ApiEvent } from '../../functions/api/http';
+import { GATEWAY_NOT_FOUND, GATEWAY_UNAUTHORIZED } from '../../functions/api/gateway-errors';
+import { type ApiEvent, json } from '../../functions/api/http';
 import { API_ROUTES, isPublicRoute } from '../../functions/api/route-keys';
 import { apiEvent } from './api-event';
 import { lambdaContext } from './lambda-context';
@@ -68,7 +69,7 @@ export function startHttpGateway(
       const method = request.method ?? 'GET';
       const route = compiled.find((r) => r.method === method && r.pattern.test(url.pathname));
       if (!route) {
-        send(response, { statusCode: 404, body: JSON.stringify({ message: 'Not Found' }) });
+        send(response, json(GATEWAY_NOT_FOUND.status, GATEWAY_NOT_FOUND.body));
         return;
       }
       const headers = Object.fromEntries(
@@ -79,7 +80,7 @@ export function startHttpGateway(
       );
       const claims = route.public ? {} : await tokens.verify(headers.authorization);
       if (!claims) {
-        send(response, { statusCode: 401, body: JSON.stringify({ message: 'Unauthorized' }) });
+        send(response, json(GATEWAY_UNAUTHORIZED.status, GATEWAY_UNAUTHORIZED.body));
         return;
       }
       const match = route.pattern.exec(url.pathname) ?? [];
@@ -94,9 +95,8 @@ export function startHttpGateway(
         query: Object.fromEntries(query),
         pathParameters:
           route.params.length > 0
-            ? Object.fromEntries(
-                route.params.map((name, i) => [name, decodeURIComponent(match[i + 1] ?? '')]),
-              )
+            ? // Still percent-encoded, as API Gateway passes them: the handler decodes (and refuses a bad escape).
+              Object.fromEntries(route.params.map((name, i) => [name, match[i + 1] ?? '']))
             : undefined,
         body: body.length > 0 ? body : undefined,
         claims: claimStrings(claims),
@@ -105,7 +105,7 @@ export function startHttpGateway(
     } catch (error) {
       // The handler answers its own errors; this is the gateway failing, as a 502 would be.
       console.error('local gateway error', error);
-      send(response, { statusCode: 502, body: JSON.stringify({ message: 'Bad Gateway' }) });
+      send(response, json(502, { message: 'Bad Gateway' }));
     }
   });
   return new Promise((resolve, reject) => {

@@ -59,3 +59,25 @@ export function chooseRentalMode(request: ModeRequest): ModeDecision {
       return { mode: 'spot', fallback: 'on-demand', reason: 'batch is interruptible' };
   }
 }
+
+/**
+ * Why a mode the tenant asked for can never be had, if it cannot: inference on
+ * spot (never, see above) or reserved with no commitment the lease could use.
+ * Such a lease is refused when it is asked for, not quietly run in another
+ * mode. Reserved with a commitment that is full right now is not refused: the
+ * room may be back when the lease is placed, and the placement's reason says
+ * what was decided.
+ */
+export function refusedModeReason(request: {
+  readonly workload: Workload;
+  readonly requestedMode?: RentalMode | undefined;
+  readonly usableCommitments: number;
+}): string | undefined {
+  if (request.requestedMode === 'spot' && request.workload === 'inference') {
+    return 'inference never runs on spot (a reclaim drops requests with two minutes’ notice); ask on-demand or reserved, or use workload batch or training';
+  }
+  if (request.requestedMode === 'reserved' && request.usableCommitments === 0) {
+    return 'no active reserved commitment covers the instance types and regions this lease accepts; ask on-demand, or an operator defines one (PUT /v1/admin/reservations/{id})';
+  }
+  return undefined;
+}

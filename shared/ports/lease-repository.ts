@@ -11,6 +11,8 @@ export interface TransitionChanges {
   readonly releaseRequestedAtMs?: number;
   readonly failureReason?: string;
   readonly placement?: LeasePlacement;
+  /** The type the lease now runs on (a GPU-model lease is stored with a provisional one). */
+  readonly instanceType?: string;
 }
 
 /** Leases and the instances they own, always addressed within one tenant. */

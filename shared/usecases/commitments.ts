@@ -18,7 +18,7 @@ export interface CommitmentInput {
   readonly capacityReservationId?: string | undefined;
 }
 
-/** The commitment cannot exist as described (a type not sold in the region, a zone of another region). */
+/** The commitment cannot exist as described (a type not sold in the region, a zone the fleet has not). */
 export class InvalidCommitmentError extends ClientError {
   constructor(field: string, message: string) {
     super(400, 'INVALID_RESERVATION', message, field);
@@ -26,9 +26,13 @@ export class InvalidCommitmentError extends ClientError {
   }
 }
 
-type Deps = Pick<ControlPlane, 'commitments' | 'catalog' | 'placement'>;
+type Deps = Pick<ControlPlane, 'commitments' | 'catalog' | 'placement' | 'compute'>;
 
-/** Creates or redefines a commitment after checking it against the GPU regions and the catalog. */
+/**
+ * Creates or redefines a commitment after checking it against the GPU regions,
+ * the catalog and the zones the fleet launches into (a commitment in any other
+ * zone could never carry a lease).
+ */
 export async function defineCommitment(deps: Deps, id: string, input: CommitmentInput): Promise<Commitment> {
   if (!deps.placement.regions.includes(input.region)) {
     throw new UnknownRegionError('regions', input.region, deps.placement.regions);
@@ -39,8 +43,12 @@ export async function defineCommitment(deps: Deps, id: string, input: Commitment
       `instanceType ${input.instanceType} is not a GPU type sold in ${input.region}`,
     );
   }
-  if (!new RegExp(`^${input.region}[a-z]$`).test(input.zone)) {
-    throw new InvalidCommitmentError('zone', `zone ${input.zone} is not a zone of ${input.region}`);
+  const zones = (await deps.compute.fleet()).find((fleet) => fleet.region === input.region)?.zones ?? [];
+  if (!zones.includes(input.zone)) {
+    throw new InvalidCommitmentError(
+      'zone',
+      `zone ${input.zone} is not a zone the fleet launches into in ${input.region}; use one of: ${zones.join(', ')}`,
+    );
   }
   const definition: CommitmentDefinition = {
     id,

@@ -7,7 +7,7 @@ import type { ComputeInstance } from '../ports/compute';
 import type { ControlPlane, InterruptionMarking, Provisioning } from './dependencies';
 import { closeInstanceBill } from './metering';
 import { livePools } from './pools';
-import { adoptedPlacement, failLease, fillMissingGpus } from './provision-lease';
+import { adoptedPlacement, failLease, fillMissingGpus, placed } from './provision-lease';
 
 /** What an EC2 instance event touches: the lease, its bill, and (when interrupted) the replace command. */
 export type Ec2EventDeps = InterruptionMarking &
@@ -198,7 +198,14 @@ export async function replaceInterrupted(
   if ('failure' in filled) return failLease(deps, lease, 'INTERRUPTED', `${plan.reason}; ${filled.failure}`);
   const { placement } = filled;
   if (
-    !(await deps.leases.transition(tenantId, leaseId, ['INTERRUPTED'], 'RUNNING', deps.now(), { placement }))
+    !(await deps.leases.transition(
+      tenantId,
+      leaseId,
+      ['INTERRUPTED'],
+      'RUNNING',
+      deps.now(),
+      placed(placement),
+    ))
   ) {
     return 'not-interrupted';
   }

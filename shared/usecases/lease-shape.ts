@@ -2,7 +2,9 @@ import { parseImageRef } from '../domain/images';
 import type { Lease, RentalMode, Workload } from '../domain/lease';
 import { usdToMicro } from '../domain/money';
 import { assessPool } from '../domain/placement';
+import { refusedModeReason } from '../domain/rental-mode';
 import {
+  ModeNotAvailableError,
   PriceBelowEveryPoolError,
   UnknownGpuModelError,
   UnknownImageError,
@@ -11,6 +13,7 @@ import {
 } from '../errors';
 import type { ControlPlane } from './dependencies';
 import { livePools } from './pools';
+import { usableCommitments } from './reserved-slots';
 
 /** Where and on what a lease may run, as the tenant asked. */
 export interface PlacementAsk {
@@ -152,4 +155,28 @@ export function allowedRegions(
 
 function modelsIn(deps: Pick<Deps, 'catalog'>, regions: readonly string[]): string[] {
   return [...new Set(deps.catalog.typesFor({}, regions).map((o) => o.gpuModel))].sort();
+}
+
+/**
+ * Refuses a mode the lease asks for and could never get (refusedModeReason),
+ * before anything is written; only a reserved ask reads the commitments.
+ */
+export async function assertModeCanBeHad(
+  deps: Pick<ControlPlane, 'catalog' | 'placement' | 'commitments' | 'now'>,
+  ask: PlacementAsk,
+  defaultInstanceType: string,
+): Promise<void> {
+  if (ask.mode !== 'reserved' && ask.mode !== 'spot') return;
+  let usable = 0;
+  if (ask.mode === 'reserved') {
+    const regions = allowedRegions(deps, ask);
+    const instanceTypes = candidateInstanceTypes(deps, ask, regions, defaultInstanceType);
+    usable = (await usableCommitments(deps, instanceTypes, regions, deps.now())).length;
+  }
+  const reason = refusedModeReason({
+    workload: ask.workload,
+    requestedMode: ask.mode,
+    usableCommitments: usable,
+  });
+  if (reason !== undefined) throw new ModeNotAvailableError(ask.mode, reason);
 }

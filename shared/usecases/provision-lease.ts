@@ -5,6 +5,7 @@ import { choosePool, type Pool, poolKey, withCapacityFailure } from '../domain/p
 import { chooseRentalMode, type ModeDecision } from '../domain/rental-mode';
 import type { ReservableLease } from '../domain/reservations';
 import { CapacityUnavailableError, type ComputeInstance } from '../ports/compute';
+import type { TransitionChanges } from '../ports/lease-repository';
 import type { Provisioning } from './dependencies';
 import { imageForLaunch } from './images';
 import { toLeaseInstances, unrecordedInstances } from './lease-instances';
@@ -40,7 +41,9 @@ export async function provisionLease(
   );
   if ('failure' in filled) return failLease(deps, lease, 'PENDING', filled.failure);
   const { placement } = filled;
-  if (!(await deps.leases.transition(tenantId, leaseId, ['PENDING'], 'RUNNING', deps.now(), { placement }))) {
+  if (
+    !(await deps.leases.transition(tenantId, leaseId, ['PENDING'], 'RUNNING', deps.now(), placed(placement)))
+  ) {
     // Released while we launched: the new instances are owned and now ended with it.
     const outcome = await completeRelease(deps, tenantId, leaseId);
     return outcome === 'released' ? 'released' : 'not-pending';
@@ -54,6 +57,15 @@ export async function provisionLease(
     },
   ]);
   return 'running';
+}
+
+/**
+ * What a lease records once placed: the placement, and the type it runs on as
+ * its instance type (a GPU-model lease was stored with a provisional one, and
+ * every view of the lease shows the type it really runs).
+ */
+export function placed(placement: LeasePlacement): TransitionChanges {
+  return placement.instanceType === '' ? { placement } : { placement, instanceType: placement.instanceType };
 }
 
 /** Decides the mode for the GPUs still missing, given what reserved commitments could carry. */

@@ -31,10 +31,19 @@ export interface ReservedOptions {
   readonly pools: readonly Pool[];
 }
 
-/**
- * The commitments a lease could use now (active, one of its instance types, an
- * allowed region), with what `assignReservedGpus` would give it on each.
- */
+/** The commitments a lease could use now: active, of one of its instance types, in an allowed region. */
+export async function usableCommitments(
+  deps: Deps,
+  instanceTypes: readonly string[],
+  regions: readonly string[],
+  nowMs: number,
+): Promise<Commitment[]> {
+  return (await deps.commitments.list()).filter(
+    (c) => isActive(c, nowMs) && instanceTypes.includes(c.instanceType) && regions.includes(c.region),
+  );
+}
+
+/** The commitments a lease could use now, with what `assignReservedGpus` would give it on each. */
 export async function reservedOptions(
   deps: Deps,
   lease: ReservableLease,
@@ -42,9 +51,7 @@ export async function reservedOptions(
   regions: readonly string[],
   nowMs: number,
 ): Promise<ReservedOptions> {
-  const usable = (await deps.commitments.list()).filter(
-    (c) => isActive(c, nowMs) && instanceTypes.includes(c.instanceType) && regions.includes(c.region),
-  );
+  const usable = await usableCommitments(deps, instanceTypes, regions, nowMs);
   const carried = usable.map((c) => reservedGpusFor(c, lease, nowMs));
   return {
     freeReservedGpus: Math.max(0, ...carried),

@@ -532,7 +532,7 @@ export interface components {
             durationMinutes?: number;
             /** @description Any instance type with this GPU model, e.g. A10G, L4, A100, H100 */
             gpuModel?: string;
-            /** @description Regions the lease may run in (default: every GPU region) */
+            /** @description Regions the lease may run in, each once (default: every GPU region) */
             regions?: string[];
             /** @description Where the lease's data lives; pools elsewhere pay latency and transfer */
             dataRegion?: string;
@@ -544,35 +544,35 @@ export interface components {
             image?: string;
         };
         Instance: {
-            instanceId?: string;
-            instanceType?: string;
+            instanceId: string;
+            instanceType: string;
             /** @enum {string} */
-            mode?: "on-demand" | "reserved" | "spot";
+            mode: "on-demand" | "reserved" | "spot";
             region?: string;
-            zone?: string;
+            zone: string;
             /** @description The hourly price at launch (USD) */
-            pricePerHourUsd?: number;
+            pricePerHourUsd: number;
             /** @description GET /v1/leases/{id} only: what the instance pays per hour now (at its end, once ended). Spot follows its pool's recorded price changes; on-demand and reserved keep the launch price. */
             priceInForce?: {
                 /** @description USD, rounded to the micro-dollar */
-                pricePerHourUsd?: number;
+                pricePerHourUsd: number;
                 /** Format: date-time */
                 since?: string;
                 /**
                  * @description `launch`: the price fixed at launch; `ec2-spot-price-history`: a spot price EC2 published, recorded by the reconciler; `catalog-spot-ratio`: catalog on-demand × SPOT_CATALOG_RATIO (locally, and where EC2 publishes none)
                  * @enum {string}
                  */
-                source?: "launch" | "ec2-spot-price-history" | "catalog-spot-ratio";
+                source: "launch" | "ec2-spot-price-history" | "catalog-spot-ratio";
             };
             /** Format: date-time */
-            launchedAt?: string;
+            launchedAt: string;
             /** Format: date-time */
             endedAt?: string;
-            billedSeconds?: number;
+            billedSeconds: number;
             /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
-            costMicroUsd?: number;
+            costMicroUsd: number;
             /** @description USD, rounded to the micro-dollar */
-            costUsd?: number;
+            costUsd: number;
         };
         Lease: {
             leaseId: string;
@@ -589,9 +589,9 @@ export interface components {
             /** @enum {string} */
             mode?: "on-demand" | "reserved" | "spot" | "mixed";
             /** Format: date-time */
-            createdAt?: string;
+            createdAt: string;
             /** Format: date-time */
-            updatedAt?: string;
+            updatedAt: string;
             /** Format: date-time */
             releaseRequestedAt?: string;
             /** Format: date-time */
@@ -617,26 +617,26 @@ export interface components {
         };
         /** @description Where the provisioner placed the lease, and why (also in the LeaseRunning event) */
         Placement: {
-            region?: string;
-            zone?: string;
-            instanceType?: string;
-            instances?: number;
+            region: string;
+            zone: string;
+            instanceType: string;
+            instances: number;
             /** @enum {string} */
-            mode?: "on-demand" | "reserved" | "spot";
+            mode: "on-demand" | "reserved" | "spot";
             /** @description USD, rounded to the micro-dollar */
-            hourlyUsd?: number;
+            hourlyUsd: number;
             /** @description Mode decision, pool choice and any pools that refused capacity */
-            reason?: string;
+            reason: string;
         };
         LeaseGpuMetrics: {
-            leaseId?: string;
+            leaseId: string;
             /** Format: date-time */
-            from?: string;
+            from: string;
             /** Format: date-time */
-            to?: string;
+            to: string;
             /** @enum {integer} */
-            period?: 60 | 300 | 3600;
-            instances?: {
+            period: 60 | 300 | 3600;
+            instances: {
                 instanceId?: string;
                 gpus?: {
                     index?: number;
@@ -700,162 +700,158 @@ export interface components {
         /** @description Read from daily rollups written with every charge; the range is widened to the whole UTC days it touches, and from/to say which. */
         Usage: {
             /** Format: date-time */
-            from?: string;
+            from: string;
             /** Format: date-time */
-            to?: string;
+            to: string;
             /** @enum {string} */
-            granularity?: "day";
+            granularity: "day";
             /** @enum {string} */
-            groupBy?: "mode" | "lease" | "instanceType" | "project" | "day";
+            groupBy: "mode" | "lease" | "instanceType" | "project" | "day";
             /** @description Instance-seconds billed (a multi-GPU instance counts once; GPU-hours are in /v1/profile) */
-            seconds?: number;
+            seconds: number;
             /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
-            costMicroUsd?: number;
+            costMicroUsd: number;
             /** @description USD, rounded to the micro-dollar */
-            costUsd?: number;
-            groups?: {
-                key?: string;
+            costUsd: number;
+            groups: {
+                key: string;
                 /** @description Instance-seconds billed */
-                seconds?: number;
+                seconds: number;
                 /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
-                costMicroUsd?: number;
+                costMicroUsd: number;
                 /** @description USD, rounded to the micro-dollar */
-                costUsd?: number;
+                costUsd: number;
             }[];
         };
         PutBudgetRequest: {
             monthlyLimitUsd: number;
             project?: string;
-            /**
-             * @default [
-             *       50,
-             *       80,
-             *       100
-             *     ]
-             */
+            /** @description Default: [50,80,100]. */
             thresholds?: number[];
             /**
-             * @default both
+             * @description Default: "both".
              * @enum {string}
              */
             basis?: "actual" | "forecast" | "both";
             /**
-             * @default notify
+             * @description Default: "notify".
              * @enum {string}
              */
             action?: "notify" | "block-new-leases" | "stop-interruptible";
         };
         /** @description A monthly budget with this month’s spend (from the spend counters metering keeps), forecast and alerts. */
         Budget: {
-            name?: string;
-            tenantId?: string;
+            name: string;
+            tenantId: string;
             /** @description Only leases with this label count; absent: the whole tenant */
             project?: string;
             /** @description USD, rounded to the micro-dollar */
-            monthlyLimitUsd?: number;
+            monthlyLimitUsd: number;
             /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
-            limitMicroUsd?: number;
+            limitMicroUsd: number;
             /** @description Percent of the limit */
-            thresholds?: number[];
+            thresholds: number[];
             /** @enum {string} */
-            basis?: "actual" | "forecast" | "both";
+            basis: "actual" | "forecast" | "both";
             /** @enum {string} */
-            action?: "notify" | "block-new-leases" | "stop-interruptible";
-            revision?: number;
+            action: "notify" | "block-new-leases" | "stop-interruptible";
+            revision: number;
             /** Format: date-time */
-            createdAt?: string;
+            createdAt: string;
             /** Format: date-time */
-            updatedAt?: string;
+            updatedAt: string;
             /** @description The month (UTC) the figures are for */
-            month?: string;
+            month: string;
             /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
-            spendMicroUsd?: number;
+            spendMicroUsd: number;
             /** @description USD, rounded to the micro-dollar */
-            spendUsd?: number;
+            spendUsd: number;
             /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
-            forecastMicroUsd?: number;
+            forecastMicroUsd: number;
             /** @description USD, rounded to the micro-dollar */
-            forecastUsd?: number;
+            forecastUsd: number;
             /** @description Spend so far as a percentage of the limit */
-            percentUsed?: number;
-            forecastMethod?: {
-                description?: string;
+            percentUsed: number;
+            forecastMethod: {
+                description: string;
                 /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
-                runRatePerHourMicroUsd?: number;
+                runRatePerHourMicroUsd: number;
                 /** @description USD, rounded to the micro-dollar */
-                runRatePerHourUsd?: number;
-                hoursLeft?: number;
+                runRatePerHourUsd: number;
+                hoursLeft: number;
             };
-            thresholdsCrossed?: {
-                threshold?: number;
+            thresholdsCrossed: {
+                threshold: number;
                 /** @enum {string} */
-                basis?: "actual" | "forecast";
+                basis: "actual" | "forecast";
                 /** Format: date-time */
-                crossedAt?: string;
+                crossedAt: string;
                 /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
-                valueMicroUsd?: number;
+                valueMicroUsd: number;
                 /** @description USD, rounded to the micro-dollar */
-                valueUsd?: number;
+                valueUsd: number;
                 /** @description The SNS message attribute alertId; deduplicate on it */
-                alertId?: string;
+                alertId: string;
                 /**
                  * Format: date-time
                  * @description Absent while the alert is claimed but not yet on the topic
                  */
                 sentAt?: string;
             }[];
-            alertsSent?: number;
+            alertsSent: number;
             actionTaken?: {
                 /** @enum {string} */
-                action?: "notify" | "block-new-leases" | "stop-interruptible";
+                action: "notify" | "block-new-leases" | "stop-interruptible";
                 /** Format: date-time */
-                at?: string;
+                at: string;
                 /** Format: date-time */
                 sentAt?: string;
             };
+            /** @description PUT only: the alerts of this month the change armed again */
+            rearmed?: string[];
         };
         ScalingGroupSummary: {
-            name?: string;
+            name: string;
             /** @enum {string} */
-            status?: "ACTIVE" | "DELETING";
-            instanceType?: string;
-            workload?: string;
-            min?: number;
-            max?: number;
+            status: "ACTIVE" | "DELETING";
+            instanceType: string;
+            workload: string;
+            min: number;
+            max: number;
             /** @description The size the group converges to */
-            desired?: number;
+            desired: number;
             /** @description Member leases recorded on the group (any status) */
-            members?: number;
+            members: number;
             lastEvaluation?: {
                 /** Format: date-time */
-                at?: string;
+                at: string;
                 /** @enum {string} */
-                action?: "scale-out" | "scale-in" | "none";
-                from?: number;
-                to?: number;
+                action: "scale-out" | "scale-in" | "none";
+                from: number;
+                to: number;
                 /** @description Which rule held (or why none did) and the datapoints behind it */
-                reason?: string;
+                reason: string;
             };
             /** Format: date-time */
-            updatedAt?: string;
+            updatedAt: string;
         };
         ScalingGroupSpec: {
             instanceType: string;
             /**
-             * @default inference
+             * @description Default: "inference".
              * @enum {string}
              */
             workload?: "training" | "inference" | "batch";
             min: number;
             max: number;
             desired?: number;
-            /** @default 0 */
+            /** @description Default: 0. */
             onDemandBase?: number;
-            /** @default false */
+            /** @description Default: false. */
             spotAboveBase?: boolean;
             scaleOut?: {
                 /**
-                 * @default all
+                 * @description Default: "all".
                  * @enum {string}
                  */
                 match?: "all" | "any";
@@ -863,11 +859,11 @@ export interface components {
                     /** @enum {string} */
                     metric: "gpuUtilization" | "gpuMemoryUsed" | "gpuTemperature" | "gpuPower";
                     /**
-                     * @default Average
+                     * @description Default: "Average".
                      * @enum {string}
                      */
                     statistic?: "Average" | "Maximum" | "Minimum";
-                    /** @default 3 */
+                    /** @description Default: 3. */
                     sustainedFor?: number;
                     outOf?: number;
                     /** @enum {string} */
@@ -878,26 +874,26 @@ export interface components {
                     metric: "custom";
                     namespace: string;
                     name: string;
-                    /** @default {} */
+                    /** @description Default: {}. */
                     dimensions?: {
                         [key: string]: string;
                     };
                     statistic: string;
-                    /** @default 3 */
+                    /** @description Default: 3. */
                     sustainedFor?: number;
                     outOf?: number;
                     /** @enum {string} */
                     comparison: ">" | ">=" | "<" | "<=";
                     threshold: number;
                 })[];
-                /** @default 1 */
+                /** @description Default: 1. */
                 step?: number;
-                /** @default 300 */
+                /** @description Default: 300. */
                 cooldownSeconds?: number;
             };
             scaleIn?: {
                 /**
-                 * @default all
+                 * @description Default: "all".
                  * @enum {string}
                  */
                 match?: "all" | "any";
@@ -905,11 +901,11 @@ export interface components {
                     /** @enum {string} */
                     metric: "gpuUtilization" | "gpuMemoryUsed" | "gpuTemperature" | "gpuPower";
                     /**
-                     * @default Average
+                     * @description Default: "Average".
                      * @enum {string}
                      */
                     statistic?: "Average" | "Maximum" | "Minimum";
-                    /** @default 3 */
+                    /** @description Default: 3. */
                     sustainedFor?: number;
                     outOf?: number;
                     /** @enum {string} */
@@ -920,96 +916,96 @@ export interface components {
                     metric: "custom";
                     namespace: string;
                     name: string;
-                    /** @default {} */
+                    /** @description Default: {}. */
                     dimensions?: {
                         [key: string]: string;
                     };
                     statistic: string;
-                    /** @default 3 */
+                    /** @description Default: 3. */
                     sustainedFor?: number;
                     outOf?: number;
                     /** @enum {string} */
                     comparison: ">" | ">=" | "<" | "<=";
                     threshold: number;
                 })[];
-                /** @default 1 */
+                /** @description Default: 1. */
                 step?: number;
-                /** @default 600 */
+                /** @description Default: 600. */
                 cooldownSeconds?: number;
             };
-            /** @default 300 */
+            /** @description Default: 300. */
             instanceWarmupSeconds?: number;
         };
         ScalingGroup: {
-            name?: string;
+            name: string;
             /** @enum {string} */
-            status?: "ACTIVE" | "DELETING";
-            spec?: components["schemas"]["ScalingGroupSpec"];
+            status: "ACTIVE" | "DELETING";
+            spec: components["schemas"]["ScalingGroupSpec"];
             /** @description The size the group converges to */
-            desired?: number;
+            desired: number;
             /** @description Members pending or running, booting ones included */
-            size?: number;
-            members?: {
-                leaseId?: string;
+            size: number;
+            members: {
+                leaseId: string;
                 /** @enum {string} */
-                status?: "PENDING" | "RUNNING" | "RELEASING" | "RELEASED" | "FAILED" | "INTERRUPTED";
+                status: "PENDING" | "RUNNING" | "RELEASING" | "RELEASED" | "FAILED" | "INTERRUPTED";
                 /** @enum {string} */
-                mode?: "on-demand" | "reserved" | "spot";
+                mode: "on-demand" | "reserved" | "spot";
                 /** @description Within its warm-up: never removed, metrics not judged */
-                booting?: boolean;
+                booting: boolean;
                 /** Format: date-time */
-                createdAt?: string;
+                createdAt: string;
                 /** Format: date-time */
                 launchedAt?: string;
-                instanceIds?: string[];
+                instanceIds: string[];
             }[];
             lastEvaluation?: {
                 /** Format: date-time */
-                at?: string;
+                at: string;
                 /** @enum {string} */
-                action?: "scale-out" | "scale-in" | "none";
-                from?: number;
-                to?: number;
+                action: "scale-out" | "scale-in" | "none";
+                from: number;
+                to: number;
                 /** @description Which rule held (or why none did) and the datapoints behind it */
-                reason?: string;
+                reason: string;
             };
             /** @description The last decisions that changed something, newest first */
-            decisions?: {
+            decisions: {
                 /** Format: date-time */
-                at?: string;
+                at: string;
                 /** @enum {string} */
-                action?: "scale-out" | "scale-in" | "none";
-                from?: number;
-                to?: number;
+                action: "scale-out" | "scale-in" | "none";
+                from: number;
+                to: number;
                 /** @description Which rule held (or why none did) and the datapoints behind it */
-                reason?: string;
-                observations?: {
+                reason: string;
+                observations: {
                     /** @enum {string} */
-                    rule?: "scaleOut" | "scaleIn";
-                    metric?: string;
-                    values?: number[];
+                    rule: "scaleOut" | "scaleIn";
+                    metric: string;
+                    values: number[];
                 }[];
-                launched?: string[];
-                released?: string[];
+                launched: string[];
+                released: string[];
             }[];
             /** Format: date-time */
-            createdAt?: string;
+            createdAt: string;
             /** Format: date-time */
-            updatedAt?: string;
+            updatedAt: string;
         };
         /** @description A tenant's month: cost by mode from the daily rollups, spot savings, reserved capacity, interruptions, concurrency and the planner's recommendation. */
         MonthlyAudit: {
-            tenantId?: string;
-            month?: string;
+            tenantId: string;
+            month: string;
             /** Format: date-time */
-            generatedAt?: string;
+            generatedAt: string;
             /** @description False while the month runs: figures are month to date */
-            complete?: boolean;
+            complete: boolean;
             /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
-            costMicroUsd?: number;
+            costMicroUsd: number;
             /** @description Instance-seconds metered */
-            seconds?: number;
-            byMode?: {
+            seconds: number;
+            byMode: {
                 /** @enum {string} */
                 mode?: "on-demand" | "reserved" | "spot";
                 seconds?: number;
@@ -1018,7 +1014,7 @@ export interface components {
                 /** @description Of the month’s cost, 0-1 */
                 share?: number;
             }[];
-            daily?: {
+            daily: {
                 /** Format: date */
                 day?: string;
                 costMicroUsd?: {
@@ -1031,7 +1027,7 @@ export interface components {
                 };
             }[];
             /** @description Spot seconds at the catalog on-demand price of each instance type, minus what spot cost */
-            spotSavings?: {
+            spotSavings: {
                 spotSeconds?: number;
                 /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
                 spotMicroUsd?: number;
@@ -1042,7 +1038,7 @@ export interface components {
                 region?: string;
             };
             /** @description The fleet's reserved commitments (shared by every tenant, the same in every audit): idle time recorded at each metering tick, at each commitment's effective rate */
-            reserved?: {
+            reserved: {
                 /** @enum {string} */
                 source?: "reservations";
                 /** @enum {string} */
@@ -1056,7 +1052,7 @@ export interface components {
                 idleMicroUsd?: number;
             };
             /** @description The tenant's instances spot reclaimed (or EC2 ended unasked) in the month */
-            interruptions?: {
+            interruptions: {
                 /** @enum {string} */
                 source?: "interruption-notices";
                 count?: number;
@@ -1067,37 +1063,37 @@ export interface components {
                 };
             };
             /** @description Peak GPUs held at once in each hour from fromMs */
-            concurrency?: {
+            concurrency: {
                 fromMs?: number;
                 stepMs?: number;
                 gpus?: number[];
             };
             /** @description GPU utilization (%) of the tenant's GPUs from the CloudWatch agent's nvidia_gpu metrics */
-            utilization?: {
+            utilization: {
                 /** @enum {string} */
                 source?: "cloudwatch-agent";
                 /** @description How the figures are computed */
                 method?: string;
                 /** @description The average of every per-minute utilization sample of every GPU (each GPU-minute weighs the same); percent is null and telemetry "none" when no GPU sent a sample: no telemetry, never 0% */
                 month?: {
-                    percent?: number | null;
+                    percent: number | null;
                     /** @enum {string} */
-                    telemetry?: "complete" | "partial" | "none";
+                    telemetry: "complete" | "partial" | "none";
                     /** @description GPU-hours the samples cover */
-                    measuredGpuHours?: number;
+                    measuredGpuHours: number;
                     /** @description GPUs that ran and sent no sample */
-                    gpusWithoutTelemetry?: number;
+                    gpusWithoutTelemetry: number;
                 };
                 /** @description Hours 0-23 UTC; null for an hour no GPU sent a sample in */
                 byHourOfDay?: (number | null)[];
             };
             /** @description What idle reserved capacity and interruptions mean for the tenant */
-            findings?: string[];
-            recommendation?: components["schemas"]["AuditRecommendation"] | null;
+            findings: string[];
+            recommendation: components["schemas"]["AuditRecommendation"] | null;
         };
         /** @description The month replayed through the planner with the live policies, at the planner’s model prices (every GPU a p3.2xlarge, V100 spot traces; see model.note): savings compare the month as it ran with the policy at those prices. */
         AuditRecommendation: {
-            model?: {
+            model: {
                 instanceType?: string;
                 /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
                 onDemandMicroUsdPerHour?: number;
@@ -1106,49 +1102,50 @@ export interface components {
                 note?: string;
             };
             /** @description Reserved GPUs to commit for the next 30-day term */
-            reservedGpus?: number;
-            reservedReason?: string;
+            reservedGpus: number;
+            reservedReason: string;
             /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
-            reservedSavingMicroUsd?: number;
-            spotCandidates?: {
+            reservedSavingMicroUsd: number;
+            spotCandidates: {
                 /** @enum {string} */
                 workload?: "training" | "inference" | "batch";
                 leases?: number;
                 gpuHours?: number;
             }[];
             /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
-            asRanMicroUsd?: number;
+            asRanMicroUsd: number;
             /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
-            policyMicroUsd?: number;
+            policyMicroUsd: number;
             /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
-            policySavingMicroUsd?: number;
+            policySavingMicroUsd: number;
             /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
-            recommendedMicroUsd?: number;
+            recommendedMicroUsd: number;
             /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
-            hindsightMicroUsd?: number;
-            savingShare?: number;
+            hindsightMicroUsd: number;
+            savingShare: number;
             /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
-            estimatedSavingOfPaidMicroUsd?: number;
+            estimatedSavingOfPaidMicroUsd: number;
         };
         TenantSettings: {
             /** @description Lifetime of leases that ask for none; null: they run until released */
             defaultLeaseDurationMinutes: number | null;
         };
         Pool: {
-            region?: string;
-            zone?: string;
-            instanceType?: string;
+            region: string;
+            zone: string;
+            instanceType: string;
             /** @enum {string} */
-            mode?: "on-demand" | "spot";
-            gpusPerInstance?: number;
+            mode: "on-demand" | "spot";
+            /** @description A fraction for fractional-GPU types (g6f, gr6f) */
+            gpusPerInstance: number;
             /** @description USD, rounded to the micro-dollar */
-            pricePerHourUsd?: number;
+            pricePerHourUsd: number;
             /** @enum {string} */
-            priceSource?: "catalog" | "ec2-spot-price-history" | "catalog-spot-ratio" | "commitment";
+            priceSource: "catalog" | "ec2-spot-price-history" | "catalog-spot-ratio" | "commitment";
             /** @enum {string} */
-            mark?: "available" | "no-capacity" | "refused-recently";
+            mark: "available" | "no-capacity" | "refused-recently";
             /** @description Order choosePool tries the pool in for the sample, per mode */
-            rank?: number | null;
+            rank: number | null;
             instances?: number;
             /** @description USD, rounded to the micro-dollar */
             hourlyUsd?: number;
@@ -1170,28 +1167,30 @@ export interface components {
             capacityReservationId?: string;
         };
         Reservation: {
-            id?: string;
-            instanceType?: string;
-            region?: string;
-            zone?: string;
-            count?: number;
-            gpusPerInstance?: number;
+            id: string;
+            instanceType: string;
+            region: string;
+            zone: string;
+            count: number;
+            /** @description Whole for most types; a fraction for fractional-GPU types (g6f, gr6f) */
+            gpusPerInstance: number;
             /** @description USD, rounded to the micro-dollar */
-            hourlyRateUsd?: number;
+            hourlyRateUsd: number;
             /** Format: date-time */
-            start?: string;
+            start: string;
             /** Format: date-time */
-            end?: string;
+            end: string;
             capacityReservationId?: string;
-            committedGpus?: number;
+            /** @description count × gpusPerInstance */
+            committedGpus: number;
             /** @description GPUs leases hold on it now */
-            usedGpus?: number;
-            leases?: number;
+            usedGpus: number;
+            leases: number;
             /**
              * Format: date-time
              * @description Idle reserved time is recorded up to here
              */
-            idleRecordedUntil?: string;
+            idleRecordedUntil: string;
         };
         ImageVersionRequest: {
             /** @description The AMI of this version in each GPU region, e.g. {"us-east-1": "ami-0123456789abcdef0"} */
@@ -1200,50 +1199,54 @@ export interface components {
             };
         };
         ImageVersion: {
-            name?: string;
-            version?: string;
-            amis?: {
+            name: string;
+            version: string;
+            amis: {
                 [key: string]: string;
             };
-            launchTemplateVersions?: {
+            launchTemplateVersions: {
                 [key: string]: string;
             };
             /** Format: date-time */
-            createdAt?: string;
+            createdAt: string;
         };
         ImageChange: {
-            name?: string;
+            name: string;
             current?: string;
             previous?: string;
             /** @description What the change does: new launches only */
-            note?: string;
+            note: string;
         };
         ImageSummary: {
-            name?: string;
+            name: string;
             /** @description The version new launches use; null until promoted */
-            current?: string | null;
+            current: string | null;
             /** @description The version a rollback brings back */
-            previous?: string | null;
+            previous: string | null;
             /** @description Every registered version, oldest first */
-            versions?: {
-                version?: string;
-                current?: boolean;
-                regions?: string[];
+            versions: {
+                version: string;
+                current: boolean;
+                regions: string[];
                 /** Format: date-time */
-                createdAt?: string;
+                createdAt: string;
             }[];
         };
         Error: {
-            error?: {
+            error: {
                 /** @description Stable machine-readable code, e.g. VALIDATION_FAILED */
                 code: string;
                 /** @description What is wrong and how to fix it */
                 message: string;
-                details?: {
-                    path?: string;
-                    message?: string;
+                details: {
+                    path: string;
+                    message: string;
                 }[];
             };
+        };
+        /** @description Sent by API Gateway, not by the API: `{"message": "Unauthorized"}` (401) when the bearer token is missing or invalid, `{"message": "Not Found"}` (404) for a path no route matches */
+        GatewayError: {
+            message: string;
         };
     };
     responses: never;
@@ -1268,7 +1271,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                    };
+                };
             };
         };
     };
@@ -1286,13 +1294,21 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        openapi: string;
+                        info: Record<string, never>;
+                        paths: Record<string, never>;
+                        components: Record<string, never>;
+                    };
+                };
             };
         };
     };
     listLeases: {
         parameters: {
             query?: {
+                /** @description Page size; default: 25 */
                 limit?: number;
                 /** @description nextCursor of the previous page */
                 cursor?: string;
@@ -1310,7 +1326,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        leases?: components["schemas"]["Lease"][];
+                        leases: components["schemas"]["Lease"][];
                         nextCursor?: string;
                     };
                 };
@@ -1324,13 +1340,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid bearer token */
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
@@ -1367,9 +1383,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        leaseId?: string;
+                        leaseId: string;
                         /** @enum {string} */
-                        status?: "PENDING";
+                        status: "PENDING";
                     };
                 };
             };
@@ -1382,13 +1398,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid bearer token */
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description BUDGET_EXCEEDED: a block-new-leases budget in the lease’s scope (tenant or project) has reached its limit; details name the budget */
@@ -1459,13 +1475,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid bearer token */
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
@@ -1518,13 +1534,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid bearer token */
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
@@ -1584,13 +1600,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid bearer token */
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
@@ -1646,13 +1662,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid bearer token */
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
@@ -1698,13 +1714,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid bearer token */
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
@@ -1740,21 +1756,21 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** Format: date-time */
-                        from?: string;
+                        from: string;
                         /** Format: date-time */
-                        to?: string;
+                        to: string;
                         /** @description The average of every per-minute utilization sample of every GPU (each GPU-minute weighs the same); percent is null and telemetry "none" when no GPU sent a sample: no telemetry, never 0% */
-                        gpuUtilization?: {
-                            percent?: number | null;
+                        gpuUtilization: {
+                            percent: number | null;
                             /** @enum {string} */
-                            telemetry?: "complete" | "partial" | "none";
+                            telemetry: "complete" | "partial" | "none";
                             /** @description GPU-hours the samples cover */
-                            measuredGpuHours?: number;
+                            measuredGpuHours: number;
                             /** @description GPUs that ran and sent no sample */
-                            gpusWithoutTelemetry?: number;
+                            gpusWithoutTelemetry: number;
                         };
-                        gpuUtilizationNote?: string;
-                        days?: Record<string, never>[];
+                        gpuUtilizationNote: string;
+                        days: Record<string, never>[];
                     };
                 };
             };
@@ -1767,13 +1783,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid bearer token */
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
@@ -1803,17 +1819,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        budgets?: components["schemas"]["Budget"][];
+                        budgets: components["schemas"]["Budget"][];
                     };
                 };
             };
-            /** @description Missing or invalid bearer token */
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
@@ -1856,13 +1872,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid bearer token */
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
@@ -1927,13 +1943,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid bearer token */
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
@@ -1983,13 +1999,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid bearer token */
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
@@ -2028,17 +2044,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        budgets?: components["schemas"]["Budget"][];
+                        budgets: components["schemas"]["Budget"][];
                     };
                 };
             };
-            /** @description Missing or invalid bearer token */
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description ADMIN_REQUIRED or TENANT_CLAIM_MISSING */
@@ -2068,17 +2084,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        groups?: components["schemas"]["ScalingGroupSummary"][];
+                        groups: components["schemas"]["ScalingGroupSummary"][];
                     };
                 };
             };
-            /** @description Missing or invalid bearer token */
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
@@ -2121,13 +2137,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid bearer token */
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
@@ -2192,13 +2208,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid bearer token */
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
@@ -2239,10 +2255,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        name?: string;
+                        name: string;
                         /** @enum {string} */
-                        status?: "DELETED";
-                        released?: string[];
+                        status: "DELETED";
+                        released: string[];
                     };
                 };
             };
@@ -2255,13 +2271,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid bearer token */
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
@@ -2314,13 +2330,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid bearer token */
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
@@ -2364,13 +2380,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid bearer token */
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
@@ -2402,13 +2418,13 @@ export interface operations {
                     "application/json": components["schemas"]["TenantSettings"];
                 };
             };
-            /** @description Missing or invalid bearer token */
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
@@ -2453,13 +2469,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid bearer token */
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
@@ -2498,9 +2514,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        sample?: Record<string, never>;
-                        spotPriceNote?: string;
-                        pools?: components["schemas"]["Pool"][];
+                        sample: Record<string, never>;
+                        spotPriceNote: string;
+                        pools: components["schemas"]["Pool"][];
                     };
                 };
             };
@@ -2513,13 +2529,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid bearer token */
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description ADMIN_REQUIRED: the token is not in the admin group */
@@ -2536,6 +2552,7 @@ export interface operations {
     listReservations: {
         parameters: {
             query?: {
+                /** @description Page size; default: 25 */
                 limit?: number;
                 /** @description nextCursor of the previous page */
                 cursor?: string;
@@ -2553,7 +2570,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        reservations?: components["schemas"]["Reservation"][];
+                        reservations: components["schemas"]["Reservation"][];
                         nextCursor?: string;
                     };
                 };
@@ -2567,13 +2584,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing or invalid bearer token */
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description ADMIN_REQUIRED: the token is not in the admin group */
@@ -2614,6 +2631,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description ADMIN_REQUIRED */
@@ -2669,6 +2695,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
             /** @description ADMIN_REQUIRED */
             403: {
                 headers: {
@@ -2714,6 +2749,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description ADMIN_REQUIRED */
@@ -2779,6 +2823,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
             /** @description ADMIN_REQUIRED */
             403: {
                 headers: {
@@ -2827,6 +2880,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description ADMIN_REQUIRED */
@@ -2878,6 +2940,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
             /** @description ADMIN_REQUIRED */
             403: {
                 headers: {
@@ -2914,17 +2985,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        images?: components["schemas"]["ImageSummary"][];
+                        images: components["schemas"]["ImageSummary"][];
                     };
                 };
             };
-            /** @description Missing or invalid bearer token */
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description ADMIN_REQUIRED: the token is not in the admin group */
@@ -2956,7 +3027,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ImageSummary"] & {
-                        history?: string[];
+                        history: string[];
                         currentVersion?: components["schemas"]["ImageVersion"];
                     };
                 };
@@ -2968,6 +3039,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description ADMIN_REQUIRED */

@@ -133,6 +133,19 @@ describe('POST /v1/leases', () => {
       400,
       'UNSUPPORTED_INSTANCE_TYPE',
     ],
+    [
+      'a region named twice',
+      { workload: 'training', gpus: 1, regions: ['us-east-1', 'us-east-1'] },
+      400,
+      'VALIDATION_FAILED',
+    ],
+    ['spot for inference', { workload: 'inference', gpus: 1, mode: 'spot' }, 400, 'MODE_NOT_AVAILABLE'],
+    [
+      'reserved with no commitment',
+      { workload: 'training', gpus: 1, mode: 'reserved' },
+      400,
+      'MODE_NOT_AVAILABLE',
+    ],
   ])('rejects %s with a coded 4xx and writes nothing', async (_case, body, status, code) => {
     const response = await create(body, 'tenant-bad');
     expect(response.status).toBe(status);
@@ -228,6 +241,17 @@ describe('reading leases', () => {
     });
     expect(badLimit.body.error.code).toBe('VALIDATION_FAILED');
   });
+
+  it.each(['%ZZ', '%E0%A4%A'])(
+    'answers the malformed percent-escape %s, as API Gateway passes it on, with a coded 400',
+    async (id) => {
+      for (const routeKey of ['GET /v1/leases/{id}', 'DELETE /v1/leases/{id}']) {
+        const response = await call({ routeKey, id });
+        expect(response.status).toBe(400);
+        expect(response.body.error).toMatchObject({ code: 'INVALID_PATH', details: [{ path: 'id' }] });
+      }
+    },
+  );
 
   it.each(['nope', 'lease_short', 'lease_01m8pkk5yyfnsn9agxndw7h54!'])(
     'rejects the malformed id %s',

@@ -81,6 +81,7 @@ describe('reservations API', () => {
     ['a negative count', { count: -1 }, 'VALIDATION_FAILED'],
     ['an unknown region', { region: 'eu-west-1', zone: 'eu-west-1a' }, 'UNKNOWN_REGION'],
     ['a zone of another region', { zone: 'us-west-2a' }, 'INVALID_RESERVATION'],
+    ['a zone that does not exist', { zone: 'us-east-1z' }, 'INVALID_RESERVATION'],
     ['a type not sold in the region', { instanceType: 'z9.huge' }, 'INVALID_RESERVATION'],
     ['a malformed capacity reservation id', { capacityReservationId: 'cr-nothex' }, 'VALIDATION_FAILED'],
   ])('refuses %s with 400 and a code, writing nothing', async (_case, extra, code) => {

@@ -12,8 +12,10 @@ import {
   micro,
   type OpenApiGroup,
   ref,
+  responseObject,
   utilizationSchema,
 } from '../openapi-parts';
+import { rawPathValue } from '../path';
 import type { Routes } from '../routing';
 import type { ApiContext } from './context';
 
@@ -24,7 +26,7 @@ import type { ApiContext } from './context';
 async function auditOf(event: ApiEvent, ctx: ApiContext): Promise<MonthlyAudit> {
   const tenantId = tenantOf(event);
   const nowMs = ctx.deps.now();
-  const month = auditableMonth(event.pathParameters?.month ?? '', nowMs);
+  const month = auditableMonth(rawPathValue(event, 'month'), nowMs);
   const stored = await ctx.deps.audits.get(tenantId, month);
   return stored && hasCurrentShape(stored.audit)
     ? stored.audit
@@ -72,11 +74,8 @@ export const auditOpenApi = (): OpenApiGroup<keyof typeof auditRoutes> => {
         "A tenant's month: cost by mode, savings, reserved capacity, interruptions and a recommendation",
     },
     schemas: {
-      MonthlyAudit: {
-        type: 'object',
-        description:
-          "A tenant's month: cost by mode from the daily rollups, spot savings, reserved capacity, interruptions, concurrency and the planner's recommendation.",
-        properties: {
+      MonthlyAudit: responseObject(
+        {
           tenantId: { type: 'string' },
           month: { type: 'string' },
           generatedAt: instant,
@@ -172,12 +171,14 @@ export const auditOpenApi = (): OpenApiGroup<keyof typeof auditRoutes> => {
           },
           recommendation: { oneOf: [ref('AuditRecommendation'), { type: 'null' }] },
         },
-      },
-      AuditRecommendation: {
-        type: 'object',
-        description:
-          'The month replayed through the planner with the live policies, at the planner’s model prices (every GPU a p3.2xlarge, V100 spot traces; see model.note): savings compare the month as it ran with the policy at those prices.',
-        properties: {
+        [],
+        {
+          description:
+            "A tenant's month: cost by mode from the daily rollups, spot savings, reserved capacity, interruptions, concurrency and the planner's recommendation.",
+        },
+      ),
+      AuditRecommendation: responseObject(
+        {
           model: {
             type: 'object',
             properties: {
@@ -209,7 +210,12 @@ export const auditOpenApi = (): OpenApiGroup<keyof typeof auditRoutes> => {
           savingShare: { type: 'number' },
           estimatedSavingOfPaidMicroUsd: micro,
         },
-      },
+        [],
+        {
+          description:
+            'The month replayed through the planner with the live policies, at the planner’s model prices (every GPU a p3.2xlarge, V100 spot traces; see model.note): savings compare the month as it ran with the policy at those prices.',
+        },
+      ),
     },
     operations: {
       'GET /v1/audit/{month}': {

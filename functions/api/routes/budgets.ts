@@ -36,6 +36,7 @@ import {
   type OpenApiGroup,
   pathParameterDoc,
   ref,
+  responseObject,
   usd,
 } from '../openapi-parts';
 import { pathParameter, pathValue } from '../path';
@@ -216,11 +217,8 @@ export const budgetOpenApi = (): OpenApiGroup<keyof typeof budgetRoutes> => {
     tag: { name: 'Budgets', description: 'Monthly budgets: spend, forecast, alerts and the action at 100%' },
     schemas: {
       PutBudgetRequest: jsonSchema(putBudgetBody),
-      Budget: {
-        type: 'object',
-        description:
-          'A monthly budget with this month’s spend (from the spend counters metering keeps), forecast and alerts.',
-        properties: {
+      Budget: responseObject(
+        {
           name: { type: 'string' },
           tenantId: { type: 'string' },
           project: {
@@ -245,20 +243,16 @@ export const budgetOpenApi = (): OpenApiGroup<keyof typeof budgetRoutes> => {
           forecastMicroUsd: micro,
           forecastUsd: usd,
           percentUsed: { type: 'number', description: 'Spend so far as a percentage of the limit' },
-          forecastMethod: {
-            type: 'object',
-            properties: {
-              description: { type: 'string' },
-              runRatePerHourMicroUsd: micro,
-              runRatePerHourUsd: usd,
-              hoursLeft: { type: 'number' },
-            },
-          },
+          forecastMethod: responseObject({
+            description: { type: 'string' },
+            runRatePerHourMicroUsd: micro,
+            runRatePerHourUsd: usd,
+            hoursLeft: { type: 'number' },
+          }),
           thresholdsCrossed: {
             type: 'array',
-            items: {
-              type: 'object',
-              properties: {
+            items: responseObject(
+              {
                 threshold: { type: 'integer' },
                 basis: { type: 'string', enum: ['actual', 'forecast'] },
                 crossedAt: instant,
@@ -273,15 +267,26 @@ export const budgetOpenApi = (): OpenApiGroup<keyof typeof budgetRoutes> => {
                   description: 'Absent while the alert is claimed but not yet on the topic',
                 },
               },
-            },
+              ['sentAt'],
+            ),
           },
           alertsSent: { type: 'integer' },
-          actionTaken: {
-            type: 'object',
-            properties: { action: { type: 'string', enum: BUDGET_ACTIONS }, at: instant, sentAt: instant },
+          actionTaken: responseObject(
+            { action: { type: 'string', enum: BUDGET_ACTIONS }, at: instant, sentAt: instant },
+            ['sentAt'],
+          ),
+          rearmed: {
+            type: 'array',
+            items: { type: 'string' },
+            description: 'PUT only: the alerts of this month the change armed again',
           },
         },
-      },
+        ['project', 'actionTaken', 'rearmed'],
+        {
+          description:
+            'A monthly budget with this month’s spend (from the spend counters metering keeps), forecast and alerts.',
+        },
+      ),
     },
     operations: {
       'GET /v1/budgets': {
@@ -292,10 +297,7 @@ export const budgetOpenApi = (): OpenApiGroup<keyof typeof budgetRoutes> => {
         responses: {
           '200': {
             description: 'Budgets',
-            content: jsonContent({
-              type: 'object',
-              properties: { budgets: { type: 'array', items: ref('Budget') } },
-            }),
+            content: jsonContent(responseObject({ budgets: { type: 'array', items: ref('Budget') } })),
           },
           ...authErrors,
         },
@@ -342,12 +344,8 @@ export const budgetOpenApi = (): OpenApiGroup<keyof typeof budgetRoutes> => {
         responses: {
           '200': {
             description: 'Budgets of all tenants',
-            content: jsonContent({
-              type: 'object',
-              properties: { budgets: { type: 'array', items: ref('Budget') } },
-            }),
+            content: jsonContent(responseObject({ budgets: { type: 'array', items: ref('Budget') } })),
           },
-          '401': authErrors['401'],
           '403': errorResponse('ADMIN_REQUIRED or TENANT_CLAIM_MISSING'),
         },
       },

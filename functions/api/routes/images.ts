@@ -24,6 +24,7 @@ import {
   type OpenApiGroup,
   pathParameterDoc,
   ref,
+  responseObject,
 } from '../openapi-parts';
 import { pathParameter, pathValue } from '../path';
 import type { Routes } from '../routing';
@@ -150,49 +151,40 @@ export const imageOpenApi = (): OpenApiGroup<keyof typeof imageRoutes> => {
     },
     schemas: {
       ImageVersionRequest: jsonSchema(imageVersionBody),
-      ImageVersion: {
-        type: 'object',
-        properties: {
-          name: { type: 'string' },
-          version: { type: 'string' },
-          amis: { type: 'object', additionalProperties: { type: 'string' } },
-          launchTemplateVersions: { type: 'object', additionalProperties: { type: 'string' } },
-          createdAt: instant,
-        },
-      },
-      ImageChange: {
-        type: 'object',
-        properties: {
+      ImageVersion: responseObject({
+        name: { type: 'string' },
+        version: { type: 'string' },
+        amis: { type: 'object', additionalProperties: { type: 'string' } },
+        launchTemplateVersions: { type: 'object', additionalProperties: { type: 'string' } },
+        createdAt: instant,
+      }),
+      ImageChange: responseObject(
+        {
           name: { type: 'string' },
           current: { type: 'string' },
           previous: { type: 'string' },
           note: { type: 'string', description: 'What the change does: new launches only' },
         },
-      },
-      ImageSummary: {
-        type: 'object',
-        properties: {
-          name: { type: 'string' },
-          current: {
-            type: ['string', 'null'],
-            description: 'The version new launches use; null until promoted',
-          },
-          previous: { type: ['string', 'null'], description: 'The version a rollback brings back' },
-          versions: {
-            type: 'array',
-            description: 'Every registered version, oldest first',
-            items: {
-              type: 'object',
-              properties: {
-                version: { type: 'string' },
-                current: { type: 'boolean' },
-                regions: { type: 'array', items: { type: 'string' } },
-                createdAt: instant,
-              },
-            },
-          },
+        ['current', 'previous'],
+      ),
+      ImageSummary: responseObject({
+        name: { type: 'string' },
+        current: {
+          type: ['string', 'null'],
+          description: 'The version new launches use; null until promoted',
         },
-      },
+        previous: { type: ['string', 'null'], description: 'The version a rollback brings back' },
+        versions: {
+          type: 'array',
+          description: 'Every registered version, oldest first',
+          items: responseObject({
+            version: { type: 'string' },
+            current: { type: 'boolean' },
+            regions: { type: 'array', items: { type: 'string' } },
+            createdAt: instant,
+          }),
+        },
+      }),
     },
     operations: {
       'PUT /v1/admin/images/{name}/versions/{version}': {
@@ -248,10 +240,7 @@ export const imageOpenApi = (): OpenApiGroup<keyof typeof imageRoutes> => {
         responses: {
           '200': {
             description: 'Images, including those with versions registered but none promoted yet',
-            content: jsonContent({
-              type: 'object',
-              properties: { images: { type: 'array', items: ref('ImageSummary') } },
-            }),
+            content: jsonContent(responseObject({ images: { type: 'array', items: ref('ImageSummary') } })),
           },
           ...adminErrors,
         },
@@ -267,13 +256,13 @@ export const imageOpenApi = (): OpenApiGroup<keyof typeof imageRoutes> => {
             content: jsonContent({
               allOf: [
                 ref('ImageSummary'),
-                {
-                  type: 'object',
-                  properties: {
+                responseObject(
+                  {
                     history: { type: 'array', items: { type: 'string' } },
                     currentVersion: ref('ImageVersion'),
                   },
-                },
+                  ['currentVersion'],
+                ),
               ],
             }),
           },

@@ -9,6 +9,7 @@ import {
   jsonContent,
   type OpenApiGroup,
   ref,
+  responseObject,
 } from '../openapi-parts';
 import { pathValue } from '../path';
 import type { Routes } from '../routing';
@@ -110,37 +111,34 @@ export const leaseMetricsOpenApi = (): OpenApiGroup<keyof typeof leaseMetricsRou
   return {
     tag: { name: 'GPU metrics', description: "The GPU telemetry of a lease's instances" },
     schemas: {
-      LeaseGpuMetrics: {
-        type: 'object',
-        properties: {
-          leaseId: { type: 'string' },
-          from: instantSchema,
-          to: instantSchema,
-          period: { type: 'integer', enum: [60, 300, 3600] },
-          instances: {
-            type: 'array',
-            items: {
-              type: 'object',
-              properties: {
-                instanceId: { type: 'string' },
-                gpus: {
-                  type: 'array',
-                  items: {
-                    type: 'object',
-                    properties: {
-                      index: { type: 'integer' },
-                      utilization: series,
-                      memoryUsed: series,
-                      temperature: series,
-                      power: series,
-                      health: {
-                        type: 'object',
-                        description:
-                          'As of `to`, for running GPUs: hot above the limit (85 °C), silent after 5 minutes without data',
-                        properties: {
-                          status: { type: 'string', enum: ['ok', 'hot', 'silent'] },
-                          reason: { type: 'string' },
-                        },
+      LeaseGpuMetrics: responseObject({
+        leaseId: { type: 'string' },
+        from: instantSchema,
+        to: instantSchema,
+        period: { type: 'integer', enum: [60, 300, 3600] },
+        instances: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              instanceId: { type: 'string' },
+              gpus: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  properties: {
+                    index: { type: 'integer' },
+                    utilization: series,
+                    memoryUsed: series,
+                    temperature: series,
+                    power: series,
+                    health: {
+                      type: 'object',
+                      description:
+                        'As of `to`, for running GPUs: hot above the limit (85 °C), silent after 5 minutes without data',
+                      properties: {
+                        status: { type: 'string', enum: ['ok', 'hot', 'silent'] },
+                        reason: { type: 'string' },
                       },
                     },
                   },
@@ -149,7 +147,7 @@ export const leaseMetricsOpenApi = (): OpenApiGroup<keyof typeof leaseMetricsRou
             },
           },
         },
-      },
+      }),
     },
     operations: {
       'GET /v1/leases/{id}/metrics': {

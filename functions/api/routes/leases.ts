@@ -20,6 +20,7 @@ import {
   pageParameters,
   pathParameterDoc,
   ref,
+  responseObject,
   usd,
 } from '../openapi-parts';
 import { pathParameter, pathValue } from '../path';
@@ -57,8 +58,14 @@ export const createLeaseBody = z
       .optional(z.string().check(z.minLength(1), z.maxLength(64)))
       .check(z.describe('Any instance type with this GPU model, e.g. A10G, L4, A100, H100')),
     regions: z
-      .optional(z.array(regionName).check(z.minLength(1), z.maxLength(32)))
-      .check(z.describe('Regions the lease may run in (default: every GPU region)')),
+      .optional(
+        z.array(regionName).check(
+          z.minLength(1),
+          z.maxLength(32),
+          z.refine((regions) => new Set(regions).size === regions.length, 'must not name a region twice'),
+        ),
+      )
+      .check(z.describe('Regions the lease may run in, each once (default: every GPU region)')),
     dataRegion: z
       .optional(regionName)
       .check(z.describe("Where the lease's data lives; pools elsewhere pay latency and transfer")),
@@ -161,20 +168,16 @@ export const leaseOpenApi = (): OpenApiGroup<keyof typeof leaseRoutes> => ({
   tag: { name: 'Leases', description: 'Rent GPUs: ask for them, follow the lease, release it' },
   schemas: {
     CreateLeaseRequest: jsonSchema(createLeaseBody),
-    Instance: {
-      type: 'object',
-      properties: {
+    Instance: responseObject(
+      {
         instanceId: { type: 'string' },
         instanceType: { type: 'string' },
         mode: { type: 'string', enum: RENTAL_MODES },
         region: { type: 'string' },
         zone: { type: 'string' },
         pricePerHourUsd: { ...usd, description: 'The hourly price at launch (USD)' },
-        priceInForce: {
-          type: 'object',
-          description:
-            "GET /v1/leases/{id} only: what the instance pays per hour now (at its end, once ended). Spot follows its pool's recorded price changes; on-demand and reserved keep the launch price.",
-          properties: {
+        priceInForce: responseObject(
+          {
             pricePerHourUsd: usd,
             since: instant,
             source: {
@@ -184,27 +187,22 @@ export const leaseOpenApi = (): OpenApiGroup<keyof typeof leaseRoutes> => ({
                 '`launch`: the price fixed at launch; `ec2-spot-price-history`: a spot price EC2 published, recorded by the reconciler; `catalog-spot-ratio`: catalog on-demand × SPOT_CATALOG_RATIO (locally, and where EC2 publishes none)',
             },
           },
-        },
+          ['since'],
+          {
+            description:
+              "GET /v1/leases/{id} only: what the instance pays per hour now (at its end, once ended). Spot follows its pool's recorded price changes; on-demand and reserved keep the launch price.",
+          },
+        ),
         launchedAt: instant,
         endedAt: instant,
         billedSeconds: { type: 'integer' },
         costMicroUsd: micro,
         costUsd: usd,
       },
-    },
-    Lease: {
-      type: 'object',
-      required: [
-        'leaseId',
-        'status',
-        'workload',
-        'gpus',
-        'instanceType',
-        'costMicroUsd',
-        'costUsd',
-        'instances',
-      ],
-      properties: {
+      ['region', 'priceInForce', 'endedAt'],
+    ),
+    Lease: responseObject(
+      {
         leaseId: { type: 'string' },
         status: { type: 'string', enum: LEASE_STATUSES },
         workload: { type: 'string', enum: WORKLOADS },
@@ -232,11 +230,24 @@ export const leaseOpenApi = (): OpenApiGroup<keyof typeof leaseRoutes> => ({
         costUsd: usd,
         instances: { type: 'array', items: ref('Instance') },
       },
-    },
-    Placement: {
-      type: 'object',
-      description: 'Where the provisioner placed the lease, and why (also in the LeaseRunning event)',
-      properties: {
+      [
+        'requestedMode',
+        'project',
+        'mode',
+        'releaseRequestedAt',
+        'endedAt',
+        'failureReason',
+        'expiresAt',
+        'gpuModel',
+        'regions',
+        'dataRegion',
+        'dataGb',
+        'maxHourlyPrice',
+        'placement',
+      ],
+    ),
+    Placement: responseObject(
+      {
         region: { type: 'string' },
         zone: { type: 'string' },
         instanceType: { type: 'string' },
@@ -248,7 +259,9 @@ export const leaseOpenApi = (): OpenApiGroup<keyof typeof leaseRoutes> => ({
           description: 'Mode decision, pool choice and any pools that refused capacity',
         },
       },
-    },
+      [],
+      { description: 'Where the provisioner placed the lease, and why (also in the LeaseRunning event)' },
+    ),
   },
   operations: {
     'POST /v1/leases': {
@@ -269,10 +282,9 @@ export const leaseOpenApi = (): OpenApiGroup<keyof typeof leaseRoutes> => ({
       responses: {
         '202': {
           description: 'Accepted; provisioning is queued',
-          content: jsonContent({
-            type: 'object',
-            properties: { leaseId: { type: 'string' }, status: { type: 'string', enum: ['PENDING'] } },
-          }),
+          content: jsonContent(
+            responseObject({ leaseId: { type: 'string' }, status: { type: 'string', enum: ['PENDING'] } }),
+          ),
         },
         '400': errorResponse(
           'VALIDATION_FAILED, INVALID_JSON, BODY_REQUIRED, IDEMPOTENCY_KEY_REQUIRED, UNSUPPORTED_INSTANCE_TYPE, UNKNOWN_REGION, UNKNOWN_GPU_MODEL, UNKNOWN_IMAGE or MAX_PRICE_BELOW_EVERY_POOL',
@@ -294,10 +306,12 @@ export const leaseOpenApi = (): OpenApiGroup<keyof typeof leaseRoutes> => ({
       responses: {
         '200': {
           description: 'A page of leases',
-          content: jsonContent({
-            type: 'object',
-            properties: { leases: { type: 'array', items: ref('Lease') }, nextCursor: { type: 'string' } },
-          }),
+          content: jsonContent(
+            responseObject(
+              { leases: { type: 'array', items: ref('Lease') }, nextCursor: { type: 'string' } },
+              ['nextCursor'],
+            ),
+          ),
         },
         '400': errorResponse('VALIDATION_FAILED or INVALID_CURSOR'),
         ...authErrors,

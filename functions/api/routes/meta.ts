@@ -2,7 +2,7 @@
 // schemas) at every cold start cost load time for a route few call. A unit test keeps the two equal.
 import openApiDocument from '../../../docs/openapi.json';
 import { type ApiResult, json } from '../http';
-import type { OpenApiGroup } from '../openapi-parts';
+import { jsonContent, type OpenApiGroup, responseObject } from '../openapi-parts';
 import type { Routes } from '../routing';
 
 export async function health(): Promise<ApiResult> {
@@ -31,13 +31,34 @@ export const metaOpenApi = (): OpenApiGroup<keyof typeof metaRoutes> => ({
       operationId: 'getHealth',
       summary: 'Liveness',
       description: 'Answers `{"status": "ok"}` while the API runs; for load balancers and uptime checks.',
-      responses: { '200': { description: 'Up' } },
+      responses: {
+        '200': {
+          description: 'Up',
+          content: jsonContent(responseObject({ status: { type: 'string', enum: ['ok'] } })),
+        },
+      },
     },
     'GET /v1/openapi.json': {
       operationId: 'getOpenApiDocument',
       summary: 'This document',
       description: 'The OpenAPI 3.1 description of the API, as committed in docs/openapi.json.',
-      responses: { '200': { description: 'OpenAPI 3.1' } },
+      responses: {
+        '200': {
+          description: 'OpenAPI 3.1',
+          content: jsonContent(
+            responseObject(
+              {
+                openapi: { type: 'string', pattern: '^3\\.1\\.' },
+                info: { type: 'object' },
+                paths: { type: 'object' },
+                components: { type: 'object' },
+              },
+              [],
+              { description: 'An OpenAPI 3.1 document (https://spec.openapis.org/oas/v3.1.0)' },
+            ),
+          ),
+        },
+      },
     },
   },
 });

@@ -6,7 +6,15 @@ import { livePools } from '../../../shared/usecases/pools';
 import * as z from '../../../shared/zod';
 import { requireAdmin } from '../admin';
 import { type ApiEvent, type ApiResult, json, validate } from '../http';
-import { adminErrors, errorResponse, jsonContent, type OpenApiGroup, ref, usd } from '../openapi-parts';
+import {
+  adminErrors,
+  errorResponse,
+  jsonContent,
+  type OpenApiGroup,
+  ref,
+  responseObject,
+  usd,
+} from '../openapi-parts';
 import type { Routes } from '../routing';
 import type { ApiContext } from './context';
 import { MAX_GPUS_PER_LEASE, regionName } from './leases';
@@ -112,14 +120,13 @@ export const poolRoutes = {
 export const poolOpenApi = (): OpenApiGroup<keyof typeof poolRoutes> => ({
   tag: { name: 'Pools', description: 'For operators: the capacity pools placement chooses from' },
   schemas: {
-    Pool: {
-      type: 'object',
-      properties: {
+    Pool: responseObject(
+      {
         region: { type: 'string' },
         zone: { type: 'string' },
         instanceType: { type: 'string' },
         mode: { type: 'string', enum: POOL_MODES },
-        gpusPerInstance: { type: 'integer' },
+        gpusPerInstance: { type: 'number', description: 'A fraction for fractional-GPU types (g6f, gr6f)' },
         pricePerHourUsd: usd,
         priceSource: {
           type: 'string',
@@ -135,7 +142,8 @@ export const poolOpenApi = (): OpenApiGroup<keyof typeof poolRoutes> => ({
         scoreUsd: { type: 'number', description: 'Hourly cost + latency penalty + data transfer, USD' },
         notEligible: { type: 'string' },
       },
-    },
+      ['instances', 'hourlyUsd', 'scoreUsd', 'notEligible'],
+    ),
   },
   operations: {
     'GET /v1/pools': {
@@ -155,14 +163,13 @@ export const poolOpenApi = (): OpenApiGroup<keyof typeof poolRoutes> => ({
       responses: {
         '200': {
           description: 'Pools; spotPriceNote says how spot is priced here',
-          content: jsonContent({
-            type: 'object',
-            properties: {
+          content: jsonContent(
+            responseObject({
               sample: { type: 'object' },
               spotPriceNote: { type: 'string' },
               pools: { type: 'array', items: ref('Pool') },
-            },
-          }),
+            }),
+          ),
         },
         '400': errorResponse(
           'VALIDATION_FAILED, UNKNOWN_REGION, UNKNOWN_GPU_MODEL or UNSUPPORTED_INSTANCE_TYPE',

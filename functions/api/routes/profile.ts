@@ -16,6 +16,7 @@ import {
   jsonContent,
   type OpenApiGroup,
   rangeParameters,
+  responseObject,
   utilizationSchema,
 } from '../openapi-parts';
 import { rangeQuery } from '../range';
@@ -73,16 +74,15 @@ export const profileOpenApi = (): OpenApiGroup<keyof typeof profileRoutes> => ({
         '200': {
           description:
             'days[]: {day, gpuHours, avgConcurrentGpus, peakConcurrentGpus, waitSeconds: {leases, p50, p95}, byWorkload, byMode, gpuUtilization}; gpuUtilization (the range and each day) from the GPU telemetry, gpuUtilizationNote says how it is computed',
-          content: jsonContent({
-            type: 'object',
-            properties: {
+          content: jsonContent(
+            responseObject({
               from: instant,
               to: instant,
               gpuUtilization: utilizationSchema,
               gpuUtilizationNote: { type: 'string' },
               days: { type: 'array', items: { type: 'object' } },
-            },
-          }),
+            }),
+          ),
         },
         '400': errorResponse('VALIDATION_FAILED'),
         ...authErrors,

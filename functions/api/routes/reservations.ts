@@ -15,6 +15,7 @@ import {
   pageParameters,
   pathParameterDoc,
   ref,
+  responseObject,
   usd,
 } from '../openapi-parts';
 import { pathParameter, pathValue } from '../path';
@@ -135,25 +136,28 @@ export const reservationOpenApi = (): OpenApiGroup<keyof typeof reservationRoute
     tag: { name: 'Reservations', description: 'For operators: the fleet’s reserved commitments' },
     schemas: {
       ReservationRequest: jsonSchema(reservationBody),
-      Reservation: {
-        type: 'object',
-        properties: {
+      Reservation: responseObject(
+        {
           id: { type: 'string' },
           instanceType: { type: 'string' },
           region: { type: 'string' },
           zone: { type: 'string' },
           count: { type: 'integer' },
-          gpusPerInstance: { type: 'integer' },
+          gpusPerInstance: {
+            type: 'number',
+            description: 'Whole for most types; a fraction for fractional-GPU types (g6f, gr6f)',
+          },
           hourlyRateUsd: usd,
           start: instantSchema,
           end: instantSchema,
           capacityReservationId: { type: 'string' },
-          committedGpus: { type: 'integer' },
-          usedGpus: { type: 'integer', description: 'GPUs leases hold on it now' },
+          committedGpus: { type: 'number', description: 'count × gpusPerInstance' },
+          usedGpus: { type: 'number', description: 'GPUs leases hold on it now' },
           leases: { type: 'integer' },
           idleRecordedUntil: { ...instantSchema, description: 'Idle reserved time is recorded up to here' },
         },
-      },
+        ['capacityReservationId'],
+      ),
     },
     operations: {
       'GET /v1/admin/reservations': {
@@ -165,13 +169,15 @@ export const reservationOpenApi = (): OpenApiGroup<keyof typeof reservationRoute
         responses: {
           '200': {
             description: 'A page of commitments',
-            content: jsonContent({
-              type: 'object',
-              properties: {
-                reservations: { type: 'array', items: ref('Reservation') },
-                nextCursor: { type: 'string' },
-              },
-            }),
+            content: jsonContent(
+              responseObject(
+                {
+                  reservations: { type: 'array', items: ref('Reservation') },
+                  nextCursor: { type: 'string' },
+                },
+                ['nextCursor'],
+              ),
+            ),
           },
           '400': errorResponse('VALIDATION_FAILED or INVALID_CURSOR'),
           ...adminErrors,

@@ -12,6 +12,7 @@ import {
   type OpenApiGroup,
   pathParameterDoc,
   ref,
+  responseObject,
 } from '../openapi-parts';
 import { pathParameter, pathValue } from '../path';
 import type { Routes } from '../routing';
@@ -109,28 +110,25 @@ export const scalingGroupRoutes = {
 
 export const scalingGroupOpenApi = (): OpenApiGroup<keyof typeof scalingGroupRoutes> => {
   const nameParameter = pathParameterDoc(groupName);
-  const evaluation = {
-    type: 'object',
-    properties: {
-      at: instant,
-      action: { type: 'string', enum: ['scale-out', 'scale-in', 'none'] },
-      from: { type: 'integer' },
-      to: { type: 'integer' },
-      reason: {
-        type: 'string',
-        description: 'Which rule held (or why none did) and the datapoints behind it',
-      },
+  const evaluationProperties = {
+    at: instant,
+    action: { type: 'string', enum: ['scale-out', 'scale-in', 'none'] },
+    from: { type: 'integer' },
+    to: { type: 'integer' },
+    reason: {
+      type: 'string',
+      description: 'Which rule held (or why none did) and the datapoints behind it',
     },
   };
+  const evaluation = responseObject(evaluationProperties);
   return {
     tag: {
       name: 'Scaling groups',
       description: 'Groups of leases the scaling evaluator keeps between bounds on GPU metrics',
     },
     schemas: {
-      ScalingGroupSummary: {
-        type: 'object',
-        properties: {
+      ScalingGroupSummary: responseObject(
+        {
           name: { type: 'string' },
           status: { type: 'string', enum: ['ACTIVE', 'DELETING'] },
           instanceType: { type: 'string' },
@@ -142,11 +140,11 @@ export const scalingGroupOpenApi = (): OpenApiGroup<keyof typeof scalingGroupRou
           lastEvaluation: evaluation,
           updatedAt: instant,
         },
-      },
+        ['lastEvaluation'],
+      ),
       ScalingGroupSpec: jsonSchema(scalingGroupSpecSchema),
-      ScalingGroup: {
-        type: 'object',
-        properties: {
+      ScalingGroup: responseObject(
+        {
           name: { type: 'string' },
           status: { type: 'string', enum: ['ACTIVE', 'DELETING'] },
           spec: ref('ScalingGroupSpec'),
@@ -154,9 +152,8 @@ export const scalingGroupOpenApi = (): OpenApiGroup<keyof typeof scalingGroupRou
           size: { type: 'integer', description: 'Members pending or running, booting ones included' },
           members: {
             type: 'array',
-            items: {
-              type: 'object',
-              properties: {
+            items: responseObject(
+              {
                 leaseId: { type: 'string' },
                 status: { type: 'string', enum: LEASE_STATUSES },
                 mode: { type: 'string', enum: RENTAL_MODES },
@@ -168,36 +165,32 @@ export const scalingGroupOpenApi = (): OpenApiGroup<keyof typeof scalingGroupRou
                 launchedAt: instant,
                 instanceIds: { type: 'array', items: { type: 'string' } },
               },
-            },
+              ['launchedAt'],
+            ),
           },
           lastEvaluation: evaluation,
           decisions: {
             type: 'array',
             description: 'The last decisions that changed something, newest first',
-            items: {
-              ...evaluation,
-              properties: {
-                ...evaluation.properties,
-                observations: {
-                  type: 'array',
-                  items: {
-                    type: 'object',
-                    properties: {
-                      rule: { type: 'string', enum: ['scaleOut', 'scaleIn'] },
-                      metric: { type: 'string' },
-                      values: { type: 'array', items: { type: 'number' } },
-                    },
-                  },
-                },
-                launched: { type: 'array', items: { type: 'string' } },
-                released: { type: 'array', items: { type: 'string' } },
+            items: responseObject({
+              ...evaluationProperties,
+              observations: {
+                type: 'array',
+                items: responseObject({
+                  rule: { type: 'string', enum: ['scaleOut', 'scaleIn'] },
+                  metric: { type: 'string' },
+                  values: { type: 'array', items: { type: 'number' } },
+                }),
               },
-            },
+              launched: { type: 'array', items: { type: 'string' } },
+              released: { type: 'array', items: { type: 'string' } },
+            }),
           },
           createdAt: instant,
           updatedAt: instant,
         },
-      },
+        ['lastEvaluation'],
+      ),
     },
     operations: {
       'GET /v1/scaling-groups': {
@@ -208,10 +201,9 @@ export const scalingGroupOpenApi = (): OpenApiGroup<keyof typeof scalingGroupRou
         responses: {
           '200': {
             description: 'Groups',
-            content: jsonContent({
-              type: 'object',
-              properties: { groups: { type: 'array', items: ref('ScalingGroupSummary') } },
-            }),
+            content: jsonContent(
+              responseObject({ groups: { type: 'array', items: ref('ScalingGroupSummary') } }),
+            ),
           },
           ...authErrors,
         },
@@ -257,14 +249,13 @@ export const scalingGroupOpenApi = (): OpenApiGroup<keyof typeof scalingGroupRou
         responses: {
           '202': {
             description: 'Deleted; the released leases are terminated and billed like any other',
-            content: jsonContent({
-              type: 'object',
-              properties: {
+            content: jsonContent(
+              responseObject({
                 name: { type: 'string' },
                 status: { type: 'string', enum: ['DELETED'] },
                 released: { type: 'array', items: { type: 'string' } },
-              },
-            }),
+              }),
+            ),
           },
           '400': errorResponse('INVALID_SCALING_GROUP_NAME'),
           '404': errorResponse('SCALING_GROUP_NOT_FOUND'),

@@ -21,6 +21,7 @@ import {
   type OpenApiGroup,
   rangeParameters,
   ref,
+  responseObject,
   usd,
 } from '../openapi-parts';
 import { checkRange, DAY_MS, instant, type RangeInput, rangeQuery, resolveRange } from '../range';
@@ -98,11 +99,8 @@ export const usageRoutes = {
 export const usageOpenApi = (): OpenApiGroup<keyof typeof usageRoutes> => ({
   tag: { name: 'Usage', description: 'Metered usage and cost, from the daily rollups metering writes' },
   schemas: {
-    Usage: {
-      type: 'object',
-      description:
-        'Read from daily rollups written with every charge; the range is widened to the whole UTC days it touches, and from/to say which.',
-      properties: {
+    Usage: responseObject(
+      {
         from: instantSchema,
         to: instantSchema,
         granularity: { type: 'string', enum: ['day'] },
@@ -116,18 +114,20 @@ export const usageOpenApi = (): OpenApiGroup<keyof typeof usageRoutes> => ({
         costUsd: usd,
         groups: {
           type: 'array',
-          items: {
-            type: 'object',
-            properties: {
-              key: { type: 'string' },
-              seconds: { type: 'integer', description: 'Instance-seconds billed' },
-              costMicroUsd: micro,
-              costUsd: usd,
-            },
-          },
+          items: responseObject({
+            key: { type: 'string' },
+            seconds: { type: 'integer', description: 'Instance-seconds billed' },
+            costMicroUsd: micro,
+            costUsd: usd,
+          }),
         },
       },
-    },
+      [],
+      {
+        description:
+          'Read from daily rollups written with every charge; the range is widened to the whole UTC days it touches, and from/to say which.',
+      },
+    ),
   },
   operations: {
     'GET /v1/usage': {

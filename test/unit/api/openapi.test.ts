@@ -48,4 +48,75 @@ describe('OpenAPI document', () => {
     ]);
     expect(schema.required.sort()).toEqual(['gpus', 'workload']);
   });
+
+  type Response = { content?: Record<string, { schema?: unknown }> };
+  type DocOperation = {
+    operationId: string;
+    security?: unknown[];
+    parameters?: unknown[];
+    responses: Record<string, Response>;
+  };
+  const operations = Object.values(openApiDocument.paths).flatMap(
+    (byMethod) => Object.values(byMethod) as unknown as DocOperation[],
+  );
+
+  it("documents API Gateway's own 401 body on every protected operation, and only there", () => {
+    for (const operation of operations) {
+      const unauthorized = operation.responses['401'];
+      if (operation.security?.length === 0) expect(unauthorized).toBeUndefined();
+      else
+        expect(unauthorized?.content?.['application/json']?.schema, operation.operationId).toEqual({
+          $ref: '#/components/schemas/GatewayError',
+        });
+    }
+    expect(openApiDocument.components.schemas.GatewayError).toMatchObject({ required: ['message'] });
+  });
+
+  it('gives every answer with a body a schema', () => {
+    const bodiless = operations.flatMap((operation) =>
+      Object.entries(operation.responses)
+        .filter(([status, response]) => status !== '204' && !Object.values(response.content ?? {})[0]?.schema)
+        .map(([status]) => `${operation.operationId} ${status}`),
+    );
+    expect(bodiless).toEqual([]);
+  });
+
+  it('requires what the API always sends: the error envelope, the id of a new lease', () => {
+    const { Error: error, Lease: lease } = openApiDocument.components.schemas as Record<
+      string,
+      { required?: string[] }
+    >;
+    expect(error?.required).toEqual(['error']);
+    expect(lease?.required).toEqual(expect.arrayContaining(['leaseId', 'status', 'instances', 'createdAt']));
+    const accepted = operations.find((o) => o.operationId === 'createLease')?.responses['202'];
+    expect(accepted?.content?.['application/json']?.schema).toMatchObject({
+      required: ['leaseId', 'status'],
+    });
+  });
+
+  it('puts no `default` in what a client sends, so a generated client never has to send a defaulted field', () => {
+    const requestSchemas = operations.flatMap((operation) => [
+      ...(operation.parameters ?? []),
+      ...Object.values(
+        ((operation as { requestBody?: { content: Record<string, { schema: { $ref?: string } }> } })
+          .requestBody?.content ?? {}) as Record<string, { schema: { $ref?: string } }>,
+      ).map(({ schema }) =>
+        schema.$ref
+          ? (openApiDocument.components.schemas as Record<string, unknown>)[
+              schema.$ref.split('/').pop() ?? ''
+            ]
+          : schema,
+      ),
+    ]);
+    expect(requestSchemas.length).toBeGreaterThan(10);
+    expect(JSON.stringify(requestSchemas)).not.toContain('"default"');
+  });
+
+  it('documents GPU counts per instance as numbers: fractional-GPU types have fractions', () => {
+    const reservation = openApiDocument.components.schemas.Reservation as {
+      properties: Record<string, { type: string }>;
+    };
+    expect(reservation.properties.gpusPerInstance?.type).toBe('number');
+    expect(reservation.properties.committedGpus?.type).toBe('number');
+  });
 });

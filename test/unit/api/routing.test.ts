@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toClientError } from '../../../functions/api/errors';
 import type { ApiEvent } from '../../../functions/api/http';
-import { pathParameter, pathValue } from '../../../functions/api/path';
+import { pathParameter, pathValue, rawPathValue } from '../../../functions/api/path';
 import { mergeRoutes } from '../../../functions/api/routing';
 import { ClientError } from '../../../shared/client-error';
 import { ScalingGroupNotFoundError } from '../../../shared/scaling-errors';
@@ -41,6 +41,23 @@ describe('path parameters', () => {
       expect(error).toBeInstanceOf(ClientError);
       expect(error).toMatchObject({ status: 400, code: 'INVALID_SHELF', message: `"${value}" is no shelf` });
       expect((error as ClientError).details).toEqual([]);
+    }
+  });
+});
+
+describe('percent-encoded path parameters', () => {
+  const name = pathParameter('name', /^[a-z ]{1,8}$/, 'INVALID_NAME', (value) => `"${value}" is no name`);
+
+  it('are decoded before they are checked', () => {
+    expect(pathValue(eventWith({ name: 'a%20b' }), name)).toBe('a b');
+  });
+
+  it('with a malformed escape are a 400 INVALID_PATH, not a failure', () => {
+    for (const raw of ['%ZZ', '%E0%A4%A', '%']) {
+      expect(() => rawPathValue(eventWith({ name: raw }), 'name')).toThrow(
+        expect.objectContaining({ status: 400, code: 'INVALID_PATH', field: 'name' }),
+      );
+      expect(() => pathValue(eventWith({ name: raw }), name)).toThrow(ClientError);
     }
   });
 });
