@@ -162,7 +162,10 @@ export function createProgram(io: CliIo): Command {
     });
 
   for (const command of [program, ...program.commands, ...program.commands.flatMap((c) => c.commands)]) {
-    command.exitOverride();
+    // One line, as every other error: "unknown option '--gpu' (Did you mean --gpus?)".
+    command
+      .exitOverride()
+      .configureOutput({ outputError: (text, write) => write(`${text.trimEnd().replaceAll('\n', ' ')}\n`) });
   }
   return program;
 }
