@@ -191,6 +191,22 @@ describe('gpurent CLI against the local stack', () => {
     expect(oneLine(again.stderr)).toMatch(/^error: SCALING_GROUP_NOT_FOUND: /);
   });
 
+  it('group set changes the fields given and keeps the rest of the spec', async () => {
+    const put = await gpurent(['group', 'put', 'api', '--spec', 'web.json', '--desired', '2', '--json']);
+    expect(put.code).toBe(0);
+    const set = await gpurent(['group', 'set', 'api', '--max', '2', '--json']);
+    expect(set.code, set.stderr).toBe(0);
+    expect(json(set)).toMatchObject({
+      desired: 2,
+      spec: { instanceType: 'g5.xlarge', min: 1, max: 2, scaleOut: { cooldownSeconds: 120 } },
+    });
+    expect((await gpurent(['group', 'set', 'api', '--min', '2'])).stdout).toMatch(/bounds:\s+2-2 GPUs/);
+    const missing = await gpurent(['group', 'set', 'nope', '--max', '2']);
+    expect(missing.code).toBe(1);
+    expect(oneLine(missing.stderr)).toMatch(/^error: SCALING_GROUP_NOT_FOUND: /);
+    expect((await gpurent(['group', 'rm', 'api'])).code).toBe(0);
+  });
+
   it('audit: the month as JSON or a summary and a table, or the report page with --html', async () => {
     const month = new Date().toISOString().slice(0, 7);
     const result = await gpurent(['audit', month, '--json']);
