@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { CliError } from './errors';
+import { apiErrorLine } from './api-error';
+import { CliError, UnreachableApiError } from './errors';
 import type { Session } from './session';
 
 export interface ApiResponse<Body> {
@@ -34,21 +35,13 @@ export class ApiClient {
         body: options.body === undefined ? undefined : JSON.stringify(options.body),
       });
     } catch {
-      throw new CliError(
-        `cannot reach the gpurent API at ${this.session.apiUrl}: check the URL (gpurent login)`,
-      );
+      throw new UnreachableApiError(this.session.apiUrl);
     }
     const text = await response.text();
     const body =
       text && response.headers.get('content-type')?.startsWith('application/json') ? JSON.parse(text) : text;
     if (!response.ok) {
-      const error = (
-        body as { error?: { code?: string; message?: string; details?: { path: string; message: string }[] } }
-      )?.error;
-      const details = (error?.details ?? []).map((d) => `${d.path}: ${d.message}`).join('; ');
-      throw new CliError(
-        `${error?.code ?? `HTTP ${response.status}`}: ${error?.message ?? response.statusText}${details ? ` (${details})` : ''}`,
-      );
+      throw new CliError(apiErrorLine(response.status, response.statusText, body, this.session.apiUrl));
     }
     return { status: response.status, body: body as Body };
   }

@@ -1,5 +1,5 @@
 import type { BudgetAction, BudgetBasis } from '../shared/domain/budgets/budget';
-import { type CliIo, client, type OutputOptions, print, printPut } from './common';
+import { type CliIo, client, type OutputOptions, print, printPut, usdForPeople } from './common';
 import { usageError } from './errors';
 import { details, table } from './table';
 
@@ -47,12 +47,12 @@ function budgetDetails(budget: Budget): string {
   return details([
     ['budget', budget.name],
     ['project', budget.project ?? '(whole tenant)'],
-    ['limit', `$${budget.monthlyLimitUsd}/month`],
+    ['limit', `${usdForPeople(budget.monthlyLimitUsd)}/month`],
     ['thresholds', `${budget.thresholds.join(', ')} % (${budget.basis})`],
     ['action', budget.action],
     ['month', budget.month],
-    ['spend', `$${budget.spendUsd.toFixed(6)} (${budget.percentUsed.toFixed(1)} %)`],
-    ['forecast', `$${budget.forecastUsd.toFixed(6)}`],
+    ['spend', `${usdForPeople(budget.spendUsd)} (${budget.percentUsed.toFixed(1)} %)`],
+    ['forecast', usdForPeople(budget.forecastUsd)],
     ['crossed', budget.thresholdsCrossed.map((c) => `${c.basis} ${c.threshold}%`).join(', ') || 'none'],
   ]);
 }
@@ -65,10 +65,10 @@ export async function budgetList(options: OutputOptions, io: CliIo) {
       result.budgets.map((b) => [
         b.name,
         b.project,
-        b.monthlyLimitUsd,
-        b.spendUsd.toFixed(6),
+        usdForPeople(b.monthlyLimitUsd),
+        usdForPeople(b.spendUsd),
         b.percentUsed.toFixed(1),
-        b.forecastUsd.toFixed(6),
+        usdForPeople(b.forecastUsd),
         b.action,
       ]),
     ),

@@ -1,6 +1,9 @@
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { formatUsdForPeople, formatUsdPerHourForPeople, usdToMicro } from '../shared/domain/money';
 import { LEASE_ID_PATTERN } from '../shared/ids';
 import { ApiClient, type ApiResponse } from './api';
-import { usageError } from './errors';
+import { CliError, usageError } from './errors';
 import { loadSession } from './session';
 
 /** Where a command writes: the result to `out`, progress to `progress` (stderr). */
@@ -50,12 +53,18 @@ export function leaseIdArgument(id: string): string {
   return id;
 }
 
-/** A whole-number option of at least `min`, or undefined when the option is absent. */
-export function integerOption(name: string, value: string | undefined, min = 1): number | undefined {
+/** A whole-number option from `min` to `max` (the domain's limits), or undefined when the option is absent. */
+export function integerOption(
+  name: string,
+  value: string | undefined,
+  min = 1,
+  max = Number.MAX_SAFE_INTEGER,
+): number | undefined {
   if (value === undefined) return undefined;
   const number = Number(value);
   if (!Number.isInteger(number) || number < min)
     throw usageError(`${name} must be a whole number of at least ${min}, not "${value}"`);
+  if (number > max) throw usageError(`${name} must be at most ${max}, not ${value}`);
   return number;
 }
 
@@ -68,5 +77,17 @@ export function numberOption(name: string, value: string | undefined): number | 
   return number;
 }
 
-/** Exact micro-dollars as USD with every digit. */
-export const usd = (microUsd: number) => `$${(microUsd / 1_000_000).toFixed(6)}`;
+/** USD from the API (a JSON number, exact to the micro-dollar) by the one rule for people (money.ts). */
+export const usdForPeople = (usd: number) => formatUsdForPeople(usdToMicro(usd));
+export const usdPerHourForPeople = (usd: number) => formatUsdPerHourForPeople(usdToMicro(usd));
+
+/** Writes `text` to `name` (relative to where the user typed the command); the file's full path. */
+export async function writeOutput(io: CliIo, name: string, text: string): Promise<string> {
+  const file = resolve(io.cwd, name);
+  try {
+    await writeFile(file, text);
+  } catch {
+    throw new CliError(`cannot write ${file}: check the directory exists and is writable`);
+  }
+  return file;
+}

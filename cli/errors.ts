@@ -13,3 +13,11 @@ export class CliError extends Error {
 }
 
 export const usageError = (message: string) => new CliError(message, EXIT.usage);
+
+/** Nothing answered at the API URL (wrong URL, no network, or a stopped local stack). */
+export class UnreachableApiError extends CliError {
+  constructor(readonly apiUrl: string) {
+    super(`cannot reach the gpurent API at ${apiUrl}: check the URL (gpurent login)`);
+    this.name = 'UnreachableApiError';
+  }
+}

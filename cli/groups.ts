@@ -29,13 +29,16 @@ type GroupSummary = {
   lastEvaluation?: Evaluation;
 };
 
-export interface GroupPutOptions extends OutputOptions {
-  readonly spec?: string;
+export interface GroupFieldOptions extends OutputOptions {
   readonly instanceType?: string;
   readonly workload?: Workload;
   readonly min?: string;
   readonly max?: string;
   readonly desired?: string;
+}
+
+export interface GroupPutOptions extends GroupFieldOptions {
+  readonly spec?: string;
 }
 
 const groupPath = (name: string) => `v1/scaling-groups/${encodeURIComponent(name)}`;
@@ -59,6 +62,11 @@ async function specOf(options: GroupPutOptions, cwd: string): Promise<Record<str
       throw usageError(`--spec: ${file} is not JSON (write the body of PUT /v1/scaling-groups/{name})`);
     }
   }
+  return { ...spec, ...fieldsOf(options) };
+}
+
+/** The fields the flags set, and only those. */
+function fieldsOf(options: GroupFieldOptions): Record<string, unknown> {
   const flags = {
     instanceType: options.instanceType,
     workload: options.workload,
@@ -66,12 +74,31 @@ async function specOf(options: GroupPutOptions, cwd: string): Promise<Record<str
     max: integerOption('--max', options.max, 0),
     desired: integerOption('--desired', options.desired, 0),
   };
-  return { ...spec, ...Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)) };
+  return Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined));
 }
 
 export async function groupPut(name: string, options: GroupPutOptions, io: CliIo) {
   const spec = await specOf(options, io.cwd);
   const result = await (await client()).request<Group>('PUT', groupPath(name), { body: spec });
+  printPut(io, options, 'group', name, result, groupDetails);
+}
+
+/**
+ * Changes the fields given and keeps the rest of the stored spec (rules,
+ * cooldowns…): reads the group, merges, PUTs the whole spec back. Without
+ * --desired the group keeps its size within the new bounds, as a PUT without
+ * `desired` does.
+ */
+export async function groupSet(name: string, options: GroupFieldOptions, io: CliIo) {
+  const fields = fieldsOf(options);
+  if (Object.keys(fields).length === 0)
+    throw usageError(
+      'give at least one field to change: --instance-type, --workload, --min, --max or --desired',
+    );
+  const api = await client();
+  const { desired: _stored, ...spec } = (await api.request<Group>('GET', groupPath(name))).body
+    .spec as Record<string, unknown>;
+  const result = await api.request<Group>('PUT', groupPath(name), { body: { ...spec, ...fields } });
   printPut(io, options, 'group', name, result, groupDetails);
 }
 

@@ -1,4 +1,10 @@
-import type { RentalMode, Workload } from '../shared/domain/lease';
+import {
+  MAX_GPUS_PER_LEASE,
+  MAX_LEASE_MINUTES,
+  MIN_LEASE_MINUTES,
+  type RentalMode,
+  type Workload,
+} from '../shared/domain/lease';
 import type { ApiClient } from './api';
 import {
   type CliIo,
@@ -8,6 +14,8 @@ import {
   numberOption,
   type OutputOptions,
   print,
+  usdForPeople,
+  usdPerHourForPeople,
 } from './common';
 import { CliError } from './errors';
 import { details, table } from './table';
@@ -56,11 +64,11 @@ export interface CreateLeaseOptions extends OutputOptions {
 export async function leaseCreate(options: CreateLeaseOptions, io: CliIo): Promise<void> {
   const body = {
     workload: options.workload,
-    gpus: integerOption('--gpus', options.gpus),
+    gpus: integerOption('--gpus', options.gpus, 1, MAX_GPUS_PER_LEASE),
     instanceType: options.instanceType,
     mode: options.mode,
     project: options.project,
-    durationMinutes: integerOption('--duration', options.duration),
+    durationMinutes: integerOption('--duration', options.duration, MIN_LEASE_MINUTES, MAX_LEASE_MINUTES),
     gpuModel: options.gpuModel,
     regions: options.regions?.split(',').map((region) => region.trim()),
     dataRegion: options.dataRegion,
@@ -115,9 +123,12 @@ function leaseDetails(lease: Lease): string {
     ['project', lease.project],
     ['created', lease.createdAt],
     ['expires', lease.expiresAt],
-    ['placed in', lease.placement && `${lease.placement.zone} at $${lease.placement.hourlyUsd.toFixed(6)}/h`],
+    [
+      'placed in',
+      lease.placement && `${lease.placement.zone} at ${usdPerHourForPeople(lease.placement.hourlyUsd)}`,
+    ],
     ['why', lease.placement?.reason],
-    ['cost', `$${lease.costUsd.toFixed(6)}`],
+    ['cost', usdForPeople(lease.costUsd)],
     ['failure', lease.failureReason],
   ]);
   if (lease.instances.length === 0) return summary;
@@ -130,7 +141,7 @@ function leaseDetails(lease: Lease): string {
       i.zone,
       i.launchedAt,
       i.endedAt,
-      i.costUsd.toFixed(6),
+      usdForPeople(i.costUsd),
     ]),
   )}`;
 }
@@ -154,10 +165,13 @@ export async function leaseList(options: LeaseListOptions, io: CliIo) {
       l.instanceType,
       l.mode,
       l.project,
-      l.costUsd.toFixed(6),
+      usdForPeople(l.costUsd),
       l.expiresAt,
     ]);
-    const more = page.body.nextCursor ? `more: gpurent lease ls --cursor ${page.body.nextCursor}\n` : '';
+    // The next page's command keeps every option of this one.
+    const more = page.body.nextCursor
+      ? `more: gpurent lease ls --limit ${limit} --cursor ${page.body.nextCursor}\n`
+      : '';
     return (
       table(['LEASE', 'STATUS', 'WORKLOAD', 'GPUS', 'TYPE', 'MODE', 'PROJECT', 'COST USD', 'EXPIRES'], rows) +
       more

@@ -1,11 +1,26 @@
 import { Command, Option } from 'commander';
 import { BUDGET_ACTIONS, BUDGET_BASES } from '../shared/domain/budgets/budget';
 import { METRIC_PERIODS } from '../shared/domain/gpu-telemetry';
-import { RENTAL_MODES, WORKLOADS } from '../shared/domain/lease';
+import {
+  MAX_GPUS_PER_LEASE,
+  MAX_LEASE_MINUTES,
+  MIN_LEASE_MINUTES,
+  RENTAL_MODES,
+  WORKLOADS,
+} from '../shared/domain/lease';
 import { DEFAULT_USAGE_GROUPING, USAGE_GROUPINGS } from '../shared/domain/usage';
 import { type BudgetSetOptions, budgetList, budgetRemove, budgetSet, budgetShow } from './budgets';
 import type { CliIo, OutputOptions } from './common';
-import { type GroupPutOptions, groupList, groupPut, groupRemove, groupShow } from './groups';
+import { usageError } from './errors';
+import {
+  type GroupFieldOptions,
+  type GroupPutOptions,
+  groupList,
+  groupPut,
+  groupRemove,
+  groupSet,
+  groupShow,
+} from './groups';
 import {
   type CreateLeaseOptions,
   type LeaseListOptions,
@@ -17,9 +32,30 @@ import {
 import { type LoginOptions, login } from './login';
 import { leaseMetrics, type MetricsOptions } from './metrics';
 import { type AuditOptions, auditReport, type ProfileOptions, profile } from './reports';
-import { type UsageOptions, usage } from './usage';
+import { type UsageExportOptions, type UsageOptions, usage, usageExport } from './usage';
+import { VERSION } from './version';
 
 const json = () => new Option('--json', 'print JSON instead of a table');
+
+/**
+ * Options an action cannot run without. Checked in a preAction hook, after
+ * commander has refused unknown options: its own mandatory check runs first,
+ * so a typo such as `--gpu 2` would read as "--gpus not specified".
+ */
+const REQUIRED = new WeakMap<Command, Option[]>();
+
+function required(command: Command, option: Option): Command {
+  option.description = `${option.description} (required)`;
+  REQUIRED.set(command, [...(REQUIRED.get(command) ?? []), option]);
+  return command.addOption(option);
+}
+
+function checkRequired(_program: Command, action: Command): void {
+  for (const option of REQUIRED.get(action) ?? []) {
+    if (action.getOptionValue(option.attributeName()) === undefined)
+      throw usageError(`required option '${option.flags}' not specified`);
+  }
+}
 
 /** `gpurent <parent> <name> <argument> [--json]`: a subcommand about one lease, budget or group. */
 function onOne(
@@ -42,7 +78,9 @@ export function createProgram(io: CliIo): Command {
     .description(
       'Rent GPUs on AWS with gpurent: leases, scaling groups, usage, budgets, audits, and the rental-mix planner.',
     )
+    .version(VERSION, '--version', 'the version of this gpurent command')
     .showSuggestionAfterError(true)
+    .hook('preAction', checkRequired)
     .addHelpText(
       'after',
       '\nExit codes: 0 done, 1 refused or failed (the API said no, or it could not be reached), 2 usage error.',
@@ -53,15 +91,19 @@ export function createProgram(io: CliIo): Command {
     .description('remember the API URL and token (in $XDG_CONFIG_HOME/gpurent or ~/.config/gpurent)')
     .option('--api <url>', 'the API base URL (the ApiUrl stack output)')
     .option('--token <jwt>', 'an ID token of the user pool')
-    .option('--local', 'use the stack `npm start` runs here (.gpurent/local.json)')
+    .option(
+      '--local',
+      'use the stack `npm start` runs: .gpurent/local.json here or in a directory above (inside the checkout)',
+    )
+    .option('--manifest <file>', 'with --local: the manifest of the stack (default $GPURENT_LOCAL_MANIFEST)')
     .addOption(json())
     .action((options: LoginOptions) => login(options, io));
 
   program.addCommand(leaseCommand(io));
 
-  program
+  const usageCommand = program
     .command('usage')
-    .description('metered GPU seconds and cost in a time range')
+    .description('metered GPU seconds and cost in a time range (usage export: the CSV for simulate)')
     .option('--from <iso>', 'start, inclusive (default: start of this month, UTC)')
     .option('--to <iso>', 'end, exclusive (default: now)')
     .addOption(
@@ -69,6 +111,13 @@ export function createProgram(io: CliIo): Command {
     )
     .addOption(json())
     .action((options: UsageOptions) => usage(options, io));
+  usageCommand
+    .command('export')
+    .description("the leases of a time range as CSV, the input of 'gpurent simulate --trace FILE'")
+    .option('--from <iso>', 'start, inclusive (default: start of this month, UTC)')
+    .option('--to <iso>', 'end, exclusive (default: now)')
+    .option('--out <file>', 'write the CSV to this file instead of stdout')
+    .action((options: UsageExportOptions) => usageExport(options, io));
 
   program.addCommand(budgetCommand(io));
   program.addCommand(groupCommand(io));
@@ -113,18 +162,26 @@ export function createProgram(io: CliIo): Command {
     });
 
   for (const command of [program, ...program.commands, ...program.commands.flatMap((c) => c.commands)]) {
-    command.exitOverride();
+    // One line, as every other error: "unknown option '--gpu' (Did you mean --gpus?)".
+    command
+      .exitOverride()
+      .configureOutput({ outputError: (text, write) => write(`${text.trimEnd().replaceAll('\n', ' ')}\n`) });
   }
   return program;
 }
 
 function leaseCommand(io: CliIo): Command {
   const lease = new Command('lease').description('ask for GPUs, list, show and release leases');
-  lease
-    .command('create')
-    .description('ask for GPUs')
-    .addOption(new Option('--workload <kind>', 'what runs').choices(WORKLOADS).makeOptionMandatory())
-    .requiredOption('--gpus <n>', 'GPUs, 1-8 (single-GPU instances, or fewer larger ones where cheaper)')
+  const create = lease.command('create').description('ask for GPUs');
+  required(create, new Option('--workload <kind>', 'what runs').choices(WORKLOADS));
+  required(
+    create,
+    new Option(
+      '--gpus <n>',
+      `GPUs, 1-${MAX_GPUS_PER_LEASE} (single-GPU instances, or fewer larger ones where cheaper)`,
+    ),
+  );
+  create
     .option('--instance-type <type>', 'EC2 type, e.g. g5.xlarge (default: the cheapest pool that fits)')
     .option('--gpu-model <model>', 'any instance type with this GPU, e.g. A10G, L4, A100, H100')
     .option('--regions <list>', 'comma-separated regions it may run in (default: every GPU region)')
@@ -137,7 +194,10 @@ function leaseCommand(io: CliIo): Command {
     .option('--image <name:version>', 'pin a registered image version (default: the current one)')
     .addOption(new Option('--mode <mode>', 'rental mode (default: the policy chooses)').choices(RENTAL_MODES))
     .option('--project <label>', 'cost label for usage and project budgets')
-    .option('--duration <minutes>', 'release on its own after this many minutes (1-43200)')
+    .option(
+      '--duration <minutes>',
+      `release on its own after this many minutes (${MIN_LEASE_MINUTES}-${MAX_LEASE_MINUTES})`,
+    )
     .option('--wait', 'show progress until the lease is RUNNING (exit 1 if it FAILS)')
     .option('--timeout <seconds>', 'with --wait: give up waiting after this long', '600')
     .addOption(json())
@@ -160,11 +220,12 @@ function leaseCommand(io: CliIo): Command {
 
 function budgetCommand(io: CliIo): Command {
   const budget = new Command('budget').description('monthly budgets with alerts and limit actions');
-  budget
+  const set = budget
     .command('set')
     .description('create or replace a budget')
-    .argument('<name>', '[a-z0-9-]{1,64}')
-    .requiredOption('--limit <usd>', 'monthly limit in USD')
+    .argument('<name>', '[a-z0-9-]{1,64}');
+  required(set, new Option('--limit <usd>', 'monthly limit in USD'));
+  set
     .option('--project <label>', 'count only leases with this project label')
     .option('--thresholds <percents>', 'alert thresholds, e.g. 50,80,100')
     .addOption(
@@ -187,25 +248,37 @@ function budgetCommand(io: CliIo): Command {
   return budget;
 }
 
-function groupCommand(io: CliIo): Command {
-  const group = new Command('group').description(
-    'scaling groups: fleets of single-GPU leases sized by their GPU metrics',
-  );
-  group
-    .command('put')
-    .description('create a scaling group or replace its spec (members change at the next evaluation)')
-    .argument('<name>', '[a-z0-9][a-z0-9-]{0,62}')
-    .option(
-      '--spec <file>',
-      'a JSON file with the whole spec (the API body: rules, cooldowns, …); flags override it',
-    )
+/** The spec fields `group put` and `group set` take as flags. */
+function groupFields(command: Command): Command {
+  return command
     .option('--instance-type <type>', 'single-GPU EC2 type, e.g. g5.xlarge')
     .addOption(new Option('--workload <kind>', 'what the members run').choices(WORKLOADS))
     .option('--min <n>', 'the fewest GPUs')
     .option('--max <n>', 'the most GPUs (caps the cost)')
     .option('--desired <n>', 'the size to converge to now (default: min, or the current size)')
-    .addOption(json())
-    .action((name: string, options: GroupPutOptions) => groupPut(name, options, io));
+    .addOption(json());
+}
+
+function groupCommand(io: CliIo): Command {
+  const group = new Command('group').description(
+    'scaling groups: fleets of single-GPU leases sized by their GPU metrics',
+  );
+  groupFields(
+    group
+      .command('put')
+      .description('create a scaling group or replace its whole spec (members change at the next evaluation)')
+      .argument('<name>', '[a-z0-9][a-z0-9-]{0,62}')
+      .option(
+        '--spec <file>',
+        'a JSON file with the whole spec (the API body: rules, cooldowns, …); flags override it',
+      ),
+  ).action((name: string, options: GroupPutOptions) => groupPut(name, options, io));
+  groupFields(
+    group
+      .command('set')
+      .description("change some fields of a group's spec and keep the others (reads, merges, replaces)")
+      .argument('<name>', 'an existing group'),
+  ).action((name: string, options: GroupFieldOptions) => groupSet(name, options, io));
   group
     .command('ls')
     .description("the tenant's scaling groups")

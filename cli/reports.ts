@@ -1,7 +1,6 @@
-import { writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import { type CliIo, callApi, client, type OutputOptions, print, usd } from './common';
-import { CliError, usageError } from './errors';
+import { formatUsdForPeople as usd } from '../shared/domain/money';
+import { type CliIo, callApi, client, type OutputOptions, print, writeOutput } from './common';
+import { usageError } from './errors';
 import { details, table } from './table';
 
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
@@ -49,7 +48,7 @@ function auditDetails(audit: Audit): string {
   ]);
   return `${summary}\n${table(
     ['MODE', 'SECONDS', 'COST USD', 'SHARE %'],
-    audit.byMode.map((m) => [m.mode, m.seconds, usd(m.costMicroUsd).slice(1), (m.share * 100).toFixed(1)]),
+    audit.byMode.map((m) => [m.mode, m.seconds, usd(m.costMicroUsd), (m.share * 100).toFixed(1)]),
   )}`;
 }
 
@@ -62,12 +61,7 @@ export async function auditReport(month: string, options: AuditOptions, io: CliI
   const api = await client();
   if (options.html) {
     const page = (await api.request<string>('GET', `v1/audit/${month}/report.html`)).body;
-    const file = resolve(io.cwd, options.html);
-    try {
-      await writeFile(file, page);
-    } catch {
-      throw new CliError(`cannot write ${file}: check the directory exists and is writable`);
-    }
+    const file = await writeOutput(io, options.html, page);
     const bytes = Buffer.byteLength(page);
     print(
       io,

@@ -1,6 +1,7 @@
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { CliError, usageError } from './errors';
 
 export interface Session {
@@ -40,14 +41,31 @@ export async function loadSession(): Promise<Session> {
   return { apiUrl: session.apiUrl, token: session.token };
 }
 
-/** What `npm start` wrote: `.gpurent/local.json` under `cwd`. */
-export async function localSession(cwd: string): Promise<Session> {
-  const file = resolve(cwd, '.gpurent/local.json');
+const MANIFEST = join('.gpurent', 'local.json');
+
+/**
+ * The manifest `npm start` writes: `--manifest FILE`, else `$GPURENT_LOCAL_MANIFEST`,
+ * else `.gpurent/local.json` in `cwd` or the nearest directory above it that has
+ * one (anywhere inside the checkout).
+ */
+export function localManifestFile(cwd: string, given: string | undefined, env = process.env): string {
+  const named = given ?? env.GPURENT_LOCAL_MANIFEST;
+  if (named) return resolve(cwd, named);
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, MANIFEST))) return join(dir, MANIFEST);
+    if (dirname(dir) === dir) return resolve(cwd, MANIFEST);
+  }
+}
+
+/** The API URL and token of the stack `npm start` runs, from its manifest. */
+export async function localSession(file: string): Promise<Session> {
   try {
     const manifest = JSON.parse(await readFile(file, 'utf8')) as Partial<Session>;
     if (manifest.apiUrl && manifest.token) return { apiUrl: manifest.apiUrl, token: manifest.token };
   } catch {
     // fall through to the one-line error
   }
-  throw new CliError(`no local stack manifest at ${file}: start one with \`npm start\` in this directory`);
+  throw new CliError(
+    `no local stack manifest at ${file}: start one with \`npm start\` in the checkout, or name it with --manifest FILE (or $GPURENT_LOCAL_MANIFEST)`,
+  );
 }

@@ -1,5 +1,5 @@
 import type { UsageGrouping } from '../shared/domain/usage';
-import { type CliIo, client, type OutputOptions, print } from './common';
+import { type CliIo, client, type OutputOptions, print, usdForPeople, writeOutput } from './common';
 import { table } from './table';
 
 type Usage = {
@@ -33,9 +33,27 @@ export async function usage(options: UsageOptions, io: CliIo) {
       `${result.from} → ${result.to}, by ${result.groupBy}\n${table(
         [result.groupBy.toUpperCase(), 'INSTANCE-SECONDS', 'COST USD'],
         [
-          ...result.groups.map((g) => [g.key, g.seconds, g.costUsd.toFixed(6)]),
-          ['total', result.seconds, result.costUsd.toFixed(6)],
+          ...result.groups.map((g) => [g.key, g.seconds, usdForPeople(g.costUsd)]),
+          ['total', result.seconds, usdForPeople(result.costUsd)],
         ],
       )}`,
   );
+}
+
+export interface UsageExportOptions {
+  readonly from?: string;
+  readonly to?: string;
+  readonly out?: string;
+}
+
+/** GET /v1/usage/export's CSV (the input of `gpurent simulate --trace`) to stdout or a file. */
+export async function usageExport(options: UsageExportOptions, io: CliIo) {
+  const csv = (
+    await (
+      await client()
+    ).request<string>('GET', 'v1/usage/export', { query: { from: options.from, to: options.to } })
+  ).body;
+  if (!options.out) return io.out(csv);
+  const file = await writeOutput(io, options.out, csv);
+  io.progress(`Wrote ${csv.split('\n').filter(Boolean).length - 1} lease(s) to ${file}\n`);
 }

@@ -2,7 +2,7 @@
  * `npm run build:cli` (also run by `prepare`, so `npm ci` leaves it built, and
  * by `npm pack`): bundles the gpurent command into dist/, the package's bin.
  */
-import { chmodSync, rmSync } from 'node:fs';
+import { chmodSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
@@ -12,6 +12,9 @@ const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const CLI_OUTDIR = resolve(REPO_ROOT, 'dist');
 /** The entry file's name in the output directory. */
 export const CLI_BUNDLE = 'gpurent.mjs';
+
+const packageVersion = (): string =>
+  (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 /**
  * Writes `<outdir>/gpurent.mjs` and the planner's chunk (`simulate` imports it
@@ -36,6 +39,8 @@ export async function buildCli(outdir: string = CLI_OUTDIR): Promise<{ bin: stri
     target: 'node20.11',
     // commander is CommonJS: its require('node:events') needs a require in the ESM bundle.
     banner: { js: `#!/usr/bin/env node\n${ESM_REQUIRE_BANNER}` },
+    // `gpurent --version` (cli/version.ts): the version of the package being built.
+    define: { GPURENT_VERSION: JSON.stringify(packageVersion()) },
     metafile: true,
     logLevel: 'warning',
   });

@@ -46,14 +46,19 @@ export class PriceCatalog {
     return [...new Set([...this.byType.values()].map((o) => o.gpuModel))].sort();
   }
 
-  /** Types priced on-demand in any of `regions`: all of `gpuModel`, or the one named. */
+  /** The catalog's spelling of a GPU model named in any letter case ("h100" → "H100"). */
+  gpuModelNamed(name: string): string | undefined {
+    return this.gpuModels().find((model) => sameGpuModel(model, name));
+  }
+
+  /** Types priced on-demand in any of `regions`: all of `gpuModel` (any letter case), or the one named. */
   typesFor(
     selector: { gpuModel?: string | undefined; instanceType?: string | undefined },
     regions: readonly string[],
   ): InstanceOffering[] {
     return [...this.byType.values()].filter(
       (o) =>
-        (selector.gpuModel === undefined || o.gpuModel === selector.gpuModel) &&
+        (selector.gpuModel === undefined || sameGpuModel(o.gpuModel, selector.gpuModel)) &&
         (selector.instanceType === undefined || o.instanceType === selector.instanceType) &&
         regions.some((region) => o.pricing[region]?.onDemand !== undefined),
     );
@@ -95,3 +100,6 @@ export class PriceCatalog {
     return Math.round(this.onDemandMicroPerHour(instanceType, region) * MEDIAN_RESERVED_RATIO);
   }
 }
+
+/** GPU model names are case-insensitive: people type "h100" for NVIDIA's H100. */
+const sameGpuModel = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();

@@ -1,8 +1,7 @@
 import * as z from '../zod';
+import { MAX_LEASE_MINUTES, MIN_LEASE_MINUTES } from './lease';
 
-/** A lease may be given from one minute to thirty days to live; it is released when that runs out. */
-export const MIN_LEASE_MINUTES = 1;
-export const MAX_LEASE_MINUTES = 30 * 24 * 60;
+export { MAX_LEASE_MINUTES, MIN_LEASE_MINUTES };
 
 /** A lease lifetime as requests carry it (a lease's own or a tenant's default). */
 export const leaseDurationMinutes = z

@@ -5,6 +5,16 @@ export type Workload = (typeof WORKLOADS)[number];
 export const RENTAL_MODES = ['on-demand', 'reserved', 'spot'] as const;
 export type RentalMode = (typeof RENTAL_MODES)[number];
 
+/** One lease may hold up to eight single-GPU instances (one p-class node's worth). */
+export const MAX_GPUS_PER_LEASE = 8;
+
+/**
+ * A lease may be given from one minute to thirty days to live; it is released when that runs out.
+ * Here, beside the vocabulary, so the CLI checks the same limits without bundling zod.
+ */
+export const MIN_LEASE_MINUTES = 1;
+export const MAX_LEASE_MINUTES = 30 * 24 * 60;
+
 /**
  * PENDING: stored, waiting for the provisioner. RUNNING: instances launched and owned.
  * RELEASING: the tenant asked to stop; billing ends at `releaseRequestedAt`.

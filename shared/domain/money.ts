@@ -63,3 +63,40 @@ export function costOfPricedSeconds(stretches: readonly PricedSeconds[]): MicroU
 export function costOfSeconds(seconds: number, priceMicroPerHour: MicroUsd): MicroUsd {
   return costOfPricedSeconds([{ seconds, priceMicroPerHour }]);
 }
+
+const MICRO_PER_CENT = 10_000;
+/** Hourly prices keep a hundredth of a cent: catalog and spot prices have up to four decimals. */
+const MICRO_PER_HOURLY_STEP = 100;
+
+/** A non-negative amount rounded half up to a multiple of `step`. */
+const roundTo = (micro: MicroUsd, step: number) => Math.floor((micro + step / 2) / step) * step;
+
+/** The amount's size rounded to `step`, except under a cent: exact, so it never reads as nothing. */
+const shownSize = (micro: MicroUsd, step: number) => {
+  const size = Math.abs(micro);
+  return size < MICRO_PER_CENT ? size : roundTo(size, step);
+};
+
+/** Six decimals without the trailing zeros, but at least cents: 1_006_000 → "1.006". */
+function trimmed(micro: MicroUsd): string {
+  return formatUsd(micro).replace(/(\.\d\d\d*?)0+$/, '$1');
+}
+
+/**
+ * The one rule for money shown to people (CLI, alerts, audit summary, report
+ * page); JSON keeps the exact figures. An amount is rounded half away from zero
+ * to the cent ("$0.02" for 15,000 µ$), except a non-zero amount under a cent,
+ * shown exactly ("$0.0042" for 4,200 µ$) so it never reads as nothing.
+ */
+export function formatUsdForPeople(micro: MicroUsd): string {
+  return `${micro < 0 ? '-' : ''}$${trimmed(shownSize(micro, MICRO_PER_CENT))}`;
+}
+
+/**
+ * An hourly price for people: rounded half away from zero to a hundredth of a
+ * cent, trailing zeros after the cents dropped ("$1.006/h", "$0.3672/h",
+ * "$1.00/h"); under a cent an hour, exact.
+ */
+export function formatUsdPerHourForPeople(microPerHour: MicroUsd): string {
+  return `${microPerHour < 0 ? '-' : ''}$${trimmed(shownSize(microPerHour, MICRO_PER_HOURLY_STEP))}/h`;
+}

@@ -80,7 +80,7 @@ export async function resolveLeaseShape(
 
   return {
     instanceType: instanceTypes[0] as string,
-    gpuModel: ask.gpuModel,
+    gpuModel: ask.gpuModel === undefined ? undefined : deps.catalog.gpuModelNamed(ask.gpuModel),
     regions: ask.regions,
     dataRegion: ask.dataRegion,
     dataGb: ask.dataGb,

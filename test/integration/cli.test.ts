@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { publishGpuSamples } from '../../local/runtime/gpu-telemetry-publisher';
 import { type LocalStack, startLocalStack, writeLocalManifest } from '../../local/stack';
 import { buildCli } from '../../scripts/build-cli';
+import { DEFAULT_DATA_DIR } from '../../shared/adapters/reference-data';
 import { runCommand } from '../support/cli';
 
 let stack: LocalStack;
@@ -190,6 +191,22 @@ describe('gpurent CLI against the local stack', () => {
     expect(oneLine(again.stderr)).toMatch(/^error: SCALING_GROUP_NOT_FOUND: /);
   });
 
+  it('group set changes the fields given and keeps the rest of the spec', async () => {
+    const put = await gpurent(['group', 'put', 'api', '--spec', 'web.json', '--desired', '2', '--json']);
+    expect(put.code).toBe(0);
+    const set = await gpurent(['group', 'set', 'api', '--max', '2', '--json']);
+    expect(set.code, set.stderr).toBe(0);
+    expect(json(set)).toMatchObject({
+      desired: 2,
+      spec: { instanceType: 'g5.xlarge', min: 1, max: 2, scaleOut: { cooldownSeconds: 120 } },
+    });
+    expect((await gpurent(['group', 'set', 'api', '--min', '2'])).stdout).toMatch(/bounds:\s+2-2 GPUs/);
+    const missing = await gpurent(['group', 'set', 'nope', '--max', '2']);
+    expect(missing.code).toBe(1);
+    expect(oneLine(missing.stderr)).toMatch(/^error: SCALING_GROUP_NOT_FOUND: /);
+    expect((await gpurent(['group', 'rm', 'api'])).code).toBe(0);
+  });
+
   it('audit: the month as JSON or a summary and a table, or the report page with --html', async () => {
     const month = new Date().toISOString().slice(0, 7);
     const result = await gpurent(['audit', month, '--json']);
@@ -245,12 +262,147 @@ describe('gpurent CLI against the local stack', () => {
       json(await gpurent(['budget', 'ls', '--json'])).budgets.map((b: { name: string }) => b.name),
     ).toEqual(['cli-month']);
     expect((await gpurent(['budget', 'ls'])).stdout).toMatch(/^BUDGET\s+PROJECT\s+LIMIT USD/);
-    expect((await gpurent(['budget', 'show', 'cli-month'])).stdout).toMatch(/limit:\s+\$25\/month/);
+    expect((await gpurent(['budget', 'show', 'cli-month'])).stdout).toMatch(/limit:\s+\$25\.00\/month/);
     const removed = await gpurent(['budget', 'rm', 'cli-month', '--json']);
     expect(json(removed)).toEqual({ name: 'cli-month', deleted: true });
     const again = await gpurent(['budget', 'rm', 'cli-month']);
     expect(again.code).toBe(1);
     expect(oneLine(again.stderr)).toMatch(/^error: BUDGET_NOT_FOUND: /);
+  });
+
+  it('shows money by the one rule for people: cents rounded half up, hourly prices to a hundredth of a cent', async () => {
+    const lease = json(await gpurent(['lease', 'show', leaseId, '--json']));
+    const human = (await gpurent(['lease', 'show', leaseId])).stdout;
+    const cents = Math.floor((Math.round(lease.costUsd * 1e6) + 5_000) / 10_000) / 100;
+    expect(human).toMatch(new RegExp(`^cost:\\s+\\$${cents.toFixed(2).replace('.', '\\.')}$`, 'm'));
+    const hourly = Math.round(lease.placement.hourlyUsd * 1e4) / 1e4;
+    const shown = /placed in:\s+\S+ at \$(\d+\.\d+)\/h/.exec(human)?.[1];
+    expect(Number(shown)).toBe(hourly);
+    expect(shown).toMatch(/^\d+\.\d{2,4}$/);
+  });
+
+  it('lease ls --limit: the next-page command keeps --limit', async () => {
+    const second = await gpurent(['lease', 'create', '--workload', 'batch', '--gpus', '1', '--json']);
+    expect(second.code).toBe(0);
+    const page = await gpurent(['lease', 'ls', '--limit', '1']);
+    const more = /^more: (gpurent lease ls .*)$/m.exec(page.stdout)?.[1];
+    expect(more).toMatch(/^gpurent lease ls --limit 1 --cursor \S+$/);
+    const next = await gpurent((more ?? '').split(' ').slice(1));
+    expect(next.code).toBe(0);
+    expect(next.stdout.split('\n').filter((line) => line.startsWith('lease_'))).toHaveLength(1);
+    expect((await gpurent(['lease', 'rm', json(second).leaseId])).code).toBe(0);
+  });
+
+  it('--gpu-model in any letter case: a10g is the A10G', async () => {
+    const result = await gpurent([
+      'lease',
+      'create',
+      '--workload',
+      'batch',
+      '--gpus',
+      '1',
+      '--gpu-model',
+      'a10g',
+      '--json',
+    ]);
+    expect(result.code).toBe(0);
+    expect(json(result)).toMatchObject({ gpuModel: 'A10G', instanceType: expect.stringMatching(/^g5\./) });
+    expect((await gpurent(['lease', 'rm', json(result).leaseId])).code).toBe(0);
+  });
+
+  it('usage export: the CSV simulate reads, to stdout or --out FILE', async () => {
+    const result = await gpurent(['usage', 'export']);
+    expect(result.code).toBe(0);
+    const [header, ...rows] = result.stdout.trim().split('\n');
+    expect(header).toBe('lease_id,workload,mode,instance_type,gpus,started_at,ended_at,project');
+    expect(rows.some((row) => row.startsWith(`${leaseId},training,`))).toBe(true);
+    const saved = await gpurent(['usage', 'export', '--out', 'usage.csv']);
+    expect(saved.code).toBe(0);
+    expect(saved.stdout).toBe('');
+    expect(readFileSync(join(home, 'usage.csv'), 'utf8')).toBe(result.stdout);
+    const simulated = await gpurent([
+      'simulate',
+      '--trace',
+      'usage.csv',
+      '--json',
+      '--data',
+      DEFAULT_DATA_DIR,
+    ]);
+    expect(simulated.code, simulated.stderr).toBe(0);
+    expect(JSON.parse(simulated.stdout)).toEqual(expect.any(Object));
+  });
+
+  it('--version prints the package version', async () => {
+    const result = await gpurent(['--version']);
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim()).toBe(JSON.parse(readFileSync('package.json', 'utf8')).version);
+  });
+
+  it('login checks the credentials: a wrong token or a stopped local stack is refused with what is wrong', async () => {
+    const fresh = join(home, 'fresh-login');
+    const wrongToken = await gpurent(['login', '--api', stack.apiUrl, '--token', 'abc'], fresh);
+    expect(wrongToken.code).toBe(1);
+    expect(oneLine(wrongToken.stderr)).toMatch(
+      /^error: not logged in: the API at \S+ refused the token \(401 .*\): .*run `gpurent login` again$/,
+    );
+    expect(existsSync(join(fresh, 'config.json'))).toBe(false);
+
+    const stopped = join(home, 'stopped');
+    mkdirSync(join(stopped, '.gpurent'), { recursive: true });
+    writeFileSync(
+      join(stopped, '.gpurent/local.json'),
+      JSON.stringify({ apiUrl: 'http://127.0.0.1:9', token: stack.token }),
+    );
+    const stale = await runCommand('node', [bin, 'login', '--local'], {
+      cwd: stopped,
+      env: { ...process.env, GPURENT_CONFIG_DIR: fresh, INIT_CWD: stopped },
+    });
+    expect(stale.code).toBe(1);
+    expect(oneLine(stale.stderr)).toMatch(
+      /the local stack of .*local\.json does not answer at http:\/\/127\.0\.0\.1:9: it has stopped/,
+    );
+
+    // From a directory below the checkout, or anywhere with --manifest / $GPURENT_LOCAL_MANIFEST.
+    const below = join(home, 'src', 'deep');
+    mkdirSync(below, { recursive: true });
+    const fromBelow = await runCommand('node', [bin, 'login', '--local', '--json'], {
+      cwd: below,
+      env: { ...process.env, GPURENT_CONFIG_DIR: fresh, INIT_CWD: below },
+    });
+    expect(fromBelow.code, fromBelow.stderr).toBe(0);
+    expect(json(fromBelow).apiUrl).toBe(stack.apiUrl);
+    const named = await runCommand('node', [bin, 'login', '--local', '--json'], {
+      cwd: tmpdir(),
+      env: {
+        ...process.env,
+        GPURENT_CONFIG_DIR: fresh,
+        INIT_CWD: tmpdir(),
+        GPURENT_LOCAL_MANIFEST: join(home, '.gpurent/local.json'),
+      },
+    });
+    expect(named.code, named.stderr).toBe(0);
+    const flagged = await gpurent(['login', '--manifest', join(stopped, '.gpurent/local.json')], fresh);
+    expect(flagged.code).toBe(1);
+  });
+
+  it('an API refusal is one short line: the details that repeat the message are not printed again', async () => {
+    const result = await gpurent([
+      'lease',
+      'create',
+      '--workload',
+      'training',
+      '--gpus',
+      '1',
+      '--instance-type',
+      'x1.nope',
+    ]);
+    expect(result.code).toBe(1);
+    const line = oneLine(result.stderr);
+    expect(line).toMatch(
+      /^error: UNSUPPORTED_INSTANCE_TYPE: instanceType x1\.nope is not a GPU type .*use one of: (\S+, ){5}… \(\d+ in all\)$/,
+    );
+    expect(line.length).toBeLessThan(300);
+    expect(line.match(/is not a GPU type/g)).toHaveLength(1);
   });
 
   it('lease rm releases the lease', async () => {
@@ -280,6 +432,21 @@ describe('gpurent CLI against the local stack', () => {
         ['lease', 'create', '--workload', 'training', '--gpus', '1', '--max-hourly-price', 'cheap'],
         /--max-hourly-price must be a number of at least 0, such as 2.5, not "cheap"/,
       ],
+      // The domain's limits, checked before calling the API.
+      [['lease', 'create', '--workload', 'training', '--gpus', '9'], /--gpus must be at most 8, not 9/],
+      [
+        ['lease', 'create', '--workload', 'batch', '--gpus', '1', '--duration', '50000'],
+        /--duration must be at most 43200, not 50000/,
+      ],
+      // A typo is reported as the typo, not as the option it missed.
+      [
+        ['lease', 'create', '--workload', 'training', '--gpu', '2'],
+        /^error: unknown option '--gpu' \(Did you mean --gpus\?\)$/,
+      ],
+      [['lease', 'create', '--gpus', '1'], /required option '--workload <kind>' not specified/],
+      [['budget', 'set', 'x'], /required option '--limit <usd>' not specified/],
+      [['group', 'set', 'web'], /give at least one field to change/],
+      [['login', '--api', 'not a url', '--token', 't'], /--api must be a URL/],
     ];
     for (const [args, message, configDir] of cases) {
       const result = await gpurent(args, configDir);
@@ -288,20 +455,7 @@ describe('gpurent CLI against the local stack', () => {
     }
   });
 
-  it('refusals and failures exit 1 with one line: an expiry out of range, an unreachable API', async () => {
-    const refused = await gpurent([
-      'lease',
-      'create',
-      '--workload',
-      'batch',
-      '--gpus',
-      '1',
-      '--duration',
-      '50000',
-    ]);
-    expect(refused.code).toBe(1);
-    expect(oneLine(refused.stderr)).toMatch(/^error: VALIDATION_FAILED: .*durationMinutes/);
-
+  it('refusals and failures exit 1 with one line: the API said no, or could not be reached', async () => {
     const refusals: [string[], RegExp][] = [
       [
         ['group', 'put', 'Web_1', '--instance-type', 'g5.xlarge', '--min', '1', '--max', '2'],
@@ -329,7 +483,11 @@ describe('gpurent CLI against the local stack', () => {
     }
 
     const elsewhere = join(home, 'unreachable');
-    expect((await gpurent(['login', '--api', 'http://127.0.0.1:9', '--token', 't'], elsewhere)).code).toBe(0);
+    mkdirSync(elsewhere, { recursive: true });
+    writeFileSync(
+      join(elsewhere, 'config.json'),
+      JSON.stringify({ apiUrl: 'http://127.0.0.1:9', token: 't' }),
+    );
     const unreachable = await gpurent(['lease', 'ls'], elsewhere);
     expect(unreachable.code).toBe(1);
     expect(oneLine(unreachable.stderr)).toMatch(/cannot reach the gpurent API at http:\/\/127.0.0.1:9/);

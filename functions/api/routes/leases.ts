@@ -1,6 +1,6 @@
 import { ClientError } from '../../../shared/client-error';
 import { PROJECT_PATTERN } from '../../../shared/domain/budgets/budget';
-import { LEASE_STATUSES, RENTAL_MODES, WORKLOADS } from '../../../shared/domain/lease';
+import { LEASE_STATUSES, MAX_GPUS_PER_LEASE, RENTAL_MODES, WORKLOADS } from '../../../shared/domain/lease';
 import { leaseDurationMinutes } from '../../../shared/domain/lease-expiry';
 import { LeaseNotFoundError } from '../../../shared/errors';
 import { LEASE_ID_PATTERN } from '../../../shared/ids';
@@ -30,9 +30,6 @@ import type { ApiContext } from './context';
 export const regionName = z
   .string()
   .check(z.regex(/^[a-z]{2}(-gov)?-[a-z]+-\d$/, 'must be an AWS region such as us-east-1'));
-
-/** One lease may hold up to eight single-GPU instances (one p-class node's worth). */
-export const MAX_GPUS_PER_LEASE = 8;
 
 export const createLeaseBody = z
   .strictObject({

@@ -1,4 +1,4 @@
-import { type RentalMode, WORKLOADS } from '../../../shared/domain/lease';
+import { MAX_GPUS_PER_LEASE, type RentalMode, WORKLOADS } from '../../../shared/domain/lease';
 import { microToUsd } from '../../../shared/domain/money';
 import { assessPool, isBackedOff, type PlacementRequest, rankPools } from '../../../shared/domain/placement';
 import { allowedRegions, candidateInstanceTypes } from '../../../shared/usecases/lease-shape';
@@ -17,7 +17,7 @@ import {
 } from '../openapi-parts';
 import type { Routes } from '../routing';
 import type { ApiContext } from './context';
-import { MAX_GPUS_PER_LEASE, regionName } from './leases';
+import { regionName } from './leases';
 
 const POOL_MODES = ['on-demand', 'spot'] as const satisfies readonly RentalMode[];
 

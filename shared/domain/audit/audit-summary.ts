@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { MICRO_PER_USD, type MicroUsd } from '../money';
+import { formatUsdForPeople } from '../money';
 import type { MonthlyAudit } from './monthly-audit';
 
 /** An audit's summary for the budget alerts topic. */
@@ -20,9 +20,7 @@ export function auditIdOf(tenantId: string, month: string): string {
   return createHash('sha256').update(`${tenantId}\n${month}`).digest('hex').slice(0, 32);
 }
 
-/** Dollars and cents for people, rounded to the cent. */
-export const cents = (micro: MicroUsd) => (micro / MICRO_PER_USD).toFixed(2);
-const usd = (micro: MicroUsd) => `$${cents(micro)}`;
+const usd = formatUsdForPeople;
 const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
 
 /** The audit's summary for the budget alerts topic (`kind` = `audit`). */

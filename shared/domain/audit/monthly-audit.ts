@@ -8,9 +8,8 @@ import {
   utilizationOver,
 } from '../gpu-utilization';
 import { RENTAL_MODES, type RentalMode, type Workload } from '../lease';
-import { costOfSeconds, type MicroUsd } from '../money';
+import { costOfSeconds, formatUsdForPeople, type MicroUsd } from '../money';
 import { monthBounds } from '../spend';
-import { cents } from './audit-summary';
 
 const HOUR_MS = 3_600_000;
 
@@ -272,7 +271,7 @@ function findingsOf(reserved: ReservedCapacity, interruptions: Interruptions): s
   if (reserved.idleMicroUsd > 0) {
     findings.push(
       `The fleet's ${reserved.commitments} reserved commitment(s) (${reserved.gpus} GPUs, shared by every ` +
-        `tenant) sat idle ${reserved.idleGpuHours} GPU-hours, $${cents(reserved.idleMicroUsd)} paid for ` +
+        `tenant) sat idle ${reserved.idleGpuHours} GPU-hours, ${formatUsdForPeople(reserved.idleMicroUsd)} paid for ` +
         'nothing: training and inference leases fill them before any on-demand GPU, so run them there, or ' +
         'commit fewer GPUs when the term renews.',
     );

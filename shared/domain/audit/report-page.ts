@@ -1,5 +1,5 @@
 import { RENTAL_MODES, type RentalMode } from '../lease';
-import { cents as money } from './audit-summary';
+import { formatUsdForPeople as money } from '../money';
 import type { MonthlyAudit } from './monthly-audit';
 
 /**
@@ -20,7 +20,7 @@ export function renderAuditReport(audit: MonthlyAudit): string {
 </head>
 <body>
 <h1>${escapeHtml(title)}</h1>
-<p class="lead">${audit.complete ? 'The whole month' : `Month to date (${escapeHtml(audit.generatedAt)})`}: <strong>$${money(audit.costMicroUsd)}</strong> for ${hours(audit.seconds)} instance-hours.</p>
+<p class="lead">${audit.complete ? 'The whole month' : `Month to date (${escapeHtml(audit.generatedAt)})`}: <strong>${money(audit.costMicroUsd)}</strong> for ${hours(audit.seconds)} instance-hours.</p>
 ${modeTable(audit)}
 <h2>Daily cost by mode</h2>
 ${dailyCostChart(audit)}
@@ -71,7 +71,7 @@ function dailyCostChart(audit: MonthlyAudit): string {
     const bars = RENTAL_MODES.filter((mode) => day.costMicroUsd[mode] > 0).map((mode) => {
       const h = (day.costMicroUsd[mode] / max) * PLOT_H;
       y -= h;
-      return `<rect data-mode="${mode}" x="${fixed(x)}" y="${fixed(y)}" width="${fixed(barW)}" height="${fixed(h)}" fill="${COLORS[mode]}"><title>${day.day} ${mode}: $${money(day.costMicroUsd[mode])}</title></rect>`;
+      return `<rect data-mode="${mode}" x="${fixed(x)}" y="${fixed(y)}" width="${fixed(barW)}" height="${fixed(h)}" fill="${COLORS[mode]}"><title>${day.day} ${mode}: ${money(day.costMicroUsd[mode])}</title></rect>`;
     });
     const label =
       index % 5 === 0
@@ -80,7 +80,7 @@ function dailyCostChart(audit: MonthlyAudit): string {
     return `<g data-day="${day.day}">${bars.join('')}${label}</g>`;
   });
   return `<svg data-chart="daily-cost" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" role="img" aria-label="Daily cost stacked by mode">
-${axis(`$${money(max)}`)}${groups.join('\n')}
+${axis(`${money(max)}`)}${groups.join('\n')}
 </svg>
 <p class="legend">${RENTAL_MODES.map((m) => `<span style="background:${COLORS[m]}"></span>${m}`).join('')}</p>`;
 }
@@ -151,7 +151,7 @@ function recommendation(audit: MonthlyAudit): string {
 <ul>
 <li>Commit <strong data-field="reservedGpus">${r.reservedGpus}</strong> reserved GPU(s) (${escapeHtml(r.model.instanceType)} in the model) for the next term: ${escapeHtml(r.reservedReason)}.</li>
 <li>Move to spot: ${spot}.</li>
-<li>Saving: <strong data-field="savingShare">${(r.savingShare * 100).toFixed(1)}%</strong> of the month, about <strong data-field="estimatedSaving">$${money(r.estimatedSavingOfPaidMicroUsd)}</strong> of the $${money(audit.costMicroUsd)} paid.</li>
+<li>Saving: <strong data-field="savingShare">${(r.savingShare * 100).toFixed(1)}%</strong> of the month, about <strong data-field="estimatedSaving">${money(r.estimatedSavingOfPaidMicroUsd)}</strong> of the ${money(audit.costMicroUsd)} paid.</li>
 </ul>
 <table>
 <tr><th>In the planner's model</th><th>USD</th></tr>
@@ -174,7 +174,7 @@ function modeTable(audit: MonthlyAudit): string {
 <tr><th>Mode</th><th>USD</th><th>Share</th><th>Instance-hours</th></tr>
 ${rows.join('\n')}
 </table>
-<p>Spot saved <strong>$${money(s.savingMicroUsd)}</strong> against on-demand for the same ${hours(s.spotSeconds)} hours (catalog prices, ${escapeHtml(s.region)}). Idle reserved: <span data-field="idleGpuHours">${audit.reserved.idleGpuHours}</span> GPU-hours ($${money(audit.reserved.idleMicroUsd)}) across the fleet's ${audit.reserved.commitments} commitment(s). Spot interruptions of your instances: <span data-field="interruptions">${audit.interruptions.count}</span>.</p>`;
+<p>Spot saved <strong>${money(s.savingMicroUsd)}</strong> against on-demand for the same ${hours(s.spotSeconds)} hours (catalog prices, ${escapeHtml(s.region)}). Idle reserved: <span data-field="idleGpuHours">${audit.reserved.idleGpuHours}</span> GPU-hours (${money(audit.reserved.idleMicroUsd)}) across the fleet's ${audit.reserved.commitments} commitment(s). Spot interruptions of your instances: <span data-field="interruptions">${audit.interruptions.count}</span>.</p>`;
 }
 
 function axis(maxLabel: string): string {

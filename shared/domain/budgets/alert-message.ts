@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { formatUsd, type MicroUsd } from '../money';
+import { formatUsdForPeople, formatUsdPerHourForPeople, type MicroUsd } from '../money';
 import type { AlertBasis, Budget } from './budget';
 import type { Forecast } from './forecast';
 
@@ -41,7 +41,7 @@ export function alertIdOf(budget: Budget, month: string, key: string): string {
     .slice(0, 32);
 }
 
-const usd = (micro: MicroUsd) => `$${formatUsd(micro).replace(/(\.\d{2})\d*$/, '$1')}`;
+const usd = formatUsdForPeople;
 const scopeOf = (budget: Budget) => (budget.project ? `project ${budget.project}` : 'all leases');
 
 function subjectLine(text: string): string {
@@ -50,13 +50,14 @@ function subjectLine(text: string): string {
 
 function forecastLine(forecast: Forecast): string {
   const hours = (forecast.secondsLeft / 3600).toFixed(1);
-  return `Forecast for the month's end: ${usd(forecast.microUsd)} = spend so far ${usd(forecast.spendMicroUsd)} + running leases at ${usd(forecast.runRateMicroUsdPerHour)}/h x ${hours} h left in the month (UTC).`;
+  return `Forecast for the month's end: ${usd(forecast.microUsd)} = spend so far ${usd(forecast.spendMicroUsd)} + running leases at ${formatUsdPerHourForPeople(forecast.runRateMicroUsdPerHour)} x ${hours} h left in the month (UTC).`;
 }
 
 function leaseLines(leases: readonly LeaseSpend[]): string[] {
   if (leases.length === 0) return ['No lease in scope has been charged this month.'];
   return [
-    `Costliest leases this month (top ${Math.min(TOP_LEASES, leases.length)}):`,
+    // Each line is rounded on its own, so two leases of $0.014 read $0.01 + $0.01 against $0.03 spent.
+    `Costliest leases this month (top ${Math.min(TOP_LEASES, leases.length)}; amounts rounded to the cent, so they may not add up to the spend):`,
     ...[...leases]
       .sort((a, b) => b.microUsd - a.microUsd || a.leaseId.localeCompare(b.leaseId))
       .slice(0, TOP_LEASES)

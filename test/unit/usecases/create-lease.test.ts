@@ -37,6 +37,15 @@ describe('creating a lease', () => {
     expect(lease).toMatchObject({ gpuModel: 'A10G', instanceType: 'g5.xlarge' });
   });
 
+  it.each(['a10g', 'A10g'])(
+    'takes the GPU model %s in any letter case and records the catalog spelling',
+    async (gpuModel) => {
+      const plane = fakeControlPlane();
+      const lease = await requestLease(plane, { gpus: 1, gpuModel });
+      expect(lease).toMatchObject({ gpuModel: 'A10G', instanceType: 'g5.xlarge' });
+    },
+  );
+
   it.each([
     ['a region without a fleet', { regions: ['eu-west-1'] }, UnknownRegionError],
     [
