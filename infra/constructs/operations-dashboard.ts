@@ -100,8 +100,9 @@ function spendMonthToDate(): MathExpression {
 }
 
 /**
- * The operators' CloudWatch dashboard: leases and GPUs, spend, provisioning,
- * metering, budgets, queues and functions. Built from the stack's lists of
+ * The operators' CloudWatch dashboard: alarm states, leases and GPUs, spend,
+ * GPU utilization, interruptions, the API, provisioning, metering, budgets,
+ * queues and functions. Built from the stack's lists of
  * functions and queues, so what is added to them shows up here.
  */
 export class OperationsDashboard extends Construct {
@@ -125,7 +126,7 @@ export class OperationsDashboard extends Construct {
         [
           new TextWidget({
             markdown:
-              "# gpurent operations\nLeases, GPUs and spend from the functions' Powertools metrics (namespace `gpurent`); queues and functions from AWS/SQS and AWS/Lambda. Alarms go to the operator alerts topic.",
+              "# gpurent operations\nLeases, GPUs and spend from the functions' Powertools metrics (namespace `gpurent`); GPU utilization from the CloudWatch agent (`CWAgent`); the API, queues and functions from AWS/ApiGateway, AWS/SQS and AWS/Lambda. Alarms go to the operator alerts topic.",
             width: 24,
             height: 2,
           }),
