@@ -138,22 +138,10 @@ export class OperationsDashboard extends Construct {
             width: 8,
             left: [withLabel(gpurentMetric(METRIC_NAMES.runningLeases, 'Maximum'), 'running (open bills)')],
             right: [
-              withLabel(
-                gpurentMetric(leaseCommandMetric('provision', 'running'), 'Sum', fiveMinutes),
-                '→ RUNNING / 5 min',
-              ),
-              withLabel(
-                gpurentMetric(leaseCommandMetric('release', 'released'), 'Sum', fiveMinutes),
-                '→ RELEASED / 5 min',
-              ),
-              withLabel(
-                gpurentMetric(leaseCommandMetric('provision', 'failed'), 'Sum', fiveMinutes),
-                '→ FAILED / 5 min',
-              ),
-              withLabel(
-                gpurentMetric(leaseCommandMetric('expire', 'expired'), 'Sum', fiveMinutes),
-                'expired / 5 min',
-              ),
+              countPer5Minutes(leaseCommandMetric('provision', 'running'), '→ RUNNING / 5 min'),
+              countPer5Minutes(leaseCommandMetric('release', 'released'), '→ RELEASED / 5 min'),
+              countPer5Minutes(leaseCommandMetric('provision', 'failed'), '→ FAILED / 5 min'),
+              countPer5Minutes(leaseCommandMetric('expire', 'expired'), 'expired / 5 min'),
             ],
           }),
           new GraphWidget({
@@ -185,15 +173,9 @@ export class OperationsDashboard extends Construct {
             title: 'Spot interruptions and replacements / 5 min',
             width: 8,
             left: [
-              withLabel(gpurentMetric(ec2EventMetric('interrupted'), 'Sum', fiveMinutes), 'interrupted'),
-              withLabel(
-                gpurentMetric(leaseCommandMetric('replace', 'replaced'), 'Sum', fiveMinutes),
-                'replaced',
-              ),
-              withLabel(
-                gpurentMetric(leaseCommandMetric('replace', 'failed'), 'Sum', fiveMinutes),
-                'replacement failed',
-              ),
+              countPer5Minutes(ec2EventMetric('interrupted'), 'interrupted'),
+              countPer5Minutes(leaseCommandMetric('replace', 'replaced'), 'replaced'),
+              countPer5Minutes(leaseCommandMetric('replace', 'failed'), 'replacement failed'),
             ],
           }),
         ],
@@ -217,18 +199,9 @@ export class OperationsDashboard extends Construct {
             title: 'Reconciler and scaling groups / 5 min',
             width: 8,
             left: [
-              withLabel(
-                gpurentMetric(METRIC_NAMES.vanishedInstancesEnded, 'Sum', fiveMinutes),
-                'vanished instances ended',
-              ),
-              withLabel(
-                gpurentMetric(METRIC_NAMES.spotPriceChangesRecorded, 'Sum', fiveMinutes),
-                'spot price changes',
-              ),
-              withLabel(
-                gpurentMetric(METRIC_NAMES.scalingGroupFailures, 'Sum', fiveMinutes),
-                'scaling group failures',
-              ),
+              countPer5Minutes(METRIC_NAMES.vanishedInstancesEnded, 'vanished instances ended'),
+              countPer5Minutes(METRIC_NAMES.spotPriceChangesRecorded, 'spot price changes'),
+              countPer5Minutes(METRIC_NAMES.scalingGroupFailures, 'scaling group failures'),
             ],
           }),
         ],
@@ -261,8 +234,8 @@ export class OperationsDashboard extends Construct {
             title: 'Budget alerts and actions',
             width: 8,
             left: [
-              withLabel(gpurentMetric(METRIC_NAMES.budgetAlertsSent, 'Sum', fiveMinutes), 'alerts sent'),
-              withLabel(gpurentMetric(METRIC_NAMES.budgetActionsTaken, 'Sum', fiveMinutes), 'actions taken'),
+              countPer5Minutes(METRIC_NAMES.budgetAlertsSent, 'alerts sent'),
+              countPer5Minutes(METRIC_NAMES.budgetActionsTaken, 'actions taken'),
             ],
           }),
           new SingleValueWidget({
@@ -317,6 +290,11 @@ function fleetGpuUtilization(): MathExpression {
     label: 'mean of all GPUs',
     period: Duration.minutes(5),
   });
+}
+
+/** How many times `metricName` was counted in each 5 minutes, labelled. */
+function countPer5Minutes(metricName: string, label: string): IMetric {
+  return withLabel(gpurentMetric(metricName, 'Sum', Duration.minutes(5)), label);
 }
 
 function withLabel(metric: IMetric, label: string): IMetric {
