@@ -17,6 +17,7 @@ import { DEFAULT_DATA_DIR } from '../shared/adapters/reference-data';
 import { AVAILABILITY_DIR, PRICES_FILE } from '../shared/adapters/spot-trace-files';
 import { AUDIT_SCHEDULE } from '../shared/domain/audit/audit-month';
 import type { Wiring } from '../shared/lambda/port-factory';
+import { METRIC_NAMES } from '../shared/metric-names';
 import {
   EC2_EVENTS_RULE,
   TABLES,
@@ -301,11 +302,16 @@ export class GpurentStack extends Stack {
     for (const queue of this.queues.all) this.alerts.alarmOnDeadLetters(queue);
     for (const [name, fn] of Object.entries(this.functions)) this.alerts.alarmOnErrors(pascal(name), fn);
     for (const [name, fn] of Object.entries(this.functions)) this.alerts.alarmOnThrottles(pascal(name), fn);
-    this.alerts.alarmOnMeteringLag(gpurentMetric('MeteringLag', 'Maximum'), METERING_LAG_ALARM_SECONDS);
-    this.alerts.alarmOnOrphans(gpurentMetric('OrphansTerminated', 'Sum', Duration.minutes(5)));
+    this.alerts.alarmOnMeteringLag(
+      gpurentMetric(METRIC_NAMES.meteringLag, 'Maximum'),
+      METERING_LAG_ALARM_SECONDS,
+    );
+    this.alerts.alarmOnOrphans(gpurentMetric(METRIC_NAMES.orphansTerminated, 'Sum', Duration.minutes(5)));
     this.dashboard = new OperationsDashboard(this, 'Operations', {
       functions: this.functions,
       queues: this.queues.all,
+      api: this.api.httpApi,
+      alarms: this.alerts.alarms,
     });
 
     // --- outputs --------------------------------------------------------------------

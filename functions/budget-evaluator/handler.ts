@@ -1,5 +1,6 @@
 import { logger, metrics, observed } from '../../shared/lambda/observability';
 import { buildPorts } from '../../shared/lambda/port-factory';
+import { METRIC_NAMES } from '../../shared/metric-names';
 import { evaluateBudgets } from '../../shared/usecases/budgets/evaluate-budgets';
 import * as z from '../../shared/zod';
 import { budgetEvaluatorWiring } from './wiring';
@@ -23,7 +24,7 @@ export const handler = observed(async (event: unknown) => {
   const summary = await evaluateBudgets(deps, Date.parse(time));
   logger.info('Budget evaluation', { time, ...summary });
   metrics.addMetric('BudgetsEvaluated', 'Count', summary.budgets);
-  metrics.addMetric('BudgetAlertsSent', 'Count', summary.alertsSent);
-  metrics.addMetric('BudgetActionsTaken', 'Count', summary.actionsTaken);
+  metrics.addMetric(METRIC_NAMES.budgetAlertsSent, 'Count', summary.alertsSent);
+  metrics.addMetric(METRIC_NAMES.budgetActionsTaken, 'Count', summary.actionsTaken);
   return summary;
 });

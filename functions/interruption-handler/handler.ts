@@ -4,6 +4,7 @@ import { ec2EventSchema } from '../../shared/domain/ec2-events';
 import { logger, metrics, observed } from '../../shared/lambda/observability';
 import { buildPorts } from '../../shared/lambda/port-factory';
 import { parseSqsBody } from '../../shared/lambda/sqs-body';
+import { ec2EventMetric } from '../../shared/metric-names';
 import { handleEc2Event } from '../../shared/usecases/interruptions';
 import { interruptionHandlerWiring } from './wiring';
 
@@ -26,7 +27,7 @@ async function handleRecord(record: SQSRecord): Promise<void> {
     instanceId: parsed.data.detail['instance-id'],
     outcome,
   });
-  metrics.addMetric(`ec2-event-${outcome}`, 'Count', 1);
+  metrics.addMetric(ec2EventMetric(outcome), 'Count', 1);
 }
 
 /** Spot interruption warnings, rebalance recommendations and state changes, from every GPU region. */

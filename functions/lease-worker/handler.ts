@@ -4,6 +4,7 @@ import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda'
 import { logger, metrics, observed } from '../../shared/lambda/observability';
 import { buildPorts } from '../../shared/lambda/port-factory';
 import { parseSqsBody } from '../../shared/lambda/sqs-body';
+import { type CommandOutcomes, leaseCommandMetric } from '../../shared/metric-names';
 import { type LeaseCommand, leaseCommandSchema } from '../../shared/ports/lease-commands';
 import { replaceInterrupted } from '../../shared/usecases/interruptions';
 import { provisionLease } from '../../shared/usecases/provision-lease';
@@ -21,9 +22,9 @@ const idempotency = new IdempotencyConfig({
 
 const runCommand = makeIdempotent(
   async (command: LeaseCommand) => {
-    const outcome = await dispatch(command);
+    const { outcome, metric } = await dispatch(command);
     logger.info('Lease command done', { ...command, outcome });
-    metrics.addMetric(`${command.type}-${outcome}`, 'Count', 1);
+    metrics.addMetric(metric, 'Count', 1);
     return { outcome };
   },
   {
@@ -32,17 +33,26 @@ const runCommand = makeIdempotent(
   },
 );
 
-function dispatch(command: LeaseCommand): Promise<string> {
+const done = <Type extends LeaseCommand['type']>(type: Type, outcome: CommandOutcomes[Type]) => ({
+  outcome,
+  metric: leaseCommandMetric(type, outcome),
+});
+
+async function dispatch(command: LeaseCommand): Promise<{ outcome: string; metric: string }> {
+  const { tenantId, leaseId } = command;
   switch (command.type) {
     case 'provision':
-      return provisionLease(controlPlane, command.tenantId, command.leaseId);
+      return done('provision', await provisionLease(controlPlane, tenantId, leaseId));
     case 'release':
-      return completeRelease(controlPlane, command.tenantId, command.leaseId);
+      return done('release', await completeRelease(controlPlane, tenantId, leaseId));
     case 'replace':
-      return replaceInterrupted(controlPlane, command.tenantId, command.leaseId, command.instanceId ?? '');
+      return done(
+        'replace',
+        await replaceInterrupted(controlPlane, tenantId, leaseId, command.instanceId ?? ''),
+      );
     // From the lease's expiry schedule: released like a tenant's DELETE.
     case 'expire':
-      return expireLease(controlPlane, command.tenantId, command.leaseId);
+      return done('expire', await expireLease(controlPlane, tenantId, leaseId));
   }
 }
 

@@ -2,6 +2,7 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import type { Context, ScheduledEvent, SQSEvent, SQSRecord } from 'aws-lambda';
 import { logger, metrics, observed } from '../../shared/lambda/observability';
 import { buildPorts } from '../../shared/lambda/port-factory';
+import { METRIC_NAMES } from '../../shared/metric-names';
 import { meteringWorkSchema } from '../../shared/ports/metering-work';
 import {
   type ChargeSummary,
@@ -18,20 +19,20 @@ const processor = new BatchProcessor(EventType.SQS);
 function record(kind: string, summary: ChargeSummary): void {
   logger.info(`Metering ${kind}`, { ...summary });
   metrics.addMetric('InstancesMetered', 'Count', summary.charged);
-  metrics.addMetric('MeteredMicroUsd', 'Count', summary.microUsd);
+  metrics.addMetric(METRIC_NAMES.meteredMicroUsd, 'Count', summary.microUsd);
   metrics.addMetric('InstancesDeferred', 'Count', summary.deferred);
 }
 
 /** The fleet as billed at a tick (the whole open list, so only the scheduled run reports it). */
 function recordFleet(summary: TickSummary, time: string): void {
-  metrics.addMetric('RunningLeases', 'Count', summary.runningLeases);
+  metrics.addMetric(METRIC_NAMES.runningLeases, 'Count', summary.runningLeases);
   // How far behind the clock the bills are: late or slow ticks show here, missing ticks as no data.
-  metrics.addMetric('MeteringLag', 'Seconds', Math.max(0, Date.now() - Date.parse(time)) / 1000);
+  metrics.addMetric(METRIC_NAMES.meteringLag, 'Seconds', Math.max(0, Date.now() - Date.parse(time)) / 1000);
   // Each instance in its own region: GPU regions other than the home one show as themselves.
   for (const { mode, region, gpus } of summary.fleet) {
     const fleet = metrics.singleMetric();
     fleet.addDimensions({ mode, region: region ?? homeRegion });
-    fleet.addMetric('RunningGpus', 'Count', gpus);
+    fleet.addMetric(METRIC_NAMES.runningGpus, 'Count', gpus);
   }
 }
 

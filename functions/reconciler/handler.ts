@@ -1,5 +1,6 @@
 import { logger, metrics, observed } from '../../shared/lambda/observability';
 import { buildPorts } from '../../shared/lambda/port-factory';
+import { METRIC_NAMES } from '../../shared/metric-names';
 import { reconcileFleet } from '../../shared/usecases/reconcile-fleet';
 import { refreshSpotPrices } from '../../shared/usecases/spot-price-refresh';
 import { reconcilerWiring } from './wiring';
@@ -15,10 +16,10 @@ export const handler = observed(async () => {
   const summary = await reconcileFleet(controlPlane);
   if (summary.terminated > 0) logger.warn('Terminated orphan GPU instances', { ...summary });
   if (summary.ended > 0) logger.warn('Closed the bills of instances that vanished', { ...summary });
-  metrics.addMetric('OrphansTerminated', 'Count', summary.terminated);
+  metrics.addMetric(METRIC_NAMES.orphansTerminated, 'Count', summary.terminated);
   metrics.addMetric('InstancesAdopted', 'Count', summary.adopted);
-  metrics.addMetric('VanishedInstancesEnded', 'Count', summary.ended);
+  metrics.addMetric(METRIC_NAMES.vanishedInstancesEnded, 'Count', summary.ended);
   const spotPriceChanges = await refreshSpotPrices(controlPlane);
-  metrics.addMetric('SpotPriceChangesRecorded', 'Count', spotPriceChanges);
+  metrics.addMetric(METRIC_NAMES.spotPriceChangesRecorded, 'Count', spotPriceChanges);
   return { ...summary, spotPriceChanges };
 });

@@ -31,6 +31,8 @@ export interface GpurentAlertsProps {
 export class GpurentAlerts extends Construct {
   public readonly key: Key;
   public readonly topics: { readonly [K in TopicName]: Topic };
+  /** Every alarm made here, in order: the dashboard shows their states. */
+  public readonly alarms: Alarm[] = [];
 
   constructor(scope: Construct, id: string, props: GpurentAlertsProps = {}) {
     super(scope, id);
@@ -136,6 +138,7 @@ export class GpurentAlerts extends Construct {
   }
 
   private notifyOperators(alarm: Alarm): void {
+    this.alarms.push(alarm);
     const action = new SnsAction(this.topics.operatorAlerts);
     alarm.addAlarmAction(action);
     alarm.addOkAction(action);

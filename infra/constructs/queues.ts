@@ -76,6 +76,15 @@ export class DeadLetteredQueue extends Construct {
     return this.queue.metricApproximateAgeOfOldestMessage(props);
   }
 
+  /** Messages waiting in the work queue itself (maximum over 1 minute by default): the backlog. */
+  public metricDepth(props?: MetricOptions) {
+    return this.queue.metricApproximateNumberOfMessagesVisible({
+      period: Duration.minutes(1),
+      statistic: 'Maximum',
+      ...props,
+    });
+  }
+
   /** Messages waiting in the dead-letter queue (maximum over 1 minute by default). */
   public metricDeadLetterDepth(props?: MetricOptions) {
     return this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({

@@ -93,28 +93,39 @@ export function recommendReservedGpus(request: ReservationRequest): ReservationD
   const fromMs = request.termStartMs - lookbackMs;
   const utilization = breakEvenUtilization(request.reservedMicroUsdPerHour, request.onDemandMicroUsdPerHour);
   const busyMs = busyTimeByLevel(request.history, fromMs, request.termStartMs);
-  const breakEven = `break-even ${percent(utilization)}`;
+  // In words a tenant reads: "GPU 3 only 10%" is planner jargon for the third GPU held at once.
+  const breakEven = `${percent(utilization)} at which a reserved GPU pays for itself`;
   const days = `${Math.round((lookbackMs / DAY_MS) * 10) / 10} days`;
   if (busyMs.length === 0) {
     return {
       gpus: 0,
       breakEvenUtilization: utilization,
-      reason: `no demand in the last ${days}; ${breakEven}`,
+      reason: `no GPU was in use in the last ${days}; a reserved GPU pays for itself above ${percent(utilization)} use`,
     };
   }
   const gpus = gpusWorthReserving(busyMs, lookbackMs, utilization);
   const share = (level: number) => percent((busyMs[level - 1] ?? 0) / lookbackMs);
   const kept =
     gpus > 0
-      ? `GPU ${gpus} was busy ${share(gpus)} of the last ${days}`
-      : `no GPU was busy above break-even in the last ${days}`;
+      ? `${gpusInWords(gpus)} at once ${gpus === 1 ? 'was' : 'were'} in use ${share(gpus)} of the last ${days}, above the ${breakEven}`
+      : `no GPU was in use more than the ${breakEven}, over the last ${days}`;
   const next =
-    gpus < busyMs.length ? `GPU ${gpus + 1} only ${share(gpus + 1)}` : `no demand above ${gpus} GPUs`;
+    gpus < busyMs.length
+      ? `a ${ordinal(gpus + 1)} GPU at once only ${share(gpus + 1)} of the time`
+      : `never more than ${gpusInWords(gpus)} at once`;
   return {
     gpus,
     breakEvenUtilization: utilization,
-    reason: `${kept} (${breakEven}); ${next}`,
+    reason: `${kept}; ${next}`,
   };
+}
+
+const gpusInWords = (gpus: number) => `${gpus} GPU${gpus === 1 ? '' : 's'}`;
+
+function ordinal(n: number): string {
+  const teen = n % 100 >= 11 && n % 100 <= 13;
+  const suffix = teen ? 'th' : (({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th');
+  return `${n}${suffix}`;
 }
 
 function percent(fraction: number): string {

@@ -1,3 +1,4 @@
+import { METRIC_NAMES } from '../metric-names';
 import type { ControlPlaneMetrics } from '../ports/control-plane-metrics';
 import { metrics } from './observability';
 
@@ -7,11 +8,11 @@ import { metrics } from './observability';
  */
 export const powertoolsControlPlaneMetrics: ControlPlaneMetrics = {
   leaseRunning(waitedMs) {
-    metrics.addMetric('TimeToRunning', 'Milliseconds', waitedMs);
+    metrics.addMetric(METRIC_NAMES.timeToRunning, 'Milliseconds', waitedMs);
   },
   launchFailed(mode, code) {
     const failure = metrics.singleMetric();
     failure.addDimensions({ mode, code });
-    failure.addMetric('LaunchFailures', 'Count', 1);
+    failure.addMetric(METRIC_NAMES.launchFailures, 'Count', 1);
   },
 };

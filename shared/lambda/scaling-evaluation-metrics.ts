@@ -1,4 +1,5 @@
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { METRIC_NAMES } from '../metric-names';
 import type { EvaluationSummary } from '../usecases/evaluate-scaling-groups';
 
 /**
@@ -12,10 +13,10 @@ export function recordScalingEvaluation(metrics: Metrics, summary: EvaluationSum
   metrics.addMetric('ScalingGroupsEvaluated', MetricUnit.Count, summary.groups);
   metrics.addMetric('ScalingMembersLaunched', MetricUnit.Count, summary.launched);
   metrics.addMetric('ScalingMembersReleased', MetricUnit.Count, summary.released);
-  metrics.addMetric('ScalingGroupFailures', MetricUnit.Count, summary.failures.length);
+  metrics.addMetric(METRIC_NAMES.scalingGroupFailures, MetricUnit.Count, summary.failures.length);
   for (const [direction, count] of Object.entries(summary.decisions)) {
     const decisions = metrics.singleMetric();
     decisions.addDimensions({ direction });
-    decisions.addMetric('ScalingDecisions', MetricUnit.Count, count);
+    decisions.addMetric(METRIC_NAMES.scalingDecisions, MetricUnit.Count, count);
   }
 }

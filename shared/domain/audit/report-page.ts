@@ -1,5 +1,21 @@
 import { RENTAL_MODES, type RentalMode } from '../lease';
 import { formatUsdForPeople as money } from '../money';
+import { monthBounds } from '../spend';
+import {
+  axes,
+  BASE_Y,
+  CHART,
+  chartSvg,
+  dayTicks,
+  escapeXml,
+  fixed,
+  MIN_VISIBLE_PX,
+  niceTicks,
+  PLOT_H,
+  PLOT_W,
+  plotMessage,
+  yScale,
+} from './chart-axes';
 import type { MonthlyAudit } from './monthly-audit';
 
 /**
@@ -15,12 +31,12 @@ export function renderAuditReport(audit: MonthlyAudit): string {
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${REPORT_CSP}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
+<title>${escapeXml(title)}</title>
 <style>${STYLE}</style>
 </head>
 <body>
-<h1>${escapeHtml(title)}</h1>
-<p class="lead">${audit.complete ? 'The whole month' : `Month to date (${escapeHtml(audit.generatedAt)})`}: <strong>${money(audit.costMicroUsd)}</strong> for ${hours(audit.seconds)} instance-hours.</p>
+<h1>${escapeXml(title)}</h1>
+<p class="lead">${audit.complete ? 'The whole month' : `Month to date (${escapeXml(audit.generatedAt)})`}: <strong>${money(audit.costMicroUsd)}</strong> for ${hours(audit.seconds)} instance-hours.</p>
 ${modeTable(audit)}
 <h2>Daily cost by mode</h2>
 ${dailyCostChart(audit)}
@@ -44,99 +60,174 @@ const COLORS: Readonly<Record<RentalMode, string>> = {
   reserved: '#5b7bd5',
   spot: '#3fa66b',
 };
-const WIDTH = 760;
-const HEIGHT = 220;
-const LEFT = 56;
-const BOTTOM = 28;
-const TOP = 12;
-const PLOT_W = WIDTH - LEFT - 12;
-const PLOT_H = HEIGHT - TOP - BOTTOM;
-
 const STYLE = [
   'body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px auto;max-width:800px;color:#222}',
   'h1{font-size:20px}h2{font-size:16px;margin-top:28px}',
   'table{border-collapse:collapse}td,th{padding:3px 10px;text-align:right}th:first-child,td:first-child{text-align:left}',
-  'svg text{font:11px system-ui,sans-serif;fill:#555}.legend span{display:inline-block;width:10px;height:10px;margin:0 4px 0 12px}',
+  'svg text{font:11px system-ui,sans-serif;fill:#555}svg .message{font-size:13px;fill:#333;paint-order:stroke;stroke:#fff;stroke-width:5px}',
+  'svg .axis{stroke:#777}svg .tick{stroke:#777}svg .grid{stroke:#e6e6e6}',
+  '.legend{margin:4px 0 0 60px}.legend span{display:inline-block;margin-right:16px}',
+  '.legend i{display:inline-block;width:12px;height:12px;margin-right:5px;vertical-align:-1px}',
+  '.legend i.line{height:0;border-top:2px solid #333;vertical-align:3px;width:18px}',
+  `.legend i.dashed{height:0;border-top:2px dashed ${COLORS.reserved};vertical-align:3px;width:18px}`,
+  '.legend i.hatched{background:repeating-linear-gradient(45deg,#bbb 0 2px,#f1f1f1 2px 5px);outline:1px solid #ccc}',
   '.note{color:#666;font-size:12px}',
 ].join('\n');
 
+/** A day's bar is never wider than this, however few days the month has so far. */
+const MAX_BAR_PX = 18;
+const MICRO_PER_CENT = 10_000;
+
 function dailyCostChart(audit: MonthlyAudit): string {
-  const days = audit.daily;
-  const max = Math.max(1, ...days.map((d) => RENTAL_MODES.reduce((sum, m) => sum + d.costMicroUsd[m], 0)));
-  const slot = PLOT_W / Math.max(1, days.length);
-  const barW = Math.max(1, slot * 0.75);
-  const groups = days.map((day, index) => {
-    const x = LEFT + index * slot + (slot - barW) / 2;
-    let y = TOP + PLOT_H;
+  const { days, name } = monthOf(audit.month);
+  const totals = audit.daily.map((d) => RENTAL_MODES.reduce((sum, m) => sum + d.costMicroUsd[m], 0));
+  const max = Math.max(0, ...totals);
+  // Ticks in whole cents at least, so no two read the same.
+  const ticks = max > 0 ? niceTicks(Math.max(max / MICRO_PER_CENT, 4)).map((c) => c * MICRO_PER_CENT) : [0];
+  // Headroom for the minimum heights, so a stack never overflows the top tick.
+  const yOf = yScale(ticks.at(-1) ?? 0, MIN_VISIBLE_PX * RENTAL_MODES.length);
+  const slot = PLOT_W / days;
+  const barW = Math.min(MAX_BAR_PX, slot * 0.7);
+  const groups = audit.daily.map((day) => {
+    const x = CHART.left + (Number(day.day.slice(8)) - 1) * slot + (slot - barW) / 2;
+    let y = BASE_Y;
     const bars = RENTAL_MODES.filter((mode) => day.costMicroUsd[mode] > 0).map((mode) => {
-      const h = (day.costMicroUsd[mode] / max) * PLOT_H;
+      const h = Math.max(MIN_VISIBLE_PX, BASE_Y - yOf(day.costMicroUsd[mode]));
       y -= h;
       return `<rect data-mode="${mode}" x="${fixed(x)}" y="${fixed(y)}" width="${fixed(barW)}" height="${fixed(h)}" fill="${COLORS[mode]}"><title>${day.day} ${mode}: ${money(day.costMicroUsd[mode])}</title></rect>`;
     });
-    const label =
-      index % 5 === 0
-        ? `<text x="${fixed(x + barW / 2)}" y="${HEIGHT - 10}" text-anchor="middle">${day.day.slice(8)}</text>`
-        : '';
-    return `<g data-day="${day.day}">${bars.join('')}${label}</g>`;
+    return `<g data-day="${day.day}">${bars.join('')}</g>`;
   });
-  return `<svg data-chart="daily-cost" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" role="img" aria-label="Daily cost stacked by mode">
-${axis(`${money(max)}`)}${groups.join('\n')}
-</svg>
-<p class="legend">${RENTAL_MODES.map((m) => `<span style="background:${COLORS[m]}"></span>${m}`).join('')}</p>`;
+  const body = [
+    axes({
+      yTicks: ticks,
+      yOf,
+      yLabel: money,
+      yUnit: 'USD per day',
+      xTicks: dayTicks(days, slot, 'middle'),
+      xUnit: `day of ${name} (UTC)`,
+    }),
+    ...groups,
+    max > 0 ? '' : plotMessage('no-spend', 'no spend this month'),
+  ].join('\n');
+  const legend = audit.byMode.map(
+    (m) =>
+      `<span data-legend="${m.mode}"><i style="background:${COLORS[m.mode]}"></i>${m.mode}: ${money(m.costMicroUsd)} (${share(m.share)})</span>`,
+  );
+  return `${chartSvg('data-chart="daily-cost"', 'Daily cost stacked by mode', body)}
+<p class="legend" data-legend-for="daily-cost">${legend.join('')}</p>
+<p class="note">A mode with any cost on a day is drawn at least ${MIN_VISIBLE_PX} px tall, however small its share.</p>`;
 }
 
 function concurrencyChart(audit: MonthlyAudit): string {
   const { gpus } = audit.concurrency;
   const reserved = audit.reserved.gpus;
-  const max = Math.max(1, reserved, ...gpus);
-  const step = PLOT_W / Math.max(1, gpus.length);
-  const yOf = (value: number) => fixed(TOP + PLOT_H - (value / max) * PLOT_H);
+  const { days, name } = monthOf(audit.month);
+  const peak = Math.max(0, ...gpus);
+  const ticks = niceTicks(Math.max(peak, reserved));
+  const yOf = yScale(ticks.at(-1) ?? 0);
+  const step = PLOT_W / (days * 24);
   // A step line: each hour's peak held flat across the hour.
   const path = gpus.length
-    ? `M${LEFT} ${yOf(gpus[0] ?? 0)}${gpus.map((value, hour) => `V${yOf(value)}H${fixed(LEFT + (hour + 1) * step)}`).join('')}`
+    ? `M${CHART.left} ${fixed(yOf(gpus[0] ?? 0))}${gpus.map((value, hour) => `V${fixed(yOf(value))}H${fixed(CHART.left + (hour + 1) * step)}`).join('')}`
     : '';
-  const reservedLabel = `fleet reserved capacity: ${reserved} GPU(s), shared by every tenant`;
-  return `<svg data-chart="concurrency" data-hours="${gpus.length}" data-peak="${Math.max(0, ...gpus)}" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" role="img" aria-label="Concurrent GPUs against reserved capacity">
-${axis(`${max} GPUs`)}<path data-series="gpus" d="${path}" fill="none" stroke="#333" stroke-width="1.2"/>
-<line data-series="reserved" x1="${LEFT}" x2="${LEFT + PLOT_W}" y1="${yOf(reserved)}" y2="${yOf(reserved)}" stroke="${COLORS.reserved}" stroke-dasharray="5 3"/>
-<text data-label="reserved" x="${LEFT + PLOT_W}" y="${Number(yOf(reserved)) - 4}" text-anchor="end">${reservedLabel}</text>
-</svg>
-<p class="note">Peak GPUs held at once in each hour, from the month's leases.</p>`;
+  const reservedLine =
+    reserved > 0
+      ? `<line data-series="reserved" x1="${CHART.left}" x2="${CHART.left + PLOT_W}" y1="${fixed(yOf(reserved))}" y2="${fixed(yOf(reserved))}" stroke="${COLORS.reserved}" stroke-width="1.5" stroke-dasharray="6 4"/>`
+      : '';
+  const body = [
+    axes({
+      yTicks: ticks,
+      yOf,
+      yLabel: (value) => String(value),
+      yUnit: 'GPUs held at once',
+      xTicks: dayTicks(days, 24 * step, 'start'),
+      xUnit: `day of ${name} (UTC), peak of each hour`,
+    }),
+    reservedLine,
+    `<path data-series="gpus" d="${path}" fill="none" stroke="#333" stroke-width="1.2"/>`,
+    peak > 0 ? '' : plotMessage('no-gpus', 'no GPU held this month'),
+  ].join('\n');
+  const reservedLabel =
+    reserved > 0
+      ? `fleet reserved capacity: ${reserved} GPU(s), shared by every tenant`
+      : 'no reserved capacity this month';
+  return `${chartSvg(`data-chart="concurrency" data-hours="${gpus.length}" data-peak="${peak}"`, 'Concurrent GPUs against reserved capacity', body)}
+<p class="legend" data-legend-for="concurrency"><span data-legend="gpus"><i class="line"></i>your GPUs: the most held at once in each hour</span><span data-label="reserved"><i class="dashed"></i>${reservedLabel}</span></p>`;
 }
+
+const NO_TELEMETRY_PATTERN =
+  '<defs><pattern id="no-telemetry" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="#f1f1f1"/><line x1="1" y1="0" x2="1" y2="6" stroke="#bbb" stroke-width="2"/></pattern></defs>';
 
 function utilizationChart(audit: MonthlyAudit): string {
   const { byHourOfDay, month } = audit.utilization;
   const slot = PLOT_W / 24;
-  const labels = byHourOfDay.map(
-    (_, hour) =>
-      `<text data-hour="${hour}" x="${fixed(LEFT + hour * slot + slot / 2)}" y="${HEIGHT - 10}" text-anchor="middle">${hour}</text>`,
-  );
-  const bars = byHourOfDay.flatMap((percent, hour) => {
-    if (percent === null) return [];
-    const h = (PLOT_H * percent) / 100;
-    return [
-      `<rect data-hour="${hour}" data-percent="${percent}" x="${fixed(LEFT + hour * slot + 2)}" y="${fixed(TOP + PLOT_H - h)}" width="${fixed(slot - 4)}" height="${fixed(h)}" fill="#888"><title>${hour}:00 UTC: ${percent}%</title></rect>`,
-    ];
+  const yOf = yScale(100);
+  const columns = byHourOfDay.map((percent, hour) => {
+    const x = fixed(CHART.left + hour * slot + 2);
+    const width = fixed(slot - 4);
+    if (percent === null) {
+      return `<rect data-hour="${hour}" data-no-telemetry="" x="${x}" y="${CHART.top}" width="${width}" height="${PLOT_H}" fill="url(#no-telemetry)"><title>${hour}:00 UTC: no telemetry</title></rect>`;
+    }
+    // A measured 0% still shows, as a sliver on the axis: it is not a missing hour.
+    const h = Math.max(MIN_VISIBLE_PX, BASE_Y - yOf(percent));
+    return `<rect data-hour="${hour}" data-percent="${percent}" x="${x}" y="${fixed(BASE_Y - h)}" width="${width}" height="${fixed(h)}" fill="#6b6b6b"><title>${hour}:00 UTC: ${percent}%</title></rect>`;
   });
-  // Missing telemetry is shown as missing, never as a 0% bar.
-  const empty =
-    bars.length === 0
-      ? `<text data-label="no-telemetry" x="${LEFT + PLOT_W / 2}" y="${TOP + PLOT_H / 2}" text-anchor="middle">no telemetry: no GPU sent a utilization sample this month</text>`
-      : '';
+  const measured = byHourOfDay.some((percent) => percent !== null);
+  const body = [
+    NO_TELEMETRY_PATTERN,
+    axes({
+      yTicks: [0, 20, 40, 60, 80, 100],
+      yOf,
+      yLabel: (value) => `${value}%`,
+      yUnit: 'GPU busy (mean of samples)',
+      xTicks: Array.from({ length: 24 }, (_, hour) => ({
+        x: CHART.left + hour * slot + slot / 2,
+        label: String(hour),
+      })),
+      xUnit: 'hour of the day (UTC), over the whole month',
+    }),
+    ...columns,
+    measured ? '' : plotMessage('no-telemetry', 'no telemetry: no GPU sent a utilization sample this month'),
+  ].join('\n');
   const summary =
     month.percent === null
       ? 'No GPU telemetry this month.'
       : `${month.percent}% over the month, from ${month.measuredGpuHours} measured GPU-hours` +
         (month.gpusWithoutTelemetry > 0 ? `; ${month.gpusWithoutTelemetry} GPU(s) sent no telemetry.` : '.');
-  return `<svg data-chart="utilization" data-telemetry="${month.telemetry}" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" role="img" aria-label="GPU utilization by hour of day">
-${axis('100%')}${bars.join('')}${labels.join('')}${empty}
-</svg>
-<p class="note">${escapeHtml(summary)} Hours without a bar had no telemetry. ${escapeHtml(audit.utilization.method)}</p>`;
+  return `${chartSvg(`data-chart="utilization" data-telemetry="${month.telemetry}"`, 'GPU utilization by hour of day', body)}
+<p class="legend" data-legend-for="utilization"><span data-legend="measured"><i style="background:#6b6b6b"></i>measured (0% shows as a thin bar)</span><span data-legend="no-telemetry"><i class="hatched"></i>no telemetry in that hour</span></p>
+<p class="note">${escapeXml(summary)} ${escapeXml(audit.utilization.method)}</p>`;
+}
+
+const MONTH_NAMES = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+] as const;
+
+/** The whole month's days, not only those so far: a month to date keeps its scale. */
+function monthOf(month: string): { days: number; name: string } {
+  const { startMs, endMs } = monthBounds(month);
+  const start = new Date(startMs);
+  return {
+    days: Math.round((endMs - startMs) / 86_400_000),
+    name: `${MONTH_NAMES[start.getUTCMonth()]} ${start.getUTCFullYear()}`,
+  };
 }
 
 function findings(audit: MonthlyAudit): string {
   if (audit.findings.length === 0) return '';
-  return `<ul data-findings="${audit.findings.length}">${audit.findings.map((f) => `<li>${escapeHtml(f)}</li>`).join('')}</ul>`;
+  return `<ul data-findings="${audit.findings.length}">${audit.findings.map((f) => `<li>${escapeXml(f)}</li>`).join('')}</ul>`;
 }
 
 function recommendation(audit: MonthlyAudit): string {
@@ -144,12 +235,12 @@ function recommendation(audit: MonthlyAudit): string {
   if (!r) return '<p data-recommendation="none">No lease ran this month: nothing to replay.</p>';
   const spot = r.spotCandidates.length
     ? r.spotCandidates
-        .map((c) => `${escapeHtml(c.workload)} (${c.leases} lease(s), ${c.gpuHours} GPU-hours)`)
+        .map((c) => `${escapeXml(c.workload)} (${c.leases} lease(s), ${c.gpuHours} GPU-hours)`)
         .join(', ')
     : 'nothing: every workload the policy would put on spot already ran there';
   return `<div data-recommendation="planner">
 <ul>
-<li>Commit <strong data-field="reservedGpus">${r.reservedGpus}</strong> reserved GPU(s) (${escapeHtml(r.model.instanceType)} in the model) for the next term: ${escapeHtml(r.reservedReason)}.</li>
+<li>Commit <strong data-field="reservedGpus">${r.reservedGpus}</strong> reserved GPU(s) (${escapeXml(r.model.instanceType)} in the model) for the next term: ${escapeXml(r.reservedReason)}.</li>
 <li>Move to spot: ${spot}.</li>
 <li>Saving: <strong data-field="savingShare">${(r.savingShare * 100).toFixed(1)}%</strong> of the month, about <strong data-field="estimatedSaving">${money(r.estimatedSavingOfPaidMicroUsd)}</strong> of the ${money(audit.costMicroUsd)} paid.</li>
 </ul>
@@ -160,31 +251,22 @@ function recommendation(audit: MonthlyAudit): string {
 <tr><td>… and the recommended commitment</td><td>${money(r.recommendedMicroUsd)}</td></tr>
 <tr><td>Best mix in hindsight</td><td>${money(r.hindsightMicroUsd)}</td></tr>
 </table>
-<p class="note">${escapeHtml(r.model.note)}</p>
+<p class="note">${escapeXml(r.model.note)}</p>
 </div>`;
 }
 
 function modeTable(audit: MonthlyAudit): string {
   const rows = audit.byMode.map(
     (m) =>
-      `<tr data-mode="${m.mode}"><td>${m.mode}</td><td>${money(m.costMicroUsd)}</td><td>${(m.share * 100).toFixed(1)}%</td><td>${hours(m.seconds)}</td></tr>`,
+      `<tr data-mode="${m.mode}"><td>${m.mode}</td><td>${money(m.costMicroUsd)}</td><td>${share(m.share)}</td><td>${hours(m.seconds)}</td></tr>`,
   );
   const s = audit.spotSavings;
   return `<table>
 <tr><th>Mode</th><th>USD</th><th>Share</th><th>Instance-hours</th></tr>
 ${rows.join('\n')}
 </table>
-<p>Spot saved <strong>${money(s.savingMicroUsd)}</strong> against on-demand for the same ${hours(s.spotSeconds)} hours (catalog prices, ${escapeHtml(s.region)}). Idle reserved: <span data-field="idleGpuHours">${audit.reserved.idleGpuHours}</span> GPU-hours (${money(audit.reserved.idleMicroUsd)}) across the fleet's ${audit.reserved.commitments} commitment(s). Spot interruptions of your instances: <span data-field="interruptions">${audit.interruptions.count}</span>.</p>`;
-}
-
-function axis(maxLabel: string): string {
-  const base = TOP + PLOT_H;
-  return `<line x1="${LEFT}" x2="${LEFT + PLOT_W}" y1="${base}" y2="${base}" stroke="#999"/><line x1="${LEFT}" x2="${LEFT}" y1="${TOP}" y2="${base}" stroke="#999"/><text x="${LEFT - 6}" y="${TOP + 8}" text-anchor="end">${escapeHtml(maxLabel)}</text><text x="${LEFT - 6}" y="${base}" text-anchor="end">0</text>\n`;
+<p>Spot saved <strong>${money(s.savingMicroUsd)}</strong> against on-demand for the same ${hours(s.spotSeconds)} hours (catalog prices, ${escapeXml(s.region)}). Idle reserved: <span data-field="idleGpuHours">${audit.reserved.idleGpuHours}</span> GPU-hours (${money(audit.reserved.idleMicroUsd)}) across the fleet's ${audit.reserved.commitments} commitment(s). Spot interruptions of your instances: <span data-field="interruptions">${audit.interruptions.count}</span>.</p>`;
 }
 
 const hours = (seconds: number) => (seconds / 3600).toFixed(1);
-const fixed = (value: number) => value.toFixed(1);
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+const share = (fraction: number) => `${(fraction * 100).toFixed(1)}%`;

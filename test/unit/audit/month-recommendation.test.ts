@@ -32,7 +32,9 @@ describe('recommendForMonth', () => {
     });
     // Training + inference levels over the 720 h month: 720 h, 720 h, 240 h (b), 24 h (b + e).
     expect(r.reservedGpus).toBe(2);
-    expect(r.reservedReason).toBe('GPU 2 was busy 100% of the last 30 days (break-even 63%); GPU 3 only 33%');
+    expect(r.reservedReason).toBe(
+      '2 GPUs at once were in use 100% of the last 30 days, above the 63% at which a reserved GPU pays for itself; a 3rd GPU at once only 33% of the time',
+    );
     // 2 GPUs x 720 h x ($3.06 - $1.9278)
     expect(r.reservedSavingMicroUsd).toBe(1_630_368_000);
     // As ran: (1440 + 240 + 120 + 24) GPU-h on-demand x $3.06 + 48 GPU-h spot x $1.00.

@@ -185,7 +185,9 @@ describe('buildMonthlyAudit', () => {
     expect(silent.findings).toEqual([]);
     const html = renderAuditReport(silent);
     expect(html).toContain('data-label="no-telemetry"');
-    expect(html).not.toMatch(/<rect data-hour/);
+    // Every hour is drawn as missing (hatched), none as a measured bar.
+    expect(html).not.toMatch(/data-percent=/);
+    expect(html.match(/data-no-telemetry=/g)).toHaveLength(24);
   });
 
   it('summarises itself for the alerts topic with a stable auditId', () => {

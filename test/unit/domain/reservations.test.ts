@@ -63,7 +63,9 @@ describe('recommendReservedGpus', () => {
     const decision = recommendReservedGpus({ ...prices, history, termStartMs });
     expect(decision.gpus).toBe(2);
     expect(decision.breakEvenUtilization).toBeCloseTo(0.63, 10);
-    expect(decision.reason).toBe('GPU 2 was busy 67% of the last 3 days (break-even 63%); GPU 3 only 33%');
+    expect(decision.reason).toBe(
+      '2 GPUs at once were in use 67% of the last 3 days, above the 63% at which a reserved GPU pays for itself; a 3rd GPU at once only 33% of the time',
+    );
   });
 
   it('does not reserve a GPU busy just under break-even', () => {
@@ -88,13 +90,17 @@ describe('recommendReservedGpus', () => {
   it('reserves nothing without history, and says so', () => {
     const decision = recommendReservedGpus({ ...prices, history: [], termStartMs });
     expect(decision.gpus).toBe(0);
-    expect(decision.reason).toBe('no demand in the last 3 days; break-even 63%');
+    expect(decision.reason).toBe(
+      'no GPU was in use in the last 3 days; a reserved GPU pays for itself above 63% use',
+    );
   });
 
   it('names a lookback of part days to the tenth (an audit of the month so far)', () => {
     const lookbackMs = 29 * DAY + 0.926066 * DAY;
     const decision = recommendReservedGpus({ ...prices, history: [], termStartMs, lookbackMs });
-    expect(decision.reason).toBe('no demand in the last 29.9 days; break-even 63%');
+    expect(decision.reason).toBe(
+      'no GPU was in use in the last 29.9 days; a reserved GPU pays for itself above 63% use',
+    );
   });
 });
 

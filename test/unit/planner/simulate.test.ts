@@ -66,7 +66,7 @@ describe('reservations in the replay', () => {
     const outcome = simulate(traceOf([lease('a', 'inference', 2, 0, 60 * DAY)]));
     expect(outcome.reservedTerms.map((term) => term.gpus)).toEqual([0, 2]);
     expect(outcome.reservedTerms[1]?.reason).toBe(
-      'GPU 2 was busy 100% of the last 3 days (break-even 63%); no demand above 2 GPUs',
+      '2 GPUs at once were in use 100% of the last 3 days, above the 63% at which a reserved GPU pays for itself; never more than 2 GPUs at once',
     );
     expect(outcome.costMicroUsd).toEqual({ 'on-demand': 4_406_400_000, reserved: 2 * TERM_GPU, spot: 0 });
     expect(outcome.reservedBusyGpuHours).toBe(2 * 720);
