@@ -8,6 +8,7 @@ import { type LeaseCommand, leaseCommandSchema } from '../../shared/ports/lease-
 import { replaceInterrupted } from '../../shared/usecases/interruptions';
 import { provisionLease } from '../../shared/usecases/provision-lease';
 import { completeRelease, expireLease } from '../../shared/usecases/release-lease';
+import { advanceTask, startTaskOnLease } from '../../shared/usecases/tasks';
 import { leaseWorkerWiring } from './wiring';
 
 const { idempotency: persistenceStore, ...controlPlane } = buildPorts(leaseWorkerWiring);
@@ -32,14 +33,28 @@ const runCommand = makeIdempotent(
   },
 );
 
-function dispatch(command: LeaseCommand): Promise<string> {
+async function dispatch(command: LeaseCommand): Promise<string> {
+  const { tenantId, leaseId } = command;
   switch (command.type) {
-    case 'provision':
-      return provisionLease(controlPlane, command.tenantId, command.leaseId);
+    case 'provision': {
+      const outcome = await provisionLease(controlPlane, tenantId, leaseId);
+      if (outcome === 'running') await startTaskOnLease(controlPlane, tenantId, leaseId);
+      return outcome;
+    }
     case 'release':
-      return completeRelease(controlPlane, command.tenantId, command.leaseId);
-    case 'replace':
-      return replaceInterrupted(controlPlane, command.tenantId, command.leaseId, command.instanceId ?? '');
+      // The task stops first (STOPPED), then the instances go.
+      await advanceTask(controlPlane, tenantId, leaseId, { type: 'stop', atMs: controlPlane.now() });
+      return completeRelease(controlPlane, tenantId, leaseId);
+    case 'replace': {
+      const instanceId = command.instanceId ?? '';
+      const outcome = await replaceInterrupted(controlPlane, tenantId, leaseId, instanceId);
+      if (outcome === 'replaced') {
+        // The old attempt ended with its instance; the next one runs on the replacement.
+        await advanceTask(controlPlane, tenantId, leaseId, { type: 'instance-lost', instanceId, atMs: controlPlane.now() });
+        await startTaskOnLease(controlPlane, tenantId, leaseId);
+      }
+      return outcome;
+    }
     // From the lease's expiry schedule: released like a tenant's DELETE.
     case 'expire':
       return expireLease(controlPlane, command.tenantId, command.leaseId);

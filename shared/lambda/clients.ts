@@ -5,6 +5,7 @@ import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { SchedulerClient } from '@aws-sdk/client-scheduler';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
+import { SSMClient } from '@aws-sdk/client-ssm';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { tracer } from './observability';
 
@@ -61,6 +62,10 @@ export class Clients {
       'cloudwatch',
       () => this.given.cloudWatch ?? tracer.captureAWSv3Client(new CloudWatchClient({})),
     );
+  }
+  /** One per GPU region: a task's command goes to its instance's region. */
+  ssm(region: string): SSMClient {
+    return this.once(`ssm:${region}`, () => tracer.captureAWSv3Client(new SSMClient({ region })));
   }
   get scheduler(): SchedulerClient {
     return this.once('scheduler', () => tracer.captureAWSv3Client(new SchedulerClient({})));

@@ -3,12 +3,14 @@ import { PROJECT_PATTERN } from '../../../shared/domain/budgets/budget';
 import { LEASE_STATUSES, RENTAL_MODES, WORKLOADS } from '../../../shared/domain/lease';
 import { leaseDurationMinutes } from '../../../shared/domain/lease-expiry';
 import { LeaseNotFoundError } from '../../../shared/errors';
+import { secretsOutsidePrefix, taskSpecSchema } from '../../../shared/domain/tasks/spec';
 import { LEASE_ID_PATTERN } from '../../../shared/ids';
 import type { CreateLeaseRequest } from '../../../shared/usecases/create-lease';
 import { priceChangesOf } from '../../../shared/usecases/price-history';
 import * as z from '../../../shared/zod';
 import { type ApiEvent, type ApiResult, json, parseJsonBody, tenantOf, validate } from '../http';
 import { leaseBody } from '../lease-view';
+import { taskOpenApiSchema } from '../task-view';
 import {
   authErrors,
   errorResponse,
@@ -82,6 +84,9 @@ export const createLeaseBody = z
       .check(
         z.describe("Pin the lease to this image version (default: the default image's current version)"),
       ),
+    task: z
+      .optional(taskSpecSchema)
+      .check(z.describe('Work to run on the lease once it runs (SSM Run Command); see the Task schema')),
   })
   .check(
     z.refine((body) => body.instanceType === undefined || body.gpuModel === undefined, {
@@ -116,6 +121,15 @@ export async function postLease(event: ApiEvent, ctx: ApiContext): Promise<ApiRe
     );
   }
   const body = validate(createLeaseBody, parseJsonBody(event), 'body');
+  const [outside] = body.task ? secretsOutsidePrefix(body.task, tenantId) : [];
+  if (outside !== undefined) {
+    throw new ClientError(
+      400,
+      'VALIDATION_FAILED',
+      `task.secrets.${outside} must name an SSM parameter under /gpurent/${tenantId}/ or a Secrets Manager secret under gpurent/${tenantId}/`,
+      `task.secrets.${outside}`,
+    );
+  }
   const request: CreateLeaseRequest = { tenantId, ...body };
   const lease = await ctx.createLeaseOnce({ tenantId, idempotencyKey, request });
   return json(
@@ -231,8 +245,10 @@ export const leaseOpenApi = (): OpenApiGroup<keyof typeof leaseRoutes> => ({
         costMicroUsd: micro,
         costUsd: usd,
         instances: { type: 'array', items: ref('Instance') },
+        task: ref('Task'),
       },
     },
+    Task: taskOpenApiSchema,
     Placement: {
       type: 'object',
       description: 'Where the provisioner placed the lease, and why (also in the LeaseRunning event)',
