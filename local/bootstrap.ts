@@ -1,3 +1,8 @@
+import {
+  CloudWatchLogsClient,
+  CreateLogGroupCommand,
+  PutRetentionPolicyCommand,
+} from '@aws-sdk/client-cloudwatch-logs';
 import { CreateTableCommand, DynamoDBClient, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import {
   CreateLaunchTemplateCommand,
@@ -13,7 +18,6 @@ import {
   PutRuleCommand,
   PutTargetsCommand,
 } from '@aws-sdk/client-eventbridge';
-import { CloudWatchLogsClient, CreateLogGroupCommand, PutRetentionPolicyCommand } from '@aws-sdk/client-cloudwatch-logs';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { CreateScheduleGroupCommand, SchedulerClient } from '@aws-sdk/client-scheduler';
 import { CreateTopicCommand, SNSClient } from '@aws-sdk/client-sns';
@@ -23,13 +27,13 @@ import {
   BUCKETS,
   EC2_EVENTS_RULE,
   EVENT_BUS,
-  LOG_GROUPS,
   LEASE_EXPIRY,
+  LOG_GROUPS,
   QUEUES,
   type QueueDefinition,
   TABLES,
-  type TableDefinition,
   TASK_EVENTS_RULE,
+  type TableDefinition,
   TOPICS,
 } from '../shared/resources';
 import type { EmulatorEndpoints } from './emulators';
@@ -137,10 +141,17 @@ async function createEc2EventRules(
  * on the home region's default bus (where the local SSM agent puts them), and
  * the task output log group and checkpoint bucket, on moto.
  */
-async function createTaskResources(endpoints: EmulatorEndpoints, region: string, prefix: string, queueUrl: string) {
+async function createTaskResources(
+  endpoints: EmulatorEndpoints,
+  region: string,
+  prefix: string,
+  queueUrl: string,
+) {
   const events = new EventBridgeClient(clientConfig(endpoints.events, region));
   const name = `${prefix}-${TASK_EVENTS_RULE.id}`;
-  await events.send(new PutRuleCommand({ Name: name, EventPattern: JSON.stringify(TASK_EVENTS_RULE.eventPattern) }));
+  await events.send(
+    new PutRuleCommand({ Name: name, EventPattern: JSON.stringify(TASK_EVENTS_RULE.eventPattern) }),
+  );
   const queueArn = `arn:aws:sqs:${region}:${MOTO_ACCOUNT}:${queueUrl.split('/').pop() ?? ''}`;
   await events.send(new PutTargetsCommand({ Rule: name, Targets: [{ Id: 'task-events', Arn: queueArn }] }));
   events.destroy();
@@ -259,7 +270,10 @@ export async function createLocalResources(
     env[queue.envVar] = await createQueueWithDeadLetters(client, `${prefix}-${queue.id}`, queue);
   }
   await createEc2EventRules(endpoints, region, prefix, env[QUEUES.ec2Events.envVar] ?? '');
-  Object.assign(env, await createTaskResources(endpoints, region, prefix, env[QUEUES.taskEvents.envVar] ?? ''));
+  Object.assign(
+    env,
+    await createTaskResources(endpoints, region, prefix, env[QUEUES.taskEvents.envVar] ?? ''),
+  );
   for (const topic of Object.values(TOPICS)) {
     const created = await sns.send(new CreateTopicCommand({ Name: `${prefix}-${topic.id}` }));
     env[topic.envVar] = created.TopicArn ?? '';

@@ -1,15 +1,15 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
+import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { EC2Client } from '@aws-sdk/client-ec2';
 import { SchedulerClient } from '@aws-sdk/client-scheduler';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse } from 'aws-lambda';
-import { nextAuditRunAfter } from '../shared/domain/audit/audit-month';
 import { DynamoDbLeaseRepository } from '../shared/adapters/dynamodb-lease-repository';
+import { nextAuditRunAfter } from '../shared/domain/audit/audit-month';
 import { Clients } from '../shared/lambda/clients';
 import { BUCKETS, LEASE_EXPIRY, LOG_GROUPS, QUEUES, TABLES, TOPICS } from '../shared/resources';
 import { LOCAL_GPU_REGIONS } from './bootstrap';
@@ -74,18 +74,27 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const env = await prepareFunctionEnvironment(endpoints, region, prefix);
     // Handlers read their configuration once, at import: set it first.
     Object.assign(process.env, env);
-    const [api, worker, metering, reconciler, budgetEvaluator, scalingEvaluator, audit, interruptions, taskEvents] =
-      await Promise.all([
-        import('../functions/api/handler'),
-        import('../functions/lease-worker/handler'),
-        import('../functions/metering/handler'),
-        import('../functions/reconciler/handler'),
-        import('../functions/budget-evaluator/handler'),
-        import('../functions/scaling-evaluator/handler'),
-        import('../functions/audit/handler'),
-        import('../functions/interruption-handler/handler'),
-        import('../functions/task-events/handler'),
-      ]);
+    const [
+      api,
+      worker,
+      metering,
+      reconciler,
+      budgetEvaluator,
+      scalingEvaluator,
+      audit,
+      interruptions,
+      taskEvents,
+    ] = await Promise.all([
+      import('../functions/api/handler'),
+      import('../functions/lease-worker/handler'),
+      import('../functions/metering/handler'),
+      import('../functions/reconciler/handler'),
+      import('../functions/budget-evaluator/handler'),
+      import('../functions/scaling-evaluator/handler'),
+      import('../functions/audit/handler'),
+      import('../functions/interruption-handler/handler'),
+      import('../functions/task-events/handler'),
+    ]);
     const telemetry = { ec2: new EC2Client({}), cloudWatch: new CloudWatchClient({}) };
     const gpuLoad = options.gpuLoad ?? { kind: 'idle' };
 

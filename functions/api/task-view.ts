@@ -40,13 +40,29 @@ const stringMap = { type: 'object', additionalProperties: { type: 'string' } } a
 export const taskOpenApiSchema = {
   type: 'object',
   description: "The lease's task: what runs on it and where it is (WAITING for the machine until it runs)",
-  required: ['status', 'command', 'env', 'secrets', 'onExit', 'maxAttempts', 'retryOnFailure', 'attempt', 'attempts'],
+  required: [
+    'status',
+    'command',
+    'env',
+    'secrets',
+    'onExit',
+    'maxAttempts',
+    'retryOnFailure',
+    'attempt',
+    'attempts',
+  ],
   properties: {
     status: { type: 'string', enum: TASK_STATUSES },
     image: { type: 'string' },
     command: { oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
-    env: { ...stringMap, description: 'Values of names that look secret (KEY, SECRET, TOKEN, PASSWORD, CREDENTIAL) show as ****' },
-    secrets: { ...stringMap, description: 'Names and the references they are read from on the instance; never values' },
+    env: {
+      ...stringMap,
+      description: 'Values of names that look secret (KEY, SECRET, TOKEN, PASSWORD, CREDENTIAL) show as ****',
+    },
+    secrets: {
+      ...stringMap,
+      description: 'Names and the references they are read from on the instance; never values',
+    },
     workdir: { type: 'string' },
     maxRuntimeMinutes: { type: 'integer' },
     onExit: { type: 'string', enum: ['release', 'keep'] },

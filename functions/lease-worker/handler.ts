@@ -48,9 +48,14 @@ async function dispatch(command: LeaseCommand): Promise<string> {
     case 'replace': {
       const instanceId = command.instanceId ?? '';
       const outcome = await replaceInterrupted(controlPlane, tenantId, leaseId, instanceId);
-      if (outcome === 'replaced') {
+      // Also on a redelivery (the lease already RUNNING again): both steps are idempotent.
+      if (outcome === 'replaced' || outcome === 'not-interrupted') {
         // The old attempt ended with its instance; the next one runs on the replacement.
-        await advanceTask(controlPlane, tenantId, leaseId, { type: 'instance-lost', instanceId, atMs: controlPlane.now() });
+        await advanceTask(controlPlane, tenantId, leaseId, {
+          type: 'instance-lost',
+          instanceId,
+          atMs: controlPlane.now(),
+        });
         await startTaskOnLease(controlPlane, tenantId, leaseId);
       }
       return outcome;

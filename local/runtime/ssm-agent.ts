@@ -12,8 +12,8 @@ import { ListCommandsCommand, type SSMClient } from '@aws-sdk/client-ssm';
 import { SSM_COMMAND_EVENT_TYPE } from '../../shared/domain/tasks/command-events';
 import { checkpointUri, taskLogStreams } from '../../shared/domain/tasks/log-streams';
 import { taskScript } from '../../shared/domain/tasks/script';
-import type { LeaseRepository } from '../../shared/ports/lease-repository';
 import { LEASE_TAG, TENANT_TAG } from '../../shared/ports/compute';
+import type { LeaseRepository } from '../../shared/ports/lease-repository';
 
 export interface SsmAgentClients {
   readonly ssm: (region: string) => SSMClient;
@@ -92,7 +92,8 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
         ],
       }),
     );
-    if (result.FailedEntryCount) throw new Error(`EventBridge refused the SSM event: ${JSON.stringify(result.Entries)}`);
+    if (result.FailedEntryCount)
+      throw new Error(`EventBridge refused the SSM event: ${JSON.stringify(result.Entries)}`);
   }
 
   async function writeLogs(run: Run) {
@@ -103,23 +104,34 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
     ] as const) {
       const text = lines.join('');
       if (text === '') continue;
-      await clients.logs.send(new CreateLogStreamCommand({ logGroupName: options.logGroupName, logStreamName: name }));
+      await clients.logs.send(
+        new CreateLogStreamCommand({ logGroupName: options.logGroupName, logStreamName: name }),
+      );
       const timestamp = Date.now();
       await clients.logs.send(
         new PutLogEventsCommand({
           logGroupName: options.logGroupName,
           logStreamName: name,
-          logEvents: text.replace(/\n$/, '').split('\n').map((message) => ({ timestamp, message })),
+          logEvents: text
+            .replace(/\n$/, '')
+            .split('\n')
+            .map((message) => ({ timestamp, message })),
         }),
       );
     }
   }
 
   async function instanceTags(region: string, instanceId: string) {
-    const described = await clients.ec2(region).send(new DescribeInstancesCommand({ InstanceIds: [instanceId] }));
+    const described = await clients
+      .ec2(region)
+      .send(new DescribeInstancesCommand({ InstanceIds: [instanceId] }));
     const instance = described.Reservations?.[0]?.Instances?.[0];
     const tag = (key: string) => instance?.Tags?.find((t) => t.Key === key)?.Value;
-    return { state: instance?.State?.Name ?? 'terminated', leaseId: tag(LEASE_TAG), tenantId: tag(TENANT_TAG) };
+    return {
+      state: instance?.State?.Name ?? 'terminated',
+      leaseId: tag(LEASE_TAG),
+      tenantId: tag(TENANT_TAG),
+    };
   }
 
   /** Starts one invocation; false when its lease does not know the command yet (tried again next round). */

@@ -7,8 +7,8 @@ import {
   QueryCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import type { TaskState } from '../domain/tasks/state';
 import type { Lease, LeaseInstance, LeaseStatus, LeaseView } from '../domain/lease';
+import type { TaskState } from '../domain/tasks/state';
 import type { LeasePage, LeaseRepository, TransitionChanges } from '../ports/lease-repository';
 import type { InstanceRef } from '../ports/metering-work';
 import { batchGetAll } from './dynamodb-batch-get';

@@ -10,11 +10,18 @@ import { type TaskRunner, TaskRunnerError, type TaskTarget } from '../ports/task
 const DOCUMENT = 'AWS-RunShellScript';
 
 /** Codes that mean the service has no CancelCommand (moto answers so). */
-const CANNOT_CANCEL = new Set(['NotImplementedException', 'NotImplemented', 'InvalidAction', 'UnknownOperationException']);
+const CANNOT_CANCEL = new Set([
+  'NotImplementedException',
+  'NotImplemented',
+  'InvalidAction',
+  'UnknownOperationException',
+]);
 /** The invocation ended already or is unknown: nothing to cancel. */
 const NOTHING_TO_CANCEL = new Set(['InvalidCommandId', 'InvalidInstanceId', 'DuplicateInstanceId']);
 
 const codeOf = (error: unknown) => (error instanceof Error ? error.name : 'Unknown');
+const statusOf = (error: unknown) =>
+  (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode ?? 0;
 
 /** SSM Run Command, one client per region; output to the task log group. */
 export class SsmTaskRunner implements TaskRunner {
@@ -30,7 +37,10 @@ export class SsmTaskRunner implements TaskRunner {
           DocumentName: DOCUMENT,
           InstanceIds: [target.instanceId],
           Parameters: { commands: [...commands], executionTimeout: [String(timeoutSeconds)] },
-          CloudWatchOutputConfig: { CloudWatchOutputEnabled: true, CloudWatchLogGroupName: this.logGroupName },
+          CloudWatchOutputConfig: {
+            CloudWatchOutputEnabled: true,
+            CloudWatchLogGroupName: this.logGroupName,
+          },
           TimeoutSeconds: 600,
         }),
       );
@@ -52,8 +62,8 @@ export class SsmTaskRunner implements TaskRunner {
     } catch (error) {
       const code = codeOf(error);
       if (NOTHING_TO_CANCEL.has(code)) return true;
-      // moto answers CancelCommand with a generic 500/unknown action: terminating the instance stops it.
-      if (CANNOT_CANCEL.has(code) || /not (yet )?implemented/i.test(String(error))) return false;
+      // moto has no CancelCommand: it answers an HTML 500 (no SSM error code). Terminating the instance stops it.
+      if (CANNOT_CANCEL.has(code) || (statusOf(error) >= 500 && code !== 'InternalServerError')) return false;
       throw new TaskRunnerError(code, 'CancelCommand', String(error));
     }
   }

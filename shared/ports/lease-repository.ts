@@ -1,5 +1,5 @@
-import type { TaskState } from '../domain/tasks/state';
 import type { Lease, LeaseInstance, LeasePlacement, LeaseStatus, LeaseView } from '../domain/lease';
+import type { TaskState } from '../domain/tasks/state';
 import type { InstanceRef } from './metering-work';
 
 export interface LeasePage {

@@ -16,7 +16,10 @@ export interface TaskRunner {
    */
   cancel(target: TaskTarget, commandId: string): Promise<boolean>;
   /** How an ended invocation finished (SSM's status events carry no exit code). */
-  result(target: TaskTarget, commandId: string): Promise<{ outcome: CommandOutcome | 'Pending'; exitCode?: number }>;
+  result(
+    target: TaskTarget,
+    commandId: string,
+  ): Promise<{ outcome: CommandOutcome | 'Pending'; exitCode?: number }>;
 }
 
 /** What starting and stopping tasks needs: the runner and where attempts keep their checkpoints. */

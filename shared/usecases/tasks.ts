@@ -2,7 +2,13 @@ import type { LeaseView } from '../domain/lease';
 import { type CommandInvocationEvent, commandPhase } from '../domain/tasks/command-events';
 import { checkpointUri } from '../domain/tasks/log-streams';
 import { taskScript } from '../domain/tasks/script';
-import { applyTaskEvent, isTaskEnded, type TaskEffect, type TaskEvent, type TaskState } from '../domain/tasks/state';
+import {
+  applyTaskEvent,
+  isTaskEnded,
+  type TaskEffect,
+  type TaskEvent,
+  type TaskState,
+} from '../domain/tasks/state';
 import type { TaskRunning, TaskTarget } from '../ports/task-runner';
 import type { ControlPlane } from './dependencies';
 import { requestRelease } from './release-lease';
@@ -44,7 +50,8 @@ export async function advanceTask(
     const step = applyTaskEvent(lease.task, event);
     if (!step.changed) return 'unchanged';
     if (!(await deps.leases.saveTask(tenantId, leaseId, step.task))) continue;
-    if (isTaskEnded(step.task.status) && !isTaskEnded(lease.task.status)) await announceEnd(deps, lease, step.task);
+    if (isTaskEnded(step.task.status) && !isTaskEnded(lease.task.status))
+      await announceEnd(deps, lease, step.task);
     for (const effect of step.effects) await perform(deps, lease, step.task, effect);
     return step.task.status;
   }
@@ -131,13 +138,21 @@ async function announceEnd(deps: TaskDeps, lease: LeaseView, task: TaskState): P
  * is open and not reclaimed. Called by the worker once provisioning or a
  * replacement made the lease RUNNING.
  */
-export async function startTaskOnLease(deps: TaskDeps, tenantId: string, leaseId: string): Promise<TaskOutcome> {
+export async function startTaskOnLease(
+  deps: TaskDeps,
+  tenantId: string,
+  leaseId: string,
+): Promise<TaskOutcome> {
   const lease = await deps.leases.get(tenantId, leaseId);
   if (!lease?.task) return 'no-task';
   if (lease.status !== 'RUNNING') return 'unchanged';
   const instance = lease.instances.find((i) => i.meteringOpen && i.interruptedAtMs === undefined);
   if (!instance) return 'unchanged';
-  return advanceTask(deps, tenantId, leaseId, { type: 'instance-ready', instanceId: instance.instanceId, atMs: deps.now() });
+  return advanceTask(deps, tenantId, leaseId, {
+    type: 'instance-ready',
+    instanceId: instance.instanceId,
+    atMs: deps.now(),
+  });
 }
 
 /** What a command's status event needs beyond moving the task: finding the instance's lease. */
@@ -166,8 +181,12 @@ export async function handleCommandEvent(
   const exitCode =
     detail['exit-code'] ??
     (phase === 'Failed'
-      ? (await deps.tasks.runner.result({ instanceId: instance.instanceId, region: instance.region }, commandId))
-          .exitCode
+      ? (
+          await deps.tasks.runner.result(
+            { instanceId: instance.instanceId, region: instance.region },
+            commandId,
+          )
+        ).exitCode
       : undefined);
   return advanceTask(deps, instance.tenantId, instance.leaseId, {
     type: 'ended',

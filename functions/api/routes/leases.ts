@@ -2,15 +2,14 @@ import { ClientError } from '../../../shared/client-error';
 import { PROJECT_PATTERN } from '../../../shared/domain/budgets/budget';
 import { LEASE_STATUSES, RENTAL_MODES, WORKLOADS } from '../../../shared/domain/lease';
 import { leaseDurationMinutes } from '../../../shared/domain/lease-expiry';
-import { LeaseNotFoundError } from '../../../shared/errors';
 import { secretsOutsidePrefix, taskSpecSchema } from '../../../shared/domain/tasks/spec';
+import { LeaseNotFoundError } from '../../../shared/errors';
 import { LEASE_ID_PATTERN } from '../../../shared/ids';
 import type { CreateLeaseRequest } from '../../../shared/usecases/create-lease';
 import { priceChangesOf } from '../../../shared/usecases/price-history';
 import * as z from '../../../shared/zod';
 import { type ApiEvent, type ApiResult, json, parseJsonBody, tenantOf, validate } from '../http';
 import { leaseBody } from '../lease-view';
-import { taskOpenApiSchema } from '../task-view';
 import {
   authErrors,
   errorResponse,
@@ -26,6 +25,7 @@ import {
 } from '../openapi-parts';
 import { pathParameter, pathValue } from '../path';
 import type { Routes } from '../routing';
+import { taskOpenApiSchema } from '../task-view';
 import type { ApiContext } from './context';
 
 export const regionName = z

@@ -12,8 +12,11 @@ export interface AttemptContext {
 /** Single-quoted for the shell: nothing inside is expanded. */
 export const shellQuote = (text: string) => `'${text.replaceAll("'", `'"'"'`)}'`;
 
+/** A shell string runs in `sh -c`; an argv runs as it is, each argument quoted. */
 function commandLine(spec: TaskSpec): string {
-  return typeof spec.command === 'string' ? spec.command : spec.command.map(shellQuote).join(' ');
+  return typeof spec.command === 'string'
+    ? `/bin/sh -c ${shellQuote(spec.command)}`
+    : spec.command.map(shellQuote).join(' ');
 }
 
 function secretLine(name: string, reference: string, tenantId: string): string {
@@ -52,12 +55,14 @@ export function taskScript(spec: TaskSpec, context: AttemptContext): string[] {
     const envFlags = names.map((name) => ` -e ${name}`).join('');
     return [
       ...lines,
-      `${limit}docker run --rm --gpus all --network host${envFlags}${workdir} ${shellQuote(spec.image)} /bin/sh -c ${shellQuote(command)}`,
+      `${limit}docker run --rm --gpus all --network host${envFlags}${workdir} ${shellQuote(spec.image)} ${command}`,
     ];
   }
   return [
     ...lines,
-    ...(spec.workdir === undefined ? [] : [`mkdir -p ${shellQuote(spec.workdir)}`, `cd ${shellQuote(spec.workdir)}`]),
-    `${limit}/bin/sh -c ${shellQuote(command)}`,
+    ...(spec.workdir === undefined
+      ? []
+      : [`mkdir -p ${shellQuote(spec.workdir)}`, `cd ${shellQuote(spec.workdir)}`]),
+    `${limit}${command}`,
   ];
 }

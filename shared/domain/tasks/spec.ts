@@ -17,12 +17,13 @@ const IMAGE_REFERENCE =
 
 const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
 
-const commandText = z
-  .string()
-  .check(
-    z.minLength(1),
-    z.refine((text) => bytes(text) <= MAX_TASK_COMMAND_BYTES, `must be at most ${MAX_TASK_COMMAND_BYTES} bytes`),
-  );
+const commandText = z.string().check(
+  z.minLength(1),
+  z.refine(
+    (text) => bytes(text) <= MAX_TASK_COMMAND_BYTES,
+    `must be at most ${MAX_TASK_COMMAND_BYTES} bytes`,
+  ),
+);
 
 const variableName = z.string().check(z.regex(TASK_VARIABLE_NAME, 'must match [A-Z_][A-Z0-9_]{0,127}'));
 
@@ -35,19 +36,20 @@ export const taskSpecSchema = z.strictObject({
       .string()
       .check(
         z.maxLength(512),
-        z.regex(IMAGE_REFERENCE, 'must be a container image reference such as 123456789012.dkr.ecr.us-east-1.amazonaws.com/train:v3'),
+        z.regex(
+          IMAGE_REFERENCE,
+          'must be a container image reference such as 123456789012.dkr.ecr.us-east-1.amazonaws.com/train:v3',
+        ),
       ),
   ),
   command: z.union([
-    z
-      .array(z.string())
-      .check(
-        z.minLength(1),
-        z.refine(
-          (argv) => bytes(argv.join(' ')) <= MAX_TASK_COMMAND_BYTES,
-          `must be at most ${MAX_TASK_COMMAND_BYTES} bytes`,
-        ),
+    z.array(z.string()).check(
+      z.minLength(1),
+      z.refine(
+        (argv) => bytes(argv.join(' ')) <= MAX_TASK_COMMAND_BYTES,
+        `must be at most ${MAX_TASK_COMMAND_BYTES} bytes`,
       ),
+    ),
     commandText,
   ]),
   env: z.optional(
@@ -57,13 +59,18 @@ export const taskSpecSchema = z.strictObject({
         z
           .string()
           .check(
-            z.refine((value) => bytes(value) <= MAX_TASK_ENV_VALUE_BYTES, `must be at most ${MAX_TASK_ENV_VALUE_BYTES} bytes`),
+            z.refine(
+              (value) => bytes(value) <= MAX_TASK_ENV_VALUE_BYTES,
+              `must be at most ${MAX_TASK_ENV_VALUE_BYTES} bytes`,
+            ),
           ),
       )
       .check(entriesAtMost(MAX_TASK_ENV_ENTRIES)),
   ),
   secrets: z.optional(
-    z.record(variableName, z.string().check(z.minLength(1), z.maxLength(2048))).check(entriesAtMost(MAX_TASK_ENV_ENTRIES)),
+    z
+      .record(variableName, z.string().check(z.minLength(1), z.maxLength(2048)))
+      .check(entriesAtMost(MAX_TASK_ENV_ENTRIES)),
   ),
   workdir: z.optional(z.string().check(z.regex(/^\/[\w./-]{0,1023}$/, 'must be an absolute path'))),
   maxRuntimeMinutes: z.optional(z.number().check(z.int(), z.gte(1), z.lte(MAX_TASK_RUNTIME_MINUTES))),

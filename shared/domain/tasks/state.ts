@@ -149,13 +149,18 @@ function onEnded(task: TaskState, event: Extract<TaskEvent, { type: 'ended' }>):
     return { task: recorded, effects: [], changed: true };
   if (event.outcome === 'Success') return end(recorded, 'SUCCEEDED', event.atMs, { exitCode: 0 });
   if (event.outcome === 'Cancelled')
-    return end(recorded, 'STOPPED', event.atMs, { failureReason: 'the command was cancelled outside gpurent' });
+    return end(recorded, 'STOPPED', event.atMs, {
+      failureReason: 'the command was cancelled outside gpurent',
+    });
   const overTime =
     event.outcome === 'TimedOut' ||
     (event.exitCode === RUNTIME_EXCEEDED_EXIT_CODE && task.spec.maxRuntimeMinutes !== undefined);
   if (!overTime && task.spec.retryOnFailure && task.attempt < task.spec.maxAttempts)
     return startOn(recorded, record.instanceId);
-  return end(recorded, 'FAILED', event.atMs, { exitCode, failureReason: failureOf(task, event.outcome, exitCode) });
+  return end(recorded, 'FAILED', event.atMs, {
+    exitCode,
+    failureReason: failureOf(task, event.outcome, exitCode),
+  });
 }
 
 /**
@@ -179,7 +184,10 @@ function transition(task: TaskState, event: TaskEvent): TaskStep {
       const record = current(task);
       if (event.attempt !== task.attempt || !record || record.commandId !== undefined) return unchanged(task);
       return {
-        task: { ...task, attempts: withAttempt(task, task.attempt, { commandId: event.commandId, status: 'SENT' }) },
+        task: {
+          ...task,
+          attempts: withAttempt(task, task.attempt, { commandId: event.commandId, status: 'SENT' }),
+        },
         effects: [],
         changed: true,
       };
@@ -242,9 +250,18 @@ function transition(task: TaskState, event: TaskEvent): TaskStep {
         ? [{ kind: 'cancel', commandId: record.commandId, instanceId: record.instanceId }]
         : [];
       const stopped: TaskState = record
-        ? { ...task, attempts: withAttempt(task, record.attempt, { status: 'CANCELLED', endedAtMs: event.atMs }) }
+        ? {
+            ...task,
+            attempts: withAttempt(task, record.attempt, { status: 'CANCELLED', endedAtMs: event.atMs }),
+          }
         : task;
-      return end(stopped, 'STOPPED', event.atMs, { failureReason: 'stopped: the lease was released' }, cancel);
+      return end(
+        stopped,
+        'STOPPED',
+        event.atMs,
+        { failureReason: 'stopped: the lease was released' },
+        cancel,
+      );
     }
   }
 }
@@ -255,6 +272,6 @@ function transition(task: TaskState, event: TaskEvent): TaskStep {
  * own termination instant).
  */
 export function taskReleaseInstant(task: TaskState | undefined): number | undefined {
-  if (!task || task.spec.onExit !== 'release') return undefined;
+  if (task?.spec.onExit !== 'release') return undefined;
   return task.status === 'SUCCEEDED' || task.status === 'FAILED' ? task.endedAtMs : undefined;
 }

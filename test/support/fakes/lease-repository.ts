@@ -1,7 +1,7 @@
-import type { TaskState } from '../../../shared/domain/tasks/state';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { LeaseAlreadyExistsError } from '../../../shared/adapters/dynamodb-lease-repository';
 import type { Lease, LeaseInstance, LeaseStatus, LeaseView } from '../../../shared/domain/lease';
+import type { TaskState } from '../../../shared/domain/tasks/state';
 import type { LeasePage, LeaseRepository, TransitionChanges } from '../../../shared/ports/lease-repository';
 import type { InstanceRef } from '../../../shared/ports/metering-work';
 import { Faults, stored } from './faults';
