@@ -18,6 +18,7 @@ const BENCHMARKS: Record<string, () => Promise<BenchmarkModule>> = {
   budgets: () => import('./budgets'),
   cli: () => import('./cli'),
   provisioning: () => import('./provisioning'),
+  tasks: () => import('./tasks'),
 };
 
 const RESULTS_PATH = resolve(REPO_ROOT, 'bench/results.json');

@@ -15,8 +15,11 @@ import {
   leaseShow,
 } from './leases';
 import { type LoginOptions, login } from './login';
+import { type LogsOptions, logs } from './logs';
 import { leaseMetrics, type MetricsOptions } from './metrics';
 import { type AuditOptions, auditReport, type ProfileOptions, profile } from './reports';
+import { type RunOptions, run } from './run';
+import { type SshOptions, ssh } from './ssh';
 import { type UsageOptions, usage } from './usage';
 
 const json = () => new Option('--json', 'print JSON instead of a table');
@@ -58,6 +61,22 @@ export function createProgram(io: CliIo): Command {
     .action((options: LoginOptions) => login(options, io));
 
   program.addCommand(leaseCommand(io));
+  program.addCommand(runCommand(io));
+
+  program
+    .command('logs')
+    .description("the output of a lease's task (stdout here, stderr on stderr)")
+    .argument('<lease-id>')
+    .option('-f, --follow', 'keep printing new output until the task ends')
+    .option('--attempt <n>', 'the attempt to show (default: the latest)')
+    .action((id: string, options: LogsOptions) => logs(id, options, io));
+
+  program
+    .command('ssh')
+    .description("a shell on a lease's instance through Session Manager (needs the AWS CLI and its plugin)")
+    .argument('<lease-id>')
+    .option('--instance <id>', 'which instance of the lease (default: the first)')
+    .action((id: string, options: SshOptions) => ssh(id, options, io));
 
   program
     .command('usage')
@@ -118,12 +137,10 @@ export function createProgram(io: CliIo): Command {
   return program;
 }
 
-function leaseCommand(io: CliIo): Command {
-  const lease = new Command('lease').description('ask for GPUs, list, show and release leases');
-  lease
-    .command('create')
-    .description('ask for GPUs')
-    .addOption(new Option('--workload <kind>', 'what runs').choices(WORKLOADS).makeOptionMandatory())
+/** The options that say what a lease asks for, shared by `lease create` and `run`. */
+function leaseOptions(command: Command, workload: Option): Command {
+  return command
+    .addOption(workload.choices(WORKLOADS))
     .requiredOption('--gpus <n>', 'GPUs, 1-8 (single-GPU instances, or fewer larger ones where cheaper)')
     .option('--instance-type <type>', 'EC2 type, e.g. g5.xlarge (default: the cheapest pool that fits)')
     .option('--gpu-model <model>', 'any instance type with this GPU, e.g. A10G, L4, A100, H100')
@@ -137,7 +154,15 @@ function leaseCommand(io: CliIo): Command {
     .option('--image <name:version>', 'pin a registered image version (default: the current one)')
     .addOption(new Option('--mode <mode>', 'rental mode (default: the policy chooses)').choices(RENTAL_MODES))
     .option('--project <label>', 'cost label for usage and project budgets')
-    .option('--duration <minutes>', 'release on its own after this many minutes (1-43200)')
+    .option('--duration <minutes>', 'release on its own after this many minutes (1-43200)');
+}
+
+function leaseCommand(io: CliIo): Command {
+  const lease = new Command('lease').description('ask for GPUs, list, show and release leases');
+  leaseOptions(
+    lease.command('create').description('ask for GPUs'),
+    new Option('--workload <kind>', 'what runs').makeOptionMandatory(),
+  )
     .option('--wait', 'show progress until the lease is RUNNING (exit 1 if it FAILS)')
     .option('--timeout <seconds>', 'with --wait: give up waiting after this long', '600')
     .addOption(json())
@@ -156,6 +181,33 @@ function leaseCommand(io: CliIo): Command {
     leaseRelease(id, options, io),
   );
   return lease;
+}
+
+function runCommand(io: CliIo): Command {
+  const command = new Command('run')
+    .description(
+      "run work on a new lease: create it with its task, follow the output, exit with the task's exit code",
+    )
+    .argument('<task...>', 'a task file (task.yaml) or, after --, the command and its arguments')
+    .option(
+      '--param <name=v1,v2,...>',
+      'sweep: one lease per combination; NAME=value in the env, {name} in the command',
+      (value: string, previous: string[]) => [...previous, value],
+      [] as string[],
+    )
+    .option('--task-image <uri>', 'run the command in this container image (docker run --gpus all)')
+    .option('--workdir <dir>', 'working directory of the command')
+    .option('--max-runtime <minutes>', 'stop the task after this long (1-43200)')
+    .addOption(
+      new Option('--on-exit <what>', 'what the lease does when the task ends').choices(['release', 'keep']),
+    )
+    .option('--max-attempts <n>', 'attempts after spot interruptions (1-10, default 3)')
+    .option('--retry-on-failure', 'also run again a task that exits non-zero')
+    .option('--timeout <seconds>', 'give up waiting for the task after this long', '3600')
+    .addOption(json());
+  return leaseOptions(command, new Option('--workload <kind>', 'what runs').default('batch')).action(
+    (args: string[], options: RunOptions) => run(args, options, io),
+  );
 }
 
 function budgetCommand(io: CliIo): Command {

@@ -41,6 +41,7 @@ import { LeaseExpiry } from './constructs/lease-expiry';
 import { gpurentMetric, OperationsDashboard } from './constructs/operations-dashboard';
 import { GpurentQueues } from './constructs/queues';
 import { GpurentSchedules } from './constructs/schedules';
+import { TaskAccess } from './constructs/task-access';
 import { InvalidContextError, readDeployContext } from './context';
 import { fleetInstanceRoleName, GpurentFleetStack } from './fleet-stack';
 import { parseGpuRegions } from './gpu-regions';
@@ -109,6 +110,7 @@ export class GpurentStack extends Stack {
   public readonly api: GpurentApi;
   public readonly schedules: GpurentSchedules;
   public readonly leaseExpiry: LeaseExpiry;
+  public readonly tasks: TaskAccess;
   public readonly dashboard: OperationsDashboard;
   public readonly functions: {
     readonly api: GpurentFunction;
@@ -137,6 +139,7 @@ export class GpurentStack extends Stack {
     const leaseCommands = this.queues.queues.leaseCommands;
     // Lease expiry: one-time schedules armed where leases are created, deleted when a lease ends.
     this.leaseExpiry = new LeaseExpiry(this, 'LeaseExpiry', { commandsQueue: leaseCommands.queue });
+    this.tasks = new TaskAccess(this, 'Tasks');
     const gpuRegions = props.gpuRegions ?? [this.region];
     // Each function is granted, and given the variables of, exactly what its wiring's ports reach.
     const targets: WiringTargets = {
@@ -146,6 +149,7 @@ export class GpurentStack extends Stack {
       alerts: this.alerts,
       fleet: this.fleet,
       leaseExpiry: this.leaseExpiry,
+      tasks: this.tasks,
       gpuRegions,
       remoteFleets: gpuRegions
         .filter((region) => region !== this.region)

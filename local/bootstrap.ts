@@ -1,3 +1,8 @@
+import {
+  CloudWatchLogsClient,
+  CreateLogGroupCommand,
+  PutRetentionPolicyCommand,
+} from '@aws-sdk/client-cloudwatch-logs';
 import { CreateTableCommand, DynamoDBClient, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import {
   CreateLaunchTemplateCommand,
@@ -13,16 +18,20 @@ import {
   PutRuleCommand,
   PutTargetsCommand,
 } from '@aws-sdk/client-eventbridge';
+import { CreateBucketCommand, PutPublicAccessBlockCommand, S3Client } from '@aws-sdk/client-s3';
 import { CreateScheduleGroupCommand, SchedulerClient } from '@aws-sdk/client-scheduler';
 import { CreateTopicCommand, SNSClient } from '@aws-sdk/client-sns';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { FLEET_TAG } from '../shared/ports/compute';
 import {
+  BUCKETS,
   EC2_EVENTS_RULE,
   EVENT_BUS,
   LEASE_EXPIRY,
+  LOG_GROUPS,
   QUEUES,
   type QueueDefinition,
+  SESSION_ROLE,
   TABLES,
   type TableDefinition,
   TOPICS,
@@ -200,7 +209,45 @@ async function createLeaseExpiry(
 }
 
 /**
- * Creates on the emulators every table, queue (with its DLQ), topic and bus that
+ * The log groups and buckets of shared/resources.ts on moto, and the session
+ * role's ARN (moto's STS issues credentials for any role name; it checks no policy).
+ */
+async function createTaskResources(endpoints: EmulatorEndpoints, region: string, prefix: string) {
+  const env: Record<string, string> = {};
+  const logs = new CloudWatchLogsClient(clientConfig(endpoints.logs, region));
+  for (const group of Object.values(LOG_GROUPS)) {
+    const name = `/${prefix}/${group.id}`;
+    await logs.send(new CreateLogGroupCommand({ logGroupName: name }));
+    await logs.send(
+      new PutRetentionPolicyCommand({ logGroupName: name, retentionInDays: group.retentionDays }),
+    );
+    env[group.envVar] = name;
+  }
+  logs.destroy();
+  const s3 = new S3Client({ ...clientConfig(endpoints.s3, region), forcePathStyle: true });
+  for (const bucket of Object.values(BUCKETS)) {
+    const name = `${prefix}-${bucket.id}`.toLowerCase();
+    await s3.send(new CreateBucketCommand({ Bucket: name }));
+    await s3.send(
+      new PutPublicAccessBlockCommand({
+        Bucket: name,
+        PublicAccessBlockConfiguration: {
+          BlockPublicAcls: true,
+          IgnorePublicAcls: true,
+          BlockPublicPolicy: true,
+          RestrictPublicBuckets: true,
+        },
+      }),
+    );
+    env[bucket.envVar] = name;
+  }
+  s3.destroy();
+  env[SESSION_ROLE.envVar] = `arn:aws:iam::${MOTO_ACCOUNT}:role/${prefix}-${SESSION_ROLE.id}`;
+  return env;
+}
+
+/**
+ * Creates on the emulators every table, queue (with its DLQ), topic, bus, log group and bucket that
  * shared/resources.ts declares (the list the CDK stack builds from), plus the
  * GPU launch template, and returns the environment the functions read.
  * `prefix` keeps parallel stacks (tests) apart on shared emulators.
@@ -238,6 +285,7 @@ export async function createLocalResources(
 
   const scheduler = new SchedulerClient(clientConfig(endpoints.scheduler, region));
   Object.assign(env, await createLeaseExpiry(scheduler, sqs, prefix, env[QUEUES.leaseCommands.envVar] ?? ''));
+  Object.assign(env, await createTaskResources(endpoints, region, prefix));
   scheduler.destroy();
   for (const gpuRegion of LOCAL_GPU_REGIONS) {
     const ec2 = new EC2Client(clientConfig(endpoints.ec2, gpuRegion));

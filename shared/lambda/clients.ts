@@ -1,10 +1,12 @@
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
+import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EC2Client } from '@aws-sdk/client-ec2';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { SchedulerClient } from '@aws-sdk/client-scheduler';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
+import { STSClient } from '@aws-sdk/client-sts';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { tracer } from './observability';
 
@@ -61,6 +63,12 @@ export class Clients {
       'cloudwatch',
       () => this.given.cloudWatch ?? tracer.captureAWSv3Client(new CloudWatchClient({})),
     );
+  }
+  get cloudWatchLogs(): CloudWatchLogsClient {
+    return this.once('logs', () => tracer.captureAWSv3Client(new CloudWatchLogsClient({})));
+  }
+  get sts(): STSClient {
+    return this.once('sts', () => tracer.captureAWSv3Client(new STSClient({})));
   }
   get scheduler(): SchedulerClient {
     return this.once('scheduler', () => tracer.captureAWSv3Client(new SchedulerClient({})));
