@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { parse } from 'yaml';
 import { usageError } from './errors';
 
 /**
@@ -16,7 +15,9 @@ export interface TaskFile {
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-export function parseTaskFile(text: string, where: string): TaskFile {
+export async function parseTaskFile(text: string, where: string): Promise<TaskFile> {
+  // Loaded (a chunk of its own) only by `run task.yaml`, so that every other command starts without it.
+  const { parse } = await import('yaml');
   let document: unknown;
   try {
     document = parse(text);

@@ -124,11 +124,6 @@ export class TaskAccess extends Construct {
         resources: [this.taskOutput.logGroupArn],
       }),
     );
-    acknowledgeWildcardResource(
-      fn.role,
-      this.taskOutput.logGroupArn,
-      'The streams of the task output group (its ARN ends in :*), read only.',
-    );
     fn.addEnvironment(LOG_GROUPS.taskOutput.envVar, this.taskOutput.logGroupName);
   }
 

@@ -91,8 +91,8 @@ describe('gpurent run request bodies', () => {
     ).toBe('mine');
   });
 
-  it('substitutes in a shell-string command and keeps the env a task file gives', () => {
-    const file = parseTaskFile(
+  it('substitutes in a shell-string command and keeps the env a task file gives', async () => {
+    const file = await parseTaskFile(
       [
         'workload: training',
         'gpus: 1',
@@ -121,10 +121,14 @@ describe('gpurent run request bodies', () => {
     });
   });
 
-  it('refuses task files that are not YAML or hold no task', () => {
-    expect(usage(() => parseTaskFile('task: [unclosed', 'bad.yaml'))).toBe(EXIT.usage);
-    expect(usage(() => parseTaskFile('workload: batch', 'no-task.yaml'))).toBe(EXIT.usage);
-    expect(usage(() => parseTaskFile('task: {command: x}\nparams: [1]', 'p.yaml'))).toBe(EXIT.usage);
+  it('refuses task files that are not YAML or hold no task', async () => {
+    for (const [text, where] of [
+      ['task: [unclosed', 'bad.yaml'],
+      ['workload: batch', 'no-task.yaml'],
+      ['task: {command: x}\nparams: [1]', 'p.yaml'],
+    ] as const) {
+      await expect(parseTaskFile(text, where)).rejects.toMatchObject({ exitCode: EXIT.usage });
+    }
   });
 });
 
