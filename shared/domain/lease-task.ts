@@ -10,12 +10,11 @@ import type { LeaseView } from './lease';
 export const TASK_STATUSES = ['WAITING', 'STARTING', 'RUNNING', 'SUCCEEDED', 'FAILED', 'STOPPED'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 
-/** One run of the task on one instance, through one SSM command. */
+/** One run of the task on one instance, through one SSM command (absent until the command is sent). */
 export interface TaskAttempt {
   readonly attempt: number;
   readonly instanceId: string;
-  readonly commandId: string;
-  readonly status: TaskStatus;
+  readonly commandId?: string | undefined;
   readonly exitCode?: number | undefined;
 }
 

@@ -5,8 +5,10 @@ export const TASK_OUTPUTS = ['stdout', 'stderr'] as const;
 export type TaskOutput = (typeof TASK_OUTPUTS)[number];
 
 /** SSM's CloudWatchOutputConfig naming: `<commandId>/<instanceId>/<plugin>/<stdout|stderr>`. */
-export const taskLogStream = (attempt: Pick<TaskAttempt, 'commandId' | 'instanceId'>, output: TaskOutput) =>
-  `${attempt.commandId}/${attempt.instanceId}/aws-runShellScript/${output}`;
+export const taskLogStream = (
+  attempt: { readonly commandId: string; readonly instanceId: string },
+  output: TaskOutput,
+) => `${attempt.commandId}/${attempt.instanceId}/aws-runShellScript/${output}`;
 
 export interface TaskLogEvent {
   readonly timestampMs: number;

@@ -51,13 +51,21 @@ export async function readLeaseLogs(
   }
   const ended = isTaskEnded(task.status);
   const status = { taskStatus: task.status, exitCode: task.exitCode };
-  if (!attempt) {
-    return { ...status, events: [], nextToken: encodeLogCursor({}), complete: ended };
+  const { commandId } = attempt ?? {};
+  if (!attempt || commandId === undefined) {
+    // No command sent yet: nothing can have been written.
+    return {
+      attempt: attempt?.attempt,
+      ...status,
+      events: [],
+      nextToken: encodeLogCursor({}),
+      complete: ended,
+    };
   }
   const pages = await Promise.all(
     TASK_OUTPUTS.map((output) =>
       deps.taskLogs.read({
-        stream: taskLogStream(attempt, output),
+        stream: taskLogStream({ commandId, instanceId: attempt.instanceId }, output),
         output,
         forwardToken: query.cursor?.[output],
         startTimeMs: query.sinceMs,

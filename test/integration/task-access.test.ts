@@ -63,7 +63,6 @@ describe('GET /v1/leases/{id}/logs', () => {
       attempt: 1,
       instanceId: instances[0]?.instanceId ?? '',
       commandId: 'cmd-1',
-      status: 'RUNNING' as const,
     };
     await withTask(leaseId, { status: 'RUNNING', attempt: 1, attempts: [attempt] });
     const t0 = Date.now() - 60_000;
@@ -93,7 +92,7 @@ describe('GET /v1/leases/{id}/logs', () => {
       status: 'SUCCEEDED',
       attempt: 1,
       exitCode: 0,
-      attempts: [{ ...attempt, status: 'SUCCEEDED' }],
+      attempts: [attempt],
     });
     const end = await harness.call(TENANT, LOGS, {
       params: { id: leaseId },

@@ -11,7 +11,6 @@ const attempt = (n: number) => ({
   attempt: n,
   instanceId: `i-${n}`,
   commandId: `cmd-${n}`,
-  status: 'RUNNING' as const,
 });
 
 describe('task log streams and pages', () => {

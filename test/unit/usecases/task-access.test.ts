@@ -14,7 +14,6 @@ const attempt = (n: number, instanceId: string) => ({
   attempt: n,
   instanceId,
   commandId: `cmd-${n}`,
-  status: 'RUNNING' as const,
 });
 
 /** The lease repository with a task on the lease, as the task core stores it. */
@@ -101,6 +100,19 @@ describe("a lease's task output", () => {
         code: 'TASK_ATTEMPT_NOT_FOUND',
       },
     );
+    const sending = {
+      leases: withTask(plane, () => ({
+        status: 'STARTING',
+        attempt: 1,
+        attempts: [{ attempt: 1, instanceId: lease.instances[0]?.instanceId ?? '' }],
+      })),
+      taskLogs,
+    };
+    expect(await readLeaseLogs(sending, TENANT, lease.leaseId, { limit: 10 })).toMatchObject({
+      attempt: 1,
+      events: [],
+      complete: false,
+    });
     const waiting = await readLeaseLogs(deps, TENANT, lease.leaseId, { limit: 10 });
     expect(waiting.attempt).toBeUndefined();
     expect(waiting).toMatchObject({ taskStatus: 'WAITING', events: [], complete: false });
