@@ -1,5 +1,5 @@
 import { DescribeInstancesCommand, EC2Client, TerminateInstancesCommand } from '@aws-sdk/client-ec2';
-import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { DeleteMessageCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
 import { afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { putEc2Event, putSpotWarning } from '../../local/ec2-events';
@@ -27,6 +27,11 @@ beforeAll(async () => {
 });
 
 const RECLAIM_MS = 120_000;
+/**
+ * moto answers more slowly as the shared emulators fill up with the whole suite's
+ * instances, rules and queues; these tests run late in it.
+ */
+const LATE_IN_SUITE_TIMEOUT_MS = 180_000;
 
 /**
  * The handler's clock two minutes on: moto stamps events with its own clock
@@ -37,9 +42,29 @@ const RECLAIM_MS = 120_000;
 function atReclaimTime() {
   vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + RECLAIM_MS });
 }
-afterEach(() => {
+afterEach(async () => {
   vi.useRealTimers();
+  // Events a test left undelivered (a failure midway) must not reach the next one.
+  await drainEc2Events();
 });
+
+/** Every EC2 event still on the queue, taken off unhandled. */
+async function drainEc2Events(): Promise<void> {
+  for (;;) {
+    const received = await motoSqs.send(
+      new ReceiveMessageCommand({ QueueUrl: env.EC2_EVENTS_QUEUE_URL, MaxNumberOfMessages: 10 }),
+    );
+    const messages = received.Messages ?? [];
+    if (messages.length === 0) return;
+    await Promise.all(
+      messages.map((m) =>
+        motoSqs.send(
+          new DeleteMessageCommand({ QueueUrl: env.EC2_EVENTS_QUEUE_URL, ReceiptHandle: m.ReceiptHandle }),
+        ),
+      ),
+    );
+  }
+}
 
 /** What the rule and the queue delivered (moto's SQS), handed to the handler as the event source would. */
 async function deliverEc2Events(): Promise<number> {
@@ -75,7 +100,9 @@ async function instanceIn(region: string, instanceId: string) {
   return result.Reservations?.[0]?.Instances?.[0];
 }
 
-describe('a spot interruption, through the real rule, queue and handler', () => {
+describe('a spot interruption, through the real rule, queue and handler', {
+  timeout: LATE_IN_SUITE_TIMEOUT_MS,
+}, () => {
   it('interrupts the lease, replaces it in the next spot pool and ends the old bill at the real termination', async () => {
     await awsProbe().purge(env.LEASE_COMMANDS_QUEUE_URL ?? '');
     const lease = await storedLease(leases, {
