@@ -120,10 +120,17 @@ type Template = {
  * What the rehearsal changes in its copy of the template (the template `cdk
  * deploy` sends is untouched): custom resources are left out, because moto runs
  * their Lambda handlers only in Docker and waits for their answer forever; and
- * moto's KMS tagging expects `TagKey`/`TagValue` where AWS::KMS::Key has `Key`/`Value`.
+ * moto's KMS tagging expects `TagKey`/`TagValue` where AWS::KMS::Key has `Key`/`Value`;
+ * and moto skips alarms, so what reads an alarm's ARN (the dashboard's alarm
+ * status widget) gets the ARN the alarm would have.
  */
 function withMotoWorkarounds<T extends Template>(template: T): T {
-  const copy = structuredClone(template);
+  const alarms = new Set(
+    Object.entries(template.Resources)
+      .filter(([, resource]) => resource.Type === 'AWS::CloudWatch::Alarm')
+      .map(([id]) => id),
+  );
+  const copy = withAlarmArnsSpelledOut(structuredClone(template), alarms);
   const custom = new Set(
     Object.entries(copy.Resources)
       .filter(([, resource]) => resource.Type.startsWith('Custom::'))
@@ -137,6 +144,21 @@ function withMotoWorkarounds<T extends Template>(template: T): T {
     }
   }
   return copy;
+}
+
+/** Every `Fn::GetAtt: [<alarm>, Arn]` in `node` replaced by that alarm's ARN, spelled out. */
+function withAlarmArnsSpelledOut<N>(node: N, alarms: ReadonlySet<string>): N {
+  if (Array.isArray(node)) return node.map((item) => withAlarmArnsSpelledOut(item, alarms)) as N;
+  if (node === null || typeof node !== 'object') return node;
+  const getAtt = (node as Record<string, unknown>)['Fn::GetAtt'];
+  if (Array.isArray(getAtt) && alarms.has(String(getAtt[0])) && getAtt[1] === 'Arn') {
+    return {
+      'Fn::Sub': `arn:\${AWS::Partition}:cloudwatch:\${AWS::Region}:\${AWS::AccountId}:alarm:${getAtt[0]}`,
+    } as N;
+  }
+  return Object.fromEntries(
+    Object.entries(node).map(([key, value]) => [key, withAlarmArnsSpelledOut(value, alarms)]),
+  ) as N;
 }
 
 interface AssetManifest {
