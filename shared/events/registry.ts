@@ -1,5 +1,6 @@
 import { BUDGET_ACTIONS } from '../domain/budgets/budget';
 import { RENTAL_MODES, WORKLOADS } from '../domain/lease';
+import { leaseGpusSchema } from '../domain/waste/fractional';
 import * as z from '../zod';
 
 /*
@@ -34,7 +35,7 @@ export const DOMAIN_EVENTS = {
     detail: z.strictObject({
       leaseId,
       workload: z.enum(WORKLOADS),
-      gpus: z.number().check(z.int(), z.gte(1)),
+      gpus: leaseGpusSchema,
       instanceType: z.string().check(z.minLength(1)),
       project: z.optional(project),
       expiresAtMs: z
@@ -49,7 +50,7 @@ export const DOMAIN_EVENTS = {
       leaseId,
       mode: z.enum(RENTAL_MODES),
       reason: z.string(),
-      gpus: z.number().check(z.int(), z.gte(1)),
+      gpus: leaseGpusSchema,
       placement: z.optional(placement),
     }),
   },
