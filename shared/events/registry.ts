@@ -106,6 +106,22 @@ export const DOMAIN_EVENTS = {
         .check(z.minLength(1), z.describe('The same id as the SNS alert; repeated on a resend.')),
     }),
   },
+  SpendAnomaly: {
+    version: 1,
+    description:
+      "A tenant's (or project's) spend rate stayed above its seasonal baseline for several metering runs: one per episode.",
+    detail: z.strictObject({
+      project: z.optional(project),
+      startedAtMs: epochMs,
+      rateMicroUsdPerHour: microUsd,
+      expectedMicroUsdPerHour: microUsd,
+      lineMicroUsdPerHour: microUsd,
+      leaseIds: z.readonly(z.array(leaseId)),
+      alertId: z
+        .string()
+        .check(z.minLength(1), z.describe('The same id as the SNS alert; repeated on a resend.')),
+    }),
+  },
   BudgetActionTaken: {
     version: 1,
     description: 'A budget reached its limit and its action was taken (and leases released, if any).',
