@@ -1,9 +1,5 @@
 import type { LeaseInstance } from '../domain/lease';
-import {
-  anomalyAlertIdOf,
-  type SpendAnomalyMessage,
-  spendAnomalyMessage,
-} from '../domain/waste/anomaly-message';
+import { type SpendAnomalyMessage, spendAnomalyMessage } from '../domain/waste/anomaly-message';
 import {
   DEFAULT_ANOMALY_PARAMS,
   emptyAnomalyState,
