@@ -2494,7 +2494,8 @@ export interface operations {
     listPools: {
         parameters: {
             query?: {
-                gpus?: number;
+                /** @description Whole GPUs (1-8), or 0.125, 0.25 or 0.5 of one GPU */
+                gpus?: 0.125 | 0.25 | 0.5 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8;
                 gpuModel?: string;
                 instanceType?: string;
                 workload?: "training" | "inference" | "batch";
