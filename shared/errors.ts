@@ -70,6 +70,23 @@ export class UnknownRegionError extends ClientError {
   }
 }
 
+/** A fraction of a GPU that no type of the GPU model asked (or of the allowed regions) is sold as. */
+export class NoSuchGpuFractionError extends ClientError {
+  constructor(
+    readonly gpus: number,
+    readonly gpuModel: string | undefined,
+    readonly offered: readonly string[],
+  ) {
+    super(
+      400,
+      'GPU_FRACTION_UNAVAILABLE',
+      `no instance type${gpuModel === undefined ? '' : ` of ${gpuModel}`} in the allowed regions is sold as ${gpus} of a GPU; fractions on offer: ${offered.join(', ') || 'none'}`,
+      'gpus',
+    );
+    this.name = 'NoSuchGpuFractionError';
+  }
+}
+
 export class UnknownGpuModelError extends ClientError {
   constructor(
     readonly gpuModel: string,

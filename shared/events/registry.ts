@@ -1,5 +1,6 @@
 import { BUDGET_ACTIONS } from '../domain/budgets/budget';
 import { RENTAL_MODES, WORKLOADS } from '../domain/lease';
+import { leaseGpusSchema } from '../domain/waste/fractional';
 import * as z from '../zod';
 
 /*
@@ -34,7 +35,7 @@ export const DOMAIN_EVENTS = {
     detail: z.strictObject({
       leaseId,
       workload: z.enum(WORKLOADS),
-      gpus: z.number().check(z.int(), z.gte(1)),
+      gpus: leaseGpusSchema,
       instanceType: z.string().check(z.minLength(1)),
       project: z.optional(project),
       expiresAtMs: z
@@ -49,7 +50,7 @@ export const DOMAIN_EVENTS = {
       leaseId,
       mode: z.enum(RENTAL_MODES),
       reason: z.string(),
-      gpus: z.number().check(z.int(), z.gte(1)),
+      gpus: leaseGpusSchema,
       placement: z.optional(placement),
     }),
   },
@@ -100,6 +101,22 @@ export const DOMAIN_EVENTS = {
       valueMicroUsd: microUsd,
       limitMicroUsd: microUsd,
       forecastMicroUsd: microUsd,
+      alertId: z
+        .string()
+        .check(z.minLength(1), z.describe('The same id as the SNS alert; repeated on a resend.')),
+    }),
+  },
+  SpendAnomaly: {
+    version: 1,
+    description:
+      "A tenant's (or project's) spend rate stayed above its seasonal baseline for several metering runs: one per episode.",
+    detail: z.strictObject({
+      project: z.optional(project),
+      startedAtMs: epochMs,
+      rateMicroUsdPerHour: microUsd,
+      expectedMicroUsdPerHour: microUsd,
+      lineMicroUsdPerHour: microUsd,
+      leaseIds: z.readonly(z.array(leaseId)),
       alertId: z
         .string()
         .check(z.minLength(1), z.describe('The same id as the SNS alert; repeated on a resend.')),

@@ -523,7 +523,8 @@ export interface components {
         CreateLeaseRequest: {
             /** @enum {string} */
             workload: "training" | "inference" | "batch";
-            gpus: number;
+            /** @description Whole GPUs (1-8), or 0.125, 0.25 or 0.5 of one GPU on a fractional type (g6f, gr6f) */
+            gpus: number | 0.125 | 0.25 | 0.5;
             instanceType?: string;
             /** @enum {string} */
             mode?: "on-demand" | "reserved" | "spot";
@@ -580,6 +581,7 @@ export interface components {
             status: "PENDING" | "RUNNING" | "RELEASING" | "RELEASED" | "FAILED" | "INTERRUPTED";
             /** @enum {string} */
             workload: "training" | "inference" | "batch";
+            /** @description Whole GPUs, or 0.125, 0.25 or 0.5 of one GPU */
             gpus: number;
             instanceType: string;
             /** @enum {string} */
@@ -2492,7 +2494,8 @@ export interface operations {
     listPools: {
         parameters: {
             query?: {
-                gpus?: number;
+                /** @description Whole GPUs (1-8), or 0.125, 0.25 or 0.5 of one GPU */
+                gpus?: 0.125 | 0.25 | 0.5 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8;
                 gpuModel?: string;
                 instanceType?: string;
                 workload?: "training" | "inference" | "batch";

@@ -1,7 +1,8 @@
 import { ClientError } from '../../../shared/client-error';
 import { PROJECT_PATTERN } from '../../../shared/domain/budgets/budget';
-import { LEASE_STATUSES, MAX_GPUS_PER_LEASE, RENTAL_MODES, WORKLOADS } from '../../../shared/domain/lease';
+import { LEASE_STATUSES, RENTAL_MODES, WORKLOADS } from '../../../shared/domain/lease';
 import { leaseDurationMinutes } from '../../../shared/domain/lease-expiry';
+import { leaseGpusSchema } from '../../../shared/domain/waste/fractional';
 import { LeaseNotFoundError } from '../../../shared/errors';
 import { LEASE_ID_PATTERN } from '../../../shared/ids';
 import type { CreateLeaseRequest } from '../../../shared/usecases/create-lease';
@@ -34,7 +35,9 @@ export const regionName = z
 export const createLeaseBody = z
   .strictObject({
     workload: z.enum(WORKLOADS),
-    gpus: z.number().check(z.int(), z.gte(1), z.lte(MAX_GPUS_PER_LEASE)),
+    gpus: leaseGpusSchema.check(
+      z.describe('Whole GPUs (1-8), or 0.125, 0.25 or 0.5 of one GPU on a fractional type (g6f, gr6f)'),
+    ),
     instanceType: z.optional(
       z.string().check(z.regex(/^[a-z0-9-]+\.[a-z0-9]+$/, 'must be an EC2 instance type such as g5.xlarge')),
     ),
@@ -203,7 +206,7 @@ export const leaseOpenApi = (): OpenApiGroup<keyof typeof leaseRoutes> => ({
         leaseId: { type: 'string' },
         status: { type: 'string', enum: LEASE_STATUSES },
         workload: { type: 'string', enum: WORKLOADS },
-        gpus: { type: 'integer' },
+        gpus: { type: 'number', description: 'Whole GPUs, or 0.125, 0.25 or 0.5 of one GPU' },
         instanceType: { type: 'string' },
         requestedMode: { type: 'string', enum: RENTAL_MODES },
         project: {
