@@ -1,3 +1,8 @@
+import {
+  CloudWatchLogsClient,
+  CreateLogGroupCommand,
+  PutRetentionPolicyCommand,
+} from '@aws-sdk/client-cloudwatch-logs';
 import { CreateTableCommand, DynamoDBClient, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import {
   CreateLaunchTemplateCommand,
@@ -13,17 +18,21 @@ import {
   PutRuleCommand,
   PutTargetsCommand,
 } from '@aws-sdk/client-eventbridge';
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { CreateScheduleGroupCommand, SchedulerClient } from '@aws-sdk/client-scheduler';
 import { CreateTopicCommand, SNSClient } from '@aws-sdk/client-sns';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { FLEET_TAG } from '../shared/ports/compute';
 import {
+  BUCKETS,
   EC2_EVENTS_RULE,
   EVENT_BUS,
   LEASE_EXPIRY,
+  LOG_GROUPS,
   QUEUES,
   type QueueDefinition,
   TABLES,
+  TASK_EVENTS_RULE,
   type TableDefinition,
   TOPICS,
 } from '../shared/resources';
@@ -127,6 +136,39 @@ async function createEc2EventRules(
   }
 }
 
+/**
+ * The rule that carries SSM's command status changes to the taskEvents queue,
+ * on the home region's default bus (where the local SSM agent puts them), and
+ * the task output log group and checkpoint bucket, on moto.
+ */
+async function createTaskResources(
+  endpoints: EmulatorEndpoints,
+  region: string,
+  prefix: string,
+  queueUrl: string,
+) {
+  const events = new EventBridgeClient(clientConfig(endpoints.events, region));
+  const name = `${prefix}-${TASK_EVENTS_RULE.id}`;
+  await events.send(
+    new PutRuleCommand({ Name: name, EventPattern: JSON.stringify(TASK_EVENTS_RULE.eventPattern) }),
+  );
+  const queueArn = `arn:aws:sqs:${region}:${MOTO_ACCOUNT}:${queueUrl.split('/').pop() ?? ''}`;
+  await events.send(new PutTargetsCommand({ Rule: name, Targets: [{ Id: 'task-events', Arn: queueArn }] }));
+  events.destroy();
+  const logs = new CloudWatchLogsClient(clientConfig(endpoints.events, region));
+  const logGroupName = `${prefix}-${LOG_GROUPS.taskOutput.id}`;
+  await logs.send(new CreateLogGroupCommand({ logGroupName }));
+  await logs.send(
+    new PutRetentionPolicyCommand({ logGroupName, retentionInDays: LOG_GROUPS.taskOutput.retentionDays }),
+  );
+  logs.destroy();
+  const s3 = new S3Client({ ...clientConfig(endpoints.events, region), forcePathStyle: true });
+  const bucket = `${prefix}-checkpoints`.toLowerCase();
+  await s3.send(new CreateBucketCommand({ Bucket: bucket }));
+  s3.destroy();
+  return { [LOG_GROUPS.taskOutput.envVar]: logGroupName, [BUCKETS.checkpoints.envVar]: bucket };
+}
+
 /** GPU regions of the local stack: two, so placement across regions runs locally too. */
 export const LOCAL_GPU_REGIONS = ['us-east-1', 'us-west-2'] as const;
 
@@ -228,6 +270,10 @@ export async function createLocalResources(
     env[queue.envVar] = await createQueueWithDeadLetters(client, `${prefix}-${queue.id}`, queue);
   }
   await createEc2EventRules(endpoints, region, prefix, env[QUEUES.ec2Events.envVar] ?? '');
+  Object.assign(
+    env,
+    await createTaskResources(endpoints, region, prefix, env[QUEUES.taskEvents.envVar] ?? ''),
+  );
   for (const topic of Object.values(TOPICS)) {
     const created = await sns.send(new CreateTopicCommand({ Name: `${prefix}-${topic.id}` }));
     env[topic.envVar] = created.TopicArn ?? '';

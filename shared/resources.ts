@@ -1,4 +1,5 @@
 import { EC2_EVENT_TYPES } from './domain/ec2-events';
+import { SSM_COMMAND_EVENT_TYPE } from './domain/tasks/command-events';
 
 /**
  * The one list of stateful resources. The CDK stack builds them from here and
@@ -161,6 +162,14 @@ export const QUEUES = {
     maxReceiveCount: 5,
     fedBy: 'eventbridge',
   },
+  /** SSM's status changes of task command invocations, for the task-events handler. */
+  taskEvents: {
+    id: 'TaskEventsQueue',
+    envVar: 'TASK_EVENTS_QUEUE_URL',
+    visibilityTimeoutSeconds: 180,
+    maxReceiveCount: 5,
+    fedBy: 'eventbridge',
+  },
 } as const satisfies Record<string, QueueDefinition>;
 
 export const TOPICS = {
@@ -224,3 +233,37 @@ export const EC2_EVENTS_RULE = {
     'detail-type': Object.values(EC2_EVENT_TYPES),
   },
 } as const;
+
+/**
+ * The rule on the default bus that carries SSM's status changes of command
+ * invocations (a task's start and end) to the taskEvents queue.
+ */
+export const TASK_EVENTS_RULE = {
+  id: 'TaskCommandEventsRule',
+  eventPattern: {
+    source: ['aws.ssm'],
+    'detail-type': [SSM_COMMAND_EVENT_TYPE],
+  },
+} as const;
+
+export interface LogGroupDefinition {
+  readonly id: string;
+  readonly envVar: string;
+  /** Days CloudWatch Logs keeps the output. */
+  readonly retentionDays: number;
+}
+
+export const LOG_GROUPS = {
+  /** Tasks' stdout and stderr, one stream each per command and instance (taskLogStreams). */
+  taskOutput: { id: 'TaskOutputLogGroup', envVar: 'TASK_LOG_GROUP_NAME', retentionDays: 30 },
+} as const satisfies Record<string, LogGroupDefinition>;
+
+export interface BucketDefinition {
+  readonly id: string;
+  readonly envVar: string;
+}
+
+export const BUCKETS = {
+  /** Tasks' checkpoints, `<tenantId>/<leaseId>/` per lease (checkpointUri), shared by its attempts. */
+  checkpoints: { id: 'CheckpointsBucket', envVar: 'CHECKPOINT_BUCKET_NAME' },
+} as const satisfies Record<string, BucketDefinition>;

@@ -97,6 +97,10 @@ export function emulatorEnvironment(endpoints: EmulatorEndpoints, region: string
     AWS_ENDPOINT_URL_EC2: endpoints.ec2,
     AWS_ENDPOINT_URL_CLOUDWATCH: endpoints.cloudwatch,
     AWS_ENDPOINT_URL_EVENTBRIDGE: endpoints.events,
+    // SSM Run Command, CloudWatch Logs and S3 (tasks, their output and checkpoints) are moto's.
+    AWS_ENDPOINT_URL_SSM: endpoints.events,
+    AWS_ENDPOINT_URL_CLOUDWATCH_LOGS: endpoints.events,
+    AWS_ENDPOINT_URL_S3: endpoints.events,
     // The SDK gzips large PutMetricData bodies; moto_server cannot read them (AWS can).
     AWS_DISABLE_REQUEST_COMPRESSION: 'true',
     AWS_ENDPOINT_URL_SCHEDULER: endpoints.scheduler,

@@ -5,6 +5,7 @@ import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { SchedulerClient } from '@aws-sdk/client-scheduler';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
+import { SSMClient } from '@aws-sdk/client-ssm';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { tracer } from './observability';
 
@@ -65,3 +66,7 @@ export const cloudWatchClient = (clients: Clients): CloudWatchClient =>
 
 export const schedulerClient = (clients: Clients): SchedulerClient =>
   clients.of('scheduler', () => tracer.captureAWSv3Client(new SchedulerClient({})));
+
+/** One per GPU region: a task's command goes to its instance's region. */
+export const ssmClient = (clients: Clients, region: string): SSMClient =>
+  clients.of(`ssm:${region}`, () => tracer.captureAWSv3Client(new SSMClient({ region })));

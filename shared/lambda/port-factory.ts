@@ -23,6 +23,8 @@ export type Reach =
   | { readonly kind: 'gpuRegions' }
   | { readonly kind: 'leaseExpiry'; readonly access: 'arm' | 'cancel' }
   | { readonly kind: 'gpuMetrics' }
+  /** SSM Run Command on the fleet's instances (send, cancel, read results), output to the task log group. */
+  | { readonly kind: 'tasks' }
   /** The V100 spot traces bundled into the function package. */
   | { readonly kind: 'spotTraces' };
 

@@ -542,6 +542,28 @@ export interface components {
             maxHourlyPrice?: number;
             /** @description Pin the lease to this image version (default: the default image's current version) */
             image?: string;
+            /** @description Work to run on the lease once it runs (SSM Run Command); see the Task schema */
+            task?: {
+                image?: string;
+                command: string[] | string;
+                env?: {
+                    [key: string]: string;
+                };
+                secrets?: {
+                    [key: string]: string;
+                };
+                workdir?: string;
+                maxRuntimeMinutes?: number;
+                /**
+                 * @description Default: "release".
+                 * @enum {string}
+                 */
+                onExit?: "release" | "keep";
+                /** @description Default: 3. */
+                maxAttempts?: number;
+                /** @description Default: false. */
+                retryOnFailure?: boolean;
+            };
         };
         Instance: {
             instanceId: string;
@@ -614,6 +636,48 @@ export interface components {
             /** @description USD, rounded to the micro-dollar */
             costUsd: number;
             instances: components["schemas"]["Instance"][];
+            task?: components["schemas"]["Task"];
+        };
+        /** @description The lease's task: what runs on it and where it is (WAITING for the machine until it runs) */
+        Task: {
+            /** @enum {string} */
+            status: "WAITING" | "STARTING" | "RUNNING" | "SUCCEEDED" | "FAILED" | "STOPPED";
+            image?: string;
+            command: string | string[];
+            /** @description Values of names that look secret (KEY, SECRET, TOKEN, PASSWORD, CREDENTIAL) show as **** */
+            env: {
+                [key: string]: string;
+            };
+            /** @description Names and the references they are read from on the instance; never values */
+            secrets: {
+                [key: string]: string;
+            };
+            workdir?: string;
+            maxRuntimeMinutes?: number;
+            /** @enum {string} */
+            onExit: "release" | "keep";
+            maxAttempts: number;
+            retryOnFailure: boolean;
+            /** @description The current attempt, 1-based; 0 before the first */
+            attempt: number;
+            exitCode?: number;
+            /** Format: date-time */
+            startedAt?: string;
+            /** Format: date-time */
+            endedAt?: string;
+            failureReason?: string;
+            attempts: {
+                attempt: number;
+                instanceId: string;
+                commandId?: string;
+                /** @enum {string} */
+                status: "SENDING" | "SENT" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED" | "INTERRUPTED";
+                /** Format: date-time */
+                startedAt?: string;
+                /** Format: date-time */
+                endedAt?: string;
+                exitCode?: number;
+            }[];
         };
         /** @description Where the provisioner placed the lease, and why (also in the LeaseRunning event) */
         Placement: {

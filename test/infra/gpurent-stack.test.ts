@@ -59,6 +59,7 @@ const FUNCTION_NAMES = [
   'scalingEvaluator',
   'audit',
   'interruptionHandler',
+  'taskEvents',
 ] as const satisfies readonly (keyof GpurentStack['functions'])[];
 
 /** The wiring the function's handler builds its ports from: functions/<handler>/wiring.ts, its one export. */
@@ -628,6 +629,8 @@ describe('least privilege: every grant follows from what the handler builds', ()
             ).toContain('arm');
         } else if (service === 'cloudwatch') {
           expect(of('gpuMetrics').length, where).toBeGreaterThan(0);
+        } else if (service === 'ssm') {
+          expect(of('tasks').length, where).toBeGreaterThan(0);
         } else if (action === 'iam:PassRole') {
           const passesSender = JSON.stringify(statement.Resource).includes(
             logicalIdOf(stack, stack.leaseExpiry.senderRole),
