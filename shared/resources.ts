@@ -217,7 +217,37 @@ export const LEASE_EXPIRY = {
   roleArnEnvVar: string;
 };
 
+export interface LogGroupDefinition {
+  readonly id: string;
+  readonly envVar: string;
+  readonly retentionDays: number;
+}
+
+export const LOG_GROUPS = {
+  /** Tasks' output, written by SSM Run Command: `<commandId>/<instanceId>/aws-runShellScript/<stdout|stderr>`. */
+  taskOutput: { id: 'TaskOutputLogGroup', envVar: 'TASK_LOG_GROUP_NAME', retentionDays: 30 },
+} as const satisfies Record<string, LogGroupDefinition>;
+
+export interface BucketDefinition {
+  readonly id: string;
+  readonly envVar: string;
+  /** Objects expire this long after they were written. */
+  readonly expireAfterDays: number;
+}
+
+export const BUCKETS = {
+  /** Tasks' checkpoints, one prefix per lease (`<tenantId>/<leaseId>/`), so a retried attempt resumes. */
+  checkpoints: { id: 'CheckpointBucket', envVar: 'CHECKPOINT_BUCKET_NAME', expireAfterDays: 30 },
+} as const satisfies Record<string, BucketDefinition>;
+
+/**
+ * The role whose credentials, narrowed per lease by a session policy, open
+ * Session Manager sessions to a lease's instances (POST /v1/leases/{id}/session).
+ */
+export const SESSION_ROLE = { id: 'LeaseSessionRole', envVar: 'SESSION_ROLE_ARN' } as const;
+
 export type TableName = keyof typeof TABLES;
+export type LogGroupName = keyof typeof LOG_GROUPS;
 export type QueueName = keyof typeof QUEUES;
 export type TopicName = keyof typeof TOPICS;
 
@@ -245,25 +275,3 @@ export const TASK_EVENTS_RULE = {
     'detail-type': [SSM_COMMAND_EVENT_TYPE],
   },
 } as const;
-
-export interface LogGroupDefinition {
-  readonly id: string;
-  readonly envVar: string;
-  /** Days CloudWatch Logs keeps the output. */
-  readonly retentionDays: number;
-}
-
-export const LOG_GROUPS = {
-  /** Tasks' stdout and stderr, one stream each per command and instance (taskLogStreams). */
-  taskOutput: { id: 'TaskOutputLogGroup', envVar: 'TASK_LOG_GROUP_NAME', retentionDays: 30 },
-} as const satisfies Record<string, LogGroupDefinition>;
-
-export interface BucketDefinition {
-  readonly id: string;
-  readonly envVar: string;
-}
-
-export const BUCKETS = {
-  /** Tasks' checkpoints, `<tenantId>/<leaseId>/` per lease (checkpointUri), shared by its attempts. */
-  checkpoints: { id: 'CheckpointsBucket', envVar: 'CHECKPOINT_BUCKET_NAME' },
-} as const satisfies Record<string, BucketDefinition>;

@@ -54,7 +54,8 @@ export function bundledDataOf(wiring: Wiring, spotData: BundledData): BundledDat
  * Grants `fn` exactly what its wiring's ports reach, and sets the variables
  * they read: tables (read, or read/write when any port writes), the queues it
  * sends to, topics, the bus, EC2 by capability in every GPU region, lease
- * expiry (arm or cancel), GPU metrics, the bundled spot traces.
+ * expiry (arm or cancel), GPU metrics, the task output group, the lease
+ * session role, the bundled spot traces.
  */
 export function grantWiring(fn: GpurentFunction, wiring: Wiring, targets: WiringTargets): void {
   const reaches = wiringReaches(wiring);
@@ -77,7 +78,9 @@ export function grantWiring(fn: GpurentFunction, wiring: Wiring, targets: Wiring
     targets.leaseExpiry.bind(fn, expiry.some((reach) => reach.access === 'arm') ? 'arm' : 'cancel');
   }
   if (ofKind('gpuMetrics').length > 0) targets.fleet.grantReadMetrics(fn);
-  if (ofKind('tasks').length > 0) targets.tasks.bind(fn);
+  if (ofKind('tasks').length > 0) targets.tasks.bindRunner(fn);
+  if (ofKind('logGroup').length > 0) targets.tasks.grantReadTaskOutput(fn);
+  if (ofKind('sessionRole').length > 0) targets.tasks.grantAssumeSessionRole(fn);
   if (ofKind('spotTraces').length > 0) {
     fn.addEnvironment('SPOT_DATA_DIR', `${LAMBDA_TASK_ROOT}/${targets.spotData.into}`);
   }

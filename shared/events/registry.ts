@@ -99,6 +99,16 @@ export const DOMAIN_EVENTS = {
       failureReason: z.optional(z.string()),
     }),
   },
+  LeaseSessionOpened: {
+    version: 1,
+    description:
+      "Short-lived credentials for a Session Manager session to the lease's instances were handed out.",
+    detail: z.strictObject({
+      leaseId,
+      instanceIds: z.array(z.string().check(z.minLength(1))).check(z.minLength(1)),
+      expiresAtMs: epochMs.check(z.describe('When the credentials stop working.')),
+    }),
+  },
   LeaseFailed: {
     version: 1,
     description: 'Nothing could be launched for the lease; it costs nothing.',

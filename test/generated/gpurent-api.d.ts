@@ -108,6 +108,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/leases/{id}/logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of the output of a lease's task
+         * @description stdout and stderr of one attempt of the task (the latest by default), oldest first, from CloudWatch Logs. Follow the output by asking again with nextToken until complete is true.
+         */
+        get: operations["getLeaseLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leases/{id}/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Credentials for a Session Manager session to a lease's instances
+         * @description Short-lived AWS credentials (an hour at most) that can open, resume and end Session Manager sessions to this lease's own running instances and nothing else. Each call is a LeaseSessionOpened event.
+         */
+        post: operations["openLeaseSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/usage": {
         parameters: {
             query?: never;
@@ -760,6 +800,45 @@ export interface components {
                     };
                 }[];
             }[];
+        };
+        LeaseLogs: {
+            leaseId: string;
+            /** @description The attempt read; absent before the first starts */
+            attempt?: number;
+            /** @enum {string} */
+            taskStatus: "WAITING" | "STARTING" | "RUNNING" | "SUCCEEDED" | "FAILED" | "STOPPED";
+            exitCode?: number;
+            events: {
+                /** Format: date-time */
+                at?: string;
+                /** @enum {string} */
+                stream?: "stdout" | "stderr";
+                message?: string;
+            }[];
+            /** @description Ask again with it for what was written since; it is there even at the end */
+            nextToken: string;
+            /** @description The attempt is over and nothing more was found: a follower can stop */
+            complete: boolean;
+        };
+        LeaseSession: {
+            leaseId: string;
+            /**
+             * Format: date-time
+             * @description When the credentials stop working (at most an hour)
+             */
+            expiresAt: string;
+            credentials: {
+                accessKeyId?: string;
+                secretAccessKey?: string;
+                sessionToken?: string;
+            };
+            instances: {
+                instanceId?: string;
+                region?: string;
+                /** @description The AWS CLI command that opens the session */
+                command?: string;
+            }[];
+            howTo: string;
         };
         /** @description Read from daily rollups written with every charge; the range is widened to the whole UTC days it touches, and from/to say which. */
         Usage: {
@@ -1684,6 +1763,151 @@ export interface operations {
             };
             /** @description LEASE_NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getLeaseLogs: {
+        parameters: {
+            query?: {
+                /** @description The attempt to read; default: the latest */
+                attempt?: number;
+                /** @description Only output written at or after this instant (ignored with nextToken) */
+                since?: string;
+                /** @description Events per stream (stdout, stderr) in this page */
+                limit?: number;
+                /** @description nextToken of the previous page */
+                nextToken?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The lease id POST /v1/leases answered with */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeaseLogs"];
+                };
+            };
+            /** @description INVALID_LEASE_ID, VALIDATION_FAILED or INVALID_NEXT_TOKEN */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LEASE_NOT_FOUND or TASK_ATTEMPT_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LEASE_HAS_NO_TASK: the lease runs no task */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    openLeaseSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The lease id POST /v1/leases answered with */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The credentials and how to use them */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeaseSession"];
+                };
+            };
+            /** @description INVALID_LEASE_ID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LEASE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LEASE_NOT_RUNNING: the lease has no running instances */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

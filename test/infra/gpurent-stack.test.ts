@@ -660,6 +660,16 @@ describe('least privilege: every grant follows from what the handler builds', ()
             capabilities.flatMap((c) => EC2_CAPABILITY_ACTIONS[c] ?? []),
             where,
           ).toContain(action);
+        } else if (action === 'logs:GetLogEvents' || action === 'logs:FilterLogEvents') {
+          expect(of('logGroup').length, where).toBeGreaterThan(0);
+          expect(JSON.stringify(statement.Resource), where).toContain(
+            logicalIdOf(stack, stack.tasks.taskOutput),
+          );
+        } else if (service === 'sts') {
+          expect(of('sessionRole').length, where).toBeGreaterThan(0);
+          expect(JSON.stringify(statement.Resource), where).toContain(
+            logicalIdOf(stack, stack.tasks.sessionRole),
+          );
         } else {
           // Tracing, the function's own log group, and the alerts topic's key.
           expect(['xray', 'logs', 'kms'], where).toContain(service);

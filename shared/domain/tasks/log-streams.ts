@@ -8,7 +8,9 @@ export function taskLogStreams(commandId: string, instanceId: string) {
   return { stdout: `${base}/stdout`, stderr: `${base}/stderr` } as const;
 }
 
-/** The S3 prefix a lease's attempts share for checkpoints. */
-export function checkpointUri(bucket: string, tenantId: string, leaseId: string): string {
-  return `s3://${bucket}/${tenantId}/${leaseId}/`;
-}
+/** The key prefix a lease's attempts share for checkpoints in the checkpoint bucket. */
+export const checkpointPrefix = (tenantId: string, leaseId: string) => `${tenantId}/${leaseId}/`;
+
+/** `s3://<bucket>/<tenantId>/<leaseId>/`: where a lease's task keeps its checkpoints (GPURENT_CHECKPOINT_URI). */
+export const checkpointUri = (bucket: string, tenantId: string, leaseId: string) =>
+  `s3://${bucket}/${checkpointPrefix(tenantId, leaseId)}`;
