@@ -172,6 +172,9 @@ export class GpurentTasks extends Construct {
   /** Lets `fn` send, cancel and read task commands on the fleet's instances, and tells it where output and checkpoints go. */
   bindRunner(fn: GpurentFunction): void {
     const stack = Stack.of(this);
+    // Acknowledged where the policy is: on the function's role.
+    const role = fn.role.grantPrincipal;
+    if (!Construct.isConstruct(role)) throw new Error(`${fn.node.path}: its role is not a construct`);
     fn.addEnvironment(LOG_GROUPS.taskOutput.envVar, this.taskOutput.logGroupName);
     fn.addEnvironment(BUCKETS.checkpoints.envVar, this.checkpoints.bucketName);
     const document = stack.formatArn({
@@ -190,7 +193,7 @@ export class GpurentTasks extends Construct {
       }),
     );
     acknowledgeWildcardResource(
-      fn,
+      role,
       instances,
       'Lease instances are launched at run time, so their ids cannot be named here; the ssm:resourceTag condition limits SendCommand to the fleet-tagged instances, and the other statement to AWS-RunShellScript.',
     );
@@ -198,7 +201,7 @@ export class GpurentTasks extends Construct {
       new PolicyStatement({ actions: ['ssm:CancelCommand', 'ssm:GetCommandInvocation'], resources: ['*'] }),
     );
     acknowledgeWildcardResource(
-      fn,
+      role,
       '*',
       'ssm:CancelCommand and ssm:GetCommandInvocation support no resource-level permissions (Service Authorization Reference: no resource types).',
     );
