@@ -158,7 +158,7 @@ describe('tasks on leases, end to end through the local API, worker, SSM agent a
       Date.now() - 120_000,
     );
 
-    const released = await until('RELEASED', leaseId, (lease) => lease.status === 'RELEASED', 45_000);
+    const released = await until('RELEASED', leaseId, (lease) => lease.status === 'RELEASED', 90_000);
     const task = released.task;
     expect(task).toMatchObject({ status: 'SUCCEEDED', attempt: 2, exitCode: 0 });
     expect(task?.attempts.map((a) => a.status)).toEqual(['INTERRUPTED', 'SUCCEEDED']);
