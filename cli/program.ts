@@ -30,8 +30,11 @@ import {
   leaseShow,
 } from './leases';
 import { type LoginOptions, login } from './login';
+import { type LogsOptions, logs } from './logs';
 import { leaseMetrics, type MetricsOptions } from './metrics';
 import { type AuditOptions, auditReport, type ProfileOptions, profile } from './reports';
+import { type RunOptions, run } from './run';
+import { type SshOptions, ssh } from './ssh';
 import { type UsageExportOptions, type UsageOptions, usage, usageExport } from './usage';
 import { VERSION } from './version';
 
@@ -100,6 +103,22 @@ export function createProgram(io: CliIo): Command {
     .action((options: LoginOptions) => login(options, io));
 
   program.addCommand(leaseCommand(io));
+  program.addCommand(runCommand(io));
+
+  program
+    .command('logs')
+    .description("the output of a lease's task (stdout here, stderr on stderr)")
+    .argument('<lease-id>')
+    .option('-f, --follow', 'keep printing new output until the task ends')
+    .option('--attempt <n>', 'the attempt to show (default: the latest)')
+    .action((id: string, options: LogsOptions) => logs(id, options, io));
+
+  program
+    .command('ssh')
+    .description("a shell on a lease's instance through Session Manager (needs the AWS CLI and its plugin)")
+    .argument('<lease-id>')
+    .option('--instance <id>', 'which instance of the lease (default: the first)')
+    .action((id: string, options: SshOptions) => ssh(id, options, io));
 
   const usageCommand = program
     .command('usage')
@@ -170,18 +189,16 @@ export function createProgram(io: CliIo): Command {
   return program;
 }
 
-function leaseCommand(io: CliIo): Command {
-  const lease = new Command('lease').description('ask for GPUs, list, show and release leases');
-  const create = lease.command('create').description('ask for GPUs');
-  required(create, new Option('--workload <kind>', 'what runs').choices(WORKLOADS));
+/** The options that say what a lease asks for, shared by `lease create` and `run`. */
+function leaseOptions(command: Command): Command {
   required(
-    create,
+    command,
     new Option(
       '--gpus <n>',
       `GPUs, 1-${MAX_GPUS_PER_LEASE} (single-GPU instances, or fewer larger ones where cheaper)`,
     ),
   );
-  create
+  return command
     .option('--instance-type <type>', 'EC2 type, e.g. g5.xlarge (default: the cheapest pool that fits)')
     .option('--gpu-model <model>', 'any instance type with this GPU, e.g. A10G, L4, A100, H100')
     .option('--regions <list>', 'comma-separated regions it may run in (default: every GPU region)')
@@ -197,7 +214,14 @@ function leaseCommand(io: CliIo): Command {
     .option(
       '--duration <minutes>',
       `release on its own after this many minutes (${MIN_LEASE_MINUTES}-${MAX_LEASE_MINUTES})`,
-    )
+    );
+}
+
+function leaseCommand(io: CliIo): Command {
+  const lease = new Command('lease').description('ask for GPUs, list, show and release leases');
+  const create = lease.command('create').description('ask for GPUs');
+  required(create, new Option('--workload <kind>', 'what runs').choices(WORKLOADS));
+  leaseOptions(create)
     .option('--wait', 'show progress until the lease is RUNNING (exit 1 if it FAILS)')
     .option('--timeout <seconds>', 'with --wait: give up waiting after this long', '600')
     .addOption(json())
@@ -216,6 +240,32 @@ function leaseCommand(io: CliIo): Command {
     leaseRelease(id, options, io),
   );
   return lease;
+}
+
+function runCommand(io: CliIo): Command {
+  const command = new Command('run')
+    .description(
+      "run work on a new lease: create it with its task, follow the output, exit with the task's exit code",
+    )
+    .argument('<task...>', 'a task file (task.yaml) or, after --, the command and its arguments')
+    .option(
+      '--param <name=v1,v2,...>',
+      'sweep: one lease per combination; NAME=value in the env, {name} in the command',
+      (value: string, previous: string[]) => [...previous, value],
+      [] as string[],
+    )
+    .option('--task-image <uri>', 'run the command in this container image (docker run --gpus all)')
+    .option('--workdir <dir>', 'working directory of the command')
+    .option('--max-runtime <minutes>', 'stop the task after this long (1-43200)')
+    .addOption(
+      new Option('--on-exit <what>', 'what the lease does when the task ends').choices(['release', 'keep']),
+    )
+    .option('--max-attempts <n>', 'attempts after spot interruptions (1-10, default 3)')
+    .option('--retry-on-failure', 'also run again a task that exits non-zero')
+    .option('--timeout <seconds>', 'give up waiting for the task after this long', '3600')
+    .addOption(json());
+  command.addOption(new Option('--workload <kind>', 'what runs').choices(WORKLOADS).default('batch'));
+  return leaseOptions(command).action((args: string[], options: RunOptions) => run(args, options, io));
 }
 
 function budgetCommand(io: CliIo): Command {

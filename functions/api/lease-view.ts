@@ -2,6 +2,7 @@ import type { LeaseInstance, LeaseView } from '../../shared/domain/lease';
 import { microToUsd } from '../../shared/domain/money';
 import { priceInForce } from '../../shared/domain/price-changes';
 import type { PriceChangesOf } from '../../shared/usecases/price-history';
+import { taskBody } from './task-view';
 
 const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
 
@@ -78,5 +79,6 @@ export function leaseBody(lease: LeaseView, pricing?: LeasePricing) {
     costMicroUsd,
     costUsd: microToUsd(costMicroUsd),
     instances: lease.instances.map((instance) => instanceBody(instance, pricing)),
+    task: lease.task && taskBody(lease.task),
   };
 }

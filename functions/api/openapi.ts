@@ -10,7 +10,9 @@ import { ROUTE_TABLE, type RouteKey } from './route-keys';
 import { auditOpenApi } from './routes/audit';
 import { budgetOpenApi } from './routes/budgets';
 import { imageOpenApi } from './routes/images';
+import { leaseLogOpenApi } from './routes/lease-logs';
 import { leaseMetricsOpenApi } from './routes/lease-metrics';
+import { leaseSessionOpenApi } from './routes/lease-session';
 import { leaseOpenApi } from './routes/leases';
 import { metaOpenApi } from './routes/meta';
 import { poolOpenApi } from './routes/pools';
@@ -26,6 +28,8 @@ const groups: readonly OpenApiGroup<string>[] = [
   metaOpenApi(),
   leaseOpenApi(),
   leaseMetricsOpenApi(),
+  leaseLogOpenApi(),
+  leaseSessionOpenApi(),
   usageOpenApi(),
   profileOpenApi(),
   budgetOpenApi(),

@@ -1,7 +1,9 @@
 import { auditRoutes } from './routes/audit';
 import { budgetRoutes } from './routes/budgets';
 import { imageRoutes } from './routes/images';
+import { leaseLogRoutes } from './routes/lease-logs';
 import { leaseMetricsRoutes } from './routes/lease-metrics';
+import { leaseSessionRoutes } from './routes/lease-session';
 import { leaseRoutes } from './routes/leases';
 import { metaRoutes } from './routes/meta';
 import { poolRoutes } from './routes/pools';
@@ -21,6 +23,8 @@ export const ROUTE_TABLE = mergeRoutes(
   metaRoutes,
   leaseRoutes,
   leaseMetricsRoutes,
+  leaseLogRoutes,
+  leaseSessionRoutes,
   usageRoutes,
   profileRoutes,
   budgetRoutes,

@@ -16,6 +16,7 @@ import {
   spotPriceHistory,
   tenantSettings,
 } from '../../shared/lambda/stores';
+import { leaseSessionCredentials, taskLogReader } from '../../shared/lambda/task-access';
 import {
   gpuMetricReader,
   gpuTemperatureLimit,
@@ -59,6 +60,9 @@ export const apiWiring = {
   spotTraces: spotTraceFiles(),
   // GET /v1/leases/{id}/metrics, the profile and the audit read the GPU telemetry.
   metrics: gpuMetricReader(),
+  // GET /v1/leases/{id}/logs reads the tasks' output; POST /v1/leases/{id}/session mints credentials.
+  taskLogs: taskLogReader(),
+  sessions: leaseSessionCredentials(),
   // GET /v1/pools and the maxHourlyPrice check read the fleets and spot prices; registering an
   // image version adds a launch template version for its AMI.
   compute: ec2Compute('fleet', 'spotPrices', 'imageVersions'),

@@ -10,6 +10,7 @@ import {
   meteringLedger,
   spotPriceHistory,
 } from '../../shared/lambda/stores';
+import { taskRunning } from '../../shared/lambda/tasks';
 import { controlPlaneMetrics, homeRegion, priceCatalogValue, wallClock } from '../../shared/lambda/values';
 
 /**
@@ -34,5 +35,7 @@ export const leaseWorkerWiring = {
   catalog: priceCatalogValue(),
   region: homeRegion(),
   now: wallClock(),
+  // Starts a lease's task once it runs, stops it before a release, moves it to a replacement.
+  tasks: taskRunning(),
   idempotency: idempotencyStore(),
 } satisfies Wiring;

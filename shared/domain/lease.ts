@@ -1,3 +1,5 @@
+import type { TaskState } from './tasks/state';
+
 /** Vocabulary shared by the API, the workers, the planner and the simulator. */
 export const WORKLOADS = ['training', 'inference', 'batch'] as const;
 export type Workload = (typeof WORKLOADS)[number];
@@ -67,6 +69,8 @@ export interface Lease {
   readonly placement?: LeasePlacement | undefined;
   /** `name:version`: launch this image version instead of the default image's current one. */
   readonly image?: string | undefined;
+  /** The work the lease runs (SSM Run Command on its instance), and where it is. */
+  readonly task?: TaskState | undefined;
 }
 
 /** The pool a lease was placed in, as stored on the lease and sent with LeaseRunning. */

@@ -1,5 +1,6 @@
 import { BUDGET_ACTIONS } from '../domain/budgets/budget';
 import { RENTAL_MODES, WORKLOADS } from '../domain/lease';
+import { TASK_STATUSES } from '../domain/tasks/state';
 import { leaseGpusSchema } from '../domain/waste/fractional';
 import * as z from '../zod';
 
@@ -73,6 +74,41 @@ export const DOMAIN_EVENTS = {
     version: 1,
     description: 'Every instance of the lease is terminated and its bill closed.',
     detail: z.strictObject({ leaseId, totalMicroUsd: microUsd, endedAtMs: epochMs }),
+  },
+  TaskStarted: {
+    version: 1,
+    description: "An attempt of the lease's task was sent to its instance (SSM Run Command).",
+    detail: z.strictObject({
+      leaseId,
+      attempt: z.number().check(z.int(), z.gte(1)),
+      instanceId: z.string().check(z.minLength(1)),
+      commandId: z.string().check(z.minLength(1)),
+      waitedMs: z
+        .number()
+        .check(z.int(), z.nonnegative(), z.describe('From the lease request to this attempt being sent.')),
+    }),
+  },
+  TaskEnded: {
+    version: 1,
+    description: "The lease's task ended: succeeded, failed (exit code, time or attempts) or stopped.",
+    detail: z.strictObject({
+      leaseId,
+      status: z.enum(TASK_STATUSES),
+      attempt: z.number().check(z.int(), z.nonnegative()),
+      exitCode: z.optional(z.number().check(z.int())),
+      endedAtMs: epochMs,
+      failureReason: z.optional(z.string()),
+    }),
+  },
+  LeaseSessionOpened: {
+    version: 1,
+    description:
+      "Short-lived credentials for a Session Manager session to the lease's instances were handed out.",
+    detail: z.strictObject({
+      leaseId,
+      instanceIds: z.array(z.string().check(z.minLength(1))).check(z.minLength(1)),
+      expiresAtMs: epochMs.check(z.describe('When the credentials stop working.')),
+    }),
   },
   LeaseFailed: {
     version: 1,

@@ -1,5 +1,5 @@
 import { readConfig } from '../config';
-import type { QueueName, TableName, TopicName } from '../resources';
+import type { LogGroupName, QueueName, TableName, TopicName } from '../resources';
 import type * as z from '../zod';
 import { Clients } from './clients';
 
@@ -23,6 +23,12 @@ export type Reach =
   | { readonly kind: 'gpuRegions' }
   | { readonly kind: 'leaseExpiry'; readonly access: 'arm' | 'cancel' }
   | { readonly kind: 'gpuMetrics' }
+  /** SSM Run Command on the fleet's instances (send, cancel, read results), output to the task log group. */
+  | { readonly kind: 'tasks' }
+  /** Reading a log group's events. */
+  | { readonly kind: 'logGroup'; readonly logGroup: LogGroupName; readonly access: 'read' }
+  /** Assuming the lease session role (SESSION_ROLE in shared/resources.ts). */
+  | { readonly kind: 'sessionRole' }
   /** The V100 spot traces bundled into the function package. */
   | { readonly kind: 'spotTraces' };
 

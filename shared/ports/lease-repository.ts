@@ -1,4 +1,5 @@
 import type { Lease, LeaseInstance, LeasePlacement, LeaseStatus, LeaseView } from '../domain/lease';
+import type { TaskState } from '../domain/tasks/state';
 import type { InstanceRef } from './metering-work';
 
 export interface LeasePage {
@@ -56,6 +57,11 @@ export interface LeaseRepository {
     stamp: 'interruptedAtMs' | 'runningConfirmedAtMs',
     atMs: number,
   ): Promise<boolean>;
+  /**
+   * Replaces the lease's task only if it is still at `task.revision - 1`:
+   * false when another writer advanced it first (the caller reads again).
+   */
+  saveTask(tenantId: string, leaseId: string, task: TaskState): Promise<boolean>;
   /** Every instance whose bill is still open, across tenants (the metering work list). */
   openInstances(): Promise<LeaseInstance[]>;
   /** Instance records by key, as stored now (missing ones are left out). */

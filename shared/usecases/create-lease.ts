@@ -1,5 +1,7 @@
 import type { Lease, RentalMode, Workload } from '../domain/lease';
 import { expiryOf } from '../domain/lease-expiry';
+import type { TaskSpec } from '../domain/tasks/spec';
+import { newTask } from '../domain/tasks/state';
 import { newLeaseId } from '../ids';
 import { assertWithinBudgets } from './budgets/budget-guard';
 import type { BudgetControl, ControlPlane, TenantControl } from './dependencies';
@@ -14,6 +16,8 @@ export interface CreateLeaseRequest extends PlacementAsk {
   readonly project?: string | undefined;
   /** Minutes until the lease is released on its own; the tenant's default when absent. */
   readonly durationMinutes?: number | undefined;
+  /** Work to run once the lease runs (validated, secrets under the tenant's prefix). */
+  readonly task?: TaskSpec | undefined;
 }
 
 /** What creating a lease needs: the API, and the scaling evaluator that creates members, give it. */
@@ -68,6 +72,7 @@ export async function createLease(
     createdAtMs: now,
     updatedAtMs: now,
     expiresAtMs,
+    task: request.task && newTask(request.task),
   };
   await deps.leases.create(lease);
   try {

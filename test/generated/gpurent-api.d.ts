@@ -108,6 +108,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/leases/{id}/logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of the output of a lease's task
+         * @description stdout and stderr of one attempt of the task (the latest by default), oldest first, from CloudWatch Logs. Follow the output by asking again with nextToken until complete is true.
+         */
+        get: operations["getLeaseLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leases/{id}/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Credentials for a Session Manager session to a lease's instances
+         * @description Short-lived AWS credentials (an hour at most) that can open, resume and end Session Manager sessions to this lease's own running instances and nothing else. Each call is a LeaseSessionOpened event.
+         */
+        post: operations["openLeaseSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/usage": {
         parameters: {
             query?: never;
@@ -543,6 +583,28 @@ export interface components {
             maxHourlyPrice?: number;
             /** @description Pin the lease to this image version (default: the default image's current version) */
             image?: string;
+            /** @description Work to run on the lease once it runs (SSM Run Command); see the Task schema */
+            task?: {
+                image?: string;
+                command: string[] | string;
+                env?: {
+                    [key: string]: string;
+                };
+                secrets?: {
+                    [key: string]: string;
+                };
+                workdir?: string;
+                maxRuntimeMinutes?: number;
+                /**
+                 * @description Default: "release".
+                 * @enum {string}
+                 */
+                onExit?: "release" | "keep";
+                /** @description Default: 3. */
+                maxAttempts?: number;
+                /** @description Default: false. */
+                retryOnFailure?: boolean;
+            };
         };
         Instance: {
             instanceId: string;
@@ -616,6 +678,48 @@ export interface components {
             /** @description USD, rounded to the micro-dollar */
             costUsd: number;
             instances: components["schemas"]["Instance"][];
+            task?: components["schemas"]["Task"];
+        };
+        /** @description The lease's task: what runs on it and where it is (WAITING for the machine until it runs) */
+        Task: {
+            /** @enum {string} */
+            status: "WAITING" | "STARTING" | "RUNNING" | "SUCCEEDED" | "FAILED" | "STOPPED";
+            image?: string;
+            command: string | string[];
+            /** @description Values of names that look secret (KEY, SECRET, TOKEN, PASSWORD, CREDENTIAL) show as **** */
+            env: {
+                [key: string]: string;
+            };
+            /** @description Names and the references they are read from on the instance; never values */
+            secrets: {
+                [key: string]: string;
+            };
+            workdir?: string;
+            maxRuntimeMinutes?: number;
+            /** @enum {string} */
+            onExit: "release" | "keep";
+            maxAttempts: number;
+            retryOnFailure: boolean;
+            /** @description The current attempt, 1-based; 0 before the first */
+            attempt: number;
+            exitCode?: number;
+            /** Format: date-time */
+            startedAt?: string;
+            /** Format: date-time */
+            endedAt?: string;
+            failureReason?: string;
+            attempts: {
+                attempt: number;
+                instanceId: string;
+                commandId?: string;
+                /** @enum {string} */
+                status: "SENDING" | "SENT" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED" | "INTERRUPTED";
+                /** Format: date-time */
+                startedAt?: string;
+                /** Format: date-time */
+                endedAt?: string;
+                exitCode?: number;
+            }[];
         };
         /** @description Where the provisioner placed the lease, and why (also in the LeaseRunning event) */
         Placement: {
@@ -698,6 +802,45 @@ export interface components {
                     };
                 }[];
             }[];
+        };
+        LeaseLogs: {
+            leaseId: string;
+            /** @description The attempt read; absent before the first starts */
+            attempt?: number;
+            /** @enum {string} */
+            taskStatus: "WAITING" | "STARTING" | "RUNNING" | "SUCCEEDED" | "FAILED" | "STOPPED";
+            exitCode?: number;
+            events: {
+                /** Format: date-time */
+                at?: string;
+                /** @enum {string} */
+                stream?: "stdout" | "stderr";
+                message?: string;
+            }[];
+            /** @description Ask again with it for what was written since; it is there even at the end */
+            nextToken: string;
+            /** @description The attempt is over and nothing more was found: a follower can stop */
+            complete: boolean;
+        };
+        LeaseSession: {
+            leaseId: string;
+            /**
+             * Format: date-time
+             * @description When the credentials stop working (at most an hour)
+             */
+            expiresAt: string;
+            credentials: {
+                accessKeyId?: string;
+                secretAccessKey?: string;
+                sessionToken?: string;
+            };
+            instances: {
+                instanceId?: string;
+                region?: string;
+                /** @description The AWS CLI command that opens the session */
+                command?: string;
+            }[];
+            howTo: string;
         };
         /** @description Read from daily rollups written with every charge; the range is widened to the whole UTC days it touches, and from/to say which. */
         Usage: {
@@ -1622,6 +1765,151 @@ export interface operations {
             };
             /** @description LEASE_NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getLeaseLogs: {
+        parameters: {
+            query?: {
+                /** @description The attempt to read; default: the latest */
+                attempt?: number;
+                /** @description Only output written at or after this instant (ignored with nextToken) */
+                since?: string;
+                /** @description Events per stream (stdout, stderr) in this page */
+                limit?: number;
+                /** @description nextToken of the previous page */
+                nextToken?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The lease id POST /v1/leases answered with */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeaseLogs"];
+                };
+            };
+            /** @description INVALID_LEASE_ID, VALIDATION_FAILED or INVALID_NEXT_TOKEN */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LEASE_NOT_FOUND or TASK_ATTEMPT_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LEASE_HAS_NO_TASK: the lease runs no task */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    openLeaseSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The lease id POST /v1/leases answered with */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The credentials and how to use them */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeaseSession"];
+                };
+            };
+            /** @description INVALID_LEASE_ID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LEASE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LEASE_NOT_RUNNING: the lease has no running instances */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -59,6 +59,7 @@ const FUNCTION_NAMES = [
   'scalingEvaluator',
   'audit',
   'interruptionHandler',
+  'taskEvents',
 ] as const satisfies readonly (keyof GpurentStack['functions'])[];
 
 /** The wiring the function's handler builds its ports from: functions/<handler>/wiring.ts, its one export. */
@@ -628,6 +629,8 @@ describe('least privilege: every grant follows from what the handler builds', ()
             ).toContain('arm');
         } else if (service === 'cloudwatch') {
           expect(of('gpuMetrics').length, where).toBeGreaterThan(0);
+        } else if (service === 'ssm') {
+          expect(of('tasks').length, where).toBeGreaterThan(0);
         } else if (action === 'iam:PassRole') {
           const passesSender = JSON.stringify(statement.Resource).includes(
             logicalIdOf(stack, stack.leaseExpiry.senderRole),
@@ -657,6 +660,16 @@ describe('least privilege: every grant follows from what the handler builds', ()
             capabilities.flatMap((c) => EC2_CAPABILITY_ACTIONS[c] ?? []),
             where,
           ).toContain(action);
+        } else if (action === 'logs:GetLogEvents' || action === 'logs:FilterLogEvents') {
+          expect(of('logGroup').length, where).toBeGreaterThan(0);
+          expect(JSON.stringify(statement.Resource), where).toContain(
+            logicalIdOf(stack, stack.tasks.taskOutput),
+          );
+        } else if (service === 'sts') {
+          expect(of('sessionRole').length, where).toBeGreaterThan(0);
+          expect(JSON.stringify(statement.Resource), where).toContain(
+            logicalIdOf(stack, stack.tasks.sessionRole),
+          );
         } else {
           // Tracing, the function's own log group, and the alerts topic's key.
           expect(['xray', 'logs', 'kms'], where).toContain(service);

@@ -2,6 +2,7 @@ import { ClientError } from '../../../shared/client-error';
 import { PROJECT_PATTERN } from '../../../shared/domain/budgets/budget';
 import { LEASE_STATUSES, RENTAL_MODES, WORKLOADS } from '../../../shared/domain/lease';
 import { leaseDurationMinutes } from '../../../shared/domain/lease-expiry';
+import { secretsOutsidePrefix, taskSpecSchema } from '../../../shared/domain/tasks/spec';
 import { leaseGpusSchema } from '../../../shared/domain/waste/fractional';
 import { LeaseNotFoundError } from '../../../shared/errors';
 import { LEASE_ID_PATTERN } from '../../../shared/ids';
@@ -26,6 +27,7 @@ import {
 } from '../openapi-parts';
 import { pathParameter, pathValue } from '../path';
 import type { Routes } from '../routing';
+import { taskOpenApiSchema } from '../task-view';
 import type { ApiContext } from './context';
 
 export const regionName = z
@@ -89,6 +91,9 @@ export const createLeaseBody = z
       .check(
         z.describe("Pin the lease to this image version (default: the default image's current version)"),
       ),
+    task: z
+      .optional(taskSpecSchema)
+      .check(z.describe('Work to run on the lease once it runs (SSM Run Command); see the Task schema')),
   })
   .check(
     z.refine((body) => body.instanceType === undefined || body.gpuModel === undefined, {
@@ -123,6 +128,15 @@ export async function postLease(event: ApiEvent, ctx: ApiContext): Promise<ApiRe
     );
   }
   const body = validate(createLeaseBody, parseJsonBody(event), 'body');
+  const [outside] = body.task ? secretsOutsidePrefix(body.task, tenantId) : [];
+  if (outside !== undefined) {
+    throw new ClientError(
+      400,
+      'VALIDATION_FAILED',
+      `task.secrets.${outside} must name an SSM parameter under /gpurent/${tenantId}/ or a Secrets Manager secret under gpurent/${tenantId}/`,
+      `task.secrets.${outside}`,
+    );
+  }
   const request: CreateLeaseRequest = { tenantId, ...body };
   const lease = await ctx.createLeaseOnce({ tenantId, idempotencyKey, request });
   return json(
@@ -229,6 +243,7 @@ export const leaseOpenApi = (): OpenApiGroup<keyof typeof leaseRoutes> => ({
         costMicroUsd: micro,
         costUsd: usd,
         instances: { type: 'array', items: ref('Instance') },
+        task: ref('Task'),
       },
       [
         'requestedMode',
@@ -244,8 +259,10 @@ export const leaseOpenApi = (): OpenApiGroup<keyof typeof leaseRoutes> => ({
         'dataGb',
         'maxHourlyPrice',
         'placement',
+        'task',
       ],
     ),
+    Task: taskOpenApiSchema,
     Placement: responseObject(
       {
         region: { type: 'string' },

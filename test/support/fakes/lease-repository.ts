@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { LeaseAlreadyExistsError } from '../../../shared/adapters/dynamodb-lease-repository';
 import type { Lease, LeaseInstance, LeaseStatus, LeaseView } from '../../../shared/domain/lease';
+import type { TaskState } from '../../../shared/domain/tasks/state';
 import type { LeasePage, LeaseRepository, TransitionChanges } from '../../../shared/ports/lease-repository';
 import type { InstanceRef } from '../../../shared/ports/metering-work';
 import { Faults, stored } from './faults';
@@ -72,6 +73,15 @@ export class FakeLeaseRepository implements LeaseRepository {
     const lease = this.leases.get(key);
     if (!lease || !from.includes(lease.status)) return false;
     this.leases.set(key, stored({ ...lease, ...changes, status: to, updatedAtMs: atMs }));
+    return true;
+  }
+
+  async saveTask(tenantId: string, id: string, task: TaskState): Promise<boolean> {
+    this.faults.enter('saveTask', [tenantId, id, task]);
+    const key = leaseId(tenantId, id);
+    const lease = this.leases.get(key);
+    if (lease?.task?.revision !== task.revision - 1) return false;
+    this.leases.set(key, { ...lease, task });
     return true;
   }
 
