@@ -1,26 +1,21 @@
 import type {
-  DeadlineJob,
-  JobPlacement,
+  DeadlinePolicyInput,
   JobPolicyDecision,
   OnDemandOffer,
   SpotPoolSignal,
 } from '../domain/deadlines/policy-input';
 import type { CheckpointReport, TaskRun } from '../domain/deadlines/progress';
-import type { MicroUsd } from '../domain/money';
 
 /** What starts a decision: a launch, an interruption, or the worker's schedule. */
 export type DecisionTrigger = 'launch' | 'interruption' | 'schedule';
 
-/** A job with a deadline as stored with its lease. */
-export interface DeadlineJobRecord {
+/** A job with a deadline as stored with its lease: the policy's job, placement, checkpoint and spend, with its runs. */
+export interface DeadlineJobRecord
+  extends Pick<DeadlinePolicyInput, 'job' | 'placement' | 'checkpointRegion' | 'spentMicroUsd'> {
   readonly tenantId: string;
   readonly leaseId: string;
-  readonly job: DeadlineJob;
-  readonly placement: JobPlacement;
-  readonly checkpointRegion: string;
   readonly runs: readonly TaskRun[];
   readonly reports: readonly CheckpointReport[];
-  readonly spentMicroUsd: MicroUsd;
   /** The zones the lease may run in (its allowed pools). */
   readonly zones: readonly string[];
 }
