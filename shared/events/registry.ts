@@ -219,6 +219,27 @@ export const DOMAIN_EVENTS = {
       estimatedSavingMicroUsd: microUsd,
     }),
   },
+  JobPolicyDecision: {
+    version: 1,
+    description:
+      "The deadline policy's decision for a job with a deadline (spot in a pool, on-demand, or wait), why, and the slack it left.",
+    detail: z.strictObject({
+      leaseId,
+      atMs: epochMs,
+      trigger: z.enum(['launch', 'interruption', 'schedule']),
+      action: z.enum(['spot', 'on-demand', 'wait']),
+      region: z.optional(z.string()),
+      zone: z.optional(z.string()),
+      reason: z.string(),
+      slackMs: z
+        .number()
+        .check(
+          z.int(),
+          z.describe('Time the job may still lose before it must run on-demand; negative once it must.'),
+        ),
+      doneMs: z.number().check(z.int(), z.nonnegative(), z.describe('Work saved in the latest checkpoint.')),
+    }),
+  },
 } as const satisfies Record<string, DomainEventDefinition>;
 
 export interface DomainEventDefinition {
