@@ -1,7 +1,7 @@
 import { admissionPass, type WaitingLease } from '../../domain/admission/admission-pass';
 import { type Capacity, instanceFamily, type VcpuCatalog, vcpusOf } from '../../domain/admission/capacity';
 import { DEFAULT_LEASE_DURATION_MS } from '../../domain/admission/duration-history';
-import { MinHeap } from '../../domain/admission/min-heap';
+import { MinHeap } from '../../domain/min-heap';
 import { splitTimedOut } from '../../domain/admission/queue-timeout';
 import type { Quota } from '../../domain/admission/quota';
 import type { LaunchCandidate, TenantUsage } from '../../domain/admission/tenant-ledger';
