@@ -23,7 +23,7 @@ type Item = Record<string, unknown>;
 type Update = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
 /** Key layout of the admission table (see `TABLES.admission`). */
-const leaseItemKey = (leaseId: string) => ({ pk: `LEASE#${leaseId}`, sk: 'ADMISSION' });
+export const admissionLeaseKey = (leaseId: string) => ({ pk: `LEASE#${leaseId}`, sk: 'ADMISSION' });
 const TENANTS = 'TENANTS';
 const CAPACITY = 'CAPACITY';
 const QUEUE_INDEX = 'queue';
@@ -34,7 +34,7 @@ const modeAttribute = (mode: RentalMode) => `gpus_${mode}`;
 /** A transaction takes at most 100 items. */
 const MAX_TRANSACTION_ITEMS = 100;
 
-type Status = 'QUEUED' | 'ADMITTED' | 'RELEASED' | 'TIMED_OUT';
+export type AdmissionStatus = 'QUEUED' | 'ADMITTED' | 'RELEASED' | 'TIMED_OUT';
 
 function tenantOf(item: Item): TenantAdmission {
   const gpusByMode: Partial<Record<RentalMode, number>> = {};
@@ -88,9 +88,9 @@ export class DynamoDbAdmissionStore implements AdmissionStore {
         new PutCommand({
           TableName: this.table,
           Item: {
-            ...leaseItemKey(lease.leaseId),
+            ...admissionLeaseKey(lease.leaseId),
             lease,
-            status: 'QUEUED' satisfies Status,
+            status: 'QUEUED' satisfies AdmissionStatus,
             tenantId: lease.tenantId,
             queued: QUEUED,
             queuedAt: queuedAt(lease),
@@ -146,7 +146,7 @@ export class DynamoDbAdmissionStore implements AdmissionStore {
   async release(leaseId: string): Promise<AdmissionClaim | undefined> {
     for (;;) {
       const item = await this.leaseItem(leaseId);
-      const status = item?.status as Status | undefined;
+      const status = item?.status as AdmissionStatus | undefined;
       if (status === 'QUEUED') {
         if (await this.leaveQueue(leaseId, 'RELEASED')) return undefined;
         continue;
@@ -219,21 +219,21 @@ export class DynamoDbAdmissionStore implements AdmissionStore {
 
   private async leaseItem(leaseId: string): Promise<Item | undefined> {
     const result = await this.client.send(
-      new GetCommand({ TableName: this.table, Key: leaseItemKey(leaseId), ConsistentRead: true }),
+      new GetCommand({ TableName: this.table, Key: admissionLeaseKey(leaseId), ConsistentRead: true }),
     );
     return result.Item;
   }
 
-  private async leaveQueue(leaseId: string, status: Status): Promise<boolean> {
+  private async leaveQueue(leaseId: string, status: AdmissionStatus): Promise<boolean> {
     try {
       await this.client.send(
         new UpdateCommand({
           TableName: this.table,
-          Key: leaseItemKey(leaseId),
+          Key: admissionLeaseKey(leaseId),
           UpdateExpression: 'SET #status = :status REMOVE queued, queuedAt',
           ConditionExpression: '#status = :queued',
           ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':status': status, ':queued': 'QUEUED' satisfies Status },
+          ExpressionAttributeValues: { ':status': status, ':queued': 'QUEUED' satisfies AdmissionStatus },
         }),
       );
       return true;
@@ -263,13 +263,13 @@ export class DynamoDbAdmissionStore implements AdmissionStore {
       ...chunk.map((claim) => ({
         Update: {
           TableName: this.table,
-          Key: leaseItemKey(claim.leaseId),
+          Key: admissionLeaseKey(claim.leaseId),
           UpdateExpression: 'SET #status = :admitted, claim = :claim REMOVE queued, queuedAt',
           ConditionExpression: '#status = :queued',
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: {
-            ':admitted': 'ADMITTED' satisfies Status,
-            ':queued': 'QUEUED' satisfies Status,
+            ':admitted': 'ADMITTED' satisfies AdmissionStatus,
+            ':queued': 'QUEUED' satisfies AdmissionStatus,
             ':claim': claim,
           },
         },
@@ -348,13 +348,13 @@ export class DynamoDbAdmissionStore implements AdmissionStore {
       {
         Update: {
           TableName: this.table,
-          Key: leaseItemKey(claim.leaseId),
+          Key: admissionLeaseKey(claim.leaseId),
           UpdateExpression: 'SET #status = :released',
           ConditionExpression: '#status = :admitted',
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: {
-            ':released': 'RELEASED' satisfies Status,
-            ':admitted': 'ADMITTED' satisfies Status,
+            ':released': 'RELEASED' satisfies AdmissionStatus,
+            ':admitted': 'ADMITTED' satisfies AdmissionStatus,
           },
         },
       },
