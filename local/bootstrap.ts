@@ -45,7 +45,12 @@ function clientConfig(endpoint: string, region: string) {
   return { endpoint, region, credentials };
 }
 
-async function createTable(client: DynamoDBClient, name: string, table: TableDefinition): Promise<void> {
+/** One table of `TABLES`; also for tests and benchmarks that want a fresh table of one kind per run. */
+export async function createTable(
+  client: DynamoDBClient,
+  name: string,
+  table: TableDefinition,
+): Promise<void> {
   const keys = new Set<string>([table.partitionKey]);
   if (table.sortKey) keys.add(table.sortKey);
   for (const index of table.indexes) {

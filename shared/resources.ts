@@ -124,6 +124,23 @@ export const TABLES = {
     timeToLiveAttribute: 'expiration',
     indexes: [],
   },
+  /**
+   * Admission (#19): one item per lease that asked for GPUs (`LEASE#<id>`, its
+   * candidates, priority, status and, once admitted, what it holds), the
+   * tenants' use and quota (`TENANTS`, one item each) and the fleet capacity
+   * admission knows (`CAPACITY`, vCPU quotas and reserved slots). Admissions
+   * commit leases and the counters they add to in one transaction.
+   */
+  admission: {
+    id: 'AdmissionTable',
+    envVar: 'ADMISSION_TABLE_NAME',
+    partitionKey: 'pk',
+    sortKey: 'sk',
+    indexes: [
+      // Sparse: only waiting leases carry `queued`; one query lists the whole queue, oldest first.
+      { name: 'queue', partitionKey: 'queued', sortKey: 'queuedAt' },
+    ],
+  },
   /** Scaling groups (spec, desired size, members, lock version) and their decisions (expire after a week). */
   scalingGroups: {
     id: 'ScalingGroupsTable',

@@ -16,6 +16,7 @@ import type { RentalMode } from '../domain/lease';
 import { type MicroUsd, usdToMicro } from '../domain/money';
 import { spotPriceKey } from '../domain/pools';
 import {
+  AccountQuotaExceededError,
   CapacityUnavailableError,
   COMMITMENT_TAG,
   type Compute,
@@ -51,10 +52,11 @@ const CAPACITY_ERROR_CODES = new Set([
   'InsufficientCapacityOnHost',
   'ReservationCapacityExceeded',
   'SpotMaxPriceTooLow',
-  'MaxSpotInstanceCountExceeded',
   'UnfulfillableCapacity',
   'Unsupported',
 ]);
+/** EC2 error codes that mean "the account's quota is used up" (vCPUs on demand, spot requests). */
+const ACCOUNT_QUOTA_CODES = new Set(['VcpuLimitExceeded', 'MaxSpotInstanceCountExceeded']);
 /** EC2 error codes that mean "slow down": retried by the client's policy (EC2_RETRY in shared/lambda/clients.ts), never here. */
 const THROTTLING_CODES = new Set([
   'RequestLimitExceeded',
@@ -152,6 +154,9 @@ export class Ec2Compute implements Compute {
       }));
     } catch (error) {
       const code = errorCode(error);
+      if (code !== undefined && ACCOUNT_QUOTA_CODES.has(code)) {
+        throw new AccountQuotaExceededError(request.mode, request.instanceType, code, request.zone);
+      }
       if (code === undefined || !CAPACITY_ERROR_CODES.has(code)) throw error;
       throw new CapacityUnavailableError(request.mode, request.instanceType, code, request.zone);
     }

@@ -1,3 +1,4 @@
+import { DynamoDbAdmissionStore } from '../adapters/dynamodb-admission-store';
 import { DynamoDbAuditStore, DynamoDbChargedTenants } from '../adapters/dynamodb-audit-store';
 import { DynamoDbBudgetRepository } from '../adapters/dynamodb-budget-repository';
 import { DynamoDbCommitmentRepository } from '../adapters/dynamodb-commitments';
@@ -24,6 +25,7 @@ const SPEND = { [TABLES.spend.envVar]: nonEmpty };
 const BUDGETS = { [TABLES.budgets.envVar]: nonEmpty };
 const AUDITS = { [TABLES.audits.envVar]: nonEmpty };
 const SCALING_GROUPS = { [TABLES.scalingGroups.envVar]: nonEmpty };
+const ADMISSION = { [TABLES.admission.envVar]: nonEmpty };
 
 const table = (name: keyof typeof TABLES, access: TableAccess) =>
   ({ kind: 'table', table: name, access }) as const;
@@ -133,4 +135,12 @@ export const gpuHealthMarks = () =>
     env: SCALING_GROUPS,
     reaches: [table('scalingGroups', 'readWrite')],
     create: (env, clients) => new DynamoDbGpuHealthMarks(clients.documents, env.SCALING_GROUPS_TABLE_NAME),
+  });
+
+/** The admission queue, tenants' use and quotas, and the capacity admission knows (#19). */
+export const admissionStore = (access: TableAccess) =>
+  portFactory({
+    env: ADMISSION,
+    reaches: [table('admission', access)],
+    create: (env, clients) => new DynamoDbAdmissionStore(clients.documents, env.ADMISSION_TABLE_NAME),
   });

@@ -65,6 +65,22 @@ export class CapacityUnavailableError extends Error {
   }
 }
 
+/**
+ * The account's EC2 quota refused the launch (`VcpuLimitExceeded`,
+ * `MaxSpotInstanceCountExceeded`): no pool of the same family and market in the
+ * region can take it either until something ends. A capacity miss to the
+ * placement loop (the next pool may be another family or region); admission
+ * queues the lease with reason `account-quota` when every refusal was one.
+ */
+export class AccountQuotaExceededError extends CapacityUnavailableError {
+  readonly shortfall = 'account-quota';
+
+  constructor(mode: RentalMode, instanceType: string, code: string, zone?: string) {
+    super(mode, instanceType, code, zone);
+    this.name = 'AccountQuotaExceededError';
+  }
+}
+
 /** EC2 kept throttling after the adapter's retries; the command is retried later by its queue. */
 export class ComputeThrottledError extends Error {
   constructor(
