@@ -68,7 +68,7 @@ export async function evaluateScalingGroups(deps: ScalingDeps, nowMs: number): P
     spec: group.spec,
     members: await membersOf(deps, group),
   }));
-  const gpus = watchedGpus(await deps.leases.openInstances());
+  const gpus = watchedGpus(deps.catalog, await deps.leases.openInstances());
   const plan = planScalingMetrics(withMembers, nowMs, {
     queries: gpus.map((gpu) => gpu.query),
     windowPeriods: HEALTH_WINDOW_PERIODS,

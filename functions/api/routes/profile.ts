@@ -36,7 +36,7 @@ export async function getProfile(event: ApiEvent, ctx: ApiContext): Promise<ApiR
   const toMs = Math.min(range.toMs, nowMs);
   const gpusOf = (instanceType: string) => ctx.deps.catalog.gpusPerInstance(instanceType);
   const leases = await allLeasesOf(ctx.deps.leases, tenantId);
-  const measured = await readGpuUtilization(ctx.deps.metrics, leases, {
+  const measured = await readGpuUtilization(ctx.deps.metrics, ctx.deps.catalog, leases, {
     fromMs: range.fromMs,
     toMs,
     nowMs,
