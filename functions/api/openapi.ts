@@ -9,6 +9,7 @@ import {
 import { ROUTE_TABLE, type RouteKey } from './route-keys';
 import { auditOpenApi } from './routes/audit';
 import { budgetOpenApi } from './routes/budgets';
+import { idlePolicyOpenApi } from './routes/idle-policy';
 import { imageOpenApi } from './routes/images';
 import { leaseMetricsOpenApi } from './routes/lease-metrics';
 import { leaseOpenApi } from './routes/leases';
@@ -35,6 +36,7 @@ const groups: readonly OpenApiGroup<string>[] = [
   poolOpenApi(),
   reservationOpenApi(),
   imageOpenApi(),
+  idlePolicyOpenApi(),
 ];
 
 /**
