@@ -771,6 +771,8 @@ export interface components {
             costMicroUsd: number;
             /** @description USD, rounded to the micro-dollar */
             costUsd: number;
+            /** @description What the billed seconds of GPUs below the idle line cost (the waste ledger; part of costMicroUsd) */
+            idleMicroUsd: number;
             groups: {
                 key: string;
                 /** @description Instance-seconds billed */
@@ -779,6 +781,8 @@ export interface components {
                 costMicroUsd: number;
                 /** @description USD, rounded to the micro-dollar */
                 costUsd: number;
+                /** @description Idle cost of the group; absent for groupBy mode and instanceType, which the waste ledger does not keep */
+                idleMicroUsd?: number;
             }[];
         };
         PutBudgetRequest: {
@@ -1848,7 +1852,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description days[]: {day, gpuHours, avgConcurrentGpus, peakConcurrentGpus, waitSeconds: {leases, p50, p95}, byWorkload, byMode, gpuUtilization}; gpuUtilization (the range and each day) from the GPU telemetry, gpuUtilizationNote says how it is computed */
+            /** @description days[]: {day, gpuHours, avgConcurrentGpus, peakConcurrentGpus, waitSeconds: {leases, p50, p95}, byWorkload, byMode, gpuUtilization, idleGpuHours, idleMicroUsd, idleShare}; idle figures from the waste ledger (idleShare: idle GPU-hours over GPU-hours, null on a day no GPU ran); gpuUtilization (the range and each day) from the GPU telemetry, gpuUtilizationNote says how it is computed */
             200: {
                 headers: {
                     [name: string]: unknown;
