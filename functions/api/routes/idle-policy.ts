@@ -6,8 +6,16 @@ import {
   idlePoliciesOf,
   putTenantIdlePolicy,
 } from '../../../shared/usecases/idle/idle-policies';
-import { requireAdmin } from '../admin';
-import { type ApiEvent, type ApiResult, json, parseJsonBody, TENANT_ID, tenantOf, validate } from '../http';
+import {
+  type ApiEvent,
+  type ApiResult,
+  json,
+  parseJsonBody,
+  requireAdmin,
+  TENANT_ID,
+  tenantOf,
+  validate,
+} from '../http';
 import {
   adminErrors,
   authErrors,
