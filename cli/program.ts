@@ -9,6 +9,7 @@ import {
   WORKLOADS,
 } from '../shared/domain/lease';
 import { DEFAULT_USAGE_GROUPING, USAGE_GROUPINGS } from '../shared/domain/usage';
+import { IDLE_ACTIONS } from '../shared/domain/waste/idle-policy';
 import { type BudgetSetOptions, budgetList, budgetRemove, budgetSet, budgetShow } from './budgets';
 import type { CliIo, OutputOptions } from './common';
 import { usageError } from './errors';
@@ -21,6 +22,7 @@ import {
   groupSet,
   groupShow,
 } from './groups';
+import { type IdlePolicySetOptions, idlePolicySet, idlePolicyShow } from './idle-policy';
 import {
   type CreateLeaseOptions,
   type LeaseListOptions,
@@ -140,6 +142,24 @@ export function createProgram(io: CliIo): Command {
 
   program.addCommand(budgetCommand(io));
   program.addCommand(groupCommand(io));
+
+  const idlePolicy = program
+    .command('idle-policy')
+    .description('the idle policy in force: what happens to leases whose every GPU sits below the line')
+    .addOption(json())
+    .action((options: OutputOptions) => idlePolicyShow(options, io));
+  required(
+    idlePolicy
+      .command('set')
+      .description("set the tenant's own idle policy (refused when it loosens the admin's)"),
+    new Option('--action <action>', 'what happens to an idle lease').choices(IDLE_ACTIONS),
+  )
+    .option('--below-percent <n>', 'GPU utilization line, 0-100 (default 5)')
+    .option('--for-minutes <n>', 'window, 10-1440 whole minutes (default 30)')
+    .option('--exempt-workloads <list>', 'comma-separated workloads never acted on')
+    .option('--exempt-projects <list>', 'comma-separated projects never acted on')
+    .addOption(json())
+    .action((options: IdlePolicySetOptions) => idlePolicySet(options, io));
 
   program
     .command('metrics')

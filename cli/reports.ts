@@ -85,6 +85,8 @@ type Profile = {
     day: string;
     waitSeconds: { leases: number; p50: number | null; p95: number | null };
     gpuUtilization: Utilization;
+    idleGpuHours: number;
+    idleShare: number | null;
   })[];
 };
 
@@ -110,13 +112,26 @@ export async function profile(options: ProfileOptions, io: CliIo) {
     result,
     () =>
       `${result.from} → ${result.to}\n${table(
-        ['DAY', 'GPU-HOURS', 'AVG GPUS', 'PEAK GPUS', 'GPU UTIL', 'LEASES', 'WAIT P50 S', 'WAIT P95 S'],
+        [
+          'DAY',
+          'GPU-HOURS',
+          'AVG GPUS',
+          'PEAK GPUS',
+          'GPU UTIL',
+          'IDLE GPU-H',
+          'IDLE %',
+          'LEASES',
+          'WAIT P50 S',
+          'WAIT P95 S',
+        ],
         result.days.map((d) => [
           d.day,
           round(d.gpuHours),
           round(d.avgConcurrentGpus),
           d.peakConcurrentGpus,
           utilizationCell(d.gpuUtilization),
+          round(d.idleGpuHours),
+          d.idleShare === null ? '-' : `${round(d.idleShare * 100)}%`,
           d.waitSeconds.leases,
           d.waitSeconds.p50,
           d.waitSeconds.p95,

@@ -59,6 +59,7 @@ export function leaseBody(lease: LeaseView, pricing?: LeasePricing) {
     createdAt: iso(lease.createdAtMs),
     updatedAt: iso(lease.updatedAtMs),
     releaseRequestedAt: iso(lease.releaseRequestedAtMs),
+    releaseReason: lease.releaseReason,
     endedAt: iso(lease.terminatedAtMs),
     failureReason: lease.failureReason,
     expiresAt: iso(lease.expiresAtMs),

@@ -9,6 +9,7 @@ import {
 import { ROUTE_TABLE, type RouteKey } from './route-keys';
 import { auditOpenApi } from './routes/audit';
 import { budgetOpenApi } from './routes/budgets';
+import { idlePolicyOpenApi } from './routes/idle-policy';
 import { imageOpenApi } from './routes/images';
 import { leaseLogOpenApi } from './routes/lease-logs';
 import { leaseMetricsOpenApi } from './routes/lease-metrics';
@@ -39,6 +40,7 @@ const groups: readonly OpenApiGroup<string>[] = [
   poolOpenApi(),
   reservationOpenApi(),
   imageOpenApi(),
+  idlePolicyOpenApi(),
 ];
 
 /**

@@ -1,5 +1,6 @@
 import { auditRoutes } from './routes/audit';
 import { budgetRoutes } from './routes/budgets';
+import { idlePolicyRoutes } from './routes/idle-policy';
 import { imageRoutes } from './routes/images';
 import { leaseLogRoutes } from './routes/lease-logs';
 import { leaseMetricsRoutes } from './routes/lease-metrics';
@@ -34,6 +35,7 @@ export const ROUTE_TABLE = mergeRoutes(
   poolRoutes,
   reservationRoutes,
   imageRoutes,
+  idlePolicyRoutes,
 );
 
 export type RouteKey = keyof typeof ROUTE_TABLE;

@@ -51,6 +51,8 @@ export interface Lease {
   readonly createdAtMs: number;
   readonly updatedAtMs: number;
   readonly releaseRequestedAtMs?: number | undefined;
+  /** Why gpurent released the lease on its own (an idle policy, with the figures); absent for a tenant's release. */
+  readonly releaseReason?: string | undefined;
   /** When the release terminated the instances; every open bill closes here. */
   readonly terminatedAtMs?: number | undefined;
   readonly failureReason?: string | undefined;

@@ -206,6 +206,24 @@ export const DOMAIN_EVENTS = {
       reason: z.string(),
     }),
   },
+  LeaseIdle: {
+    version: 1,
+    description:
+      "Every GPU of the lease stayed below the idle policy's line for its window (once per idle episode); what the policy does follows.",
+    detail: z.strictObject({
+      leaseId,
+      episodeId: z.string().check(z.minLength(1), z.describe('The same id as the SNS notice.')),
+      idleSinceMs: epochMs,
+      gpus: z.number().check(z.int(), z.gte(1), z.describe('GPUs judged (every GPU of every instance).')),
+      belowPercent: z.number().check(z.gte(0), z.lte(100)),
+      forMinutes: z.number().check(z.int(), z.gte(1)),
+      peakPercent: z
+        .number()
+        .check(z.gte(0), z.describe("The window's highest per-minute sample of any GPU.")),
+      meanPercent: z.number().check(z.gte(0)),
+      action: z.enum(['notify', 'release']),
+    }),
+  },
   AuditReady: {
     version: 1,
     description: "Last month's audit of the tenant is stored and can be read at GET /v1/audit/{month}.",

@@ -31,7 +31,7 @@ export const domainEventPublisher = () =>
     create: (env, clients) => new EventBridgePublisher(eventBridgeClient(clients), env.EVENT_BUS_NAME),
   });
 
-/** Budget alerts and audit summaries to the tenants' alerts topic. */
+/** Budget alerts, audit summaries and idle notices to the tenants' alerts topic. */
 export const budgetNotifier = () =>
   portFactory({
     env: { [TOPICS.budgetAlerts.envVar]: nonEmpty },

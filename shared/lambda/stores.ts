@@ -3,6 +3,9 @@ import { DynamoDbAuditStore, DynamoDbChargedTenants } from '../adapters/dynamodb
 import { DynamoDbBudgetRepository } from '../adapters/dynamodb-budget-repository';
 import { DynamoDbCommitmentRepository } from '../adapters/dynamodb-commitments';
 import { DynamoDbGpuHealthMarks } from '../adapters/dynamodb-gpu-health-marks';
+import { DynamoDbIdleEpisodes } from '../adapters/dynamodb-idle-episodes';
+import { DynamoDbIdleLedger } from '../adapters/dynamodb-idle-ledger';
+import { DynamoDbIdlePolicies } from '../adapters/dynamodb-idle-policies';
 import { DynamoDbImageRepository } from '../adapters/dynamodb-images';
 import { DynamoDbLeaseRepository } from '../adapters/dynamodb-lease-repository';
 import { DynamoDbMeteringLedger } from '../adapters/dynamodb-metering-ledger';
@@ -143,4 +146,28 @@ export const admissionStore = (access: TableAccess) =>
     env: ADMISSION,
     reaches: [table('admission', access)],
     create: (env, clients) => new DynamoDbAdmissionStore(clients.documents, env.ADMISSION_TABLE_NAME),
+  });
+
+/** Tenants' idle policies (admin and tenant), in their leases-table partitions. */
+export const idlePolicyRepository = (access: TableAccess) =>
+  portFactory({
+    env: LEASES,
+    reaches: [table('leases', access)],
+    create: (env, clients) => new DynamoDbIdlePolicies(clients.documents, env.LEASES_TABLE_NAME),
+  });
+
+/** Open idle episodes and their notices' claims, beside the GPU health marks. */
+export const idleEpisodes = () =>
+  portFactory({
+    env: SCALING_GROUPS,
+    reaches: [table('scalingGroups', 'readWrite')],
+    create: (env, clients) => new DynamoDbIdleEpisodes(clients.documents, env.SCALING_GROUPS_TABLE_NAME),
+  });
+
+/** The waste ledger: idle checkpoints and daily idle rollups in the spend table (the evaluator writes, reports read). */
+export const idleLedger = (access: TableAccess) =>
+  portFactory({
+    env: SPEND,
+    reaches: [table('spend', access)],
+    create: (env, clients) => new DynamoDbIdleLedger(clients.documents, env.SPEND_TABLE_NAME),
   });

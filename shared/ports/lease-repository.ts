@@ -10,6 +10,7 @@ export interface LeasePage {
 
 export interface TransitionChanges {
   readonly releaseRequestedAtMs?: number;
+  readonly releaseReason?: string;
   readonly failureReason?: string;
   readonly placement?: LeasePlacement;
   /** The type the lease now runs on (a GPU-model lease is stored with a provisional one). */

@@ -9,11 +9,13 @@ import { freeReservedSlots } from './reserved-slots';
 /**
  * The tenant's side of a release: the lease moves to RELEASING and a release
  * command is queued. Releasing twice, or a lease already ended, is not an error.
+ * `reason` is stored when gpurent releases on its own (an idle policy).
  */
 export async function requestRelease(
   deps: Pick<ControlPlane, 'leases' | 'commands' | 'now'>,
   tenantId: string,
   leaseId: string,
+  reason?: string,
 ): Promise<LeaseView> {
   const lease = await deps.leases.get(tenantId, leaseId);
   if (!lease) throw new LeaseNotFoundError(leaseId);
@@ -25,13 +27,20 @@ export async function requestRelease(
     ['PENDING', 'RUNNING', 'INTERRUPTED'],
     'RELEASING',
     now,
-    {
-      releaseRequestedAtMs: now,
-    },
+    reason === undefined
+      ? { releaseRequestedAtMs: now }
+      : { releaseRequestedAtMs: now, releaseReason: reason },
   );
   // A concurrent request or the provisioner moved it first; the command is idempotent either way.
   await deps.commands.send({ type: 'release', tenantId, leaseId });
-  if (moved) return { ...lease, status: 'RELEASING', updatedAtMs: now, releaseRequestedAtMs: now };
+  if (moved)
+    return {
+      ...lease,
+      status: 'RELEASING',
+      updatedAtMs: now,
+      releaseRequestedAtMs: now,
+      releaseReason: reason,
+    };
   return (await deps.leases.get(tenantId, leaseId)) ?? lease;
 }
 

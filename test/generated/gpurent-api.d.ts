@@ -556,6 +556,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/idle-policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's idle policy, the admin's, and the one in force
+         * @description A lease is idle when every GPU of it stayed below belowPercent for forMinutes; the policy then does one of notify, release-interruptible-only, release.
+         */
+        get: operations["getIdlePolicy"];
+        /**
+         * Set the tenant's own idle policy (it may only tighten an admin's)
+         * @description Replaces the tenant's policy. A policy that would loosen the admin's (a lower line, a longer window, a milder action, more exemptions) is refused with 409 and nothing is stored.
+         */
+        put: operations["putIdlePolicy"];
+        post?: never;
+        /**
+         * Remove the tenant's own idle policy (an admin's stays in force)
+         * @description Removes the tenant's policy; the admin's, if any, keeps applying.
+         */
+        delete: operations["deleteIdlePolicy"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/tenants/{tenantId}/idle-policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Admin: a tenant's idle policies and the one in force
+         * @description The admin's and the tenant's policy of the tenant, and the stricter of the two.
+         */
+        get: operations["getAdminIdlePolicy"];
+        /**
+         * Admin: set a tenant's idle policy, which the tenant cannot loosen or remove
+         * @description Replaces the admin's policy of the tenant; the tenant's own applies only where it is stricter.
+         */
+        put: operations["putAdminIdlePolicy"];
+        post?: never;
+        /**
+         * Admin: remove a tenant's admin idle policy
+         * @description Removes the admin's policy; the tenant's own, if any, keeps applying.
+         */
+        delete: operations["deleteAdminIdlePolicy"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -658,6 +714,8 @@ export interface components {
             updatedAt: string;
             /** Format: date-time */
             releaseRequestedAt?: string;
+            /** @description Why gpurent released the lease on its own (an idle policy, with the figures) */
+            releaseReason?: string;
             /** Format: date-time */
             endedAt?: string;
             failureReason?: string;
@@ -858,6 +916,8 @@ export interface components {
             costMicroUsd: number;
             /** @description USD, rounded to the micro-dollar */
             costUsd: number;
+            /** @description What the billed seconds of GPUs below the idle line cost (the waste ledger; part of costMicroUsd) */
+            idleMicroUsd: number;
             groups: {
                 key: string;
                 /** @description Instance-seconds billed */
@@ -866,6 +926,8 @@ export interface components {
                 costMicroUsd: number;
                 /** @description USD, rounded to the micro-dollar */
                 costUsd: number;
+                /** @description Idle cost of the group; absent for groupBy mode and instanceType, which the waste ledger does not keep */
+                idleMicroUsd?: number;
             }[];
         };
         PutBudgetRequest: {
@@ -1376,6 +1438,48 @@ export interface components {
                 /** Format: date-time */
                 createdAt: string;
             }[];
+        };
+        IdlePolicyRequest: {
+            /** @description Default: 5. */
+            belowPercent?: number;
+            /** @description Default: 30. */
+            forMinutes?: number;
+            /** @enum {string} */
+            action: "notify" | "release-interruptible-only" | "release";
+            /** @description Default: {"workloads":[],"projects":[]}. */
+            exempt?: {
+                /** @description Default: []. */
+                workloads?: ("training" | "inference" | "batch")[];
+                /** @description Default: []. */
+                projects?: string[];
+            };
+        };
+        /** @description An idle policy */
+        IdlePolicy: {
+            /** @default 5 */
+            belowPercent: number;
+            /** @default 30 */
+            forMinutes: number;
+            /** @enum {string} */
+            action: "notify" | "release-interruptible-only" | "release";
+            /**
+             * @default {
+             *       "workloads": [],
+             *       "projects": []
+             *     }
+             */
+            exempt: {
+                /** @default [] */
+                workloads: ("training" | "inference" | "batch")[];
+                /** @default [] */
+                projects: string[];
+            };
+        };
+        IdlePolicies: {
+            admin: components["schemas"]["IdlePolicy"] | null;
+            tenant: components["schemas"]["IdlePolicy"] | null;
+            /** @description The stricter of the two, field by field; null: no policy, leases are never acted on */
+            effective: components["schemas"]["IdlePolicy"] | null;
         };
         Error: {
             error: {
@@ -2038,7 +2142,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description days[]: {day, gpuHours, avgConcurrentGpus, peakConcurrentGpus, waitSeconds: {leases, p50, p95}, byWorkload, byMode, gpuUtilization}; gpuUtilization (the range and each day) from the GPU telemetry, gpuUtilizationNote says how it is computed */
+            /** @description days[]: {day, gpuHours, avgConcurrentGpus, peakConcurrentGpus, waitSeconds: {leases, p50, p95}, byWorkload, byMode, gpuUtilization, idleGpuHours, idleMicroUsd, idleShare}; idle figures from the waste ledger (idleShare: idle GPU-hours over GPU-hours, null on a day no GPU ran); gpuUtilization (the range and each day) from the GPU telemetry, gpuUtilizationNote says how it is computed */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3351,6 +3455,307 @@ export interface operations {
                 };
             };
             /** @description IMAGE_NOT_FOUND: no version of it is registered */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getIdlePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The admin and tenant policies and the one in force */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdlePolicies"];
+                };
+            };
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putIdlePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdlePolicyRequest"];
+            };
+        };
+        responses: {
+            /** @description The admin and tenant policies and the one in force */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdlePolicies"];
+                };
+            };
+            /** @description VALIDATION_FAILED (belowPercent outside 0-100, forMinutes outside 10-1440 or not whole, an unknown action, workload or field), INVALID_JSON or BODY_REQUIRED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDLE_POLICY_LOOSER_THAN_ADMIN: details name each field looser than the admin's */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteIdlePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDLE_POLICY_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAdminIdlePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The admin and tenant policies and the one in force */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdlePolicies"];
+                };
+            };
+            /** @description INVALID_TENANT_ID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description ADMIN_REQUIRED: the token is not in the admin group */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putAdminIdlePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdlePolicyRequest"];
+            };
+        };
+        responses: {
+            /** @description The admin and tenant policies and the one in force */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdlePolicies"];
+                };
+            };
+            /** @description VALIDATION_FAILED (belowPercent outside 0-100, forMinutes outside 10-1440 or not whole, an unknown action, workload or field), INVALID_JSON or BODY_REQUIRED, INVALID_TENANT_ID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description ADMIN_REQUIRED: the token is not in the admin group */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteAdminIdlePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description INVALID_TENANT_ID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description ADMIN_REQUIRED: the token is not in the admin group */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDLE_POLICY_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;

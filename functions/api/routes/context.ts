@@ -1,6 +1,7 @@
 import type { LeaseStatus, LeaseView } from '../../../shared/domain/lease';
 import type { ScalingGroupSpec } from '../../../shared/domain/scaling';
 import type { AuditStore, SpotTraceSource } from '../../../shared/ports/audits';
+import type { IdleLedger, IdlePolicyRepository } from '../../../shared/ports/idle';
 import type { MetricReader } from '../../../shared/ports/metrics';
 import type { ScalingGroup } from '../../../shared/ports/scaling-groups';
 import type { ScopedCredentials } from '../../../shared/ports/scoped-credentials';
@@ -20,6 +21,9 @@ export type ApiDeps = LeaseCreationDeps &
     readonly taskLogs: TaskLogs;
     /** Credentials for Session Manager to one lease's instances (POST /v1/leases/{id}/session). */
     readonly sessions: ScopedCredentials;
+    readonly idlePolicies: IdlePolicyRepository;
+    /** The waste ledger's rollups: usage, the profile and the audit show idle time. */
+    readonly idleLedger: IdleLedger;
   };
 
 /** What the routes are given by the API's composition root. */

@@ -231,6 +231,10 @@ export const leaseOpenApi = (): OpenApiGroup<keyof typeof leaseRoutes> => ({
         createdAt: instant,
         updatedAt: instant,
         releaseRequestedAt: instant,
+        releaseReason: {
+          type: 'string',
+          description: 'Why gpurent released the lease on its own (an idle policy, with the figures)',
+        },
         endedAt: instant,
         failureReason: { type: 'string' },
         expiresAt: { ...instant, description: 'When the lease is released on its own; absent: never' },
@@ -250,6 +254,7 @@ export const leaseOpenApi = (): OpenApiGroup<keyof typeof leaseRoutes> => ({
         'project',
         'mode',
         'releaseRequestedAt',
+        'releaseReason',
         'endedAt',
         'failureReason',
         'expiresAt',

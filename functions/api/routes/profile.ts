@@ -6,6 +6,8 @@ import {
   UTILIZATION_METHOD,
   utilizationOfAll,
 } from '../../../shared/domain/gpu-utilization';
+import { dayOf } from '../../../shared/domain/spend';
+import { idleShareOfDay } from '../../../shared/domain/waste/idle-usage';
 import { allLeasesOf } from '../../../shared/usecases/all-leases';
 import { readGpuUtilization } from '../../../shared/usecases/gpu-utilization';
 import { type ApiEvent, type ApiResult, json, tenantOf, validate } from '../http';
@@ -36,16 +38,18 @@ export async function getProfile(event: ApiEvent, ctx: ApiContext): Promise<ApiR
   const toMs = Math.min(range.toMs, nowMs);
   const gpusOf = (instanceType: string) => ctx.deps.catalog.gpusPerInstance(instanceType);
   const leases = await allLeasesOf(ctx.deps.leases, tenantId);
-  const measured = await readGpuUtilization(ctx.deps.metrics, leases, {
+  const measured = await readGpuUtilization(ctx.deps.metrics, ctx.deps.catalog, leases, {
     fromMs: range.fromMs,
     toMs,
     nowMs,
     periodMs: UTILIZATION_DAY_MS,
   });
   const utilization = dailyUtilization(measured, range.fromMs, toMs);
+  const idle = await ctx.deps.idleLedger.dailyIdle(tenantId, dayOf(range.fromMs), dayOf(toMs));
   const days = demandProfile(leases, range.fromMs, range.toMs, nowMs, gpusOf).map((day) => ({
     ...day,
     gpuUtilization: utilization.get(day.day) ?? NO_TELEMETRY,
+    ...idleShareOfDay(idle, day.day, day.gpuHours),
   }));
   return json(200, {
     from: new Date(range.fromMs).toISOString(),
@@ -73,7 +77,7 @@ export const profileOpenApi = (): OpenApiGroup<keyof typeof profileRoutes> => ({
       responses: {
         '200': {
           description:
-            'days[]: {day, gpuHours, avgConcurrentGpus, peakConcurrentGpus, waitSeconds: {leases, p50, p95}, byWorkload, byMode, gpuUtilization}; gpuUtilization (the range and each day) from the GPU telemetry, gpuUtilizationNote says how it is computed',
+            'days[]: {day, gpuHours, avgConcurrentGpus, peakConcurrentGpus, waitSeconds: {leases, p50, p95}, byWorkload, byMode, gpuUtilization, idleGpuHours, idleMicroUsd, idleShare}; idle figures from the waste ledger (idleShare: idle GPU-hours over GPU-hours, null on a day no GPU ran); gpuUtilization (the range and each day) from the GPU telemetry, gpuUtilizationNote says how it is computed',
           content: jsonContent(
             responseObject({
               from: instant,

@@ -49,7 +49,7 @@ export async function buildAudit(
   ]);
   const untilMs = Math.min(endMs, nowMs);
   const demand = monthDemand(leases, startMs, untilMs);
-  const gpus = await readGpuUtilization(deps.metrics, leases, {
+  const gpus = await readGpuUtilization(deps.metrics, deps.catalog, leases, {
     fromMs: startMs,
     toMs: untilMs,
     nowMs,

@@ -13,6 +13,7 @@ import { FakeBudgetNotifier, FakeBudgetRepository } from './budgets';
 import { FakeClock } from './clock';
 import { FakeCommitmentRepository } from './commitments';
 import { FakeCompute } from './compute';
+import { FakeIdleEpisodes, FakeIdleLedger, FakeIdleNotifier, FakeIdlePolicies } from './idle';
 import { FakeImageRepository } from './images';
 import { FakeLeaseRepository } from './lease-repository';
 import { FakeEventPublisher, FakeLeaseCommandQueue } from './messaging';
@@ -82,6 +83,10 @@ export function fakeControlPlane(options: FakeControlPlaneOptions = {}) {
     metricReader: new FakeMetricReader(),
     audits: new FakeAuditStore(),
     auditNotifier: new FakeAuditNotifier(),
+    idlePolicies: new FakeIdlePolicies(),
+    idleEpisodes: new FakeIdleEpisodes(),
+    idleLedger: new FakeIdleLedger(),
+    idleNotifier: new FakeIdleNotifier(),
   } satisfies ControlPlane & BudgetControl & TenantControl & Record<string, unknown>;
 }
 
