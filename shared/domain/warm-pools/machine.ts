@@ -20,6 +20,7 @@ export interface WarmMachine {
   /** When the filler saw the ready signal. */
   readonly readyAtMs?: number | undefined;
   readonly claimedBy?: string | undefined;
+  readonly claimedAtMs?: number | undefined;
 }
 
 /** What EC2 says of a warm machine now: its state and whether it signalled ready. */
