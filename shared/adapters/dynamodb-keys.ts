@@ -70,4 +70,5 @@ export const spotPriceKey = (fromMs: number) => `FROM#${String(fromMs).padStart(
 export const WARM_POOLS_PARTITION = 'WARMPOOLS';
 export const warmPoolKey = (name: string) => `POOL#${name}`;
 export const WARM_MACHINE_PREFIX = 'MACHINE#';
-export const warmMachineKey = (pool: string, instanceId: string) => `${WARM_MACHINE_PREFIX}${pool}#${instanceId}`;
+export const warmMachineKey = (pool: string, instanceId: string) =>
+  `${WARM_MACHINE_PREFIX}${pool}#${instanceId}`;

@@ -97,7 +97,12 @@ export class DynamoDbWarmPoolRepository implements WarmPoolRepository {
         UpdateExpression: 'SET #state = :claimed, claimedBy = :lease, claimedAtMs = :at',
         ConditionExpression: '#state = :ready',
         ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':claimed': 'claimed', ':ready': 'ready', ':lease': leaseId, ':at': atMs },
+        ExpressionAttributeValues: {
+          ':claimed': 'claimed',
+          ':ready': 'ready',
+          ':lease': leaseId,
+          ':at': atMs,
+        },
       }),
     );
   }

@@ -1,5 +1,5 @@
 import { BUDGET_ACTIONS } from '../domain/budgets/budget';
-import { RENTAL_MODES, WORKLOADS } from '../domain/lease';
+import { LEASE_STARTS, RENTAL_MODES, WORKLOADS } from '../domain/lease';
 import * as z from '../zod';
 
 /*
@@ -25,6 +25,8 @@ const placement = z.strictObject({
   hourlyMicroUsd: microUsd,
   image: z.optional(z.string()),
   reason: z.string(),
+  start: z.optional(z.enum(LEASE_STARTS)),
+  secondsToRunning: z.optional(z.number().check(z.nonnegative())),
 });
 
 export const DOMAIN_EVENTS = {

@@ -118,7 +118,10 @@ export interface Compute {
    * (on-demand) and untagged from its pool first, so a worker dying after the
    * start leaves an instance its lease adopts, then StartInstances.
    */
-  startForLease(instance: InstanceRef, owner: { readonly tenantId: string; readonly leaseId: string }): Promise<void>;
+  startForLease(
+    instance: InstanceRef,
+    owner: { readonly tenantId: string; readonly leaseId: string },
+  ): Promise<void>;
   /**
    * A new version of the region's fleet launch template that starts `amiId`:
    * the default version's settings, IMDSv2 required, every EBS volume

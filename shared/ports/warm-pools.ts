@@ -24,5 +24,8 @@ export interface WarmPoolRepository {
    */
   claim(machine: Pick<WarmMachine, 'pool' | 'instanceId'>, leaseId: string, atMs: number): Promise<boolean>;
   /** Deletes the record while the machine is in one of `states`; false when it is not (a lease claimed it). */
-  remove(machine: Pick<WarmMachine, 'pool' | 'instanceId'>, states: readonly WarmMachineState[]): Promise<boolean>;
+  remove(
+    machine: Pick<WarmMachine, 'pool' | 'instanceId'>,
+    states: readonly WarmMachineState[],
+  ): Promise<boolean>;
 }

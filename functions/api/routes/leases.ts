@@ -1,6 +1,12 @@
 import { ClientError } from '../../../shared/client-error';
 import { PROJECT_PATTERN } from '../../../shared/domain/budgets/budget';
-import { LEASE_STATUSES, MAX_GPUS_PER_LEASE, RENTAL_MODES, WORKLOADS } from '../../../shared/domain/lease';
+import {
+  LEASE_STARTS,
+  LEASE_STATUSES,
+  MAX_GPUS_PER_LEASE,
+  RENTAL_MODES,
+  WORKLOADS,
+} from '../../../shared/domain/lease';
 import { leaseDurationMinutes } from '../../../shared/domain/lease-expiry';
 import { LeaseNotFoundError } from '../../../shared/errors';
 import { LEASE_ID_PATTERN } from '../../../shared/ids';
@@ -223,6 +229,12 @@ export const leaseOpenApi = (): OpenApiGroup<keyof typeof leaseRoutes> => ({
         dataGb: { type: 'number' },
         maxHourlyPrice: usd,
         placement: ref('Placement'),
+        start: {
+          type: 'string',
+          enum: LEASE_STARTS,
+          description: 'warm: started stopped machines of a warm pool; cold: launched',
+        },
+        secondsToRunning: { type: 'number', description: 'From the lease’s creation to RUNNING' },
         costMicroUsd: micro,
         costUsd: usd,
         instances: { type: 'array', items: ref('Instance') },
@@ -241,6 +253,8 @@ export const leaseOpenApi = (): OpenApiGroup<keyof typeof leaseRoutes> => ({
         'dataGb',
         'maxHourlyPrice',
         'placement',
+        'start',
+        'secondsToRunning',
       ],
     ),
     Placement: responseObject(

@@ -204,7 +204,8 @@ export class FakeCompute implements Compute {
     this.faults.enter('stop', [instances]);
     for (const { instanceId } of instances) {
       const instance = this.instances.get(instanceId);
-      if (instance && LIVE.has(instance.state ?? '')) this.instances.set(instanceId, { ...instance, state: 'stopped' });
+      if (instance && LIVE.has(instance.state ?? ''))
+        this.instances.set(instanceId, { ...instance, state: 'stopped' });
     }
   }
 
@@ -214,7 +215,8 @@ export class FakeCompute implements Compute {
   ): Promise<void> {
     this.faults.enter('startForLease', [ref, owner]);
     const instance = this.instances.get(ref.instanceId);
-    if (!instance || !LIVE.has(instance.state ?? '')) throw new Error(`IncorrectInstanceState: ${ref.instanceId}`);
+    if (!instance || !LIVE.has(instance.state ?? ''))
+      throw new Error(`IncorrectInstanceState: ${ref.instanceId}`);
     const { warmPool: _pool, ...rest } = instance;
     // EC2 sets LaunchTime to the start of the latest run.
     this.instances.set(ref.instanceId, {

@@ -1,5 +1,6 @@
 import type { WarmMachine, WarmMachineState } from '../../../shared/domain/warm-pools/machine';
 import type { WarmPool } from '../../../shared/domain/warm-pools/pool';
+import type { WarmPoolFillRequests } from '../../../shared/ports/warm-pool-fill';
 import type { WarmPoolRepository } from '../../../shared/ports/warm-pools';
 import { Faults, stored } from './faults';
 
@@ -70,5 +71,14 @@ export class FakeWarmPoolRepository implements WarmPoolRepository {
     if (!found || !states.includes(found.state)) return false;
     this.machines.delete(key(machine));
     return true;
+  }
+}
+
+/** The fill requests sent, in order. */
+export class FakeWarmPoolFillRequests implements WarmPoolFillRequests {
+  readonly requested: string[] = [];
+
+  async requestFill(pool: string): Promise<void> {
+    this.requested.push(pool);
   }
 }
