@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { planFill } from '../domain/warm-pools/fill';
 import type { WarmMachine, WarmMachineObservation } from '../domain/warm-pools/machine';
 import type { WarmPool } from '../domain/warm-pools/pool';
@@ -122,7 +123,11 @@ async function launchInto(
         zone,
         instanceType: pool.instanceType,
         count,
-        clientToken: `warm-${pool.name}-${nowMs}-${count}`,
+        // Unique per launch: EC2 refuses a token reused with other parameters (another zone or image).
+        clientToken: `warm-${createHash('sha256')
+          .update(JSON.stringify([pool.name, zone, imageVersion, nowMs, count]))
+          .digest('hex')
+          .slice(0, 40)}`,
         imageVersion,
         launchTemplateVersion,
         prePull: pool.prePull,
