@@ -12,6 +12,7 @@ import { interruptionHandlerWiring } from '../functions/interruption-handler/wir
 import { leaseWorkerWiring } from '../functions/lease-worker/wiring';
 import { meteringWiring } from '../functions/metering/wiring';
 import { reconcilerWiring } from '../functions/reconciler/wiring';
+import { warmPoolFillerWiring } from '../functions/warm-pool-filler/wiring';
 import { scalingEvaluatorWiring } from '../functions/scaling-evaluator/wiring';
 import { DEFAULT_DATA_DIR } from '../shared/adapters/reference-data';
 import { AVAILABILITY_DIR, PRICES_FILE } from '../shared/adapters/spot-trace-files';
@@ -120,6 +121,7 @@ export class GpurentStack extends Stack {
     readonly scalingEvaluator: GpurentFunction;
     readonly audit: GpurentFunction;
     readonly interruptionHandler: GpurentFunction;
+    readonly warmPoolFiller: GpurentFunction;
   };
 
   constructor(scope: Construct, id: string, props: GpurentStackProps = {}) {
@@ -257,7 +259,20 @@ export class GpurentStack extends Stack {
       targets: [new SqsQueue(ec2Events.queue)],
     });
 
+    // --- warm pools: stopped machines kept ready, topped up on each use and every minute ---
+    const warmPoolFiller = wiredFunction('WarmPoolFillerFunction', warmPoolFillerWiring, {
+      handlerName: 'warm-pool-filler',
+      description:
+        'gpurent warm-pool filler: keeps each warm pool at size with stopped machines of its current image',
+      timeout: Duration.seconds(60),
+    });
+    warmPoolFiller.addEventSource(new SqsEventSource(this.queues.queues.warmPoolFill.queue, { batchSize: 10 }));
+
     this.schedules = new GpurentSchedules(this, 'Schedules');
+    this.schedules.addFunctionSchedule('WarmPoolFillerSchedule', warmPoolFiller, {
+      every: Duration.minutes(1),
+      description: 'gpurent warm-pool filler, every minute (also after each use)',
+    });
     this.schedules.addFunctionSchedule('MeteringSchedule', metering, {
       every: Duration.minutes(1),
       description: 'gpurent metering, every minute',
@@ -296,6 +311,7 @@ export class GpurentStack extends Stack {
       scalingEvaluator,
       audit,
       interruptionHandler,
+      warmPoolFiller,
     };
 
     // --- alarms ---------------------------------------------------------------------
