@@ -12,8 +12,8 @@ import { interruptionHandlerWiring } from '../functions/interruption-handler/wir
 import { leaseWorkerWiring } from '../functions/lease-worker/wiring';
 import { meteringWiring } from '../functions/metering/wiring';
 import { reconcilerWiring } from '../functions/reconciler/wiring';
-import { warmPoolFillerWiring } from '../functions/warm-pool-filler/wiring';
 import { scalingEvaluatorWiring } from '../functions/scaling-evaluator/wiring';
+import { warmPoolFillerWiring } from '../functions/warm-pool-filler/wiring';
 import { DEFAULT_DATA_DIR } from '../shared/adapters/reference-data';
 import { AVAILABILITY_DIR, PRICES_FILE } from '../shared/adapters/spot-trace-files';
 import { AUDIT_SCHEDULE } from '../shared/domain/audit/audit-month';
@@ -266,7 +266,9 @@ export class GpurentStack extends Stack {
         'gpurent warm-pool filler: keeps each warm pool at size with stopped machines of its current image',
       timeout: Duration.seconds(60),
     });
-    warmPoolFiller.addEventSource(new SqsEventSource(this.queues.queues.warmPoolFill.queue, { batchSize: 10 }));
+    warmPoolFiller.addEventSource(
+      new SqsEventSource(this.queues.queues.warmPoolFill.queue, { batchSize: 10 }),
+    );
 
     this.schedules = new GpurentSchedules(this, 'Schedules');
     this.schedules.addFunctionSchedule('WarmPoolFillerSchedule', warmPoolFiller, {
