@@ -14,6 +14,7 @@ import { meteringWiring } from '../functions/metering/wiring';
 import { reconcilerWiring } from '../functions/reconciler/wiring';
 import { scalingEvaluatorWiring } from '../functions/scaling-evaluator/wiring';
 import { taskEventsWiring } from '../functions/task-events/wiring';
+import { warmPoolFillerWiring } from '../functions/warm-pool-filler/wiring';
 import { DEFAULT_DATA_DIR } from '../shared/adapters/reference-data';
 import { AVAILABILITY_DIR, PRICES_FILE } from '../shared/adapters/spot-trace-files';
 import { AUDIT_SCHEDULE } from '../shared/domain/audit/audit-month';
@@ -124,6 +125,7 @@ export class GpurentStack extends Stack {
     readonly audit: GpurentFunction;
     readonly interruptionHandler: GpurentFunction;
     readonly taskEvents: GpurentFunction;
+    readonly warmPoolFiller: GpurentFunction;
   };
   public readonly tasks: GpurentTasks;
 
@@ -285,8 +287,22 @@ export class GpurentStack extends Stack {
       },
       targets: [new SqsQueue(taskEventsQueue.queue)],
     });
+    // --- warm pools: stopped machines kept ready, topped up on each use and every minute ---
+    const warmPoolFiller = wiredFunction('WarmPoolFillerFunction', warmPoolFillerWiring, {
+      handlerName: 'warm-pool-filler',
+      description:
+        'gpurent warm-pool filler: keeps each warm pool at size with stopped machines of its current image',
+      timeout: Duration.seconds(60),
+    });
+    warmPoolFiller.addEventSource(
+      new SqsEventSource(this.queues.queues.warmPoolFill.queue, { batchSize: 10 }),
+    );
 
     this.schedules = new GpurentSchedules(this, 'Schedules');
+    this.schedules.addFunctionSchedule('WarmPoolFillerSchedule', warmPoolFiller, {
+      every: Duration.minutes(1),
+      description: 'gpurent warm-pool filler, every minute (also after each use)',
+    });
     this.schedules.addFunctionSchedule('MeteringSchedule', metering, {
       every: Duration.minutes(1),
       description: 'gpurent metering, every minute',
@@ -326,6 +342,7 @@ export class GpurentStack extends Stack {
       audit,
       interruptionHandler,
       taskEvents,
+      warmPoolFiller,
     };
 
     // --- alarms ---------------------------------------------------------------------

@@ -171,6 +171,14 @@ export const QUEUES = {
     visibilityTimeoutSeconds: 300,
     maxReceiveCount: 5,
   },
+  /** A lease took a warm machine: the warm-pool filler tops its pool up now rather than at its next run. */
+  warmPoolFill: {
+    id: 'WarmPoolFillQueue',
+    envVar: 'WARM_POOL_FILL_QUEUE_URL',
+    // Six times the filler's timeout (60 s).
+    visibilityTimeoutSeconds: 360,
+    maxReceiveCount: 5,
+  },
   /** EC2 spot interruption, rebalance and state-change events for the interruption handler. */
   ec2Events: {
     id: 'Ec2EventsQueue',

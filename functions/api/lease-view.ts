@@ -77,6 +77,8 @@ export function leaseBody(lease: LeaseView, pricing?: LeasePricing) {
       hourlyUsd: microToUsd(lease.placement.hourlyMicroUsd),
       reason: lease.placement.reason,
     },
+    start: lease.placement?.start,
+    secondsToRunning: lease.placement?.secondsToRunning,
     costMicroUsd,
     costUsd: microToUsd(costMicroUsd),
     instances: lease.instances.map((instance) => instanceBody(instance, pricing)),

@@ -37,12 +37,16 @@ const DESCRIBES: Record<Ec2Capability, readonly string[]> = {
   imageVersions: ['ec2:DescribeLaunchTemplateVersions'],
   launch: [],
   terminate: [],
+  warmStop: [],
+  warmStart: [],
 };
 
 const REMOTE_RIGHTS: Partial<Record<Ec2Capability, RemoteFleetRight>> = {
   launch: 'launch',
   terminate: 'terminate',
   imageVersions: 'createLaunchTemplateVersion',
+  warmStop: 'warmStop',
+  warmStart: 'warmStart',
 };
 
 /** The package data of a function whose ports read the spot traces, else none. */
@@ -107,6 +111,9 @@ function grantFleet(fn: GpurentFunction, capabilities: ReadonlySet<Ec2Capability
   if (describes.length > 0) fleet.grantDescribe(fn, ...describes);
   if (capabilities.has('launch')) fleet.grantLaunch(fn);
   if (capabilities.has('terminate')) fleet.grantTerminateManaged(fn);
+  if (capabilities.has('warmStop')) fleet.grantManaged(fn, ['ec2:StopInstances']);
+  if (capabilities.has('warmStart'))
+    fleet.grantManaged(fn, ['ec2:StartInstances', 'ec2:CreateTags', 'ec2:DeleteTags']);
   if (capabilities.has('imageVersions')) fleet.grantCreateLaunchTemplateVersion(fn);
   const rights = [...capabilities].flatMap((capability) => REMOTE_RIGHTS[capability] ?? []);
   if (rights.length > 0) for (const remote of targets.remoteFleets) grantRemoteFleet(fn, fn, remote, rights);

@@ -87,7 +87,14 @@ export interface LeasePlacement {
   readonly image?: string | undefined;
   /** The mode decision and the pool choice, in words; pools that refused capacity are named. */
   readonly reason: string;
+  /** `warm`: started stopped machines of a warm pool; `cold`: launched (absent on leases from before warm pools). */
+  readonly start?: LeaseStart | undefined;
+  /** From the lease's creation to RUNNING. */
+  readonly secondsToRunning?: number | undefined;
 }
+
+export const LEASE_STARTS = ['warm', 'cold'] as const;
+export type LeaseStart = (typeof LEASE_STARTS)[number];
 
 /** One EC2 instance owned by a lease, with its metering checkpoint. */
 export interface LeaseInstance {

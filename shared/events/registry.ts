@@ -1,5 +1,5 @@
 import { BUDGET_ACTIONS } from '../domain/budgets/budget';
-import { RENTAL_MODES, WORKLOADS } from '../domain/lease';
+import { LEASE_STARTS, RENTAL_MODES, WORKLOADS } from '../domain/lease';
 import { TASK_STATUSES } from '../domain/tasks/state';
 import { leaseGpusSchema } from '../domain/waste/fractional';
 import * as z from '../zod';
@@ -27,6 +27,8 @@ const placement = z.strictObject({
   hourlyMicroUsd: microUsd,
   image: z.optional(z.string()),
   reason: z.string(),
+  start: z.optional(z.enum(LEASE_STARTS)),
+  secondsToRunning: z.optional(z.number().check(z.nonnegative())),
 });
 
 export const DOMAIN_EVENTS = {

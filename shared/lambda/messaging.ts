@@ -2,6 +2,7 @@ import { EventBridgePublisher } from '../adapters/eventbridge-publisher';
 import { SnsBudgetNotifier } from '../adapters/sns-budget-notifier';
 import { SqsLeaseCommandQueue } from '../adapters/sqs-lease-command-queue';
 import { SqsMeteringWorkQueue } from '../adapters/sqs-metering-work-queue';
+import { SqsWarmPoolFillRequests } from '../adapters/sqs-warm-pool-fill';
 import { nonEmpty } from '../config';
 import { EVENT_BUS, QUEUES, TOPICS } from '../resources';
 import { eventBridgeClient, snsClient, sqsClient } from './clients';
@@ -21,6 +22,14 @@ export const meteringWorkQueue = () =>
     env: { [QUEUES.meteringWork.envVar]: nonEmpty },
     reaches: [{ kind: 'queue', queue: 'meteringWork' }],
     create: (env, clients) => new SqsMeteringWorkQueue(sqsClient(clients), env.METERING_WORK_QUEUE_URL),
+  });
+
+/** Asks the warm-pool filler to top a pool up after a lease took one of its machines. */
+export const warmPoolFillRequests = () =>
+  portFactory({
+    env: { [QUEUES.warmPoolFill.envVar]: nonEmpty },
+    reaches: [{ kind: 'queue', queue: 'warmPoolFill' }],
+    create: (env, clients) => new SqsWarmPoolFillRequests(sqsClient(clients), env.WARM_POOL_FILL_QUEUE_URL),
   });
 
 /** Domain events onto the gpurent bus. */

@@ -6,7 +6,17 @@ import { Clients } from './clients';
 export type TableAccess = 'read' | 'readWrite';
 
 /** What a function does with EC2; each maps to the few actions it needs (infra/constructs/function-wiring.ts). */
-export type Ec2Capability = 'fleet' | 'launch' | 'instances' | 'terminate' | 'imageVersions' | 'spotPrices';
+export type Ec2Capability =
+  | 'fleet'
+  | 'launch'
+  | 'instances'
+  | 'terminate'
+  | 'imageVersions'
+  | 'spotPrices'
+  /** StopInstances of managed instances (the warm-pool filler). */
+  | 'warmStop'
+  /** Retag a managed warm machine to a lease and StartInstances it (the lease worker). */
+  | 'warmStart';
 
 /**
  * An AWS resource a port reaches. The CDK stack derives each function's

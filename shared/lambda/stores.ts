@@ -13,6 +13,7 @@ import { DynamoDbScalingGroupRepository } from '../adapters/dynamodb-scaling-gro
 import { DynamoDbSpendCounters } from '../adapters/dynamodb-spend-counters';
 import { DynamoDbSpotPriceHistory } from '../adapters/dynamodb-spot-price-history';
 import { DynamoDbTenantSettings } from '../adapters/dynamodb-tenant-settings';
+import { DynamoDbWarmPoolRepository } from '../adapters/dynamodb-warm-pools';
 import { nonEmpty } from '../config';
 import { TABLES } from '../resources';
 import * as z from '../zod';
@@ -170,4 +171,12 @@ export const idleLedger = (access: TableAccess) =>
     env: SPEND,
     reaches: [table('spend', access)],
     create: (env, clients) => new DynamoDbIdleLedger(clients.documents, env.SPEND_TABLE_NAME),
+  });
+
+/** Warm pools and their machines live beside leases, in their own partition. */
+export const warmPoolRepository = (access: TableAccess) =>
+  portFactory({
+    env: LEASES,
+    reaches: [table('leases', access)],
+    create: (env, clients) => new DynamoDbWarmPoolRepository(clients.documents, env.LEASES_TABLE_NAME),
   });

@@ -26,6 +26,21 @@ export interface LaunchRequest {
   readonly launchTemplateVersion?: string | undefined;
 }
 
+/** Machines for a warm pool: launched on-demand, tagged to the pool (no lease), initialised, then stopped. */
+export interface WarmLaunchRequest {
+  readonly pool: string;
+  readonly region: string;
+  readonly zone: string;
+  readonly instanceType: string;
+  readonly count: number;
+  readonly clientToken: string;
+  /** `name:version` the machines are built from, tagged so the filler knows when they are outdated. */
+  readonly imageVersion: string;
+  readonly launchTemplateVersion: string | undefined;
+  /** Container images the instance pulls while it initialises (tagged for its init script). */
+  readonly prePull: readonly string[];
+}
+
 /** Where an instance lives: enough to act on it. */
 export interface InstanceRef {
   readonly instanceId: string;
@@ -44,6 +59,10 @@ export interface ComputeInstance extends InstanceRef {
   readonly state?: string | undefined;
   /** When a shutting-down or terminated instance ended, from EC2's state transition reason. */
   readonly endedAtMs?: number | undefined;
+  /** The warm pool the machine is kept for (until a lease takes it). */
+  readonly warmPool?: string | undefined;
+  /** The instance signalled that its initialisation (agent, drivers, pre-pulled images) is done. */
+  readonly warmReady?: boolean | undefined;
 }
 
 /** A GPU region the fleet can launch into, with the zones it has subnets in. */
@@ -107,6 +126,18 @@ export interface Compute {
   /** Live instances carrying the managed tag in every GPU region, for the reconciler. */
   managedInstances(): Promise<ComputeInstance[]>;
   terminate(instances: readonly InstanceRef[]): Promise<void>;
+  launchWarm(request: WarmLaunchRequest): Promise<ComputeInstance[]>;
+  /** StopInstances: a warm machine kept stopped pays only for its volumes. */
+  stop(instances: readonly InstanceRef[]): Promise<void>;
+  /**
+   * Hands a stopped warm machine to a lease: tagged to the lease and tenant
+   * (on-demand) and untagged from its pool first, so a worker dying after the
+   * start leaves an instance its lease adopts, then StartInstances.
+   */
+  startForLease(
+    instance: InstanceRef,
+    owner: { readonly tenantId: string; readonly leaseId: string },
+  ): Promise<void>;
   /**
    * A new version of the region's fleet launch template that starts `amiId`:
    * the default version's settings, IMDSv2 required, every EBS volume

@@ -4,6 +4,7 @@ import type { MicroUsd } from '../domain/money';
 import { choosePool, type Pool, poolKey, withCapacityFailure } from '../domain/placement';
 import { chooseRentalMode, type ModeDecision } from '../domain/rental-mode';
 import type { ReservableLease } from '../domain/reservations';
+import type { WarmMachine } from '../domain/warm-pools/machine';
 import { CapacityUnavailableError, type ComputeInstance } from '../ports/compute';
 import type { TransitionChanges } from '../ports/lease-repository';
 import type { Provisioning } from './dependencies';
@@ -13,6 +14,7 @@ import { candidateInstanceTypes } from './lease-shape';
 import { livePools } from './pools';
 import { completeRelease, endInstances } from './release-lease';
 import { claimSlots, type ReservedOptions, reservableLease, reservedOptions } from './reserved-slots';
+import { forgetStartedMachines, startWarmMachines } from './warm-start';
 
 export type ProvisionOutcome = 'running' | 'failed' | 'released' | 'not-pending' | 'missing';
 
@@ -40,7 +42,11 @@ export async function provisionLease(
     }),
   );
   if ('failure' in filled) return failLease(deps, lease, 'PENDING', filled.failure);
-  const { placement } = filled;
+  const placement: LeasePlacement = {
+    ...filled.placement,
+    start: filled.placement.start ?? 'cold',
+    secondsToRunning: (deps.now() - lease.createdAtMs) / 1000,
+  };
   if (
     !(await deps.leases.transition(tenantId, leaseId, ['PENDING'], 'RUNNING', deps.now(), placed(placement)))
   ) {
@@ -103,6 +109,16 @@ export async function fillMissingGpus(
 
   let launch: Launched | undefined;
   if (missing.gpus > 0) {
+    launch = await startWarmMachines(deps, lease, {
+      gpus: missing.gpus,
+      instanceTypes,
+      regions,
+      mode: decision.mode,
+      image: image && `${image.name}:${image.version}`,
+      reason: decision.reason,
+    });
+  }
+  if (missing.gpus > 0 && !launch) {
     const placed = await placeAndLaunch(deps, lease, missing, decision, {
       instanceTypes,
       regions,
@@ -117,6 +133,7 @@ export async function fillMissingGpus(
     launched.includes(instance) ? launch?.priceMicroUsdPerHour : undefined,
   );
   await deps.leases.recordInstances(records);
+  if (launch?.machines) await forgetStartedMachines(deps, launch.machines);
   return {
     placement:
       launch?.placement ??
@@ -131,6 +148,8 @@ interface Launched {
   readonly instances: ComputeInstance[];
   readonly priceMicroUsdPerHour: MicroUsd;
   readonly placement: LeasePlacement;
+  /** The warm machines started instead of launching. */
+  readonly machines?: readonly WarmMachine[];
 }
 
 /**

@@ -1,4 +1,5 @@
 import { isTerminal } from '../domain/lease';
+import type { WarmMachine } from '../domain/warm-pools/machine';
 import type { ComputeInstance } from '../ports/compute';
 import type { DomainEvent } from '../ports/domain-events';
 import type { ControlPlane, InterruptionMarking } from './dependencies';
@@ -25,13 +26,27 @@ export interface ReconcileSummary {
  * so their bill closes; commands of leases stuck in PENDING or RELEASING are re-sent.
  */
 /** The fleet against the table: EC2, leases, the commands it re-sends, the strays it adopts. */
-export type ReconcileDeps = InterruptionMarking & Pick<ControlPlane, 'compute' | 'catalog' | 'commitments'>;
+export type ReconcileDeps = InterruptionMarking &
+  Pick<ControlPlane, 'compute' | 'catalog' | 'commitments' | 'warmPools'>;
+
+/**
+ * A warm machine of no lease is kept while stopped (or stopping), and while
+ * running only as long as the pool records it initialising; one started
+ * otherwise runs for no lease, and is ended as an orphan.
+ */
+function keptWarm(instance: ComputeInstance, warm: readonly WarmMachine[]): boolean {
+  if (instance.warmPool === undefined || instance.leaseId) return false;
+  if (instance.state === 'stopped' || instance.state === 'stopping') return true;
+  return warm.some((m) => m.instanceId === instance.instanceId && m.state === 'launching');
+}
 
 export async function reconcileFleet(deps: ReconcileDeps): Promise<ReconcileSummary> {
   const managed = await deps.compute.managedInstances();
   const byLease = new Map<string, ComputeInstance[]>();
   const orphans: ComputeInstance[] = [];
+  const warm = await deps.warmPools.listMachines();
   for (const instance of managed) {
+    if (keptWarm(instance, warm)) continue;
     if (!instance.leaseId || !instance.tenantId) orphans.push(instance);
     else
       byLease.set(`${instance.tenantId}/${instance.leaseId}`, [

@@ -60,6 +60,7 @@ const FUNCTION_NAMES = [
   'audit',
   'interruptionHandler',
   'taskEvents',
+  'warmPoolFiller',
 ] as const satisfies readonly (keyof GpurentStack['functions'])[];
 
 /** The wiring the function's handler builds its ports from: functions/<handler>/wiring.ts, its one export. */
@@ -88,7 +89,7 @@ describe('gpurent stack: one stack with every resource of the walking skeleton',
     template.resourceCountIs('AWS::SQS::Queue', 2 * Object.keys(QUEUES).length);
     template.resourceCountIs('AWS::SNS::Topic', Object.keys(TOPICS).length);
     template.resourceCountIs('AWS::Events::EventBus', 1);
-    template.resourceCountIs('AWS::Scheduler::Schedule', 5);
+    template.resourceCountIs('AWS::Scheduler::Schedule', 6);
     template.resourceCountIs('AWS::ApiGatewayV2::Api', 1);
     template.resourceCountIs('AWS::ApiGatewayV2::Route', API_ROUTES.length);
     template.resourceCountIs('AWS::ApiGatewayV2::Authorizer', 1);
@@ -496,11 +497,17 @@ describe('functions', () => {
   });
 
   it('lets the API, the reconciler and the worker (an expiry becomes a release command) send lease commands', () => {
-    for (const fn of ['api', 'reconciler', 'leaseWorker'] as const) {
-      expect(statementWith(statementsOf(fn), 'sqs:SendMessage')?.Resource).toEqual({
-        'Fn::GetAtt': [logicalIdOf(stack, stack.queues.queues.leaseCommands.queue), 'Arn'],
-      });
+    const queueArn = (queue: 'leaseCommands' | 'warmPoolFill') => ({
+      'Fn::GetAtt': [logicalIdOf(stack, stack.queues.queues[queue].queue), 'Arn'],
+    });
+    for (const fn of ['api', 'reconciler'] as const) {
+      expect(statementWith(statementsOf(fn), 'sqs:SendMessage')?.Resource).toEqual(queueArn('leaseCommands'));
     }
+    // The worker also asks the warm-pool filler to top a pool up after a lease took a machine.
+    expect(statementWith(statementsOf('leaseWorker'), 'sqs:SendMessage')?.Resource).toEqual([
+      queueArn('leaseCommands'),
+      queueArn('warmPoolFill'),
+    ]);
     expect(statementWith(statementsOf('leaseWorker'), 'sqs:ReceiveMessage')).toBeDefined();
     // Metering sends only to its own work queue (the overflow of a run), never lease commands.
     expect(statementWith(statementsOf('metering'), 'sqs:SendMessage')?.Resource).toEqual({
@@ -539,6 +546,8 @@ const EC2_CAPABILITY_ACTIONS: Record<string, readonly string[]> = {
   imageVersions: ['ec2:DescribeLaunchTemplateVersions', 'ec2:CreateLaunchTemplateVersion'],
   launch: ['ec2:RunInstances', 'ec2:CreateTags', 'iam:PassRole'],
   terminate: ['ec2:TerminateInstances'],
+  warmStop: ['ec2:StopInstances'],
+  warmStart: ['ec2:StartInstances', 'ec2:CreateTags', 'ec2:DeleteTags'],
 };
 const DYNAMODB_READS = new Set([
   'dynamodb:BatchGetItem',
@@ -759,6 +768,14 @@ describe('EC2 permissions', () => {
       'ec2:DescribeSubnets',
     ]);
     expect(statementWith(statementsOf('reconciler'), 'ec2:RunInstances')).toBeUndefined();
+  });
+
+  it('lets the warm-pool filler stop managed instances and never start one; only the lease worker starts them', () => {
+    const stop = statementWith(statementsOf('warmPoolFiller'), 'ec2:StopInstances');
+    expect(stop?.Condition).toEqual({ StringEquals: { 'aws:ResourceTag/gpurent:managed': 'true' } });
+    expect(statementWith(statementsOf('warmPoolFiller'), 'ec2:StartInstances')).toBeUndefined();
+    const start = statementWith(statementsOf('leaseWorker'), 'ec2:StartInstances');
+    expect(start?.Condition).toEqual({ StringEquals: { 'aws:ResourceTag/gpurent:managed': 'true' } });
   });
 });
 

@@ -1,6 +1,6 @@
 import { ClientError } from '../../../shared/client-error';
 import { PROJECT_PATTERN } from '../../../shared/domain/budgets/budget';
-import { LEASE_STATUSES, RENTAL_MODES, WORKLOADS } from '../../../shared/domain/lease';
+import { LEASE_STARTS, LEASE_STATUSES, RENTAL_MODES, WORKLOADS } from '../../../shared/domain/lease';
 import { leaseDurationMinutes } from '../../../shared/domain/lease-expiry';
 import { secretsOutsidePrefix, taskSpecSchema } from '../../../shared/domain/tasks/spec';
 import { leaseGpusSchema } from '../../../shared/domain/waste/fractional';
@@ -244,6 +244,12 @@ export const leaseOpenApi = (): OpenApiGroup<keyof typeof leaseRoutes> => ({
         dataGb: { type: 'number' },
         maxHourlyPrice: usd,
         placement: ref('Placement'),
+        start: {
+          type: 'string',
+          enum: LEASE_STARTS,
+          description: 'warm: started stopped machines of a warm pool; cold: launched',
+        },
+        secondsToRunning: { type: 'number', description: 'From the lease’s creation to RUNNING' },
         costMicroUsd: micro,
         costUsd: usd,
         instances: { type: 'array', items: ref('Instance') },
@@ -265,6 +271,8 @@ export const leaseOpenApi = (): OpenApiGroup<keyof typeof leaseRoutes> => ({
         'maxHourlyPrice',
         'placement',
         'task',
+        'start',
+        'secondsToRunning',
       ],
     ),
     Task: taskOpenApiSchema,

@@ -21,6 +21,7 @@ import { FakeMeteringLedger, FakeSpendCounters } from './metering';
 import { FakeControlPlaneMetrics, FakeMetricReader, FakeSpotPriceHistory } from './readings';
 import { FakeGpuHealthMarks, FakeScalingGroupRepository } from './scaling-groups';
 import { FakeLeaseExpiryScheduler, FakeTenantSettings } from './schedules';
+import { FakeWarmPoolFillRequests, FakeWarmPoolRepository } from './warm-pools';
 
 /** Noon UTC on a Monday in the middle of a month: far from every month and day edge. */
 export const T0 = Date.parse('2026-11-16T12:00:00.000Z');
@@ -75,6 +76,8 @@ export function fakeControlPlane(options: FakeControlPlaneOptions = {}) {
     metrics: new FakeControlPlaneMetrics(),
     commitments: new FakeCommitmentRepository(),
     images: new FakeImageRepository(),
+    warmPools: new FakeWarmPoolRepository(),
+    warmFill: new FakeWarmPoolFillRequests(),
     budgets: new FakeBudgetRepository(),
     notifier: new FakeBudgetNotifier(),
     settings: new FakeTenantSettings(),
