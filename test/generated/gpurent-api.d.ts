@@ -731,6 +731,13 @@ export interface components {
             /** @description USD, rounded to the micro-dollar */
             maxHourlyPrice?: number;
             placement?: components["schemas"]["Placement"];
+            /**
+             * @description warm: started stopped machines of a warm pool; cold: launched
+             * @enum {string}
+             */
+            start?: "warm" | "cold";
+            /** @description From the lease’s creation to RUNNING */
+            secondsToRunning?: number;
             /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
             costMicroUsd: number;
             /** @description USD, rounded to the micro-dollar */
