@@ -43,6 +43,8 @@ import { VERSION } from './version';
 import { type WarmPoolSetOptions, warmPoolList, warmPoolRemove, warmPoolSet } from './warm-pools';
 
 const json = () => new Option('--json', 'print JSON instead of a table');
+/** An option given once per value (`--param a=1 --param b=2`), collected in order. */
+const repeated = (value: string, previous: string[]) => [...previous, value];
 
 /**
  * Options an action cannot run without. Checked in a preAction hook, after
@@ -280,7 +282,7 @@ function runCommand(io: CliIo): Command {
     .option(
       '--param <name=v1,v2,...>',
       'sweep: one lease per combination; NAME=value in the env, {name} in the command',
-      (value: string, previous: string[]) => [...previous, value],
+      repeated,
       [] as string[],
     )
     .option('--task-image <uri>', 'run the command in this container image (docker run --gpus all)')
@@ -403,7 +405,7 @@ function warmPoolCommand(io: CliIo): Command {
     .option(
       '--pre-pull <ref>',
       'container image pulled on each machine while it initialises (repeat for more)',
-      (value: string, previous: string[]) => [...previous, value],
+      repeated,
       [] as string[],
     )
     .addOption(json())
