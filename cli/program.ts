@@ -9,6 +9,7 @@ import {
   WORKLOADS,
 } from '../shared/domain/lease';
 import { DEFAULT_USAGE_GROUPING, USAGE_GROUPINGS } from '../shared/domain/usage';
+import { MAX_WARM_POOL_SIZE } from '../shared/domain/warm-pools/pool';
 import { IDLE_ACTIONS } from '../shared/domain/waste/idle-policy';
 import { type BudgetSetOptions, budgetList, budgetRemove, budgetSet, budgetShow } from './budgets';
 import type { CliIo, OutputOptions } from './common';
@@ -39,8 +40,11 @@ import { type RunOptions, run } from './run';
 import { type SshOptions, ssh } from './ssh';
 import { type UsageExportOptions, type UsageOptions, usage, usageExport } from './usage';
 import { VERSION } from './version';
+import { type WarmPoolSetOptions, warmPoolList, warmPoolRemove, warmPoolSet } from './warm-pools';
 
 const json = () => new Option('--json', 'print JSON instead of a table');
+/** An option given once per value (`--param a=1 --param b=2`), collected in order. */
+const repeated = (value: string, previous: string[]) => [...previous, value];
 
 /**
  * Options an action cannot run without. Checked in a preAction hook, after
@@ -142,6 +146,7 @@ export function createProgram(io: CliIo): Command {
 
   program.addCommand(budgetCommand(io));
   program.addCommand(groupCommand(io));
+  program.addCommand(adminCommand(io));
 
   const idlePolicy = program
     .command('idle-policy')
@@ -200,7 +205,7 @@ export function createProgram(io: CliIo): Command {
       process.exitCode = await main(['simulate', ...args]);
     });
 
-  for (const command of [program, ...program.commands, ...program.commands.flatMap((c) => c.commands)]) {
+  for (const command of withSubcommands(program)) {
     // One line, as every other error: "unknown option '--gpu' (Did you mean --gpus?)".
     command
       .exitOverride()
@@ -208,6 +213,12 @@ export function createProgram(io: CliIo): Command {
   }
   return program;
 }
+
+/** The command and every subcommand under it, however deep (`admin warm-pool set`). */
+const withSubcommands = (command: Command): Command[] => [
+  command,
+  ...command.commands.flatMap(withSubcommands),
+];
 
 /** The options that say what a lease asks for, shared by `lease create` and `run`. */
 function leaseOptions(command: Command): Command {
@@ -271,7 +282,7 @@ function runCommand(io: CliIo): Command {
     .option(
       '--param <name=v1,v2,...>',
       'sweep: one lease per combination; NAME=value in the env, {name} in the command',
-      (value: string, previous: string[]) => [...previous, value],
+      repeated,
       [] as string[],
     )
     .option('--task-image <uri>', 'run the command in this container image (docker run --gpus all)')
@@ -365,4 +376,47 @@ function groupCommand(io: CliIo): Command {
     groupRemove(name, options, io),
   );
   return group;
+}
+
+/** Operator commands: the token must be in the admin group. */
+function adminCommand(io: CliIo): Command {
+  const admin = new Command('admin').description('for operators (the token must be in the admin group)');
+  admin.addCommand(warmPoolCommand(io));
+  return admin;
+}
+
+function warmPoolCommand(io: CliIo): Command {
+  const pool = new Command('warm-pool').description(
+    'stopped GPU machines kept initialised, so on-demand leases start in seconds',
+  );
+  const set = pool
+    .command('set')
+    .description('create or redefine a warm pool (the filler launches, initialises and stops machines)')
+    .argument('<name>', '[a-z0-9][a-z0-9-]{0,62}');
+  required(set, new Option('--region <region>', 'GPU region of the machines'));
+  required(set, new Option('--instance-type <type>', 'EC2 type, e.g. g5.xlarge'));
+  required(set, new Option('--size <n>', `stopped machines kept ready, 0-${MAX_WARM_POOL_SIZE}`));
+  required(
+    set,
+    new Option('--image <name[:version]>', 'image to build from: name follows its current version'),
+  );
+  set
+    .option('--zone <zone>', 'availability zone (default: any zone of the region)')
+    .option(
+      '--pre-pull <ref>',
+      'container image pulled on each machine while it initialises (repeat for more)',
+      repeated,
+      [] as string[],
+    )
+    .addOption(json())
+    .action((name: string, options: WarmPoolSetOptions) => warmPoolSet(name, options, io));
+  pool
+    .command('ls')
+    .description('every warm pool with its ready and initialising machines')
+    .addOption(json())
+    .action((options: OutputOptions) => warmPoolList(options, io));
+  onOne(pool, 'rm', 'delete a warm pool (the filler ends its stopped machines)', '<name>', (name, options) =>
+    warmPoolRemove(name, options, io),
+  );
+  return pool;
 }

@@ -22,6 +22,7 @@ import { reservationOpenApi } from './routes/reservations';
 import { scalingGroupOpenApi } from './routes/scaling-groups';
 import { settingsOpenApi } from './routes/settings';
 import { usageOpenApi } from './routes/usage';
+import { warmPoolOpenApi } from './routes/warm-pools';
 import type { RouteDeclaration } from './routing';
 
 /** Every route group; a test checks that together they document every route of ROUTE_TABLE. */
@@ -41,6 +42,7 @@ const groups: readonly OpenApiGroup<string>[] = [
   reservationOpenApi(),
   imageOpenApi(),
   idlePolicyOpenApi(),
+  warmPoolOpenApi(),
 ];
 
 /**

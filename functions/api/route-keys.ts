@@ -13,6 +13,7 @@ import { reservationRoutes } from './routes/reservations';
 import { scalingGroupRoutes } from './routes/scaling-groups';
 import { settingsRoutes } from './routes/settings';
 import { usageRoutes } from './routes/usage';
+import { warmPoolRoutes } from './routes/warm-pools';
 import { mergeRoutes, type RouteDeclaration } from './routing';
 
 /**
@@ -36,6 +37,7 @@ export const ROUTE_TABLE = mergeRoutes(
   reservationRoutes,
   imageRoutes,
   idlePolicyRoutes,
+  warmPoolRoutes,
 );
 
 export type RouteKey = keyof typeof ROUTE_TABLE;

@@ -17,6 +17,7 @@ import {
   spendCounters,
   spotPriceHistory,
   tenantSettings,
+  warmPoolRepository,
 } from '../../shared/lambda/stores';
 import { leaseSessionCredentials, taskLogReader } from '../../shared/lambda/task-access';
 import {
@@ -78,6 +79,7 @@ export const apiWiring = {
   groups: scalingGroupRepository('readWrite'),
   idlePolicies: idlePolicyRepository('readWrite'),
   idleLedger: idleLedger('read'),
+  warmPools: warmPoolRepository('readWrite'),
   temperatureLimitC: gpuTemperatureLimit(),
   idempotency: idempotencyStore(),
   api: apiSettings,

@@ -612,6 +612,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/warm-pools": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Admin: every warm pool in name order, with its machines by state
+         * @description Every pool the filler keeps, and how many of its machines are launching, stopping or ready.
+         */
+        get: operations["listWarmPools"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/warm-pools/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Admin: a warm pool with its machines by state
+         * @description The pool’s definition and how many of its machines are launching, stopping or ready.
+         */
+        get: operations["getWarmPool"];
+        /**
+         * Admin: create or redefine a warm pool
+         * @description Checks the pool against the GPU regions, the catalog, the fleet’s zones and the images, then stores it; the filler launches, initialises and stops machines up to `size`. Nothing is stored on a 400.
+         */
+        put: operations["putWarmPool"];
+        post?: never;
+        /**
+         * Admin: delete a warm pool; the filler ends its machines
+         * @description Removes the pool; its stopped machines are terminated on the filler’s next run, machines leases hold are not touched.
+         */
+        delete: operations["deleteWarmPool"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1487,6 +1535,43 @@ export interface components {
             tenant: components["schemas"]["IdlePolicy"] | null;
             /** @description The stricter of the two, field by field; null: no policy, leases are never acted on */
             effective: components["schemas"]["IdlePolicy"] | null;
+        };
+        WarmPoolRequest: {
+            region: string;
+            /** @description An availability zone of the region; omit it for any zone the fleet has subnets in */
+            zone?: string;
+            instanceType: string;
+            /** @description Stopped machines kept ready (0 keeps the pool defined but empty) */
+            size: number;
+            /** @description The GPU image the machines are built from: `name` follows its current version (a promotion or rollback rebuilds the pool), `name:version` pins one */
+            image: string;
+            /** @description Container images pulled while each machine initialises, so tasks start without a pull; at most 256 characters space-separated. Default: []. */
+            prePull?: string[];
+        };
+        WarmPool: {
+            name: string;
+            region: string;
+            /** @description Absent: any zone the fleet has subnets in */
+            zone?: string;
+            instanceType: string;
+            /** @description Stopped machines the filler keeps ready */
+            size: number;
+            /** @description `name` (follows its current version) or `name:version` */
+            image: string;
+            prePull: string[];
+            /** @description The machines the pool holds now, by state */
+            machines: {
+                /** @description Launched, initialising */
+                launching: number;
+                /** @description Signalled ready, being stopped */
+                stopping: number;
+                /** @description Stopped, ready for a lease */
+                ready: number;
+            };
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
         };
         Error: {
             error: {
@@ -3763,6 +3848,224 @@ export interface operations {
                 };
             };
             /** @description IDLE_POLICY_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWarmPools: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The warm pools */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        warmPools: components["schemas"]["WarmPool"][];
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description ADMIN_REQUIRED: the token is not in the admin group */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWarmPool: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pool */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WarmPool"];
+                };
+            };
+            /** @description INVALID_WARM_POOL_NAME */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description ADMIN_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description WARM_POOL_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putWarmPool: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WarmPoolRequest"];
+            };
+        };
+        responses: {
+            /** @description The pool, redefined */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WarmPool"];
+                };
+            };
+            /** @description The pool, created */
+            201: {
+                headers: {
+                    /** @description The pool’s URL */
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WarmPool"];
+                };
+            };
+            /** @description VALIDATION_FAILED, INVALID_JSON, BODY_REQUIRED, INVALID_WARM_POOL_NAME, UNKNOWN_REGION, UNKNOWN_INSTANCE_TYPE, UNKNOWN_ZONE, INVALID_IMAGE, UNKNOWN_IMAGE_VERSION or PREPULL_TOO_LONG */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description ADMIN_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteWarmPool: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description INVALID_WARM_POOL_NAME */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description ADMIN_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description WARM_POOL_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -6,6 +6,7 @@ import type { MetricReader } from '../../../shared/ports/metrics';
 import type { ScalingGroup } from '../../../shared/ports/scaling-groups';
 import type { ScopedCredentials } from '../../../shared/ports/scoped-credentials';
 import type { TaskLogs } from '../../../shared/ports/task-logs';
+import type { WarmPoolRepository } from '../../../shared/ports/warm-pools';
 import type { CreateLeaseRequest, LeaseCreationDeps } from '../../../shared/usecases/create-lease';
 import type { ControlPlane } from '../../../shared/usecases/dependencies';
 import type { InstanceGpuMetrics, MetricsWindow } from '../../../shared/usecases/lease-metrics';
@@ -24,6 +25,8 @@ export type ApiDeps = LeaseCreationDeps &
     readonly idlePolicies: IdlePolicyRepository;
     /** The waste ledger's rollups: usage, the profile and the audit show idle time. */
     readonly idleLedger: IdleLedger;
+    /** Warm pools (the admin routes define them; the filler keeps them at size). */
+    readonly warmPools: WarmPoolRepository;
   };
 
 /** What the routes are given by the API's composition root. */
