@@ -82,6 +82,6 @@ export function leaseBody(lease: LeaseView, pricing?: LeasePricing) {
     costMicroUsd,
     costUsd: microToUsd(costMicroUsd),
     instances: lease.instances.map((instance) => instanceBody(instance, pricing)),
-    task: lease.task && taskBody(lease.task),
+    task: lease.task && taskBody(lease.task, pricing?.nowMs),
   };
 }

@@ -1,11 +1,41 @@
+import {
+  DEFAULT_RESTART_MINUTES,
+  deadlineTerms,
+  MAX_RESTART_MINUTES,
+  MAX_WORK_MINUTES,
+} from '../../shared/domain/deadlines/lease-fields';
+import { jobProgress } from '../../shared/domain/deadlines/progress';
+import { deadlineStatus } from '../../shared/domain/deadlines/status';
 import { maskedEnv } from '../../shared/domain/tasks/masking';
 import { ATTEMPT_STATUSES, TASK_STATUSES, type TaskState } from '../../shared/domain/tasks/state';
 import { instant, responseObject } from './openapi-parts';
 
 const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
 
-/** A lease's task as the API shows it: env values masked when the name looks secret, secrets by reference only. */
-export function taskBody(task: TaskState) {
+/**
+ * The deadline part of a task: its terms, and with `nowMs` its progress. No
+ * checkpoint report is stored yet, so the time its attempts ran counts as
+ * unsaved; slack and the decision come once decisions are stored on the lease.
+ */
+function deadlineBody(task: TaskState, nowMs: number | undefined) {
+  const { deadline, workMinutes, restartMinutes = DEFAULT_RESTART_MINUTES } = task.spec;
+  if (deadline === undefined || workMinutes === undefined) return {};
+  const terms = deadlineTerms({ deadline, workMinutes, restartMinutes });
+  if (nowMs === undefined) return { deadline: iso(terms.deadlineMs), workMinutes, restartMinutes };
+  const runs = task.attempts.flatMap((a) =>
+    a.startedAtMs === undefined
+      ? []
+      : [{ startedAtMs: a.startedAtMs, endedAtMs: a.endedAtMs, restartMs: terms.restartMs }],
+  );
+  return deadlineStatus(terms, jobProgress(runs, [], terms.workMs, nowMs), undefined);
+}
+
+/**
+ * A lease's task as the API shows it: env values masked when the name looks
+ * secret, secrets by reference only; with `nowMs` (GET of one lease), its
+ * deadline progress.
+ */
+export function taskBody(task: TaskState, nowMs?: number) {
   const { spec } = task;
   return {
     status: task.status,
@@ -32,6 +62,7 @@ export function taskBody(task: TaskState) {
       endedAt: iso(a.endedAtMs),
       exitCode: a.exitCode,
     })),
+    ...deadlineBody(task, nowMs),
   };
 }
 
@@ -75,8 +106,49 @@ export const taskOpenApiSchema = responseObject(
         ['commandId', 'startedAt', 'endedAt', 'exitCode'],
       ),
     },
+    deadline: { ...instant, description: 'Finish the work by then' },
+    workMinutes: {
+      type: 'integer',
+      minimum: 1,
+      maximum: MAX_WORK_MINUTES,
+      description: 'Minutes of work on one machine of its type',
+    },
+    restartMinutes: {
+      type: 'integer',
+      minimum: 0,
+      maximum: MAX_RESTART_MINUTES,
+      description: 'Minutes a restart from checkpoint costs',
+    },
+    progress: responseObject(
+      {
+        savedMinutes: { type: 'integer', description: 'Work in the latest checkpoint' },
+        unsavedMinutes: { type: 'integer', description: 'Work since, lost if interrupted' },
+        percent: { type: 'integer', description: 'Saved work as a share of workMinutes' },
+      },
+      [],
+      { description: 'GET /v1/leases/{id} only: the work done so far' },
+    ),
+    slackMinutes: {
+      type: 'integer',
+      description: 'Minutes the job could still lose before it must run on-demand; negative once it must',
+    },
+    decision: { type: 'string', description: "The deadline policy's current decision, in words" },
   },
-  ['image', 'workdir', 'maxRuntimeMinutes', 'exitCode', 'startedAt', 'endedAt', 'failureReason'],
+  [
+    'image',
+    'workdir',
+    'maxRuntimeMinutes',
+    'exitCode',
+    'startedAt',
+    'endedAt',
+    'failureReason',
+    'deadline',
+    'workMinutes',
+    'restartMinutes',
+    'progress',
+    'slackMinutes',
+    'decision',
+  ],
   {
     description: "The lease's task: what runs on it and where it is (WAITING for the machine until it runs)",
   },

@@ -708,6 +708,15 @@ export interface components {
                 maxAttempts?: number;
                 /** @description Default: false. */
                 retryOnFailure?: boolean;
+                /**
+                 * Format: date-time
+                 * @description Finish the work by then (a date-time with an offset); needs workMinutes
+                 */
+                deadline?: string;
+                /** @description Minutes of work the task needs on one machine of its type */
+                workMinutes?: number;
+                /** @description Minutes a restart from checkpoint costs (default 5) */
+                restartMinutes?: number;
             };
         };
         Instance: {
@@ -833,6 +842,28 @@ export interface components {
                 endedAt?: string;
                 exitCode?: number;
             }[];
+            /**
+             * Format: date-time
+             * @description Finish the work by then
+             */
+            deadline?: string;
+            /** @description Minutes of work on one machine of its type */
+            workMinutes?: number;
+            /** @description Minutes a restart from checkpoint costs */
+            restartMinutes?: number;
+            /** @description GET /v1/leases/{id} only: the work done so far */
+            progress?: {
+                /** @description Work in the latest checkpoint */
+                savedMinutes: number;
+                /** @description Work since, lost if interrupted */
+                unsavedMinutes: number;
+                /** @description Saved work as a share of workMinutes */
+                percent: number;
+            };
+            /** @description Minutes the job could still lose before it must run on-demand; negative once it must */
+            slackMinutes?: number;
+            /** @description The deadline policy's current decision, in words */
+            decision?: string;
         };
         /** @description Where the provisioner placed the lease, and why (also in the LeaseRunning event) */
         Placement: {
@@ -1730,7 +1761,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_FAILED, INVALID_JSON, BODY_REQUIRED, IDEMPOTENCY_KEY_REQUIRED, UNSUPPORTED_INSTANCE_TYPE, UNKNOWN_REGION, UNKNOWN_GPU_MODEL, UNKNOWN_IMAGE or MAX_PRICE_BELOW_EVERY_POOL */
+            /** @description VALIDATION_FAILED, INVALID_JSON, BODY_REQUIRED, IDEMPOTENCY_KEY_REQUIRED, UNSUPPORTED_INSTANCE_TYPE, UNKNOWN_REGION, UNKNOWN_GPU_MODEL, UNKNOWN_IMAGE, MAX_PRICE_BELOW_EVERY_POOL, or for a task deadline deadline-in-past, deadline-before-work, deadline-without-task or deadline-with-on-demand (details name the field) */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -1,5 +1,6 @@
 import { ClientError } from '../../../shared/client-error';
 import { PROJECT_PATTERN } from '../../../shared/domain/budgets/budget';
+import { DeadlineRequestError, deadlineRequestProblem } from '../../../shared/domain/deadlines/lease-request';
 import { LEASE_STARTS, LEASE_STATUSES, RENTAL_MODES, WORKLOADS } from '../../../shared/domain/lease';
 import { leaseDurationMinutes } from '../../../shared/domain/lease-expiry';
 import { secretsOutsidePrefix, taskSpecSchema } from '../../../shared/domain/tasks/spec';
@@ -117,6 +118,9 @@ export const leaseIdParameter = pathParameter(
   (id) => `"${id}" is not a lease id (lease_ followed by 26 characters)`,
 );
 
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
 export async function postLease(event: ApiEvent, ctx: ApiContext): Promise<ApiResult> {
   const tenantId = tenantOf(event);
   const idempotencyKey = event.headers['idempotency-key'];
@@ -127,7 +131,13 @@ export async function postLease(event: ApiEvent, ctx: ApiContext): Promise<ApiRe
       'Send an Idempotency-Key header of 8-128 letters, digits or ._:- (a UUID works); retries reuse it',
     );
   }
-  const body = validate(createLeaseBody, parseJsonBody(event), 'body');
+  const raw = parseJsonBody(event);
+  // Deadlines belong to the task; named on a lease without one, they get the code that says why.
+  if (isObject(raw) && raw.deadline !== undefined) {
+    const problem = deadlineRequestProblem({ hasTask: raw.task !== undefined });
+    if (problem) throw new DeadlineRequestError(problem);
+  }
+  const body = validate(createLeaseBody, raw, 'body');
   const [outside] = body.task ? secretsOutsidePrefix(body.task, tenantId) : [];
   if (outside !== undefined) {
     throw new ClientError(
@@ -317,7 +327,7 @@ export const leaseOpenApi = (): OpenApiGroup<keyof typeof leaseRoutes> => ({
           ),
         },
         '400': errorResponse(
-          'VALIDATION_FAILED, INVALID_JSON, BODY_REQUIRED, IDEMPOTENCY_KEY_REQUIRED, UNSUPPORTED_INSTANCE_TYPE, UNKNOWN_REGION, UNKNOWN_GPU_MODEL, UNKNOWN_IMAGE or MAX_PRICE_BELOW_EVERY_POOL',
+          'VALIDATION_FAILED, INVALID_JSON, BODY_REQUIRED, IDEMPOTENCY_KEY_REQUIRED, UNSUPPORTED_INSTANCE_TYPE, UNKNOWN_REGION, UNKNOWN_GPU_MODEL, UNKNOWN_IMAGE, MAX_PRICE_BELOW_EVERY_POOL, or for a task deadline deadline-in-past, deadline-before-work, deadline-without-task or deadline-with-on-demand (details name the field)',
         ),
         '402': errorResponse(
           'BUDGET_EXCEEDED: a block-new-leases budget in the lease’s scope (tenant or project) has reached its limit; details name the budget',

@@ -22,7 +22,7 @@ export interface DeadlineStatus {
 const minutes = (ms: number) => Math.floor(ms / MS_PER_MINUTE);
 
 export function deadlineStatus(
-  job: DeadlineJob,
+  job: Pick<DeadlineJob, 'deadlineMs' | 'workMs' | 'restartMs'>,
   progress: JobProgress,
   latest: JobPolicyDecision | undefined,
 ): DeadlineStatus {

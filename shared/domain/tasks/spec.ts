@@ -1,4 +1,5 @@
 import * as z from '../../zod';
+import { deadlineFieldShapes } from '../deadlines/lease-fields';
 
 /** Environment and secret names, as a shell accepts them (upper case only: no clash with the image's own). */
 export const TASK_VARIABLE_NAME = /^[A-Z_][A-Z0-9_]{0,127}$/;
@@ -77,6 +78,10 @@ export const taskSpecSchema = z.strictObject({
   onExit: z._default(z.enum(TASK_ON_EXIT), 'release'),
   maxAttempts: z._default(z.number().check(z.int(), z.gte(1), z.lte(MAX_TASK_ATTEMPTS)), 3),
   retryOnFailure: z._default(z.boolean(), false),
+  // Checked against the clock, with each other and with the lease's mode when the lease is created.
+  deadline: z.optional(deadlineFieldShapes.deadline),
+  workMinutes: z.optional(deadlineFieldShapes.workMinutes),
+  restartMinutes: z.optional(deadlineFieldShapes.restartMinutes),
 });
 
 /** The task as the tenant asked for it (defaults applied). */
