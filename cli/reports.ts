@@ -84,6 +84,7 @@ type Profile = {
   days: (GpuUse & {
     day: string;
     waitSeconds: { leases: number; p50: number | null; p95: number | null };
+    tasks: { runSeconds: number; waitSeconds: { tasks: number; p50: number | null; p95: number | null } };
     gpuUtilization: Utilization;
     idleGpuHours: number;
     idleShare: number | null;
@@ -123,6 +124,9 @@ export async function profile(options: ProfileOptions, io: CliIo) {
           'LEASES',
           'WAIT P50 S',
           'WAIT P95 S',
+          'TASK-H',
+          'TASK WAIT P50 S',
+          'TASK WAIT P95 S',
         ],
         result.days.map((d) => [
           d.day,
@@ -135,6 +139,9 @@ export async function profile(options: ProfileOptions, io: CliIo) {
           d.waitSeconds.leases,
           d.waitSeconds.p50,
           d.waitSeconds.p95,
+          round(d.tasks.runSeconds / 3600),
+          d.tasks.waitSeconds.p50,
+          d.tasks.waitSeconds.p95,
         ]),
       )}`,
   );
