@@ -196,8 +196,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Demand profile per UTC day: GPU-hours, average and peak concurrent GPUs, wait to RUNNING, GPU utilization
-         * @description Per UTC day of the range: GPU-hours, average and peak concurrent GPUs by workload and mode, the wait from request to RUNNING, and the GPU utilization the instances' telemetry shows.
+         * Demand profile per UTC day: GPU-hours, average and peak concurrent GPUs, wait to RUNNING, task time, GPU utilization
+         * @description Per UTC day of the range: GPU-hours, average and peak concurrent GPUs by workload and mode, the wait from request to RUNNING, task run time and wait from request to task start by workload, and the GPU utilization the instances' telemetry shows.
          */
         get: operations["getDemandProfile"];
         put?: never;
@@ -1380,6 +1380,16 @@ export interface components {
                 /** @description Hours 0-23 UTC; null for an hour no GPU sent a sample in */
                 byHourOfDay?: (number | null)[];
             };
+            /** @description The tasks of the tenant's leases (from the task state on each lease): seconds run, and the wait in seconds from lease request to task start of the leases requested in the month / that day, overall and by workload */
+            tasks: {
+                /** @enum {string} */
+                source?: "lease-tasks";
+                month?: components["schemas"]["TaskTime"];
+                daily?: ({
+                    /** Format: date */
+                    day?: string;
+                } & components["schemas"]["TaskTime"])[];
+            };
             /** @description What idle reserved capacity and interruptions mean for the tenant */
             findings: string[];
             recommendation: components["schemas"]["AuditRecommendation"] | null;
@@ -1418,6 +1428,46 @@ export interface components {
             savingShare: number;
             /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
             estimatedSavingOfPaidMicroUsd: number;
+        };
+        /** @description Seconds the tasks ran, and the wait (seconds) from lease request to task start */
+        TaskTime: {
+            runSeconds: number;
+            waitSeconds: {
+                /** @description Tasks started, of the leases requested in the window */
+                tasks?: number;
+                p50?: number | null;
+                p95?: number | null;
+            };
+            /** @description The same figures per workload that had a task run or start */
+            byWorkload: {
+                training?: {
+                    runSeconds?: number;
+                    waitSeconds?: {
+                        /** @description Tasks started, of the leases requested in the window */
+                        tasks?: number;
+                        p50?: number | null;
+                        p95?: number | null;
+                    };
+                };
+                inference?: {
+                    runSeconds?: number;
+                    waitSeconds?: {
+                        /** @description Tasks started, of the leases requested in the window */
+                        tasks?: number;
+                        p50?: number | null;
+                        p95?: number | null;
+                    };
+                };
+                batch?: {
+                    runSeconds?: number;
+                    waitSeconds?: {
+                        /** @description Tasks started, of the leases requested in the window */
+                        tasks?: number;
+                        p50?: number | null;
+                        p95?: number | null;
+                    };
+                };
+            };
         };
         TenantSettings: {
             /** @description Lifetime of leases that ask for none; null: they run until released */
@@ -2265,7 +2315,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description days[]: {day, gpuHours, avgConcurrentGpus, peakConcurrentGpus, waitSeconds: {leases, p50, p95}, byWorkload, byMode, gpuUtilization, idleGpuHours, idleMicroUsd, idleShare}; idle figures from the waste ledger (idleShare: idle GPU-hours over GPU-hours, null on a day no GPU ran); gpuUtilization (the range and each day) from the GPU telemetry, gpuUtilizationNote says how it is computed */
+            /** @description days[]: {day, gpuHours, avgConcurrentGpus, peakConcurrentGpus, waitSeconds: {leases, p50, p95}, byWorkload, byMode, tasks, gpuUtilization, idleGpuHours, idleMicroUsd, idleShare}; tasks: {runSeconds, waitSeconds: {tasks, p50, p95}, byWorkload} (seconds the tasks ran that day, and the wait from lease request to task start of the leases requested that day); idle figures from the waste ledger (idleShare: idle GPU-hours over GPU-hours, null on a day no GPU ran); gpuUtilization (the range and each day) from the GPU telemetry, gpuUtilizationNote says how it is computed */
             200: {
                 headers: {
                     [name: string]: unknown;
