@@ -1,4 +1,4 @@
-import { isTerminal } from '../domain/lease';
+import { isTerminal, type LeaseView } from '../domain/lease';
 import type { WarmMachine } from '../domain/warm-pools/machine';
 import type { ComputeInstance } from '../ports/compute';
 import type { DomainEvent } from '../ports/domain-events';
@@ -40,6 +40,33 @@ function keptWarm(instance: ComputeInstance, warm: readonly WarmMachine[]): bool
   return warm.some((m) => m.instanceId === instance.instanceId && m.state === 'launching');
 }
 
+/**
+ * A RUNNING lease's strays (tagged to it, recorded nowhere: a worker that died
+ * between RunInstances and its write) are adopted, so they are billed, only up
+ * to the GPUs the lease lacks; the rest would make it hold more GPUs than it
+ * asked for, and are ended like orphans.
+ */
+function strayFit(
+  deps: Pick<ReconcileDeps, 'catalog'>,
+  lease: LeaseView,
+  strays: readonly ComputeInstance[],
+): { adopt: ComputeInstance[]; surplus: ComputeInstance[] } {
+  const gpusOf = (instanceType: string) => deps.catalog.gpusPerInstance(instanceType);
+  let held = lease.instances
+    .filter((i) => i.meteringOpen && i.interruptedAtMs === undefined)
+    .reduce((sum, i) => sum + gpusOf(i.instanceType), 0);
+  const adopt: ComputeInstance[] = [];
+  const surplus: ComputeInstance[] = [];
+  for (const stray of strays) {
+    const gpus = gpusOf(stray.instanceType);
+    if (held + gpus <= lease.gpus) {
+      adopt.push(stray);
+      held += gpus;
+    } else surplus.push(stray);
+  }
+  return { adopt, surplus };
+}
+
 export async function reconcileFleet(deps: ReconcileDeps): Promise<ReconcileSummary> {
   const managed = await deps.compute.managedInstances();
   const byLease = new Map<string, ComputeInstance[]>();
@@ -67,8 +94,10 @@ export async function reconcileFleet(deps: ReconcileDeps): Promise<ReconcileSumm
     const known = new Set(lease.instances.map((i) => i.instanceId));
     const unknown = instances.filter((i) => !known.has(i.instanceId));
     if (lease.status === 'RUNNING' && unknown.length > 0) {
-      await deps.leases.recordInstances(await toLeaseInstances(deps, lease, unknown));
-      adopted += unknown.length;
+      const { adopt, surplus } = strayFit(deps, lease, unknown);
+      if (adopt.length > 0) await deps.leases.recordInstances(await toLeaseInstances(deps, lease, adopt));
+      adopted += adopt.length;
+      orphans.push(...surplus);
     }
     if (
       (lease.status === 'PENDING' || lease.status === 'RELEASING') &&

@@ -157,6 +157,11 @@ export class FakeLeaseRepository implements LeaseRepository {
     return true;
   }
 
+  /** Drops an instance's record, as if the worker that launched it died before writing it. */
+  forgetInstance(tenantId: string, leaseId: string, id: string): void {
+    this.instances.delete(instanceId({ tenantId, leaseId, instanceId: id }));
+  }
+
   /** The lease as stored, for assertions (undefined when there is none). */
   peek(tenantId: string, id: string): LeaseView | undefined {
     const lease = this.leases.get(leaseId(tenantId, id));
