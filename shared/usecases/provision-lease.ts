@@ -9,7 +9,7 @@ import { CapacityUnavailableError, type ComputeInstance } from '../ports/compute
 import type { TransitionChanges } from '../ports/lease-repository';
 import type { Provisioning } from './dependencies';
 import { imageForLaunch } from './images';
-import { toLeaseInstances, unrecordedInstances } from './lease-instances';
+import { heldInstances, toLeaseInstances, unrecordedInstances } from './lease-instances';
 import { candidateInstanceTypes } from './lease-shape';
 import { livePools } from './pools';
 import { completeRelease, endInstances } from './release-lease';
@@ -89,7 +89,7 @@ export async function fillMissingGpus(
   decide: MissingGpusDecision,
 ): Promise<{ placement: LeasePlacement } | { failure: string }> {
   const adopted = await unrecordedInstances(deps, lease.leaseId, lease.instances);
-  const kept = lease.instances.filter((i) => i.meteringOpen && i.interruptedAtMs === undefined);
+  const kept = heldInstances(lease.instances);
   const ownedGpus = [...kept, ...adopted].reduce(
     (sum, i) => sum + deps.catalog.gpusPerInstance(i.instanceType),
     0,

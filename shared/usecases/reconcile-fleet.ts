@@ -3,7 +3,7 @@ import type { WarmMachine } from '../domain/warm-pools/machine';
 import type { ComputeInstance } from '../ports/compute';
 import type { DomainEvent } from '../ports/domain-events';
 import type { ControlPlane, InterruptionMarking } from './dependencies';
-import { toLeaseInstances } from './lease-instances';
+import { heldInstances, toLeaseInstances } from './lease-instances';
 import { stampVanishedInstances } from './vanished-instances';
 
 /** How long a lease may sit in PENDING or RELEASING before its command is sent again. */
@@ -52,9 +52,7 @@ function strayFit(
   strays: readonly ComputeInstance[],
 ): { adopt: ComputeInstance[]; surplus: ComputeInstance[] } {
   const gpusOf = (instanceType: string) => deps.catalog.gpusPerInstance(instanceType);
-  let held = lease.instances
-    .filter((i) => i.meteringOpen && i.interruptedAtMs === undefined)
-    .reduce((sum, i) => sum + gpusOf(i.instanceType), 0);
+  let held = heldInstances(lease.instances).reduce((sum, i) => sum + gpusOf(i.instanceType), 0);
   const adopt: ComputeInstance[] = [];
   const surplus: ComputeInstance[] = [];
   for (const stray of strays) {

@@ -11,6 +11,7 @@ import {
 } from '../domain/tasks/state';
 import type { TaskRunning, TaskTarget } from '../ports/task-runner';
 import type { ControlPlane } from './dependencies';
+import { heldInstances } from './lease-instances';
 import { requestRelease } from './release-lease';
 
 /** What moving a task on needs: the lease, SSM, the release (onExit) and the events. */
@@ -146,7 +147,7 @@ export async function startTaskOnLease(
   const lease = await deps.leases.get(tenantId, leaseId);
   if (!lease?.task) return 'no-task';
   if (lease.status !== 'RUNNING') return 'unchanged';
-  const instance = lease.instances.find((i) => i.meteringOpen && i.interruptedAtMs === undefined);
+  const instance = heldInstances(lease.instances)[0];
   if (!instance) return 'unchanged';
   return advanceTask(deps, tenantId, leaseId, {
     type: 'instance-ready',
