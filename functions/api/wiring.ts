@@ -14,6 +14,7 @@ import {
   leaseRepository,
   meteringLedger,
   scalingGroupRepository,
+  spendAnomalyStore,
   spendCounters,
   spotPriceHistory,
   tenantSettings,
@@ -79,6 +80,8 @@ export const apiWiring = {
   groups: scalingGroupRepository('readWrite'),
   idlePolicies: idlePolicyRepository('readWrite'),
   idleLedger: idleLedger('read'),
+  // PUT /v1/spend-anomaly-settings; metering reads them.
+  anomalies: spendAnomalyStore('readWrite'),
   warmPools: warmPoolRepository('readWrite'),
   temperatureLimitC: gpuTemperatureLimit(),
   idempotency: idempotencyStore(),
