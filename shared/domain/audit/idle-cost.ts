@@ -10,7 +10,7 @@ export const IDLE_SHARE_FINDING = 0.2;
 /** How many of the idlest leases the audit names. */
 export const IDLEST_LEASES = 5;
 
-/** One idle rollup of the waste ledger, as the audit reads it. */
+/** One idle rollup of the waste ledger (a day's, summed as the audit reads them): a tenant, a project (`-`: none) or a lease (with its project). */
 export interface IdleRollup {
   readonly kind: 'tenant' | 'project' | 'lease';
   readonly project?: string | undefined;
