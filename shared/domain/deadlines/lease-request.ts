@@ -24,8 +24,8 @@ export function deadlineRequestProblem(request: DeadlineRequestShape): DeadlineR
 }
 
 const MESSAGES: Record<DeadlineRequestCode, string> = {
-  'DEADLINE_WITHOUT_TASK': 'a deadline needs a task: it is a promise about the work the task does',
-  'DEADLINE_WITH_ON_DEMAND':
+  DEADLINE_WITHOUT_TASK: 'a deadline needs a task: it is a promise about the work the task does',
+  DEADLINE_WITH_ON_DEMAND:
     'a deadline with mode on-demand leaves nothing to choose: drop the mode or the deadline',
 };
 
