@@ -10,16 +10,18 @@ const row = (scope: string, settings: SpendAnomalySettings) => [
   settings.sensitivity,
 ];
 
-const show = (io: CliIo, options: OutputOptions, body: SettingsView) =>
-  print(io, options, body, () =>
-    table(
-      ['SCOPE', 'ALERTS', 'SENSITIVITY'],
-      [
-        row('(tenant)', body.tenant),
-        ...Object.entries(body.projects).map(([project, s]) => row(`project ${project}`, s)),
-      ],
-    ),
+/** The tenant's row, then each project with settings of its own. */
+export const settingsTable = (body: SettingsView) =>
+  table(
+    ['SCOPE', 'ALERTS', 'SENSITIVITY'],
+    [
+      row('(tenant)', body.tenant),
+      ...Object.entries(body.projects).map(([project, s]) => row(`project ${project}`, s)),
+    ],
   );
+
+const show = (io: CliIo, options: OutputOptions, body: SettingsView) =>
+  print(io, options, body, () => settingsTable(body));
 
 export interface AnomaliesSetOptions extends OutputOptions {
   readonly project?: string;
@@ -32,8 +34,15 @@ export async function anomaliesShow(options: OutputOptions, io: CliIo) {
   show(io, options, await callApi<SettingsView>('GET', 'v1/spend-anomaly-settings'));
 }
 
+/** The PUT body: the sensitivity left out stays the API's default (medium). */
+export const anomaliesSetBody = (options: AnomaliesSetOptions) => ({
+  project: options.project,
+  sensitivity: options.sensitivity,
+  enabled: !options.off,
+});
+
 /** `gpurent anomalies set`: one scope's sensitivity, or `--off` to stop its alerts. */
 export async function anomaliesSet(options: AnomaliesSetOptions, io: CliIo) {
-  const body = { project: options.project, sensitivity: options.sensitivity, enabled: !options.off };
+  const body = anomaliesSetBody(options);
   show(io, options, await callApi<SettingsView>('PUT', 'v1/spend-anomaly-settings', { body }));
 }
