@@ -27,6 +27,7 @@ import {
   WARM_PREPULL_TAG,
   WARM_READY_TAG,
 } from '../domain/warm-pools/pool';
+import { warmMachineUserData } from '../domain/warm-pools/user-data';
 import {
   AccountQuotaExceededError,
   CapacityUnavailableError,
@@ -156,6 +157,7 @@ export class Ec2Compute implements Compute {
             ? [{ Key: WARM_PREPULL_TAG, Value: prePullTagValue(request.prePull) }]
             : []),
         ],
+        userData: warmMachineUserData(request),
       },
     );
     return instances.map((instance) => ({ ...instance, warmPool: request.pool }));
@@ -200,6 +202,8 @@ export class Ec2Compute implements Compute {
       readonly tags: { Key: string; Value: string }[];
       readonly market?: RunInstancesCommandInput['InstanceMarketOptions'];
       readonly capacity?: RunInstancesCommandInput['CapacityReservationSpecification'];
+      /** Replaces the launch template's user data. */
+      readonly userData?: string;
     },
   ): Promise<ComputeInstance[]> {
     const fleet = await this.regionFleet(request.region);
@@ -222,6 +226,7 @@ export class Ec2Compute implements Compute {
             ClientToken: request.clientToken,
             InstanceMarketOptions: options.market,
             CapacityReservationSpecification: options.capacity,
+            UserData: options.userData && Buffer.from(options.userData, 'utf8').toString('base64'),
             TagSpecifications: [{ ResourceType: 'instance', Tags: options.tags }],
           }),
         ),
@@ -442,7 +447,7 @@ function toComputeInstance(region: string, instance: Instance): ComputeInstance 
     commitmentId: tag(COMMITMENT_TAG),
     state: instance.State?.Name,
     warmPool: tag(WARM_POOL_TAG),
-    warmReady: tag(WARM_READY_TAG) === 'true' ? true : undefined,
+    warmReadyImage: tag(WARM_READY_TAG),
     endedAtMs: TERMINATION_STATES.has(instance.State?.Name ?? '')
       ? transitionTimeMs(instance.StateTransitionReason)
       : undefined,

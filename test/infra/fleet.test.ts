@@ -2,8 +2,8 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { GPU_AMI_SSM_PARAMETER, GpuFleet, MANAGED_TAG } from '../../infra/constructs/fleet';
-import { cloudWatchAgentConfig, INSTANCE_ID_PLACEHOLDER } from '../../infra/constructs/gpu-telemetry-agent';
 import { NVIDIA_SMI_METRICS } from '../../shared/domain/gpu-telemetry';
+import { cloudWatchAgentConfig, INSTANCE_ID_PLACEHOLDER } from '../../shared/domain/gpu-telemetry-agent';
 
 // GpuFleet alone (no functions to bundle), so the AMI variants are cheap to synthesize.
 function fleetTemplate(props: ConstructorParameters<typeof GpuFleet>[2] = {}) {

@@ -18,11 +18,8 @@ const POOL: WarmPoolSpec = {
   prePull: ['ghcr.io/acme/trainer:1.4'],
 };
 
-function warmPlane() {
-  const plane = fakeControlPlane();
-  return { ...plane, readySignal: 'tag' as const };
-}
-type Plane = ReturnType<typeof warmPlane>;
+const warmPlane = fakeControlPlane;
+type Plane = FakeControlPlane;
 
 async function imageVersion(plane: FakeControlPlane, version: string) {
   await registerImageVersion(plane, IMAGE, version, { 'us-east-1': 'ami-0123456789abcdef0' });
@@ -69,6 +66,21 @@ describe('the warm-pool filler', () => {
     await fillWarmPools(plane);
     expect(plane.compute.live().map((i) => i.state)).toEqual(['running', 'running']);
     expect(await ready(plane)).toEqual([]);
+  });
+
+  it('counts only the ready signal of the image version the machine was launched from', async () => {
+    const plane = warmPlane();
+    await imageVersion(plane, 'v1');
+    await putWarmPool(plane, { ...POOL, size: 1 });
+    await fillWarmPools(plane);
+    const [instance] = plane.compute.live();
+    plane.compute.signalReady(instance?.instanceId ?? '', 'gpu-base:v0');
+    await fillWarmPools(plane);
+    expect(plane.compute.live().map((i) => i.state)).toEqual(['running']);
+    plane.compute.signalReady(instance?.instanceId ?? '');
+    await fillWarmPools(plane);
+    await fillWarmPools(plane);
+    expect((await ready(plane)).map((m) => m.instanceId)).toEqual([instance?.instanceId]);
   });
 
   it('keeps size through uses: a lease takes a machine, the filler is asked and launches its successor', async () => {
