@@ -120,4 +120,29 @@ describe('GpuFleet', () => {
       },
     ]);
   });
+
+  it('lets an instance set only its own warm-ready tag, and only while it is a gpurent warm machine', () => {
+    const template = fleetTemplate();
+    const statements = Object.values(template.findResources('AWS::IAM::Policy')).flatMap(
+      (policy) =>
+        (policy as { Properties: { PolicyDocument: { Statement: Record<string, unknown>[] } } }).Properties
+          .PolicyDocument.Statement,
+    );
+    const tagging = statements.filter((s) => String(s.Action).startsWith('ec2:'));
+    expect(tagging).toHaveLength(1);
+    expect(tagging[0]).toMatchObject({
+      Effect: 'Allow',
+      Action: 'ec2:CreateTags',
+      Condition: {
+        StringEquals: {
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: an IAM policy variable
+          'aws:ARN': '${ec2:SourceInstanceARN}',
+          'aws:ResourceTag/gpurent:managed': 'true',
+        },
+        'ForAllValues:StringEquals': { 'aws:TagKeys': ['gpurent:warm-ready'] },
+        Null: { 'aws:ResourceTag/gpurent:warm-pool': 'false' },
+      },
+    });
+    expect(JSON.stringify(tagging[0]?.Resource)).toContain(':instance/*');
+  });
 });
