@@ -170,7 +170,7 @@ export class Ec2Compute implements Compute {
   }
 
   async startForLease(
-    instance: InstanceRef,
+    instance: InstanceRef & { readonly instanceType: string; readonly zone: string },
     owner: { readonly tenantId: string; readonly leaseId: string },
   ): Promise<void> {
     const ids = [instance.instanceId];
@@ -189,7 +189,13 @@ export class Ec2Compute implements Compute {
     await this.call(instance.region, (ec2) =>
       ec2.send(new DeleteTagsCommand({ Resources: ids, Tags: [{ Key: WARM_POOL_TAG }] })),
     );
-    await this.call(instance.region, (ec2) => ec2.send(new StartInstancesCommand({ InstanceIds: ids })));
+    try {
+      await this.call(instance.region, (ec2) => ec2.send(new StartInstancesCommand({ InstanceIds: ids })));
+    } catch (error) {
+      const code = errorCode(error);
+      if (code === undefined || !CAPACITY_ERROR_CODES.has(code)) throw error;
+      throw new CapacityUnavailableError('on-demand', instance.instanceType, code, instance.zone);
+    }
   }
 
   /** RunInstances from the region's fleet launch template into the zone's subnet; capacity errors typed. */

@@ -132,10 +132,11 @@ export interface Compute {
   /**
    * Hands a stopped warm machine to a lease: tagged to the lease and tenant
    * (on-demand) and untagged from its pool first, so a worker dying after the
-   * start leaves an instance its lease adopts, then StartInstances.
+   * start leaves an instance its lease adopts, then StartInstances. EC2 having
+   * no capacity to start it is a `CapacityUnavailableError`.
    */
   startForLease(
-    instance: InstanceRef,
+    instance: InstanceRef & { readonly instanceType: string; readonly zone: string },
     owner: { readonly tenantId: string; readonly leaseId: string },
   ): Promise<void>;
   /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { WarmPoolSpec } from '../../../shared/domain/warm-pools/pool';
+import { CapacityUnavailableError } from '../../../shared/ports/compute';
 import { fillWarmPools } from '../../../shared/usecases/fill-warm-pools';
 import { promoteImageVersion, registerImageVersion, rollbackImage } from '../../../shared/usecases/images';
 import { meterOpenInstances } from '../../../shared/usecases/metering';
@@ -154,6 +155,33 @@ describe('leases served warm', () => {
     const billed = plane.leases.peek(lease.tenantId, lease.leaseId)?.instances[0];
     expect(billed?.billedSeconds).toBe(600);
     expect(billed?.billedMicroUsd).toBe(Math.round((price * 600) / 3600));
+  });
+
+  it('EC2 refusing to start a warm machine: the lease launches cold, the machine ends, the filler keeps size', async () => {
+    const plane = await readyPool({ size: 1 });
+    const [machine] = await ready(plane);
+    plane.compute.faults.failNext(
+      'startForLease',
+      new CapacityUnavailableError('on-demand', 'g5.xlarge', 'InsufficientInstanceCapacity', 'us-east-1a'),
+    );
+    const lease = await runningLease(plane, { mode: 'on-demand' });
+    expect(lease.placement?.start).toBe('cold');
+    expect(lease.instances.map((i) => i.instanceId)).not.toContain(machine?.instanceId);
+    expect(plane.compute.live().map((i) => i.instanceId)).not.toContain(machine?.instanceId);
+    expect(plane.warmFill.requested).toEqual(['g5-east']);
+    await fillAndSettle(plane);
+    const refilled = await ready(plane);
+    expect(refilled).toHaveLength(1);
+    expect(refilled[0]?.instanceId).not.toBe(machine?.instanceId);
+  });
+
+  it('a start failing otherwise ends the claimed machine and fails the attempt, so a retry cannot adopt it stopped', async () => {
+    const plane = await readyPool({ size: 1 });
+    const [machine] = await ready(plane);
+    plane.compute.faults.failNext('startForLease', new Error('RequestExpired'));
+    await expect(runningLease(plane, { mode: 'on-demand' })).rejects.toThrow('RequestExpired');
+    expect(plane.compute.live().map((i) => i.instanceId)).not.toContain(machine?.instanceId);
+    expect(await plane.warmPools.listMachines()).toEqual([]);
   });
 
   it('two leases racing for one warm machine: one gets it, the other launches cold', async () => {
