@@ -1,4 +1,5 @@
 import type { CommandOutcome } from '../domain/tasks/state';
+import type { ScopedCredentials } from './scoped-credentials';
 
 /** Where one attempt runs. */
 export interface TaskTarget {
@@ -22,10 +23,12 @@ export interface TaskRunner {
   ): Promise<{ outcome: CommandOutcome | 'Pending'; exitCode?: number }>;
 }
 
-/** What starting and stopping tasks needs: the runner and where attempts keep their checkpoints. */
+/** What starting and stopping tasks needs: the runner, where attempts keep their checkpoints, and the credentials to them. */
 export interface TaskRunning {
   readonly runner: TaskRunner;
   readonly checkpointBucket: string;
+  /** The checkpoint role, each credential narrowed to one lease's prefix. */
+  readonly checkpointAccess: ScopedCredentials;
 }
 
 /** SSM throttled or failed in a way a retry of the message may fix. */

@@ -1,4 +1,9 @@
 import type { LeaseView } from '../domain/lease';
+import {
+  CHECKPOINT_CREDENTIALS_SECONDS,
+  checkpointSessionName,
+  checkpointSessionPolicy,
+} from '../domain/tasks/checkpoint-access';
 import { type CommandInvocationEvent, commandPhase } from '../domain/tasks/command-events';
 import { checkpointUri } from '../domain/tasks/log-streams';
 import { taskScript } from '../domain/tasks/script';
@@ -68,15 +73,17 @@ async function perform(deps: TaskDeps, lease: LeaseView, task: TaskState, effect
   const { tenantId, leaseId } = lease;
   switch (effect.kind) {
     case 'send': {
-      const commands = taskScript(task.spec, {
-        tenantId,
-        attempt: effect.attempt,
-        checkpointUri: checkpointUri(deps.tasks.checkpointBucket, tenantId, leaseId),
-        runtime: 'container',
-      });
       const limitSeconds = (task.spec.maxRuntimeMinutes ?? MAX_EXECUTION_SECONDS / 60) * 60 + 60;
       let commandId: string;
       try {
+        const credentials = await mintCheckpointAccess(deps, tenantId, leaseId);
+        const commands = taskScript(task.spec, {
+          tenantId,
+          attempt: effect.attempt,
+          checkpointUri: checkpointUri(deps.tasks.checkpointBucket, tenantId, leaseId),
+          runtime: 'container',
+          checkpointAccess: { leaseId, credentials },
+        });
         commandId = await deps.tasks.runner.send(
           targetOf(deps, lease, effect.instanceId),
           commands,
@@ -115,6 +122,15 @@ async function perform(deps: TaskDeps, lease: LeaseView, task: TaskState, effect
       await requestRelease(deps, tenantId, leaseId);
       return;
   }
+}
+
+/** Credentials of the checkpoint role that reach the lease's own prefix and nothing else. */
+function mintCheckpointAccess(deps: TaskDeps, tenantId: string, leaseId: string) {
+  return deps.tasks.checkpointAccess.mint({
+    sessionName: checkpointSessionName(leaseId),
+    policy: checkpointSessionPolicy(deps.tasks.checkpointBucket, tenantId, leaseId),
+    durationSeconds: CHECKPOINT_CREDENTIALS_SECONDS,
+  });
 }
 
 async function announceEnd(deps: TaskDeps, lease: LeaseView, task: TaskState): Promise<void> {

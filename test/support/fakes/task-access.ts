@@ -1,9 +1,9 @@
+import type { PolicyDocument } from '../../../shared/domain/iam-policy';
 import type { TaskLogEvent } from '../../../shared/domain/task-logs';
 import { taskSpecSchema } from '../../../shared/domain/tasks/spec';
 import { newTask, type TaskAttempt, type TaskState } from '../../../shared/domain/tasks/state';
 import type { ScopedCredentials, TemporaryCredentials } from '../../../shared/ports/scoped-credentials';
 import type { TaskLogPage, TaskLogRead, TaskLogs } from '../../../shared/ports/task-logs';
-import type { PolicyDocument } from '../../../shared/usecases/access-policies';
 
 /**
  * Log streams in memory with CloudWatch's forward tokens: a token is the index
