@@ -10,6 +10,7 @@ import { DescribeInstancesCommand, type EC2Client } from '@aws-sdk/client-ec2';
 import { type EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { ListCommandsCommand, type SSMClient } from '@aws-sdk/client-ssm';
+import { CHECKPOINT_REFRESH_COMMENT } from '../../shared/domain/tasks/checkpoint-access';
 import { SSM_COMMAND_EVENT_TYPE } from '../../shared/domain/tasks/command-events';
 import { checkpointPrefix, checkpointUri, taskLogStreams } from '../../shared/domain/tasks/log-streams';
 import { taskScript } from '../../shared/domain/tasks/script';
@@ -235,6 +236,11 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
       for (const command of listed.Commands ?? []) {
         const commandId = command.CommandId ?? '';
         if (seen.has(commandId) || command.DocumentName !== 'AWS-RunShellScript') continue;
+        // A credentials refresh is no attempt: here the agent itself keeps the checkpoints in moto's S3.
+        if (command.Comment === CHECKPOINT_REFRESH_COMMENT) {
+          seen.add(commandId);
+          continue;
+        }
         let started = true;
         for (const instanceId of command.InstanceIds ?? []) {
           started = (await launch(region, commandId, instanceId)) && started;

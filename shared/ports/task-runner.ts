@@ -9,8 +9,13 @@ export interface TaskTarget {
 
 /** The slice of SSM Run Command a task needs. */
 export interface TaskRunner {
-  /** Sends the attempt's script to the instance (AWS-RunShellScript); returns the command id. */
-  send(target: TaskTarget, commands: readonly string[], timeoutSeconds: number): Promise<string>;
+  /** Sends a script to the instance (AWS-RunShellScript), an attempt's or a `comment`ed chore; returns the command id. */
+  send(
+    target: TaskTarget,
+    commands: readonly string[],
+    timeoutSeconds: number,
+    comment?: string,
+  ): Promise<string>;
   /**
    * Stops an attempt. `false` when the service cannot cancel it (the emulator
    * has no CancelCommand): the caller's termination of the instance stops it.

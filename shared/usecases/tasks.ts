@@ -1,6 +1,9 @@
 import type { LeaseView } from '../domain/lease';
 import {
   CHECKPOINT_CREDENTIALS_SECONDS,
+  CHECKPOINT_REFRESH_COMMENT,
+  checkpointCredentialLines,
+  checkpointRefreshDue,
   checkpointSessionName,
   checkpointSessionPolicy,
 } from '../domain/tasks/checkpoint-access';
@@ -131,6 +134,30 @@ function mintCheckpointAccess(deps: TaskDeps, tenantId: string, leaseId: string)
     policy: checkpointSessionPolicy(deps.tasks.checkpointBucket, tenantId, leaseId),
     durationSeconds: CHECKPOINT_CREDENTIALS_SECONDS,
   });
+}
+
+/** How long SSM may take to deliver and run a refresh. */
+const REFRESH_TIMEOUT_SECONDS = 60;
+
+/**
+ * A running attempt outlives its credentials (an hour at most): when due,
+ * fresh ones for the lease's prefix are minted and written over the file its
+ * profile's credential_process reads, by a small command of their own.
+ * Returns whether one was sent.
+ */
+export async function refreshCheckpointAccess(deps: TaskDeps, lease: LeaseView): Promise<boolean> {
+  const task = lease.task;
+  const attempt = task?.attempts.find((a) => a.attempt === task.attempt);
+  if (task?.status !== 'RUNNING' || attempt?.startedAtMs === undefined) return false;
+  if (!checkpointRefreshDue(attempt.startedAtMs, deps.now())) return false;
+  const credentials = await mintCheckpointAccess(deps, lease.tenantId, lease.leaseId);
+  await deps.tasks.runner.send(
+    targetOf(deps, lease, attempt.instanceId),
+    ['set -eu', ...checkpointCredentialLines(lease.leaseId, credentials)],
+    REFRESH_TIMEOUT_SECONDS,
+    CHECKPOINT_REFRESH_COMMENT,
+  );
+  return true;
 }
 
 async function announceEnd(deps: TaskDeps, lease: LeaseView, task: TaskState): Promise<void> {

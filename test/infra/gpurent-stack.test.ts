@@ -740,7 +740,7 @@ describe('checkpoint permissions', () => {
     expect(roles).not.toContainEqual({ Ref: logicalIdOf(stack, stack.fleet.instanceRole) });
   });
 
-  it('lets only the functions that start attempts assume the checkpoint role, for at most an hour', () => {
+  it('lets only the functions that start attempts or refresh their credentials assume the checkpoint role, for at most an hour', () => {
     const roleId = logicalIdOf(stack, stack.tasks.checkpointRole);
     const assuming = FUNCTION_NAMES.filter((fn) =>
       statementsOf(fn).some(
@@ -749,7 +749,7 @@ describe('checkpoint permissions', () => {
           JSON.stringify(statement.Resource).includes(roleId),
       ),
     );
-    expect(assuming.sort()).toEqual(['leaseWorker', 'taskEvents']);
+    expect(assuming.sort()).toEqual(['leaseWorker', 'reconciler', 'taskEvents']);
     const role = resourcesOfType('AWS::IAM::Role')[roleId];
     expect(role?.Properties?.MaxSessionDuration).toBe(3600);
   });

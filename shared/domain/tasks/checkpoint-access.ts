@@ -36,9 +36,31 @@ export function checkpointSessionPolicy(bucket: string, tenantId: string, leaseI
 
 /**
  * Chained role sessions (a Lambda's role assuming another) last an hour at
- * most, so attempts get fresh credentials before that (CHECKPOINT_REFRESH_MS).
+ * most, so a running attempt gets fresh credentials before that
+ * (`checkpointRefreshDue`).
  */
 export const CHECKPOINT_CREDENTIALS_SECONDS = 3_600;
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+
+/**
+ * Whether a run of the five-minute reconciler re-sends a running attempt's
+ * credentials: in minutes 30-45 of each hour since the attempt started. Each
+ * credential lasts an hour from its minting, so the next one is minted 15 to
+ * 30 minutes before it expires, three runs get the chance (a late or failed
+ * one is covered by the next), and a long attempt costs three small commands
+ * an hour, without any record of when the last one went.
+ */
+export function checkpointRefreshDue(attemptStartedAtMs: number, nowMs: number): boolean {
+  const intoHour = (nowMs - attemptStartedAtMs) % HOUR_MS;
+  return (
+    nowMs - attemptStartedAtMs >= 30 * MINUTE_MS && intoHour >= 30 * MINUTE_MS && intoHour < 45 * MINUTE_MS
+  );
+}
+
+/** The SSM comment of a refresh: it is no attempt (the local agent, which syncs checkpoints itself, skips it). */
+export const CHECKPOINT_REFRESH_COMMENT = 'gpurent checkpoint credentials';
 
 /** A role session name STS accepts (2-64 of `[\w+=,.@-]`); CloudTrail names the lease by it. */
 export const checkpointSessionName = (leaseId: string) => `gpurent-ckpt-${leaseId}`.slice(0, 64);

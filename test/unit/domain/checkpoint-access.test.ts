@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   checkpointCredentialLines,
+  checkpointRefreshDue,
   checkpointSessionPolicy,
 } from '../../../shared/domain/tasks/checkpoint-access';
 import { checkpointPrefix } from '../../../shared/domain/tasks/log-streams';
@@ -71,5 +72,14 @@ describe("a lease's checkpoint credentials", () => {
     // The quote in the secret is escaped for the shell, not a way out of the string.
     expect(script).toContain(`"SecretAccessKey":"se'"'"'cret"`);
     expect(script).toContain(`credential_process = cat /run/gpurent/${LEASE_A}/credentials.json`);
+  });
+});
+
+describe('when checkpoint credentials are refreshed', () => {
+  const MINUTE = 60_000;
+  it('in minutes 30-45 of each hour of the attempt: every credential is replaced 15-30 minutes before it expires', () => {
+    const due = (minutes: number) => checkpointRefreshDue(0, minutes * MINUTE);
+    expect([0, 10, 29, 45, 59, 60, 89].map(due)).toEqual([false, false, false, false, false, false, false]);
+    expect([30, 35, 44, 90, 104, 150].map(due)).toEqual([true, true, true, true, true, true]);
   });
 });
