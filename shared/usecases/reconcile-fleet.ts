@@ -6,6 +6,7 @@ import type { ControlPlane, InterruptionMarking } from './dependencies';
 import { heldInstances, toLeaseInstances } from './lease-instances';
 import { refreshCheckpointAccess, type TaskDeps } from './tasks';
 import { stampVanishedInstances } from './vanished-instances';
+import { endWarnedInstances, overdueWarned } from './warned-instances';
 
 /** How long a lease may sit in PENDING or RELEASING before its command is sent again. */
 export const STUCK_AFTER_MS = 10 * 60_000;
@@ -19,6 +20,8 @@ export interface ReconcileSummary {
   readonly ended: number;
   /** Running attempts whose checkpoint credentials were re-sent before they expire. */
   readonly checkpointsRefreshed: number;
+  /** Warned instances past their two minutes that no replace command ended (it was lost): ended here. */
+  readonly retired: number;
 }
 
 /**
@@ -26,7 +29,9 @@ export interface ReconcileSummary {
  * to a live lease. Instances of no lease, an unknown lease or an ended lease
  * are terminated; live instances a RUNNING lease does not know are recorded so
  * they are billed; billed instances EC2 no longer runs get their end stamped,
- * so their bill closes; commands of leases stuck in PENDING or RELEASING are re-sent.
+ * so their bill closes; warned instances whose two minutes are up are ended
+ * (the replace command does it first; this is for one that never came);
+ * commands of leases stuck in PENDING or RELEASING are re-sent.
  */
 /** The fleet against the table: EC2, leases, the commands it re-sends, the strays it adopts. */
 export type ReconcileDeps = InterruptionMarking &
@@ -130,6 +135,8 @@ export async function reconcileFleet(deps: ReconcileDeps): Promise<ReconcileSumm
   }));
   await deps.events.publish(events);
   const ended = await stampVanishedInstances(deps, managed);
+  const overdue = overdueWarned(await deps.leases.openInstances(), deps.now());
+  const retired = (await endWarnedInstances(deps, overdue)).length;
   return {
     managed: managed.length,
     terminated: orphans.length,
@@ -137,5 +144,6 @@ export async function reconcileFleet(deps: ReconcileDeps): Promise<ReconcileSumm
     resent,
     ended,
     checkpointsRefreshed,
+    retired,
   };
 }

@@ -32,16 +32,28 @@ export class FakeTaskLogs implements TaskLogs {
   }
 }
 
-/** SSM as the task core sees it: every send gets the next command id and is kept, with its script and comment. */
+/**
+ * SSM as the task core sees it: every send gets the next command id and is
+ * kept, with its script and comment; every cancel is kept; an ended
+ * invocation reads as a success.
+ */
 export class FakeTaskRunner implements TaskRunner {
-  readonly sent: { target: TaskTarget; commands: string[]; comment?: string | undefined }[] = [];
+  readonly sent: {
+    target: TaskTarget;
+    commandId: string;
+    commands: string[];
+    comment?: string | undefined;
+  }[] = [];
+  readonly cancelled: { target: TaskTarget; commandId: string }[] = [];
 
   async send(target: TaskTarget, commands: readonly string[], _timeoutSeconds: number, comment?: string) {
-    this.sent.push({ target, commands: [...commands], comment });
-    return `cmd-${this.sent.length}`;
+    const commandId = `cmd-${this.sent.length + 1}`;
+    this.sent.push({ target, commandId, commands: [...commands], comment });
+    return commandId;
   }
 
-  async cancel() {
+  async cancel(target: TaskTarget, commandId: string) {
+    this.cancelled.push({ target, commandId });
     return true;
   }
 
