@@ -55,8 +55,24 @@ export function placementOverheadMicroUsd(
     (continent(dataRegion) === continent(poolRegion)
       ? Math.min(SAME_CONTINENT_PENALTY, costs.defaultLatencyPenaltyMicroUsdPerHour)
       : costs.defaultLatencyPenaltyMicroUsdPerHour);
-  const perGb = costs.transferMicroUsdPerGb[pair] ?? costs.defaultTransferMicroUsdPerGb;
-  return latency + Math.round(dataGb * perGb);
+  return latency + transferMicroUsd(costs, dataRegion, poolRegion, dataGb);
+}
+
+/**
+ * Moving `dataGb` from `dataRegion` to `poolRegion` at the per-GB rate of the
+ * pair: what placement weighs, and what the lease is charged once when it
+ * starts there (one rate table for both).
+ */
+export function transferMicroUsd(
+  costs: PlacementCosts,
+  dataRegion: string | undefined,
+  poolRegion: string,
+  dataGb: number,
+): MicroUsd {
+  if (dataRegion === undefined || dataRegion === poolRegion) return 0;
+  const perGb =
+    costs.transferMicroUsdPerGb[`${dataRegion}>${poolRegion}`] ?? costs.defaultTransferMicroUsdPerGb;
+  return Math.round(dataGb * perGb);
 }
 
 const usdTable = z.record(

@@ -2,7 +2,7 @@ import type { BudgetAlertMessage, LeaseSpend } from '../domain/budgets/alert-mes
 import type { AlertRecord, Budget } from '../domain/budgets/budget';
 import type { RentalMode } from '../domain/lease';
 import type { MicroUsd } from '../domain/money';
-import type { SpendScope } from '../domain/spend';
+import type { ExtraDimension, SpendScope } from '../domain/spend';
 
 /** Budgets and the alert records that make each alert happen once. */
 export interface BudgetRepository {
@@ -59,6 +59,13 @@ export interface LeaseDayUsage {
   readonly microUsd: MicroUsd;
 }
 
+/** A day's charges of one dimension besides compute (compute is the day's rollups less these). */
+export interface DimensionDayUsage {
+  readonly day: string;
+  readonly dimension: ExtraDimension;
+  readonly microUsd: MicroUsd;
+}
+
 /** Month-to-date counters and daily rollups, written by metering with each charge. */
 export interface SpendCounters {
   /** Spend of each key, in the order asked (0 where nothing was charged). */
@@ -69,6 +76,8 @@ export interface SpendCounters {
   dailyUsage(tenantId: string, fromDay: string, toDay: string): Promise<DailyUsage[]>;
   /** Per-lease daily rollups of the days `fromDay`..`toDay` (inclusive). */
   leaseDailyUsage(tenantId: string, fromDay: string, toDay: string): Promise<LeaseDayUsage[]>;
+  /** Daily storage and transfer rollups of the days `fromDay`..`toDay` (inclusive). */
+  dimensionDailyUsage(tenantId: string, fromDay: string, toDay: string): Promise<DimensionDayUsage[]>;
 }
 
 /** The budget alerts topic. */

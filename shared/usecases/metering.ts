@@ -1,7 +1,8 @@
 import { chargeUpTo } from '../domain/billing';
-import type { ChargeEntry } from '../domain/charge-batches';
+import { type ChargeEntry, entryMicroUsd } from '../domain/charge-batches';
 import type { LeaseInstance, RentalMode } from '../domain/lease';
 import type { PriceChange } from '../domain/price-changes';
+import { instanceExtrasAt } from '../domain/storage-billing';
 import type { InstanceRef, MeteringWorkQueue } from '../ports/metering-work';
 import type { ControlPlane } from './dependencies';
 import { priceChangesOf } from './price-history';
@@ -91,7 +92,12 @@ function chargeEntryAt(
 ): ChargeEntry {
   const { endedAtMs } = instance;
   if (endedAtMs === undefined || atMs < endedAtMs) {
-    return { instance, charge: chargeUpTo({ ...instance, priceChanges }, instance, atMs, false), atMs };
+    return {
+      instance,
+      charge: chargeUpTo({ ...instance, priceChanges }, instance, atMs, false),
+      atMs,
+      ...instanceExtrasAt(instance, atMs, false),
+    };
   }
   return closingEntry(instance, endedAtMs, priceChanges);
 }
@@ -111,6 +117,7 @@ function closingEntry(
     charge: chargeUpTo({ ...instance, priceChanges }, instance, endAt, true),
     atMs: endAt,
     close: { endedAtMs: endAt },
+    ...instanceExtrasAt(instance, endAt, true),
   };
 }
 
@@ -143,7 +150,7 @@ export async function meterInstances(
     chunk.forEach((entry, i) => {
       if (outcomes[i] !== 'recorded') return;
       charged += 1;
-      microUsd += entry.charge.microUsd;
+      microUsd += entryMicroUsd(entry);
     });
   }
   return { instances: instances.length, charged, microUsd, deferred };
