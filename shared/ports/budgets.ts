@@ -2,7 +2,8 @@ import type { BudgetAlertMessage, LeaseSpend } from '../domain/budgets/alert-mes
 import type { AlertRecord, Budget } from '../domain/budgets/budget';
 import type { RentalMode } from '../domain/lease';
 import type { MicroUsd } from '../domain/money';
-import type { ExtraDimension, SpendScope } from '../domain/spend';
+import type { SpendScope } from '../domain/spend';
+import type { DimensionLine } from '../domain/usage';
 
 /** Budgets and the alert records that make each alert happen once. */
 export interface BudgetRepository {
@@ -60,11 +61,7 @@ export interface LeaseDayUsage {
 }
 
 /** A day's charges of one dimension besides compute (compute is the day's rollups less these). */
-export interface DimensionDayUsage {
-  readonly day: string;
-  readonly dimension: ExtraDimension;
-  readonly microUsd: MicroUsd;
-}
+export type DimensionDayUsage = DimensionLine;
 
 /** Month-to-date counters and daily rollups, written by metering with each charge. */
 export interface SpendCounters {

@@ -117,7 +117,7 @@ export interface paths {
         };
         /**
          * Metered usage in a time range, grouped
-         * @description Instance-seconds and cost billed in the range, in total and per group (mode, lease, instance type, project or day, as groupBy says).
+         * @description Instance-seconds and cost billed in the range, in total and per group (mode, lease, instance type, project, day or dimension, as groupBy says). Cost holds every dimension: compute, the volumes of the instances (storage) and data moved between regions (transfer); by dimension, storage and transfer count no instance-seconds.
          */
         get: operations["getUsage"];
         put?: never;
@@ -706,7 +706,7 @@ export interface components {
             /** @enum {string} */
             granularity: "day";
             /** @enum {string} */
-            groupBy: "mode" | "lease" | "instanceType" | "project" | "day";
+            groupBy: "mode" | "lease" | "instanceType" | "project" | "day" | "dimension";
             /** @description Instance-seconds billed (a multi-GPU instance counts once; GPU-hours are in /v1/profile) */
             seconds: number;
             /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
@@ -1636,7 +1636,7 @@ export interface operations {
                 from?: string;
                 /** @description End (exclusive), a date or date-time; default: now */
                 to?: string;
-                groupBy?: "mode" | "lease" | "instanceType" | "project" | "day";
+                groupBy?: "mode" | "lease" | "instanceType" | "project" | "day" | "dimension";
             };
             header?: never;
             path?: never;

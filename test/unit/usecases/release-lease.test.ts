@@ -61,7 +61,9 @@ describe('releasing a lease', () => {
     const stored = plane.leases.peek(TENANT, lease.leaseId);
     expect(stored?.instances.map((i) => i.instanceId)).toContain(stray.instanceId);
     expect(stored?.instances.every((i) => !i.meteringOpen && i.billedMicroUsd === G5_EAST)).toBe(true);
-    expect(plane.events.ofType('LeaseReleased')[0]?.detail.totalMicroUsd).toBe(2 * (G5_EAST + EAST_VOLUME_HOUR));
+    expect(plane.events.ofType('LeaseReleased')[0]?.detail.totalMicroUsd).toBe(
+      2 * (G5_EAST + EAST_VOLUME_HOUR),
+    );
     expect(plane.compute.live()).toEqual([]);
   });
 
