@@ -1005,6 +1005,22 @@ export interface components {
             costMicroUsd: number;
             /** @description Instance-seconds metered */
             seconds: number;
+            /** @description The month's cost by what it paid for: instance time, the instances' volumes, data moved between regions */
+            byDimension: {
+                /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+                compute?: number;
+                /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+                storage?: number;
+                /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+                transfer?: number;
+            };
+            /** @description The fleet's stopped machines' volumes (the operator's overhead, in no tenant's cost) */
+            fleetOverhead: {
+                /** @enum {string} */
+                scope?: "fleet";
+                /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+                storageMicroUsd?: number;
+            };
             byMode: {
                 /** @enum {string} */
                 mode?: "on-demand" | "reserved" | "spot";

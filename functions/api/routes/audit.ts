@@ -2,6 +2,7 @@ import { auditableMonth } from '../../../shared/domain/audit/audit-month';
 import { hasCurrentShape, type MonthlyAudit } from '../../../shared/domain/audit/monthly-audit';
 import { REPORT_CSP, renderAuditReport } from '../../../shared/domain/audit/report-page';
 import { RENTAL_MODES, WORKLOADS } from '../../../shared/domain/lease';
+import { BILLING_DIMENSIONS } from '../../../shared/domain/spend';
 import { buildAudit } from '../../../shared/usecases/audit/build-audit';
 import { type ApiEvent, type ApiResult, json, tenantOf } from '../http';
 import {
@@ -82,6 +83,18 @@ export const auditOpenApi = (): OpenApiGroup<keyof typeof auditRoutes> => {
           complete: { type: 'boolean', description: 'False while the month runs: figures are month to date' },
           costMicroUsd: micro,
           seconds: { type: 'integer', description: 'Instance-seconds metered' },
+          byDimension: {
+            type: 'object',
+            description:
+              "The month's cost by what it paid for: instance time, the instances' volumes, data moved between regions",
+            properties: Object.fromEntries(BILLING_DIMENSIONS.map((dimension) => [dimension, micro])),
+          },
+          fleetOverhead: {
+            type: 'object',
+            description:
+              "The fleet's stopped machines' volumes (the operator's overhead, in no tenant's cost)",
+            properties: { scope: { type: 'string', enum: ['fleet'] }, storageMicroUsd: micro },
+          },
           byMode: {
             type: 'array',
             items: {

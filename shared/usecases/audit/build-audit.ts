@@ -12,6 +12,7 @@ import { type MonthRecommendation, recommendForMonth } from '../../planning/mont
 import type { SpotTraceSource } from '../../ports/audits';
 import type { SpendCounters } from '../../ports/budgets';
 import type { CommitmentRepository } from '../../ports/commitments';
+import type { FleetStorageLedger } from '../../ports/fleet-storage';
 import type { LeaseRepository } from '../../ports/lease-repository';
 import type { MetricReader } from '../../ports/metrics';
 import { allLeasesOf } from '../all-leases';
@@ -23,6 +24,8 @@ export interface AuditBuildDeps {
   /** The GPU telemetry (CloudWatch agent metrics). */
   readonly metrics: MetricReader;
   readonly spend: SpendCounters;
+  /** The fleet's storage overhead, where stopped machines are metered to the fleet. */
+  readonly fleetStorage?: Pick<FleetStorageLedger, 'monthTotal'> | undefined;
   readonly spotTraces: SpotTraceSource;
   readonly catalog: PriceCatalog;
   readonly region: string;
@@ -41,8 +44,10 @@ export async function buildAudit(
   nowMs: number,
 ): Promise<MonthlyAudit> {
   const { startMs, endMs } = monthBounds(month);
-  const [rollups, leases, spot, idleReserved] = await Promise.all([
+  const [rollups, dimensions, fleetStorageMicroUsd, leases, spot, idleReserved] = await Promise.all([
     deps.spend.dailyUsage(tenantId, `${month}-01`, `${month}-31`),
+    deps.spend.dimensionDailyUsage(tenantId, `${month}-01`, `${month}-31`),
+    deps.fleetStorage?.monthTotal(month),
     allLeasesOf(deps.leases, tenantId),
     deps.spotTraces.load(),
     deps.commitments.idleInMonth(month),
@@ -62,6 +67,8 @@ export async function buildAudit(
     region: deps.region,
     catalog: deps.catalog,
     rollups,
+    dimensions,
+    fleetStorageMicroUsd,
     spans: demand.ran,
     idleReserved,
     instances: leases.flatMap((lease) =>

@@ -53,6 +53,7 @@ describe('the monthly audit', () => {
       month: '2026-11',
       complete: true,
       costMicroUsd: 10 * G5_EAST + EAST_VOLUME_10H,
+      byDimension: { compute: 10 * G5_EAST, storage: EAST_VOLUME_10H, transfer: 0 },
     });
     expect(audit.byMode.map((m) => [m.mode, m.seconds, m.costMicroUsd])).toEqual([
       ['on-demand', 36_000, 10 * G5_EAST + EAST_VOLUME_10H],
