@@ -5,7 +5,18 @@ export default defineConfig({
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
-      { extends: true, test: { name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 240_000 } },
+      {
+        extends: true,
+        test: {
+          name: 'infra',
+          include: ['test/infra/**/*.test.ts'],
+          testTimeout: 240_000,
+          // One worker keeps its modules across the infra files, so CDK's asset cache
+          // bundles each function once per run, not once per file that synthesizes.
+          isolate: false,
+          maxWorkers: 1,
+        },
+      },
       // The report page in headless Chromium (the @sparticuz/chromium package's, driven by puppeteer-core).
       {
         extends: true,

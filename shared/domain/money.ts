@@ -25,6 +25,11 @@ export function usdToMicro(usd: number): MicroUsd {
   return exact(Math.round(usd * MICRO_PER_USD));
 }
 
+/** A USD figure the API accepts: nothing finer than a micro-dollar, so storing it loses nothing. */
+export const isWholeMicroUsd = (usd: number): boolean => usdToMicro(usd) / MICRO_PER_USD === usd;
+
+export const WHOLE_MICRO_USD_RULE = 'may have at most 6 decimal places (micro-dollars)';
+
 /** Formats micro-dollars as a USD decimal string with six places, e.g. "0.051000". */
 export function formatUsd(micro: MicroUsd): string {
   const sign = micro < 0 ? '-' : '';

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import type { leaseBody } from '../../functions/api/lease-view';
 import { type LocalStack, startLocalStack } from '../../local/stack';
 import { monthBefore, nextAuditRunAfter } from '../../shared/domain/audit/audit-month';
@@ -13,6 +13,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  vi.useRealTimers();
   await stack?.stop();
 });
 
@@ -47,7 +48,16 @@ async function until<T>(
   }
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Moves this process's clock (the API, worker and metering handlers read Date.now
+ * at each call) to `atMs`, from where it keeps running at real speed; timers stay
+ * real. The emulators keep their own clocks, as AWS's would be unaffected.
+ */
+function clockJumpsTo(atMs: number): void {
+  if (atMs <= Date.now()) return;
+  vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+  vi.setSystemTime(atMs);
+}
 
 describe('one lease end to end through the local HTTP API', () => {
   it('refuses requests without a valid token, as the JWT authorizer does', async () => {
@@ -81,13 +91,13 @@ describe('one lease end to end through the local HTTP API', () => {
     const launchedAtMs = Date.parse(instance.launchedAt);
     const priceMicro = Math.round(instance.pricePerHourUsd * 1_000_000);
 
-    // Ticks as the one-minute schedule would fire them; time really passes.
+    // Ticks as the one-minute schedule would fire them; a minute passes on the clock between them.
     await stack.schedules.fire('gpurent-metering', Date.now());
     const first = (await api('GET', `/v1/leases/${leaseId}`)).body;
     expect(first.instances[0]?.billedSeconds).toBe(60);
     expect(first.costMicroUsd).toBe(costOfSeconds(60, priceMicro));
 
-    await sleep(Math.max(0, launchedAtMs + 63_000 - Date.now()));
+    clockJumpsTo(launchedAtMs + 63_000);
     await stack.schedules.fire('gpurent-metering', Date.now());
     const second = (await api('GET', `/v1/leases/${leaseId}`)).body;
     expect(second.instances[0]?.billedSeconds).toBeGreaterThan(first.instances[0]?.billedSeconds ?? 0);

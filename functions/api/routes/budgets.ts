@@ -8,7 +8,7 @@ import {
   MIN_THRESHOLD_PERCENT,
   PROJECT_PATTERN,
 } from '../../../shared/domain/budgets/budget';
-import { microToUsd, usdToMicro } from '../../../shared/domain/money';
+import { isWholeMicroUsd, microToUsd, usdToMicro, WHOLE_MICRO_USD_RULE } from '../../../shared/domain/money';
 import { BudgetNotFoundError } from '../../../shared/errors';
 import {
   type BudgetStatus,
@@ -47,15 +47,13 @@ import type { ApiContext } from './context';
 export const MAX_MONTHLY_LIMIT_USD = 1_000_000_000;
 const MAX_THRESHOLDS = 20;
 
-const sixDecimals = (usd: number) => usdToMicro(usd) / 1_000_000 === usd;
-
 export const putBudgetBody = z.strictObject({
   monthlyLimitUsd: z
     .number('must be a number of USD such as 2500 or 99.5')
     .check(
       z.positive('must be greater than 0'),
       z.lte(MAX_MONTHLY_LIMIT_USD, `must be at most ${MAX_MONTHLY_LIMIT_USD}`),
-      z.refine(sixDecimals, 'may have at most 6 decimal places (micro-dollars)'),
+      z.refine(isWholeMicroUsd, WHOLE_MICRO_USD_RULE),
     ),
   project: z.optional(
     z

@@ -13,8 +13,7 @@ import {
   rollbackImage,
 } from '../../../shared/usecases/images';
 import * as z from '../../../shared/zod';
-import { requireAdmin } from '../admin';
-import { type ApiEvent, type ApiResult, json, parseJsonBody, validate } from '../http';
+import { type ApiEvent, type ApiResult, json, parseJsonBody, requireAdmin, validate } from '../http';
 import {
   adminErrors,
   errorResponse,

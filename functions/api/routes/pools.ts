@@ -4,8 +4,7 @@ import { assessPool, isBackedOff, type PlacementRequest, rankPools } from '../..
 import { allowedRegions, candidateInstanceTypes } from '../../../shared/usecases/lease-shape';
 import { livePools } from '../../../shared/usecases/pools';
 import * as z from '../../../shared/zod';
-import { requireAdmin } from '../admin';
-import { type ApiEvent, type ApiResult, json, validate } from '../http';
+import { type ApiEvent, type ApiResult, json, requireAdmin, validate } from '../http';
 import {
   adminErrors,
   errorResponse,

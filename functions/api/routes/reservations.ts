@@ -3,8 +3,7 @@ import { type Commitment, committedGpus, usedGpus } from '../../../shared/domain
 import { microToUsd } from '../../../shared/domain/money';
 import { defineCommitment } from '../../../shared/usecases/commitments';
 import * as z from '../../../shared/zod';
-import { requireAdmin } from '../admin';
-import { type ApiEvent, type ApiResult, json, parseJsonBody, validate } from '../http';
+import { type ApiEvent, type ApiResult, json, parseJsonBody, requireAdmin, validate } from '../http';
 import {
   adminErrors,
   errorResponse,

@@ -1,6 +1,6 @@
 import * as z from '../../zod';
 import { RENTAL_MODES, type RentalMode } from '../lease';
-import { type MicroUsd, microToUsd, usdToMicro } from '../money';
+import { isWholeMicroUsd, type MicroUsd, microToUsd, usdToMicro, WHOLE_MICRO_USD_RULE } from '../money';
 
 /** Quotas stay far inside exact integer micro-dollars and any fleet an account can launch. */
 export const MAX_QUOTA_GPUS = 100_000;
@@ -16,8 +16,6 @@ export const MIN_WAIT_MINUTES = 1;
 /** One week: a lease that has not started after a week is better asked again. */
 export const MAX_WAIT_MINUTES = 10_080;
 export const DEFAULT_MAX_WAIT_MINUTES = 60;
-
-const atMostMicroDollars = (usd: number) => usdToMicro(usd) / 1_000_000 === usd;
 
 const gpuCount = z
   .number('must be a whole number of GPUs')
@@ -35,7 +33,7 @@ export const quotaBodySchema = z.strictObject({
     .check(
       z.gte(0, 'must not be negative'),
       z.lte(MAX_QUOTA_HOURLY_USD, `must be at most ${MAX_QUOTA_HOURLY_USD}`),
-      z.refine(atMostMicroDollars, 'may have at most 6 decimal places (micro-dollars)'),
+      z.refine(isWholeMicroUsd, WHOLE_MICRO_USD_RULE),
     ),
   maxGpusByMode: z.optional(
     z.strictObject(

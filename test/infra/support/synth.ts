@@ -28,12 +28,26 @@ export interface SynthesizedGpurent {
   template(): Template;
 }
 
+const synthesized = new Map<string, SynthesizedGpurent>();
+
 /**
  * Builds the gpurent app exactly like infra/app.ts (cdk.json context, cdk-nag plugin)
- * and synthesizes it once. Bundling four functions takes a few seconds: call this once
- * per test file (in `beforeAll`).
+ * and synthesizes it, once per context in the infra worker: vitest.config.ts runs the
+ * infra files in one worker without isolation, so the files that read the same app
+ * share one synthesis, and CDK's asset cache bundles each function once for them all.
+ * Tests only read the app, its stack and its template. Call it in `beforeAll`.
  */
 export function synthesizeGpurent(context: Record<string, unknown> = {}): SynthesizedGpurent {
+  const key = JSON.stringify(context);
+  let result = synthesized.get(key);
+  if (result === undefined) {
+    result = synthesizeOnce(context);
+    synthesized.set(key, result);
+  }
+  return result;
+}
+
+function synthesizeOnce(context: Record<string, unknown>): SynthesizedGpurent {
   const app = new App({ context: { ...cdkJsonContext(), region: 'us-east-1', ...context } });
   const stack = addGpurentStack(app);
   let assembly: CloudAssembly | undefined;
