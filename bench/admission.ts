@@ -4,16 +4,20 @@
  * trace's median concurrent GPUs (fairness, waits, utilization), the wait
  * estimate made at each queued arrival against the start that followed (and
  * against the naive queue position × mean duration), and the pure pass's own
- * speed over 10,000 queued leases. See BENCHMARKS.md, "Admission".
+ * speed over 10,000 queued leases, stored in DynamoDB Local (against a naive
+ * read and conditional write per lease) and alone. See BENCHMARKS.md, "Admission".
  */
 
+import { startEmulators } from '../local/emulators';
 import { priceCatalog } from '../shared/catalog';
 import { admissionPass, type WaitingLease } from '../shared/domain/admission/admission-pass';
+import { capacityOfPools } from '../shared/domain/admission/claims';
 import type { Quota } from '../shared/domain/admission/quota';
 import type { LaunchCandidate } from '../shared/domain/admission/tenant-ledger';
 import { fairnessOf } from '../shared/planning/admission/fairness';
 import { type ReplayLease, replayAdmission } from '../shared/planning/admission/replay';
 import { estimateFigures, waitFigures } from './support/admission-figures';
+import { naivePass, type StorePassSetup, storePass } from './support/admission-store-pass';
 import { DECLARED_RUNTIME_SHARE, readAdmissionTrace } from './support/admission-trace';
 import type { BenchmarkResult } from './support/benchmark';
 import { seededRandom } from './support/random';
@@ -95,8 +99,8 @@ async function replayFigures() {
   };
 }
 
-/** 10,000 leases of 100 tenants over a fleet that takes about half of them: the pure pass alone, no storage. */
-function purePassThroughput() {
+/** 10,000 leases of 100 tenants over a fleet that takes about half of them (the figures of part 1). */
+function throughputSetup(): StorePassSetup {
   const random = seededRandom(19);
   const nowMs = Date.UTC(2026, 11, 1);
   const queue: WaitingLease[] = Array.from({ length: 10_000 }, (_, i) => {
@@ -112,54 +116,76 @@ function purePassThroughput() {
       maxWaitMinutes: 60,
     };
   });
-  const input = {
+  return {
     nowMs,
     queue,
-    usage: {},
-    quotas: {},
     defaultQuota: {
       maxGpus: 1_000,
       maxHourlyMicroUsd: Number.MAX_SAFE_INTEGER,
       maxGpusByMode: {},
       weight: 1,
     },
-    capacity: {
-      vcpuQuotas: [
-        {
-          region: REGION,
-          family: 'P' as const,
-          market: 'on-demand' as const,
-          limitVcpus: 180_000,
-          usedVcpus: 0,
-        },
-      ],
-      reservedSlots: [],
-    },
+    pool: { kind: 'vcpu', region: REGION, family: 'P', market: 'on-demand', limit: 180_000 },
+  };
+}
+
+/** The pure pass alone over the same queue, no storage: what the store's pass spends on deciding. */
+function purePassThroughput(setup: StorePassSetup) {
+  const input = {
+    nowMs: setup.nowMs,
+    queue: setup.queue,
+    usage: {},
+    quotas: {},
+    defaultQuota: setup.defaultQuota,
+    capacity: capacityOfPools([{ ...setup.pool, used: 0 }]),
     catalog: priceCatalog,
   };
   const admitted = admissionPass(input).admitted.length;
   const ms = medianMs(() => admissionPass(input), 5);
   return {
-    queued: queue.length,
+    queued: setup.queue.length,
     admitted,
     passMs: round(ms, 1),
     admissionsPerSecond: round(admitted / (ms / 1000), 0),
   };
 }
 
+/** Part 1 on DynamoDB Local: the store's pass against the naive one, each on a freshly seeded table. */
+async function storeThroughput(setup: StorePassSetup) {
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+  const emulators = await startEmulators();
+  try {
+    const endpoint = emulators.endpoints.dynamodb;
+    const batched = await storePass(endpoint, setup);
+    const naive = await naivePass(endpoint, setup);
+    if (naive.admitted !== batched.admitted) {
+      throw new Error(`the naive pass admitted ${naive.admitted}, the store's pass ${batched.admitted}`);
+    }
+    return {
+      admitted: batched.admitted,
+      passSeconds: round(batched.seconds, 2),
+      requests: batched.requests,
+      naivePassSeconds: round(naive.seconds, 2),
+      naiveRequests: naive.requests,
+      admissionsPerSecond: round(batched.admitted / batched.seconds, 0),
+      naiveAdmissionsPerSecond: round(naive.admitted / naive.seconds, 0),
+      speedupVsNaive: round(naive.seconds / batched.seconds, 1),
+    };
+  } finally {
+    await emulators.stop();
+  }
+}
+
 export async function run(): Promise<BenchmarkResult> {
   const replay = await replayFigures();
-  const pure = purePassThroughput();
+  const setup = throughputSetup();
+  const pure = purePassThroughput(setup);
+  const stored = await storeThroughput(setup);
   const { fairness, waits, estimates } = replay;
   const figures = {
-    // Part 1 (DynamoDB Local, against the naive read + conditional write per lease) needs the queue repository
-    // of the integration phase. TODO(integration, #19): measure it there and fill both figures.
-    admissionsPerSecond: null,
-    speedupVsNaive: null,
-    part1Note:
-      'TODO integration phase: one pass over 10,000 queued leases in DynamoDB Local against the naive pass ' +
-      '(one read and one conditional write per lease, sequential) needs the queue repository; ' +
-      'purePass.admissionsPerSecond is the pure pass alone, no storage.',
+    admissionsPerSecond: stored.admissionsPerSecond,
+    speedupVsNaive: stored.speedupVsNaive,
+    storePass: stored,
     purePass: pure,
     jainIndex: round(fairness.jainIndex, 3),
     jainIndexOfWaitingTenants:
@@ -194,8 +220,10 @@ export async function run(): Promise<BenchmarkResult> {
       `estimate error median ${estimates.estimateMedianErrorSeconds} s, p90 ${estimates.estimateP90ErrorSeconds} s; ` +
         `naive median ${estimates.naiveEstimateMedianErrorSeconds} s, p90 ${estimates.naiveEstimateP90ErrorSeconds} s ` +
         `(ratio ${ratio}) over ${estimates.estimated} queued arrivals`,
-      `pure pass: ${pure.admitted} of ${pure.queued} admitted in ${pure.passMs} ms = ${pure.admissionsPerSecond}/s ` +
-        '(DynamoDB part: TODO integration phase)',
+      `DynamoDB Local: ${stored.admitted} of ${pure.queued} admitted in ${stored.passSeconds} s = ` +
+        `${stored.admissionsPerSecond}/s (${stored.requests} requests); naive ${stored.naivePassSeconds} s = ` +
+        `${stored.naiveAdmissionsPerSecond}/s (${stored.naiveRequests} requests): ${stored.speedupVsNaive}x`,
+      `pure pass alone: ${pure.passMs} ms = ${pure.admissionsPerSecond}/s`,
     ].join('\n'),
   };
 }

@@ -28,6 +28,33 @@ interface Cell extends SettingOutcome {
   readonly zones: string;
 }
 
+/** One setting's two halves as one: each figure weighted by its half's jobs. */
+function combine(a: SettingOutcome, b: SettingOutcome): SettingOutcome {
+  const jobs = a.jobs + b.jobs;
+  const mean = (x: number, y: number) => (jobs === 0 ? 0 : (x * a.jobs + y * b.jobs) / jobs);
+  const policies = Object.fromEntries(
+    Object.entries(a.policies).map(([name, p]) => {
+      const q = b.policies[name] ?? p;
+      return [
+        name,
+        {
+          costVsOnDemand: mean(p.costVsOnDemand, q.costVsOnDemand),
+          costVsOptimum: mean(p.costVsOptimum, q.costVsOptimum),
+          misses: p.misses + q.misses,
+          dearerThanOnDemand: p.dearerThanOnDemand + q.dearerThanOnDemand,
+        },
+      ];
+    }),
+  );
+  return {
+    setting: a.setting,
+    jobs,
+    infeasible: a.infeasible + b.infeasible,
+    optimumVsOnDemand: mean(a.optimumVsOnDemand, b.optimumVsOnDemand),
+    policies,
+  };
+}
+
 export async function run(): Promise<BenchmarkResult> {
   const startedAt = performance.now();
   const data = await loadDeadlineData(DEFAULT_DATA_DIR);
@@ -35,13 +62,20 @@ export async function run(): Promise<BenchmarkResult> {
   const zoneSets = [...allZones.map((zone) => [zone]), allZones];
   const longestMs = Math.max(...PAPER_SETTINGS.map((s) => s.workHours * s.deadlineFactor)) * 3_600_000;
   const cells: Cell[] = [];
+  const tuning: Cell[] = [];
+  const heldOut: Cell[] = [];
   for (const zones of zoneSets) {
     const market = deadlineMarket(data, zones);
     const starts = spreadStarts(market, longestMs, STARTS);
     const terms = { checkpointGb: CHECKPOINT_GB, homeRegion: market.zones[0]?.region ?? '' };
+    const name = zones.length === 1 ? (zones[0] as string) : `all ${zones.length}`;
     for (const setting of PAPER_SETTINGS) {
-      const outcome = evaluateSetting(market, setting, starts, terms, POLICIES);
-      cells.push({ ...outcome, zones: zones.length === 1 ? (zones[0] as string) : `all ${zones.length}` });
+      // The policy's parameters were chosen on the earlier half of the start times; the later half is held out.
+      const first = evaluateSetting(market, setting, starts.slice(0, STARTS / 2), terms, POLICIES);
+      const second = evaluateSetting(market, setting, starts.slice(STARTS / 2), terms, POLICIES);
+      tuning.push({ ...first, zones: name });
+      heldOut.push({ ...second, zones: name });
+      cells.push({ ...combine(first, second), zones: name });
     }
   }
   const seconds = round((performance.now() - startedAt) / 1000, 1);
@@ -59,11 +93,18 @@ export async function run(): Promise<BenchmarkResult> {
     ),
     dearerThanOnDemand: of.reduce((sum, cell) => sum + (cell.policies[name]?.dearerThanOnDemand ?? 0), 0),
   });
-  const behind = cells.filter(
-    (cell) =>
-      (cell.policies.gpurent?.costVsOptimum ?? 0) >
-      (cell.policies.uniformProgress?.costVsOptimum ?? 0) + 1e-9,
-  );
+  const behindOf = (of: readonly Cell[]) =>
+    of.filter(
+      (cell) =>
+        (cell.policies.gpurent?.costVsOptimum ?? 0) >
+        (cell.policies.uniformProgress?.costVsOptimum ?? 0) + 1e-9,
+    );
+  const behind = behindOf(cells);
+  const split = (of: readonly Cell[]) => ({
+    ...figure('gpurent', of),
+    uniformProgress: figure('uniformProgress', of),
+    settingsBehindUniformProgress: behindOf(of).length,
+  });
   const single = cells.filter((cell) => !cell.zones.startsWith('all'));
   const multi = cells.filter((cell) => cell.zones.startsWith('all'));
   const byPolicy = Object.fromEntries(NAMES.map((name) => [name, figure(name, cells)]));
@@ -84,6 +125,8 @@ export async function run(): Promise<BenchmarkResult> {
     policies: byPolicy,
     singleZone: Object.fromEntries(NAMES.map((name) => [name, figure(name, single)])),
     allZones: Object.fromEntries(NAMES.map((name) => [name, figure(name, multi)])),
+    tuningHalf: split(tuning),
+    heldOutHalf: split(heldOut),
     perSetting: cells.map((cell) => ({
       zones: cell.zones,
       ...cell.setting,
@@ -117,6 +160,7 @@ export async function run(): Promise<BenchmarkResult> {
       `${figures.jobs} jobs: ${cells.length} settings (${PAPER_SETTINGS.length} job shapes x ${zoneSets.length} zone sets) x ${STARTS} starts, ${seconds} s`,
       `offline optimum  ${figures.optimumVsOnDemand.toFixed(3)} x on-demand`,
       ...NAMES.map(line),
+      `held out (later half of the starts): gpurent ${figures.heldOutHalf.meanCostVsOptimum.toFixed(3)} x optimum, ${figures.heldOutHalf.misses} misses, behind uniform progress on ${figures.heldOutHalf.settingsBehindUniformProgress}; tuning half ${figures.tuningHalf.meanCostVsOptimum.toFixed(3)} x optimum`,
       `gpurent behind uniform progress on ${behind.length} of ${cells.length} settings` +
         (behind.length > 0
           ? ` (${behind

@@ -21,6 +21,7 @@ const BENCHMARKS: Record<string, () => Promise<BenchmarkModule>> = {
   admission: () => import('./admission'),
   waste: () => import('./waste'),
   deadlines: () => import('./deadlines'),
+  tasks: () => import('./tasks'),
 };
 
 const RESULTS_PATH = resolve(REPO_ROOT, 'bench/results.json');

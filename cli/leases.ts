@@ -61,8 +61,9 @@ export interface CreateLeaseOptions extends OutputOptions {
   readonly timeout: string;
 }
 
-export async function leaseCreate(options: CreateLeaseOptions, io: CliIo): Promise<void> {
-  const body = {
+/** The POST /v1/leases body of the lease options (`lease create`, `run`). */
+export function leaseRequestBody(options: Omit<CreateLeaseOptions, 'wait' | 'timeout' | 'json'>) {
+  return {
     workload: options.workload,
     gpus: integerOption('--gpus', options.gpus, 1, MAX_GPUS_PER_LEASE),
     instanceType: options.instanceType,
@@ -76,6 +77,10 @@ export async function leaseCreate(options: CreateLeaseOptions, io: CliIo): Promi
     maxHourlyPrice: numberOption('--max-hourly-price', options.maxHourlyPrice),
     image: options.image,
   };
+}
+
+export async function leaseCreate(options: CreateLeaseOptions, io: CliIo): Promise<void> {
+  const body = leaseRequestBody(options);
   const timeoutSeconds = integerOption('--timeout', options.timeout) ?? 600;
   const api = await client();
   const created = await api.request<{ leaseId: string }>('POST', 'v1/leases', { body, idempotent: true });

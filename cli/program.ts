@@ -9,6 +9,8 @@ import {
   WORKLOADS,
 } from '../shared/domain/lease';
 import { DEFAULT_USAGE_GROUPING, USAGE_GROUPINGS } from '../shared/domain/usage';
+import { MAX_WARM_POOL_SIZE } from '../shared/domain/warm-pools/pool';
+import { IDLE_ACTIONS } from '../shared/domain/waste/idle-policy';
 import { type BudgetSetOptions, budgetList, budgetRemove, budgetSet, budgetShow } from './budgets';
 import type { CliIo, OutputOptions } from './common';
 import { usageError } from './errors';
@@ -21,6 +23,7 @@ import {
   groupSet,
   groupShow,
 } from './groups';
+import { type IdlePolicySetOptions, idlePolicySet, idlePolicyShow } from './idle-policy';
 import {
   type CreateLeaseOptions,
   type LeaseListOptions,
@@ -30,12 +33,18 @@ import {
   leaseShow,
 } from './leases';
 import { type LoginOptions, login } from './login';
+import { type LogsOptions, logs } from './logs';
 import { leaseMetrics, type MetricsOptions } from './metrics';
 import { type AuditOptions, auditReport, type ProfileOptions, profile } from './reports';
+import { type RunOptions, run } from './run';
+import { type SshOptions, ssh } from './ssh';
 import { type UsageExportOptions, type UsageOptions, usage, usageExport } from './usage';
 import { VERSION } from './version';
+import { type WarmPoolSetOptions, warmPoolList, warmPoolRemove, warmPoolSet } from './warm-pools';
 
 const json = () => new Option('--json', 'print JSON instead of a table');
+/** An option given once per value (`--param a=1 --param b=2`), collected in order. */
+const repeated = (value: string, previous: string[]) => [...previous, value];
 
 /**
  * Options an action cannot run without. Checked in a preAction hook, after
@@ -100,6 +109,22 @@ export function createProgram(io: CliIo): Command {
     .action((options: LoginOptions) => login(options, io));
 
   program.addCommand(leaseCommand(io));
+  program.addCommand(runCommand(io));
+
+  program
+    .command('logs')
+    .description("the output of a lease's task (stdout here, stderr on stderr)")
+    .argument('<lease-id>')
+    .option('-f, --follow', 'keep printing new output until the task ends')
+    .option('--attempt <n>', 'the attempt to show (default: the latest)')
+    .action((id: string, options: LogsOptions) => logs(id, options, io));
+
+  program
+    .command('ssh')
+    .description("a shell on a lease's instance through Session Manager (needs the AWS CLI and its plugin)")
+    .argument('<lease-id>')
+    .option('--instance <id>', 'which instance of the lease (default: the first)')
+    .action((id: string, options: SshOptions) => ssh(id, options, io));
 
   const usageCommand = program
     .command('usage')
@@ -121,6 +146,25 @@ export function createProgram(io: CliIo): Command {
 
   program.addCommand(budgetCommand(io));
   program.addCommand(groupCommand(io));
+  program.addCommand(adminCommand(io));
+
+  const idlePolicy = program
+    .command('idle-policy')
+    .description('the idle policy in force: what happens to leases whose every GPU sits below the line')
+    .addOption(json())
+    .action((options: OutputOptions) => idlePolicyShow(options, io));
+  required(
+    idlePolicy
+      .command('set')
+      .description("set the tenant's own idle policy (refused when it loosens the admin's)"),
+    new Option('--action <action>', 'what happens to an idle lease').choices(IDLE_ACTIONS),
+  )
+    .option('--below-percent <n>', 'GPU utilization line, 0-100 (default 5)')
+    .option('--for-minutes <n>', 'window, 10-1440 whole minutes (default 30)')
+    .option('--exempt-workloads <list>', 'comma-separated workloads never acted on')
+    .option('--exempt-projects <list>', 'comma-separated projects never acted on')
+    .addOption(json())
+    .action((options: IdlePolicySetOptions) => idlePolicySet(options, io));
 
   program
     .command('metrics')
@@ -161,7 +205,7 @@ export function createProgram(io: CliIo): Command {
       process.exitCode = await main(['simulate', ...args]);
     });
 
-  for (const command of [program, ...program.commands, ...program.commands.flatMap((c) => c.commands)]) {
+  for (const command of withSubcommands(program)) {
     // One line, as every other error: "unknown option '--gpu' (Did you mean --gpus?)".
     command
       .exitOverride()
@@ -170,18 +214,22 @@ export function createProgram(io: CliIo): Command {
   return program;
 }
 
-function leaseCommand(io: CliIo): Command {
-  const lease = new Command('lease').description('ask for GPUs, list, show and release leases');
-  const create = lease.command('create').description('ask for GPUs');
-  required(create, new Option('--workload <kind>', 'what runs').choices(WORKLOADS));
+/** The command and every subcommand under it, however deep (`admin warm-pool set`). */
+const withSubcommands = (command: Command): Command[] => [
+  command,
+  ...command.commands.flatMap(withSubcommands),
+];
+
+/** The options that say what a lease asks for, shared by `lease create` and `run`. */
+function leaseOptions(command: Command): Command {
   required(
-    create,
+    command,
     new Option(
       '--gpus <n>',
       `GPUs, 1-${MAX_GPUS_PER_LEASE} (single-GPU instances, or fewer larger ones where cheaper)`,
     ),
   );
-  create
+  return command
     .option('--instance-type <type>', 'EC2 type, e.g. g5.xlarge (default: the cheapest pool that fits)')
     .option('--gpu-model <model>', 'any instance type with this GPU, e.g. A10G, L4, A100, H100')
     .option('--regions <list>', 'comma-separated regions it may run in (default: every GPU region)')
@@ -197,7 +245,14 @@ function leaseCommand(io: CliIo): Command {
     .option(
       '--duration <minutes>',
       `release on its own after this many minutes (${MIN_LEASE_MINUTES}-${MAX_LEASE_MINUTES})`,
-    )
+    );
+}
+
+function leaseCommand(io: CliIo): Command {
+  const lease = new Command('lease').description('ask for GPUs, list, show and release leases');
+  const create = lease.command('create').description('ask for GPUs');
+  required(create, new Option('--workload <kind>', 'what runs').choices(WORKLOADS));
+  leaseOptions(create)
     .option('--wait', 'show progress until the lease is RUNNING (exit 1 if it FAILS)')
     .option('--timeout <seconds>', 'with --wait: give up waiting after this long', '600')
     .addOption(json())
@@ -216,6 +271,32 @@ function leaseCommand(io: CliIo): Command {
     leaseRelease(id, options, io),
   );
   return lease;
+}
+
+function runCommand(io: CliIo): Command {
+  const command = new Command('run')
+    .description(
+      "run work on a new lease: create it with its task, follow the output, exit with the task's exit code",
+    )
+    .argument('<task...>', 'a task file (task.yaml) or, after --, the command and its arguments')
+    .option(
+      '--param <name=v1,v2,...>',
+      'sweep: one lease per combination; NAME=value in the env, {name} in the command',
+      repeated,
+      [] as string[],
+    )
+    .option('--task-image <uri>', 'run the command in this container image (docker run --gpus all)')
+    .option('--workdir <dir>', 'working directory of the command')
+    .option('--max-runtime <minutes>', 'stop the task after this long (1-43200)')
+    .addOption(
+      new Option('--on-exit <what>', 'what the lease does when the task ends').choices(['release', 'keep']),
+    )
+    .option('--max-attempts <n>', 'attempts after spot interruptions (1-10, default 3)')
+    .option('--retry-on-failure', 'also run again a task that exits non-zero')
+    .option('--timeout <seconds>', 'give up waiting for the task after this long', '3600')
+    .addOption(json());
+  command.addOption(new Option('--workload <kind>', 'what runs').choices(WORKLOADS).default('batch'));
+  return leaseOptions(command).action((args: string[], options: RunOptions) => run(args, options, io));
 }
 
 function budgetCommand(io: CliIo): Command {
@@ -295,4 +376,47 @@ function groupCommand(io: CliIo): Command {
     groupRemove(name, options, io),
   );
   return group;
+}
+
+/** Operator commands: the token must be in the admin group. */
+function adminCommand(io: CliIo): Command {
+  const admin = new Command('admin').description('for operators (the token must be in the admin group)');
+  admin.addCommand(warmPoolCommand(io));
+  return admin;
+}
+
+function warmPoolCommand(io: CliIo): Command {
+  const pool = new Command('warm-pool').description(
+    'stopped GPU machines kept initialised, so on-demand leases start in seconds',
+  );
+  const set = pool
+    .command('set')
+    .description('create or redefine a warm pool (the filler launches, initialises and stops machines)')
+    .argument('<name>', '[a-z0-9][a-z0-9-]{0,62}');
+  required(set, new Option('--region <region>', 'GPU region of the machines'));
+  required(set, new Option('--instance-type <type>', 'EC2 type, e.g. g5.xlarge'));
+  required(set, new Option('--size <n>', `stopped machines kept ready, 0-${MAX_WARM_POOL_SIZE}`));
+  required(
+    set,
+    new Option('--image <name[:version]>', 'image to build from: name follows its current version'),
+  );
+  set
+    .option('--zone <zone>', 'availability zone (default: any zone of the region)')
+    .option(
+      '--pre-pull <ref>',
+      'container image pulled on each machine while it initialises (repeat for more)',
+      repeated,
+      [] as string[],
+    )
+    .addOption(json())
+    .action((name: string, options: WarmPoolSetOptions) => warmPoolSet(name, options, io));
+  pool
+    .command('ls')
+    .description('every warm pool with its ready and initialising machines')
+    .addOption(json())
+    .action((options: OutputOptions) => warmPoolList(options, io));
+  onOne(pool, 'rm', 'delete a warm pool (the filler ends its stopped machines)', '<name>', (name, options) =>
+    warmPoolRemove(name, options, io),
+  );
+  return pool;
 }

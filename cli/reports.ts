@@ -5,6 +5,11 @@ import { details, table } from './table';
 
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 
+type TaskTime = {
+  runSeconds: number;
+  waitSeconds: { tasks: number; p50: number | null; p95: number | null };
+};
+
 type Audit = {
   month: string;
   complete: boolean;
@@ -15,6 +20,7 @@ type Audit = {
   spotSavings: { spotSeconds: number; savingMicroUsd: number };
   reserved: { source: string; gpus: number; idleGpuHours: number; idleMicroUsd: number };
   interruptions: { source: string; count: number };
+  tasks: { month: TaskTime };
   recommendation: {
     reservedGpus: number;
     reservedReason: string;
@@ -22,6 +28,12 @@ type Audit = {
     estimatedSavingOfPaidMicroUsd: number;
   } | null;
 };
+
+function taskTimeCell({ runSeconds, waitSeconds }: TaskTime): string {
+  const hours = Math.round((runSeconds / 3600) * 100) / 100;
+  if (waitSeconds.tasks === 0) return `${hours} task-hours`;
+  return `${hours} task-hours; ${waitSeconds.tasks} started, wait to start p50 ${waitSeconds.p50} s, p95 ${waitSeconds.p95} s`;
+}
 
 function auditDetails(audit: Audit): string {
   const advice = audit.recommendation;
@@ -38,6 +50,7 @@ function auditDetails(audit: Audit): string {
       `${audit.reserved.gpus} GPUs, ${audit.reserved.idleGpuHours} idle GPU-hours (${usd(audit.reserved.idleMicroUsd)}; ${audit.reserved.source})`,
     ],
     ['interruptions', `${audit.interruptions.count} (${audit.interruptions.source})`],
+    ['tasks', taskTimeCell(audit.tasks.month)],
     ['reserve next', advice && `${advice.reservedGpus} GPUs: ${advice.reservedReason}`],
     [
       'move to spot',
@@ -84,7 +97,10 @@ type Profile = {
   days: (GpuUse & {
     day: string;
     waitSeconds: { leases: number; p50: number | null; p95: number | null };
+    tasks: TaskTime;
     gpuUtilization: Utilization;
+    idleGpuHours: number;
+    idleShare: number | null;
   })[];
 };
 
@@ -110,16 +126,35 @@ export async function profile(options: ProfileOptions, io: CliIo) {
     result,
     () =>
       `${result.from} → ${result.to}\n${table(
-        ['DAY', 'GPU-HOURS', 'AVG GPUS', 'PEAK GPUS', 'GPU UTIL', 'LEASES', 'WAIT P50 S', 'WAIT P95 S'],
+        [
+          'DAY',
+          'GPU-HOURS',
+          'AVG GPUS',
+          'PEAK GPUS',
+          'GPU UTIL',
+          'IDLE GPU-H',
+          'IDLE %',
+          'LEASES',
+          'WAIT P50 S',
+          'WAIT P95 S',
+          'TASK-H',
+          'TASK WAIT P50 S',
+          'TASK WAIT P95 S',
+        ],
         result.days.map((d) => [
           d.day,
           round(d.gpuHours),
           round(d.avgConcurrentGpus),
           d.peakConcurrentGpus,
           utilizationCell(d.gpuUtilization),
+          round(d.idleGpuHours),
+          d.idleShare === null ? '-' : `${round(d.idleShare * 100)}%`,
           d.waitSeconds.leases,
           d.waitSeconds.p50,
           d.waitSeconds.p95,
+          round(d.tasks.runSeconds / 3600),
+          d.tasks.waitSeconds.p50,
+          d.tasks.waitSeconds.p95,
         ]),
       )}`,
   );

@@ -1,3 +1,4 @@
+import { formatUsdForPeople } from '../shared/domain/money';
 import type { UsageGrouping } from '../shared/domain/usage';
 import { type CliIo, client, type OutputOptions, print, usdForPeople, writeOutput } from './common';
 import { table } from './table';
@@ -8,8 +9,13 @@ type Usage = {
   groupBy: string;
   seconds: number;
   costUsd: number;
-  groups: { key: string; seconds: number; costUsd: number }[];
+  idleMicroUsd: number;
+  groups: { key: string; seconds: number; costUsd: number; idleMicroUsd?: number }[];
 };
+
+/** Idle cost for people; `-` for a group the waste ledger does not keep (by mode or instance type). */
+const idleCell = (idleMicroUsd: number | undefined) =>
+  idleMicroUsd === undefined ? '-' : formatUsdForPeople(idleMicroUsd);
 
 export interface UsageOptions extends OutputOptions {
   readonly from?: string;
@@ -31,10 +37,10 @@ export async function usage(options: UsageOptions, io: CliIo) {
     result,
     () =>
       `${result.from} → ${result.to}, by ${result.groupBy}\n${table(
-        [result.groupBy.toUpperCase(), 'INSTANCE-SECONDS', 'COST USD'],
+        [result.groupBy.toUpperCase(), 'INSTANCE-SECONDS', 'COST USD', 'IDLE USD'],
         [
-          ...result.groups.map((g) => [g.key, g.seconds, usdForPeople(g.costUsd)]),
-          ['total', result.seconds, usdForPeople(result.costUsd)],
+          ...result.groups.map((g) => [g.key, g.seconds, usdForPeople(g.costUsd), idleCell(g.idleMicroUsd)]),
+          ['total', result.seconds, usdForPeople(result.costUsd), idleCell(result.idleMicroUsd)],
         ],
       )}`,
   );

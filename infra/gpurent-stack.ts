@@ -13,6 +13,8 @@ import { leaseWorkerWiring } from '../functions/lease-worker/wiring';
 import { meteringWiring } from '../functions/metering/wiring';
 import { reconcilerWiring } from '../functions/reconciler/wiring';
 import { scalingEvaluatorWiring } from '../functions/scaling-evaluator/wiring';
+import { taskEventsWiring } from '../functions/task-events/wiring';
+import { warmPoolFillerWiring } from '../functions/warm-pool-filler/wiring';
 import { DEFAULT_DATA_DIR } from '../shared/adapters/reference-data';
 import { AVAILABILITY_DIR, PRICES_FILE } from '../shared/adapters/spot-trace-files';
 import { AUDIT_SCHEDULE } from '../shared/domain/audit/audit-month';
@@ -21,6 +23,7 @@ import { METRIC_NAMES } from '../shared/metric-names';
 import {
   EC2_EVENTS_RULE,
   TABLES,
+  TASK_EVENTS_RULE,
   type TableDefinition,
   type TableName,
   TOPICS,
@@ -42,6 +45,7 @@ import { LeaseExpiry } from './constructs/lease-expiry';
 import { gpurentMetric, OperationsDashboard } from './constructs/operations-dashboard';
 import { GpurentQueues } from './constructs/queues';
 import { GpurentSchedules } from './constructs/schedules';
+import { GpurentTasks } from './constructs/tasks';
 import { InvalidContextError, readDeployContext } from './context';
 import { fleetInstanceRoleName, GpurentFleetStack } from './fleet-stack';
 import { parseGpuRegions } from './gpu-regions';
@@ -120,7 +124,10 @@ export class GpurentStack extends Stack {
     readonly scalingEvaluator: GpurentFunction;
     readonly audit: GpurentFunction;
     readonly interruptionHandler: GpurentFunction;
+    readonly taskEvents: GpurentFunction;
+    readonly warmPoolFiller: GpurentFunction;
   };
+  public readonly tasks: GpurentTasks;
 
   constructor(scope: Construct, id: string, props: GpurentStackProps = {}) {
     super(scope, id, props);
@@ -138,6 +145,10 @@ export class GpurentStack extends Stack {
     const leaseCommands = this.queues.queues.leaseCommands;
     // Lease expiry: one-time schedules armed where leases are created, deleted when a lease ends.
     this.leaseExpiry = new LeaseExpiry(this, 'LeaseExpiry', { commandsQueue: leaseCommands.queue });
+    this.tasks = new GpurentTasks(this, 'Tasks', {
+      fleetName: this.fleet.fleetName,
+      instanceRole: this.fleet.instanceRole,
+    });
     const gpuRegions = props.gpuRegions ?? [this.region];
     // Each function is granted, and given the variables of, exactly what its wiring's ports reach.
     const targets: WiringTargets = {
@@ -147,6 +158,7 @@ export class GpurentStack extends Stack {
       alerts: this.alerts,
       fleet: this.fleet,
       leaseExpiry: this.leaseExpiry,
+      tasks: this.tasks,
       gpuRegions,
       remoteFleets: gpuRegions
         .filter((region) => region !== this.region)
@@ -257,7 +269,40 @@ export class GpurentStack extends Stack {
       targets: [new SqsQueue(ec2Events.queue)],
     });
 
+    // --- tasks: SSM's command status changes ---------------------------------------------
+    const taskEventsQueue = this.queues.queues.taskEvents;
+    const taskEvents = wiredFunction('TaskEventsFunction', taskEventsWiring, {
+      handlerName: 'task-events',
+      description: "gpurent task events: a task's start and end from SSM's command status changes",
+      timeout: Duration.seconds(30),
+    });
+    taskEvents.addEventSource(
+      new SqsEventSource(taskEventsQueue.queue, { batchSize: 10, reportBatchItemFailures: true }),
+    );
+    new Rule(this, TASK_EVENTS_RULE.id, {
+      description: "gpurent: SSM command invocation status changes (tasks' starts and ends)",
+      eventPattern: {
+        source: [...TASK_EVENTS_RULE.eventPattern.source],
+        detailType: [...TASK_EVENTS_RULE.eventPattern['detail-type']],
+      },
+      targets: [new SqsQueue(taskEventsQueue.queue)],
+    });
+    // --- warm pools: stopped machines kept ready, topped up on each use and every minute ---
+    const warmPoolFiller = wiredFunction('WarmPoolFillerFunction', warmPoolFillerWiring, {
+      handlerName: 'warm-pool-filler',
+      description:
+        'gpurent warm-pool filler: keeps each warm pool at size with stopped machines of its current image',
+      timeout: Duration.seconds(60),
+    });
+    warmPoolFiller.addEventSource(
+      new SqsEventSource(this.queues.queues.warmPoolFill.queue, { batchSize: 10 }),
+    );
+
     this.schedules = new GpurentSchedules(this, 'Schedules');
+    this.schedules.addFunctionSchedule('WarmPoolFillerSchedule', warmPoolFiller, {
+      every: Duration.minutes(1),
+      description: 'gpurent warm-pool filler, every minute (also after each use)',
+    });
     this.schedules.addFunctionSchedule('MeteringSchedule', metering, {
       every: Duration.minutes(1),
       description: 'gpurent metering, every minute',
@@ -296,6 +341,8 @@ export class GpurentStack extends Stack {
       scalingEvaluator,
       audit,
       interruptionHandler,
+      taskEvents,
+      warmPoolFiller,
     };
 
     // --- alarms ---------------------------------------------------------------------

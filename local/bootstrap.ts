@@ -1,3 +1,8 @@
+import {
+  CloudWatchLogsClient,
+  CreateLogGroupCommand,
+  PutRetentionPolicyCommand,
+} from '@aws-sdk/client-cloudwatch-logs';
 import { CreateTableCommand, DynamoDBClient, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import {
   CreateLaunchTemplateCommand,
@@ -13,17 +18,22 @@ import {
   PutRuleCommand,
   PutTargetsCommand,
 } from '@aws-sdk/client-eventbridge';
+import { CreateBucketCommand, PutPublicAccessBlockCommand, S3Client } from '@aws-sdk/client-s3';
 import { CreateScheduleGroupCommand, SchedulerClient } from '@aws-sdk/client-scheduler';
 import { CreateTopicCommand, SNSClient } from '@aws-sdk/client-sns';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { FLEET_TAG, ROOT_VOLUME_GIB } from '../shared/ports/compute';
 import {
+  BUCKETS,
   EC2_EVENTS_RULE,
   EVENT_BUS,
   LEASE_EXPIRY,
+  LOG_GROUPS,
   QUEUES,
   type QueueDefinition,
+  SESSION_ROLE,
   TABLES,
+  TASK_EVENTS_RULE,
   type TableDefinition,
   TOPICS,
 } from '../shared/resources';
@@ -35,7 +45,12 @@ function clientConfig(endpoint: string, region: string) {
   return { endpoint, region, credentials };
 }
 
-async function createTable(client: DynamoDBClient, name: string, table: TableDefinition): Promise<void> {
+/** One table of `TABLES`; also for tests and benchmarks that want a fresh table of one kind per run. */
+export async function createTable(
+  client: DynamoDBClient,
+  name: string,
+  table: TableDefinition,
+): Promise<void> {
   const keys = new Set<string>([table.partitionKey]);
   if (table.sortKey) keys.add(table.sortKey);
   for (const index of table.indexes) {
@@ -127,6 +142,26 @@ async function createEc2EventRules(
   }
 }
 
+/**
+ * The rule that carries SSM's command status changes to the taskEvents queue,
+ * on the home region's default bus (where the local SSM agent puts them).
+ */
+async function createTaskEventsRule(
+  endpoints: EmulatorEndpoints,
+  region: string,
+  prefix: string,
+  queueUrl: string,
+) {
+  const events = new EventBridgeClient(clientConfig(endpoints.events, region));
+  const name = `${prefix}-${TASK_EVENTS_RULE.id}`;
+  await events.send(
+    new PutRuleCommand({ Name: name, EventPattern: JSON.stringify(TASK_EVENTS_RULE.eventPattern) }),
+  );
+  const queueArn = `arn:aws:sqs:${region}:${MOTO_ACCOUNT}:${queueUrl.split('/').pop() ?? ''}`;
+  await events.send(new PutTargetsCommand({ Rule: name, Targets: [{ Id: 'task-events', Arn: queueArn }] }));
+  events.destroy();
+}
+
 /** GPU regions of the local stack: two, so placement across regions runs locally too. */
 export const LOCAL_GPU_REGIONS = ['us-east-1', 'us-west-2'] as const;
 
@@ -203,7 +238,45 @@ async function createLeaseExpiry(
 }
 
 /**
- * Creates on the emulators every table, queue (with its DLQ), topic and bus that
+ * The log groups and buckets of shared/resources.ts on moto, and the session
+ * role's ARN (moto's STS issues credentials for any role name; it checks no policy).
+ */
+async function createTaskResources(endpoints: EmulatorEndpoints, region: string, prefix: string) {
+  const env: Record<string, string> = {};
+  const logs = new CloudWatchLogsClient(clientConfig(endpoints.logs, region));
+  for (const group of Object.values(LOG_GROUPS)) {
+    const name = `/${prefix}/${group.id}`;
+    await logs.send(new CreateLogGroupCommand({ logGroupName: name }));
+    await logs.send(
+      new PutRetentionPolicyCommand({ logGroupName: name, retentionInDays: group.retentionDays }),
+    );
+    env[group.envVar] = name;
+  }
+  logs.destroy();
+  const s3 = new S3Client({ ...clientConfig(endpoints.s3, region), forcePathStyle: true });
+  for (const bucket of Object.values(BUCKETS)) {
+    const name = `${prefix}-${bucket.id}`.toLowerCase();
+    await s3.send(new CreateBucketCommand({ Bucket: name }));
+    await s3.send(
+      new PutPublicAccessBlockCommand({
+        Bucket: name,
+        PublicAccessBlockConfiguration: {
+          BlockPublicAcls: true,
+          IgnorePublicAcls: true,
+          BlockPublicPolicy: true,
+          RestrictPublicBuckets: true,
+        },
+      }),
+    );
+    env[bucket.envVar] = name;
+  }
+  s3.destroy();
+  env[SESSION_ROLE.envVar] = `arn:aws:iam::${MOTO_ACCOUNT}:role/${prefix}-${SESSION_ROLE.id}`;
+  return env;
+}
+
+/**
+ * Creates on the emulators every table, queue (with its DLQ), topic, bus, log group and bucket that
  * shared/resources.ts declares (the list the CDK stack builds from), plus the
  * GPU launch template, and returns the environment the functions read.
  * `prefix` keeps parallel stacks (tests) apart on shared emulators.
@@ -231,6 +304,7 @@ export async function createLocalResources(
     env[queue.envVar] = await createQueueWithDeadLetters(client, `${prefix}-${queue.id}`, queue);
   }
   await createEc2EventRules(endpoints, region, prefix, env[QUEUES.ec2Events.envVar] ?? '');
+  await createTaskEventsRule(endpoints, region, prefix, env[QUEUES.taskEvents.envVar] ?? '');
   for (const topic of Object.values(TOPICS)) {
     const created = await sns.send(new CreateTopicCommand({ Name: `${prefix}-${topic.id}` }));
     env[topic.envVar] = created.TopicArn ?? '';
@@ -241,6 +315,7 @@ export async function createLocalResources(
 
   const scheduler = new SchedulerClient(clientConfig(endpoints.scheduler, region));
   Object.assign(env, await createLeaseExpiry(scheduler, sqs, prefix, env[QUEUES.leaseCommands.envVar] ?? ''));
+  Object.assign(env, await createTaskResources(endpoints, region, prefix));
   scheduler.destroy();
   for (const gpuRegion of LOCAL_GPU_REGIONS) {
     const ec2 = new EC2Client(clientConfig(endpoints.ec2, gpuRegion));

@@ -32,6 +32,8 @@ export const MOTO_UNSUPPORTED_RESOURCE_TYPES: Readonly<Record<string, string>> =
   'AWS::Cognito::UserPoolClient': 'no CloudFormation model for user pool clients in moto',
   'AWS::Cognito::UserPoolGroup': 'no CloudFormation model for user pool groups in moto',
   'AWS::Lambda::EventInvokeConfig': 'no CloudFormation model in moto (retries and on-success destinations)',
+  'AWS::S3::BucketPolicy':
+    "no CloudFormation model in moto (the checkpoint bucket's TLS-only policy; CDK tests and cdk-nag check it)",
   'AWS::SNS::TopicPolicy': 'no CloudFormation model in moto (resource policies are not evaluated there)',
   'AWS::SQS::QueuePolicy': 'no CloudFormation model in moto (resource policies are not evaluated there)',
   'AWS::Scheduler::Schedule': 'no CloudFormation model in moto (the local runtime fires the schedules)',

@@ -1,13 +1,18 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
-import { dirname } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
+import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { EC2Client } from '@aws-sdk/client-ec2';
 import { SchedulerClient } from '@aws-sdk/client-scheduler';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse } from 'aws-lambda';
+import { DynamoDbLeaseRepository } from '../shared/adapters/dynamodb-lease-repository';
 import { nextAuditRunAfter } from '../shared/domain/audit/audit-month';
-import { LEASE_EXPIRY, QUEUES, TOPICS } from '../shared/resources';
+import { Clients, ec2Client, eventBridgeClient, ssmClient } from '../shared/lambda/clients';
+import { BUCKETS, LEASE_EXPIRY, LOG_GROUPS, QUEUES, TABLES, TOPICS } from '../shared/resources';
+import { LOCAL_GPU_REGIONS } from './bootstrap';
 import { type EmulatorEndpoints, startEmulators } from './emulators';
 import { prepareFunctionEnvironment } from './environment';
 import { startAlertFeed } from './runtime/alert-feed';
@@ -16,6 +21,7 @@ import { type GpuLoadModel, publishSimulatedGpuLoad } from './runtime/gpu-load-s
 import { startHttpGateway } from './runtime/http-gateway';
 import { type Schedules, startSchedules } from './runtime/schedules';
 import { startSqsPoller } from './runtime/sqs-poller';
+import { type LocalSsmAgent, startLocalSsmAgent } from './runtime/ssm-agent';
 import { LocalTokenIssuer } from './runtime/tokens';
 
 export interface LocalStackOptions {
@@ -43,6 +49,8 @@ export interface LocalStack {
   readonly schedules: Schedules;
   /** Lease expiry schedules (moto stores them; this fires them when due). */
   readonly expiries: OneTimeSchedules;
+  /** The stand-in of the instances' SSM agent: runs tasks' commands as child processes. */
+  readonly tasks: LocalSsmAgent;
   stop(): Promise<void>;
 }
 
@@ -50,6 +58,8 @@ const LOCAL_TENANT = 'local-tenant';
 const MINUTE_MS = 60_000;
 /** EventBridge Scheduler fires within a minute of the time; locally a lease ends within a second. */
 const EXPIRY_POLL_MS = 1_000;
+/** How often the local SSM agent looks for commands sent and instances gone. */
+const SSM_AGENT_POLL_MS = 250;
 
 /**
  * The whole system on emulators: resources from shared/resources.ts, the real
@@ -64,17 +74,27 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const env = await prepareFunctionEnvironment(endpoints, region, prefix);
     // Handlers read their configuration once, at import: set it first.
     Object.assign(process.env, env);
-    const [api, worker, metering, reconciler, budgetEvaluator, scalingEvaluator, audit, interruptions] =
-      await Promise.all([
-        import('../functions/api/handler'),
-        import('../functions/lease-worker/handler'),
-        import('../functions/metering/handler'),
-        import('../functions/reconciler/handler'),
-        import('../functions/budget-evaluator/handler'),
-        import('../functions/scaling-evaluator/handler'),
-        import('../functions/audit/handler'),
-        import('../functions/interruption-handler/handler'),
-      ]);
+    const [
+      api,
+      worker,
+      metering,
+      reconciler,
+      budgetEvaluator,
+      scalingEvaluator,
+      audit,
+      interruptions,
+      taskEvents,
+    ] = await Promise.all([
+      import('../functions/api/handler'),
+      import('../functions/lease-worker/handler'),
+      import('../functions/metering/handler'),
+      import('../functions/reconciler/handler'),
+      import('../functions/budget-evaluator/handler'),
+      import('../functions/scaling-evaluator/handler'),
+      import('../functions/audit/handler'),
+      import('../functions/interruption-handler/handler'),
+      import('../functions/task-events/handler'),
+    ]);
     const telemetry = { ec2: new EC2Client({}), cloudWatch: new CloudWatchClient({}) };
     const gpuLoad = options.gpuLoad ?? { kind: 'idle' };
 
@@ -106,6 +126,32 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         timeoutMs: 60_000,
       }),
     );
+    // SSM's command status events reach their queue through moto's rules too.
+    pollers.push(
+      startSqsPoller(motoSqs, env[QUEUES.taskEvents.envVar] ?? '', taskEvents.handler, {
+        functionName: 'gpurent-task-events',
+        region,
+        timeoutMs: 60_000,
+      }),
+    );
+    const agentClients = new Clients();
+    const agentLogs = new CloudWatchLogsClient({});
+    const workRoot = await mkdtemp(join(tmpdir(), `${prefix}-tasks-`));
+    const tasks = startLocalSsmAgent({
+      clients: {
+        ssm: (r) => ssmClient(agentClients, r),
+        ec2: (r) => ec2Client(agentClients, r),
+        logs: agentLogs,
+        events: eventBridgeClient(agentClients),
+      },
+      leases: new DynamoDbLeaseRepository(agentClients.documents, env[TABLES.leases.envVar] ?? ''),
+      regions: LOCAL_GPU_REGIONS,
+      homeRegion: region,
+      logGroupName: env[LOG_GROUPS.taskOutput.envVar] ?? '',
+      checkpointBucket: env[BUCKETS.checkpoints.envVar] ?? '',
+      workRoot,
+      everyMs: SSM_AGENT_POLL_MS,
+    });
     const schedules = startSchedules(
       [
         {
@@ -156,9 +202,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       env,
       schedules,
       expiries,
+      tasks,
       async stop() {
         schedules.stop();
         expiries.stop();
+        await tasks.stop();
+        agentLogs.destroy();
+        await rm(workRoot, { recursive: true, force: true });
         await Promise.all([...pollers.map((poller) => poller.stop()), alertFeed?.stop()]);
         motoSqs.destroy();
         await new Promise((resolve) => server.close(resolve));

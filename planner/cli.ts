@@ -8,6 +8,7 @@ import { UnplaceableLeaseError } from '../shared/planning/simulate';
 import { MS_PER_DAY } from '../shared/planning/units';
 import { DEADLINES_USAGE, DeadlinesUsageError, simulateDeadlines } from './deadlines-cli';
 import { formatReport } from './format-report';
+import { FRACTIONAL_USAGE, FractionalUsageError, simulateFractional } from './fractional-cli';
 import { replayTrace } from './replay-trace';
 import { TraceFormatError } from './trace/trace-format-error';
 
@@ -16,6 +17,8 @@ const USAGE = `Usage: gpurent simulate --trace FILE [--data DIR] [--json] [--loo
 Replays a demand trace through the control plane's own rental policies (mode,
 placement, reservations, spot reclaims, metering) in simulated time, and
 compares the bill with all on-demand and with the cheapest mix in hindsight.
+With --fractional, replays the trace's GPU-sharing tasks on fractional GPUs
+(see simulate --fractional --help); with --deadlines, deadline jobs.
 
   --trace FILE  the Alibaba GPU pod list or a GET /v1/usage/export CSV
                 (the format is told from the header)
@@ -48,11 +51,17 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
   try {
     const [command, ...rest] = argv;
     if (command !== 'simulate') throw new UsageError(command ? `unknown command "${command}"` : 'no command');
-    await (rest.includes('--deadlines') ? simulateDeadlines(rest, io) : simulate(rest, io));
+    if (rest.includes('--deadlines')) await simulateDeadlines(rest, io);
+    else if (rest.includes('--fractional')) await simulateFractional(rest, io);
+    else await simulate(rest, io);
     return 0;
   } catch (error) {
     if (error instanceof DeadlinesUsageError) {
       io.err(`${error.message}\n\n${DEADLINES_USAGE}`);
+      return 2;
+    }
+    if (error instanceof FractionalUsageError) {
+      io.err(`${error.message}\n\n${FRACTIONAL_USAGE}`);
       return 2;
     }
     if (error instanceof UsageError) {

@@ -1,6 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { loadSpotTraces, SpotDataError } from '../shared/adapters/spot-trace-files';
+import { loadSpotTraces, readJson } from '../shared/adapters/spot-trace-files';
 import { type InstanceOffering, PriceCatalog } from '../shared/domain/catalog';
 import { DEFAULT_PLACEMENT_COSTS } from '../shared/domain/placement-costs';
 import type { DeadlineMarket } from '../shared/planning/deadlines/market';
@@ -36,16 +35,8 @@ export interface DeadlineData {
 
 /** The V100 spot traces and the price catalog of a folder laid out like ../shared/data. */
 export async function loadDeadlineData(dataDir: string): Promise<DeadlineData> {
-  const path = join(dataDir, CATALOG_FILE);
-  let raw: unknown;
-  try {
-    raw = JSON.parse(await readFile(path, 'utf8'));
-  } catch (error) {
-    throw new SpotDataError(path, error instanceof Error ? error.message : String(error));
-  }
-  const parsed = z.safeParse(catalogFile, raw);
-  if (!parsed.success) throw new SpotDataError(path, z.prettifyError(parsed.error));
-  const catalog = new PriceCatalog(parsed.data.instances as unknown as InstanceOffering[]);
+  const file = await readJson(join(dataDir, CATALOG_FILE), catalogFile);
+  const catalog = new PriceCatalog(file.instances as unknown as InstanceOffering[]);
   return { traces: await loadSpotTraces(dataDir), catalog };
 }
 

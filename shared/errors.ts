@@ -70,6 +70,23 @@ export class UnknownRegionError extends ClientError {
   }
 }
 
+/** A fraction of a GPU that no type of the GPU model asked (or of the allowed regions) is sold as. */
+export class NoSuchGpuFractionError extends ClientError {
+  constructor(
+    readonly gpus: number,
+    readonly gpuModel: string | undefined,
+    readonly offered: readonly string[],
+  ) {
+    super(
+      400,
+      'GPU_FRACTION_UNAVAILABLE',
+      `no instance type${gpuModel === undefined ? '' : ` of ${gpuModel}`} in the allowed regions is sold as ${gpus} of a GPU; fractions on offer: ${offered.join(', ') || 'none'}`,
+      'gpus',
+    );
+    this.name = 'NoSuchGpuFractionError';
+  }
+}
+
 export class UnknownGpuModelError extends ClientError {
   constructor(
     readonly gpuModel: string,
@@ -122,5 +139,39 @@ export class ModeNotAvailableError extends ClientError {
   ) {
     super(400, 'MODE_NOT_AVAILABLE', `mode ${mode}: ${reason}`, 'mode');
     this.name = 'ModeNotAvailableError';
+  }
+}
+
+/** Logs asked of a lease that runs no task. */
+export class LeaseHasNoTaskError extends ClientError {
+  constructor(readonly leaseId: string) {
+    super(409, 'LEASE_HAS_NO_TASK', `Lease ${leaseId} runs no task, so it has no task output`);
+    this.name = 'LeaseHasNoTaskError';
+  }
+}
+
+/** A task attempt that the lease's task has not made. */
+export class UnknownTaskAttemptError extends ClientError {
+  constructor(
+    readonly leaseId: string,
+    readonly attempt: number,
+  ) {
+    super(404, 'TASK_ATTEMPT_NOT_FOUND', `The task of lease ${leaseId} has no attempt ${attempt}`, 'attempt');
+    this.name = 'UnknownTaskAttemptError';
+  }
+}
+
+/** A session needs live instances: only a RUNNING lease has them for sure. */
+export class LeaseNotRunningError extends ClientError {
+  constructor(
+    readonly leaseId: string,
+    readonly leaseStatus: string,
+  ) {
+    super(
+      409,
+      'LEASE_NOT_RUNNING',
+      `Lease ${leaseId} is ${leaseStatus}; a session can be opened only while it is RUNNING`,
+    );
+    this.name = 'LeaseNotRunningError';
   }
 }

@@ -1,4 +1,5 @@
 import { EC2_EVENT_TYPES } from './domain/ec2-events';
+import { SSM_COMMAND_EVENT_TYPE } from './domain/tasks/command-events';
 
 /**
  * The one list of stateful resources. The CDK stack builds them from here and
@@ -123,6 +124,23 @@ export const TABLES = {
     timeToLiveAttribute: 'expiration',
     indexes: [],
   },
+  /**
+   * Admission (#19): one item per lease that asked for GPUs (`LEASE#<id>`, its
+   * candidates, priority, status and, once admitted, what it holds), the
+   * tenants' use and quota (`TENANTS`, one item each) and the fleet capacity
+   * admission knows (`CAPACITY`, vCPU quotas and reserved slots). Admissions
+   * commit leases and the counters they add to in one transaction.
+   */
+  admission: {
+    id: 'AdmissionTable',
+    envVar: 'ADMISSION_TABLE_NAME',
+    partitionKey: 'pk',
+    sortKey: 'sk',
+    indexes: [
+      // Sparse: only waiting leases carry `queued`; one query lists the whole queue, oldest first.
+      { name: 'queue', partitionKey: 'queued', sortKey: 'queuedAt' },
+    ],
+  },
   /** Scaling groups (spec, desired size, members, lock version) and their decisions (expire after a week). */
   scalingGroups: {
     id: 'ScalingGroupsTable',
@@ -153,10 +171,26 @@ export const QUEUES = {
     visibilityTimeoutSeconds: 300,
     maxReceiveCount: 5,
   },
+  /** A lease took a warm machine: the warm-pool filler tops its pool up now rather than at its next run. */
+  warmPoolFill: {
+    id: 'WarmPoolFillQueue',
+    envVar: 'WARM_POOL_FILL_QUEUE_URL',
+    // Six times the filler's timeout (60 s).
+    visibilityTimeoutSeconds: 360,
+    maxReceiveCount: 5,
+  },
   /** EC2 spot interruption, rebalance and state-change events for the interruption handler. */
   ec2Events: {
     id: 'Ec2EventsQueue',
     envVar: 'EC2_EVENTS_QUEUE_URL',
+    visibilityTimeoutSeconds: 180,
+    maxReceiveCount: 5,
+    fedBy: 'eventbridge',
+  },
+  /** SSM's status changes of task command invocations, for the task-events handler. */
+  taskEvents: {
+    id: 'TaskEventsQueue',
+    envVar: 'TASK_EVENTS_QUEUE_URL',
     visibilityTimeoutSeconds: 180,
     maxReceiveCount: 5,
     fedBy: 'eventbridge',
@@ -208,7 +242,37 @@ export const LEASE_EXPIRY = {
   roleArnEnvVar: string;
 };
 
+export interface LogGroupDefinition {
+  readonly id: string;
+  readonly envVar: string;
+  readonly retentionDays: number;
+}
+
+export const LOG_GROUPS = {
+  /** Tasks' output, written by SSM Run Command: `<commandId>/<instanceId>/aws-runShellScript/<stdout|stderr>`. */
+  taskOutput: { id: 'TaskOutputLogGroup', envVar: 'TASK_LOG_GROUP_NAME', retentionDays: 30 },
+} as const satisfies Record<string, LogGroupDefinition>;
+
+export interface BucketDefinition {
+  readonly id: string;
+  readonly envVar: string;
+  /** Objects expire this long after they were written. */
+  readonly expireAfterDays: number;
+}
+
+export const BUCKETS = {
+  /** Tasks' checkpoints, one prefix per lease (`<tenantId>/<leaseId>/`), so a retried attempt resumes. */
+  checkpoints: { id: 'CheckpointBucket', envVar: 'CHECKPOINT_BUCKET_NAME', expireAfterDays: 30 },
+} as const satisfies Record<string, BucketDefinition>;
+
+/**
+ * The role whose credentials, narrowed per lease by a session policy, open
+ * Session Manager sessions to a lease's instances (POST /v1/leases/{id}/session).
+ */
+export const SESSION_ROLE = { id: 'LeaseSessionRole', envVar: 'SESSION_ROLE_ARN' } as const;
+
 export type TableName = keyof typeof TABLES;
+export type LogGroupName = keyof typeof LOG_GROUPS;
 export type QueueName = keyof typeof QUEUES;
 export type TopicName = keyof typeof TOPICS;
 
@@ -222,5 +286,17 @@ export const EC2_EVENTS_RULE = {
   eventPattern: {
     source: ['aws.ec2'],
     'detail-type': Object.values(EC2_EVENT_TYPES),
+  },
+} as const;
+
+/**
+ * The rule on the default bus that carries SSM's status changes of command
+ * invocations (a task's start and end) to the taskEvents queue.
+ */
+export const TASK_EVENTS_RULE = {
+  id: 'TaskCommandEventsRule',
+  eventPattern: {
+    source: ['aws.ssm'],
+    'detail-type': [SSM_COMMAND_EVENT_TYPE],
   },
 } as const;

@@ -29,20 +29,30 @@ export interface SpendSeries {
   readonly rates: Float64Array;
 }
 
-/** How tasks are dealt to tenants: by a hash of their name into 8, or by their qos class (the workload). */
-export type TenantSplit = 'hash-8' | 'workload';
+/**
+ * How tasks are dealt to tenants: `random-half`, 8 tenants each taking every
+ * task with probability ½ (seeded: tenants of about 19 GPUs, drawn
+ * independently, so they overlap); `hash-8`, a hash of the task's name into 8
+ * disjoint tenants of about 5 GPUs (small tenants); `workload`, by qos class.
+ */
+export type TenantSplit = 'random-half' | 'hash-8' | 'workload';
 
-const tenantOf = (task: IdleTask, split: TenantSplit) =>
-  split === 'workload'
-    ? ['training', 'inference', 'batch'].indexOf(task.workload)
-    : hashOf(task.id) % TENANTS;
+/** The tenants each task belongs to. */
+function tenantsOf(split: TenantSplit, seed: number): (task: IdleTask) => number[] {
+  if (split === 'workload') return (task) => [['training', 'inference', 'batch'].indexOf(task.workload)];
+  if (split === 'hash-8') return (task) => [hashOf(task.id) % TENANTS];
+  const random = seededRandom(seed);
+  return () => Array.from({ length: TENANTS }, (_, t) => t).filter(() => random() < 0.5);
+}
 
 export function tenantSeries(
   tasks: readonly IdleTask[],
   endMs: number,
   gpuMicroUsdPerHour: number,
   split: TenantSplit,
+  tenantSeed = 0,
 ): SpendSeries[] {
+  const tenantsOfTask = tenantsOf(split, tenantSeed);
   const startMs =
     Math.floor(endMs / (DAY_MINUTES * MINUTE_MS)) * DAY_MINUTES * MINUTE_MS -
     SERIES_DAYS * DAY_MINUTES * MINUTE_MS;
@@ -54,10 +64,13 @@ export function tenantSeries(
   for (const task of tasks) {
     const from = Math.max(0, Math.ceil((task.startMs - startMs) / MINUTE_MS));
     const to = Math.min(minutes, Math.ceil((task.endMs - startMs) / MINUTE_MS));
+    const tenants = tenantsOfTask(task);
     if (to <= from) continue;
-    const delta = deltas[tenantOf(task, split)] as Float64Array;
-    delta[from] = (delta[from] ?? 0) + task.gpus * gpuMicroUsdPerHour;
-    delta[to] = (delta[to] ?? 0) - task.gpus * gpuMicroUsdPerHour;
+    for (const tenant of tenants) {
+      const delta = deltas[tenant] as Float64Array;
+      delta[from] = (delta[from] ?? 0) + task.gpus * gpuMicroUsdPerHour;
+      delta[to] = (delta[to] ?? 0) - task.gpus * gpuMicroUsdPerHour;
+    }
   }
   return deltas.map((delta, tenant) => {
     const rates = new Float64Array(minutes);

@@ -45,7 +45,7 @@ export function parseJsonBody(event: ApiEvent): unknown {
 }
 
 const TENANT_CLAIM = 'custom:tenant';
-const TENANT_ID = /^[A-Za-z0-9_-]{1,64}$/;
+export const TENANT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** The tenant comes only from the verified token's claims, never from the request. */
 export function tenantOf(event: ApiEvent): string {

@@ -2,6 +2,7 @@ import type { LeaseInstance, LeaseView } from '../../shared/domain/lease';
 import { microToUsd } from '../../shared/domain/money';
 import { priceInForce } from '../../shared/domain/price-changes';
 import type { PriceChangesOf } from '../../shared/usecases/price-history';
+import { taskBody } from './task-view';
 
 const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
 
@@ -58,6 +59,7 @@ export function leaseBody(lease: LeaseView, pricing?: LeasePricing) {
     createdAt: iso(lease.createdAtMs),
     updatedAt: iso(lease.updatedAtMs),
     releaseRequestedAt: iso(lease.releaseRequestedAtMs),
+    releaseReason: lease.releaseReason,
     endedAt: iso(lease.terminatedAtMs),
     failureReason: lease.failureReason,
     expiresAt: iso(lease.expiresAtMs),
@@ -75,8 +77,11 @@ export function leaseBody(lease: LeaseView, pricing?: LeasePricing) {
       hourlyUsd: microToUsd(lease.placement.hourlyMicroUsd),
       reason: lease.placement.reason,
     },
+    start: lease.placement?.start,
+    secondsToRunning: lease.placement?.secondsToRunning,
     costMicroUsd,
     costUsd: microToUsd(costMicroUsd),
     instances: lease.instances.map((instance) => instanceBody(instance, pricing)),
+    task: lease.task && taskBody(lease.task, pricing?.nowMs),
   };
 }

@@ -9,8 +9,11 @@ import {
 import { ROUTE_TABLE, type RouteKey } from './route-keys';
 import { auditOpenApi } from './routes/audit';
 import { budgetOpenApi } from './routes/budgets';
+import { idlePolicyOpenApi } from './routes/idle-policy';
 import { imageOpenApi } from './routes/images';
+import { leaseLogOpenApi } from './routes/lease-logs';
 import { leaseMetricsOpenApi } from './routes/lease-metrics';
+import { leaseSessionOpenApi } from './routes/lease-session';
 import { leaseOpenApi } from './routes/leases';
 import { metaOpenApi } from './routes/meta';
 import { poolOpenApi } from './routes/pools';
@@ -19,6 +22,7 @@ import { reservationOpenApi } from './routes/reservations';
 import { scalingGroupOpenApi } from './routes/scaling-groups';
 import { settingsOpenApi } from './routes/settings';
 import { usageOpenApi } from './routes/usage';
+import { warmPoolOpenApi } from './routes/warm-pools';
 import type { RouteDeclaration } from './routing';
 
 /** Every route group; a test checks that together they document every route of ROUTE_TABLE. */
@@ -26,6 +30,8 @@ const groups: readonly OpenApiGroup<string>[] = [
   metaOpenApi(),
   leaseOpenApi(),
   leaseMetricsOpenApi(),
+  leaseLogOpenApi(),
+  leaseSessionOpenApi(),
   usageOpenApi(),
   profileOpenApi(),
   budgetOpenApi(),
@@ -35,6 +41,8 @@ const groups: readonly OpenApiGroup<string>[] = [
   poolOpenApi(),
   reservationOpenApi(),
   imageOpenApi(),
+  idlePolicyOpenApi(),
+  warmPoolOpenApi(),
 ];
 
 /**

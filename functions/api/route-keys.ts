@@ -1,7 +1,10 @@
 import { auditRoutes } from './routes/audit';
 import { budgetRoutes } from './routes/budgets';
+import { idlePolicyRoutes } from './routes/idle-policy';
 import { imageRoutes } from './routes/images';
+import { leaseLogRoutes } from './routes/lease-logs';
 import { leaseMetricsRoutes } from './routes/lease-metrics';
+import { leaseSessionRoutes } from './routes/lease-session';
 import { leaseRoutes } from './routes/leases';
 import { metaRoutes } from './routes/meta';
 import { poolRoutes } from './routes/pools';
@@ -10,6 +13,7 @@ import { reservationRoutes } from './routes/reservations';
 import { scalingGroupRoutes } from './routes/scaling-groups';
 import { settingsRoutes } from './routes/settings';
 import { usageRoutes } from './routes/usage';
+import { warmPoolRoutes } from './routes/warm-pools';
 import { mergeRoutes, type RouteDeclaration } from './routing';
 
 /**
@@ -21,6 +25,8 @@ export const ROUTE_TABLE = mergeRoutes(
   metaRoutes,
   leaseRoutes,
   leaseMetricsRoutes,
+  leaseLogRoutes,
+  leaseSessionRoutes,
   usageRoutes,
   profileRoutes,
   budgetRoutes,
@@ -30,6 +36,8 @@ export const ROUTE_TABLE = mergeRoutes(
   poolRoutes,
   reservationRoutes,
   imageRoutes,
+  idlePolicyRoutes,
+  warmPoolRoutes,
 );
 
 export type RouteKey = keyof typeof ROUTE_TABLE;

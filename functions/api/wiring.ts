@@ -8,6 +8,8 @@ import {
   auditStore,
   budgetRepository,
   commitmentRepository,
+  idleLedger,
+  idlePolicyRepository,
   imageRepository,
   leaseRepository,
   meteringLedger,
@@ -15,7 +17,9 @@ import {
   spendCounters,
   spotPriceHistory,
   tenantSettings,
+  warmPoolRepository,
 } from '../../shared/lambda/stores';
+import { leaseSessionCredentials, taskLogReader } from '../../shared/lambda/task-access';
 import {
   gpuMetricReader,
   gpuTemperatureLimit,
@@ -59,6 +63,9 @@ export const apiWiring = {
   spotTraces: spotTraceFiles(),
   // GET /v1/leases/{id}/metrics, the profile and the audit read the GPU telemetry.
   metrics: gpuMetricReader(),
+  // GET /v1/leases/{id}/logs reads the tasks' output; POST /v1/leases/{id}/session mints credentials.
+  taskLogs: taskLogReader(),
+  sessions: leaseSessionCredentials(),
   // GET /v1/pools and the maxHourlyPrice check read the fleets and spot prices; registering an
   // image version adds a launch template version for its AMI.
   compute: ec2Compute('fleet', 'spotPrices', 'imageVersions'),
@@ -70,6 +77,9 @@ export const apiWiring = {
   region: homeRegion(),
   now: wallClock(),
   groups: scalingGroupRepository('readWrite'),
+  idlePolicies: idlePolicyRepository('readWrite'),
+  idleLedger: idleLedger('read'),
+  warmPools: warmPoolRepository('readWrite'),
   temperatureLimitC: gpuTemperatureLimit(),
   idempotency: idempotencyStore(),
   api: apiSettings,

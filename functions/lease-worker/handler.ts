@@ -9,6 +9,7 @@ import { type LeaseCommand, leaseCommandSchema } from '../../shared/ports/lease-
 import { replaceInterrupted } from '../../shared/usecases/interruptions';
 import { provisionLease } from '../../shared/usecases/provision-lease';
 import { completeRelease, expireLease } from '../../shared/usecases/release-lease';
+import { advanceTask, startTaskOnLease } from '../../shared/usecases/tasks';
 import { leaseWorkerWiring } from './wiring';
 
 const { idempotency: persistenceStore, ...controlPlane } = buildPorts(leaseWorkerWiring);
@@ -41,15 +42,30 @@ const done = <Type extends LeaseCommand['type']>(type: Type, outcome: CommandOut
 async function dispatch(command: LeaseCommand): Promise<{ outcome: string; metric: string }> {
   const { tenantId, leaseId } = command;
   switch (command.type) {
-    case 'provision':
-      return done('provision', await provisionLease(controlPlane, tenantId, leaseId));
+    case 'provision': {
+      const outcome = await provisionLease(controlPlane, tenantId, leaseId);
+      if (outcome === 'running') await startTaskOnLease(controlPlane, tenantId, leaseId);
+      return done('provision', outcome);
+    }
     case 'release':
+      // The task stops first (STOPPED), then the instances go.
+      await advanceTask(controlPlane, tenantId, leaseId, { type: 'stop', atMs: controlPlane.now() });
       return done('release', await completeRelease(controlPlane, tenantId, leaseId));
-    case 'replace':
-      return done(
-        'replace',
-        await replaceInterrupted(controlPlane, tenantId, leaseId, command.instanceId ?? ''),
-      );
+    case 'replace': {
+      const instanceId = command.instanceId ?? '';
+      const outcome = await replaceInterrupted(controlPlane, tenantId, leaseId, instanceId);
+      // Also on a redelivery (the lease already RUNNING again): both steps are idempotent.
+      if (outcome === 'replaced' || outcome === 'not-interrupted') {
+        // The old attempt ended with its instance; the next one runs on the replacement.
+        await advanceTask(controlPlane, tenantId, leaseId, {
+          type: 'instance-lost',
+          instanceId,
+          atMs: controlPlane.now(),
+        });
+        await startTaskOnLease(controlPlane, tenantId, leaseId);
+      }
+      return done('replace', outcome);
+    }
     // From the lease's expiry schedule: released like a tenant's DELETE.
     case 'expire':
       return done('expire', await expireLease(controlPlane, tenantId, leaseId));

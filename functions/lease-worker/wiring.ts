@@ -1,6 +1,6 @@
 import { idempotencyStore } from '../../shared/lambda/idempotency';
 import { leaseExpiryCancel } from '../../shared/lambda/lease-expiry';
-import { domainEventPublisher, leaseCommandQueue } from '../../shared/lambda/messaging';
+import { domainEventPublisher, leaseCommandQueue, warmPoolFillRequests } from '../../shared/lambda/messaging';
 import { ec2Compute, placementSettings } from '../../shared/lambda/placement';
 import type { Wiring } from '../../shared/lambda/port-factory';
 import {
@@ -9,7 +9,9 @@ import {
   leaseRepository,
   meteringLedger,
   spotPriceHistory,
+  warmPoolRepository,
 } from '../../shared/lambda/stores';
+import { taskRunning } from '../../shared/lambda/tasks';
 import { controlPlaneMetrics, homeRegion, priceCatalogValue, wallClock } from '../../shared/lambda/values';
 
 /**
@@ -21,11 +23,14 @@ export const leaseWorkerWiring = {
   leases: leaseRepository('readWrite'),
   ledger: meteringLedger('readWrite'),
   spotPrices: spotPriceHistory('read'),
-  compute: ec2Compute('fleet', 'spotPrices', 'launch', 'instances', 'terminate'),
+  compute: ec2Compute('fleet', 'spotPrices', 'launch', 'instances', 'terminate', 'warmStart'),
   placement: placementSettings(),
   // Claims and frees reserved slots.
   commitments: commitmentRepository('readWrite', 'read'),
   images: imageRepository('read'),
+  // On-demand leases claim stopped warm machines first, then ask the filler to top the pool up.
+  warmPools: warmPoolRepository('readWrite'),
+  warmFill: warmPoolFillRequests(),
   events: domainEventPublisher(),
   // An expire command is released like a tenant's DELETE: through a release command.
   commands: leaseCommandQueue(),
@@ -34,5 +39,7 @@ export const leaseWorkerWiring = {
   catalog: priceCatalogValue(),
   region: homeRegion(),
   now: wallClock(),
+  // Starts a lease's task once it runs, stops it before a release, moves it to a replacement.
+  tasks: taskRunning(),
   idempotency: idempotencyStore(),
 } satisfies Wiring;

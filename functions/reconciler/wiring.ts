@@ -1,7 +1,12 @@
 import { domainEventPublisher, leaseCommandQueue } from '../../shared/lambda/messaging';
 import { ec2Compute, placementSettings } from '../../shared/lambda/placement';
 import type { Wiring } from '../../shared/lambda/port-factory';
-import { commitmentRepository, leaseRepository, spotPriceHistory } from '../../shared/lambda/stores';
+import {
+  commitmentRepository,
+  leaseRepository,
+  spotPriceHistory,
+  warmPoolRepository,
+} from '../../shared/lambda/stores';
 import { homeRegion, priceCatalogValue, wallClock } from '../../shared/lambda/values';
 
 /**
@@ -17,6 +22,8 @@ export const reconcilerWiring = {
   placement: placementSettings(),
   // An adopted stray is priced like a launch (reserved ones by their commitment).
   commitments: commitmentRepository('read'),
+  // Stopped warm machines (and initialising ones) are no orphans.
+  warmPools: warmPoolRepository('read'),
   events: domainEventPublisher(),
   commands: leaseCommandQueue(),
   catalog: priceCatalogValue(),

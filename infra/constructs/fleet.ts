@@ -327,10 +327,18 @@ export class GpuFleet extends Construct {
 
   /** Lets `grantee` terminate instances tagged `gpurent:managed=true`, and no others. */
   public grantTerminateManaged(grantee: IGrantable): Grant {
+    return this.grantManaged(grantee, ['ec2:TerminateInstances']);
+  }
+
+  /**
+   * Lets `grantee` act on instances tagged `gpurent:managed=true` only: stop a
+   * warm machine, or retag one to its lease and start it.
+   */
+  public grantManaged(grantee: IGrantable, actions: readonly string[]): Grant {
     const instances = this.ec2Arn('instance', '*');
     const grant = Grant.addToPrincipal({
       grantee,
-      actions: ['ec2:TerminateInstances'],
+      actions: [...actions],
       resourceArns: [instances],
       conditions: { StringEquals: { [`aws:ResourceTag/${MANAGED_TAG.key}`]: MANAGED_TAG.value } },
     });
@@ -339,7 +347,7 @@ export class GpuFleet extends Construct {
       acknowledgeWildcardResource(
         principal,
         instances,
-        'TerminateInstances on instance/* is narrowed by the condition aws:ResourceTag/gpurent:managed = true: only instances gpurent launched.',
+        `${actions.map((action) => action.replace('ec2:', '')).join(', ')} on instance/* is narrowed by the condition aws:ResourceTag/gpurent:managed = true: only instances gpurent launched.`,
       );
     }
     return grant;

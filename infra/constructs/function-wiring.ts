@@ -10,6 +10,7 @@ import { LAMBDA_TASK_ROOT } from './gpurent-function';
 import type { LeaseExpiry } from './lease-expiry';
 import type { GpurentQueues } from './queues';
 import { grantRemoteFleet, type RemoteFleetRight } from './remote-fleet-access';
+import type { GpurentTasks } from './tasks';
 
 /** What the functions' ports reach, built by the stack. */
 export interface WiringTargets {
@@ -19,6 +20,7 @@ export interface WiringTargets {
   readonly alerts: GpurentAlerts;
   readonly fleet: GpuFleet;
   readonly leaseExpiry: LeaseExpiry;
+  readonly tasks: GpurentTasks;
   /** GPU regions, home region first. */
   readonly gpuRegions: readonly string[];
   /** The other GPU regions' fleets, reached by their tags. */
@@ -35,12 +37,16 @@ const DESCRIBES: Record<Ec2Capability, readonly string[]> = {
   imageVersions: ['ec2:DescribeLaunchTemplateVersions'],
   launch: [],
   terminate: [],
+  warmStop: [],
+  warmStart: [],
 };
 
 const REMOTE_RIGHTS: Partial<Record<Ec2Capability, RemoteFleetRight>> = {
   launch: 'launch',
   terminate: 'terminate',
   imageVersions: 'createLaunchTemplateVersion',
+  warmStop: 'warmStop',
+  warmStart: 'warmStart',
 };
 
 /** The package data of a function whose ports read the spot traces, else none. */
@@ -52,7 +58,8 @@ export function bundledDataOf(wiring: Wiring, spotData: BundledData): BundledDat
  * Grants `fn` exactly what its wiring's ports reach, and sets the variables
  * they read: tables (read, or read/write when any port writes), the queues it
  * sends to, topics, the bus, EC2 by capability in every GPU region, lease
- * expiry (arm or cancel), GPU metrics, the bundled spot traces.
+ * expiry (arm or cancel), GPU metrics, the task output group, the lease
+ * session role, the bundled spot traces.
  */
 export function grantWiring(fn: GpurentFunction, wiring: Wiring, targets: WiringTargets): void {
   const reaches = wiringReaches(wiring);
@@ -75,6 +82,9 @@ export function grantWiring(fn: GpurentFunction, wiring: Wiring, targets: Wiring
     targets.leaseExpiry.bind(fn, expiry.some((reach) => reach.access === 'arm') ? 'arm' : 'cancel');
   }
   if (ofKind('gpuMetrics').length > 0) targets.fleet.grantReadMetrics(fn);
+  if (ofKind('tasks').length > 0) targets.tasks.bindRunner(fn);
+  if (ofKind('logGroup').length > 0) targets.tasks.grantReadTaskOutput(fn);
+  if (ofKind('sessionRole').length > 0) targets.tasks.grantAssumeSessionRole(fn);
   if (ofKind('spotTraces').length > 0) {
     fn.addEnvironment('SPOT_DATA_DIR', `${LAMBDA_TASK_ROOT}/${targets.spotData.into}`);
   }
@@ -101,6 +111,9 @@ function grantFleet(fn: GpurentFunction, capabilities: ReadonlySet<Ec2Capability
   if (describes.length > 0) fleet.grantDescribe(fn, ...describes);
   if (capabilities.has('launch')) fleet.grantLaunch(fn);
   if (capabilities.has('terminate')) fleet.grantTerminateManaged(fn);
+  if (capabilities.has('warmStop')) fleet.grantManaged(fn, ['ec2:StopInstances']);
+  if (capabilities.has('warmStart'))
+    fleet.grantManaged(fn, ['ec2:StartInstances', 'ec2:CreateTags', 'ec2:DeleteTags']);
   if (capabilities.has('imageVersions')) fleet.grantCreateLaunchTemplateVersion(fn);
   const rights = [...capabilities].flatMap((capability) => REMOTE_RIGHTS[capability] ?? []);
   if (rights.length > 0) for (const remote of targets.remoteFleets) grantRemoteFleet(fn, fn, remote, rights);

@@ -4,7 +4,12 @@ import { Construct, type IConstruct } from 'constructs';
 import { FLEET_TAG, MANAGED_TAG } from '../../shared/ports/compute';
 import { acknowledgeWildcardResource } from './nag';
 
-export type RemoteFleetRight = 'launch' | 'terminate' | 'createLaunchTemplateVersion';
+export type RemoteFleetRight =
+  | 'launch'
+  | 'terminate'
+  | 'createLaunchTemplateVersion'
+  | 'warmStop'
+  | 'warmStart';
 
 /**
  * Rights of a home-region function on the fleet of another GPU region, whose
@@ -96,16 +101,23 @@ export function grantRemoteFleet(
       }),
     );
   }
-  if (rights.includes('terminate')) {
+  const managedActions = {
+    terminate: ['ec2:TerminateInstances'],
+    warmStop: ['ec2:StopInstances'],
+    warmStart: ['ec2:StartInstances', 'ec2:CreateTags', 'ec2:DeleteTags'],
+  } as const;
+  for (const right of ['terminate', 'warmStop', 'warmStart'] as const) {
+    if (!rights.includes(right)) continue;
+    const actions = managedActions[right];
     add(
       new PolicyStatement({
-        actions: ['ec2:TerminateInstances'],
+        actions: [...actions],
         resources: [arn('instance')],
         conditions: { StringEquals: { [`aws:ResourceTag/${MANAGED_TAG}`]: 'true' } },
       }),
       {
         [arn('instance')]:
-          `TerminateInstances in ${fleet.region} narrowed to instances tagged ${MANAGED_TAG}=true.`,
+          `${actions.map((action) => action.replace('ec2:', '')).join(', ')} in ${fleet.region} narrowed to instances tagged ${MANAGED_TAG}=true.`,
       },
     );
   }

@@ -11,6 +11,10 @@ export interface EmulatorEndpoints {
   readonly cloudwatch: string;
   readonly events: string;
   readonly scheduler: string;
+  /** moto: CloudWatch Logs (task output), STS (session credentials), S3 (checkpoints). */
+  readonly logs: string;
+  readonly sts: string;
+  readonly s3: string;
 }
 
 export interface RunningEmulators {
@@ -26,7 +30,7 @@ function dynamoDbLocalDir(): string {
 }
 
 /**
- * Starts DynamoDB Local (Java), moto_server (EC2, CloudWatch, EventBridge) and
+ * Starts DynamoDB Local (Java), moto_server (EC2, CloudWatch and its Logs, EventBridge, STS, S3) and
  * fauxqs (SQS, SNS, in this process) on free loopback ports.
  */
 export async function startEmulators(): Promise<RunningEmulators> {
@@ -80,6 +84,9 @@ export async function startEmulators(): Promise<RunningEmulators> {
       cloudwatch: motoUrl,
       events: motoUrl,
       scheduler: motoUrl,
+      logs: motoUrl,
+      sts: motoUrl,
+      s3: motoUrl,
     },
     stop,
   };
@@ -97,8 +104,13 @@ export function emulatorEnvironment(endpoints: EmulatorEndpoints, region: string
     AWS_ENDPOINT_URL_EC2: endpoints.ec2,
     AWS_ENDPOINT_URL_CLOUDWATCH: endpoints.cloudwatch,
     AWS_ENDPOINT_URL_EVENTBRIDGE: endpoints.events,
+    // SSM Run Command (tasks) is moto's, as are CloudWatch Logs, STS and S3 below.
+    AWS_ENDPOINT_URL_SSM: endpoints.events,
     // The SDK gzips large PutMetricData bodies; moto_server cannot read them (AWS can).
     AWS_DISABLE_REQUEST_COMPRESSION: 'true',
     AWS_ENDPOINT_URL_SCHEDULER: endpoints.scheduler,
+    AWS_ENDPOINT_URL_CLOUDWATCH_LOGS: endpoints.logs,
+    AWS_ENDPOINT_URL_STS: endpoints.sts,
+    AWS_ENDPOINT_URL_S3: endpoints.s3,
   };
 }

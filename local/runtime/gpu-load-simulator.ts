@@ -2,7 +2,8 @@ import type { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { DescribeInstancesCommand, type EC2Client } from '@aws-sdk/client-ec2';
 import { z } from 'zod';
 import { readRequestsPerMinute } from '../../planner/trace/azure-functions';
-import { GPU_INDEXES } from '../../shared/domain/gpu-telemetry';
+import { priceCatalog } from '../../shared/catalog';
+import { type GpuRef, gpusOfInstances } from '../../shared/domain/waste/gpu-indexes';
 import { MANAGED_TAG } from '../../shared/ports/compute';
 import { type GpuSample, publishGpuSamples } from './gpu-telemetry-publisher';
 
@@ -60,8 +61,9 @@ function sampleAt(instanceId: string, gpuIndex: number, atMs: number, utilizatio
   };
 }
 
-async function runningInstances(ec2: EC2Client): Promise<string[]> {
-  const ids: string[] = [];
+/** Every GPU of every running gpurent instance: a p4d reports eight series, as its agent would. */
+async function runningGpus(ec2: EC2Client): Promise<GpuRef[]> {
+  const instances: { instanceId: string; instanceType: string }[] = [];
   let nextToken: string | undefined;
   do {
     const page = await ec2.send(
@@ -75,31 +77,33 @@ async function runningInstances(ec2: EC2Client): Promise<string[]> {
     );
     for (const reservation of page.Reservations ?? []) {
       for (const instance of reservation.Instances ?? [])
-        if (instance.InstanceId) ids.push(instance.InstanceId);
+        if (instance.InstanceId)
+          instances.push({ instanceId: instance.InstanceId, instanceType: instance.InstanceType ?? '' });
     }
     nextToken = page.NextToken;
   } while (nextToken);
-  return ids;
+  return gpusOfInstances(priceCatalog, instances);
 }
 
 /**
- * One tick of the local stand-in for the CloudWatch agent: every running
- * gpurent instance in the EC2 emulator reports the minute that just ended,
- * under the agent's metric names, to the CloudWatch emulator.
+ * One tick of the local stand-in for the CloudWatch agent: every GPU of every
+ * running gpurent instance in the EC2 emulator reports the minute that just
+ * ended, under the agent's metric names, to the CloudWatch emulator. Returns
+ * the GPUs reported.
  */
 export async function publishSimulatedGpuLoad(
   clients: { ec2: EC2Client; cloudWatch: CloudWatchClient },
   model: GpuLoadModel,
   atMs: number,
 ): Promise<number> {
-  const instances = await runningInstances(clients.ec2);
-  const utilization = Math.round(fleetUtilization(model, atMs, instances.length) * 10) / 10;
+  const gpus = await runningGpus(clients.ec2);
+  const utilization = Math.round(fleetUtilization(model, atMs, gpus.length) * 10) / 10;
   const stampedMs = atMs - MINUTE_MS / 2;
   await publishGpuSamples(
     clients.cloudWatch,
-    instances.flatMap((id) => GPU_INDEXES.map((index) => sampleAt(id, index, stampedMs, utilization))),
+    gpus.map((gpu) => sampleAt(gpu.instanceId, gpu.gpuIndex, stampedMs, utilization)),
   );
-  return instances.length;
+  return gpus.length;
 }
 
 /**

@@ -70,3 +70,9 @@ export const imageVersionKey = (name: string, version: string) => `IMAGE#${name}
 export const spotPricePartition = (poolKey: string) => `SPOTPRICE#${poolKey}`;
 /** Zero-padded so the sort order of the keys is the order of the instants. */
 export const spotPriceKey = (fromMs: number) => `FROM#${String(fromMs).padStart(16, '0')}`;
+
+export const WARM_POOLS_PARTITION = 'WARMPOOLS';
+export const warmPoolKey = (name: string) => `POOL#${name}`;
+export const WARM_MACHINE_PREFIX = 'MACHINE#';
+export const warmMachineKey = (pool: string, instanceId: string) =>
+  `${WARM_MACHINE_PREFIX}${pool}#${instanceId}`;

@@ -8,6 +8,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { Lease, LeaseInstance, LeaseStatus, LeaseView } from '../domain/lease';
+import type { TaskState } from '../domain/tasks/state';
 import type { LeasePage, LeaseRepository, TransitionChanges } from '../ports/lease-repository';
 import type { InstanceRef } from '../ports/metering-work';
 import { batchGetAll } from './dynamodb-batch-get';
@@ -140,6 +141,24 @@ export class DynamoDbLeaseRepository implements LeaseRepository {
             ...fromValues,
             ...Object.fromEntries(extra.map(([name, value]) => [`:${name}`, value])),
           },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
+  async saveTask(tenantId: string, leaseId: string, task: TaskState): Promise<boolean> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: tenantKey(tenantId), sk: leaseKey(leaseId) },
+          UpdateExpression: 'SET task = :task',
+          ConditionExpression: 'task.revision = :previous',
+          ExpressionAttributeValues: { ':task': task, ':previous': task.revision - 1 },
         }),
       );
       return true;

@@ -1,5 +1,7 @@
 import {
   CreateLaunchTemplateVersionCommand,
+  CreateTagsCommand,
+  DeleteTagsCommand,
   DescribeInstancesCommand,
   DescribeLaunchTemplatesCommand,
   DescribeLaunchTemplateVersionsCommand,
@@ -10,12 +12,23 @@ import {
   type Instance,
   type RequestLaunchTemplateData,
   RunInstancesCommand,
+  type RunInstancesCommandInput,
+  StartInstancesCommand,
+  StopInstancesCommand,
   TerminateInstancesCommand,
 } from '@aws-sdk/client-ec2';
 import type { RentalMode } from '../domain/lease';
 import { type MicroUsd, usdToMicro } from '../domain/money';
 import { spotPriceKey } from '../domain/pools';
 import {
+  prePullTagValue,
+  WARM_IMAGE_TAG,
+  WARM_POOL_TAG,
+  WARM_PREPULL_TAG,
+  WARM_READY_TAG,
+} from '../domain/warm-pools/pool';
+import {
+  AccountQuotaExceededError,
   CapacityUnavailableError,
   COMMITMENT_TAG,
   type Compute,
@@ -28,6 +41,7 @@ import {
   LEASE_TAG,
   MANAGED_TAG,
   TENANT_TAG,
+  type WarmLaunchRequest,
 } from '../ports/compute';
 
 const MODE_TAG = 'gpurent:mode';
@@ -51,10 +65,11 @@ const CAPACITY_ERROR_CODES = new Set([
   'InsufficientCapacityOnHost',
   'ReservationCapacityExceeded',
   'SpotMaxPriceTooLow',
-  'MaxSpotInstanceCountExceeded',
   'UnfulfillableCapacity',
   'Unsupported',
 ]);
+/** EC2 error codes that mean "the account's quota is used up" (vCPUs on demand, spot requests). */
+const ACCOUNT_QUOTA_CODES = new Set(['VcpuLimitExceeded', 'MaxSpotInstanceCountExceeded']);
 /** EC2 error codes that mean "slow down": retried by the client's policy (EC2_RETRY in shared/lambda/clients.ts), never here. */
 const THROTTLING_CODES = new Set([
   'RequestLimitExceeded',
@@ -102,6 +117,91 @@ export class Ec2Compute implements Compute {
   }
 
   async launch(request: LaunchRequest): Promise<ComputeInstance[]> {
+    const instances = await this.run(request, {
+      tags: [
+        { Key: MANAGED_TAG, Value: 'true' },
+        { Key: LEASE_TAG, Value: request.leaseId },
+        { Key: TENANT_TAG, Value: request.tenantId },
+        { Key: MODE_TAG, Value: request.mode },
+        ...(request.commitmentId ? [{ Key: COMMITMENT_TAG, Value: request.commitmentId }] : []),
+      ],
+      market:
+        request.mode === 'spot'
+          ? {
+              MarketType: 'spot',
+              SpotOptions: { SpotInstanceType: 'one-time', InstanceInterruptionBehavior: 'terminate' },
+            }
+          : undefined,
+      capacity: capacityReservation(request),
+    });
+    // The response may omit the tags just set (the emulator does): the request says whose they are.
+    return instances.map((instance) => ({
+      ...instance,
+      leaseId: request.leaseId,
+      tenantId: request.tenantId,
+      commitmentId: request.commitmentId,
+    }));
+  }
+
+  async launchWarm(request: WarmLaunchRequest): Promise<ComputeInstance[]> {
+    const instances = await this.run(
+      { ...request, mode: 'on-demand' },
+      {
+        tags: [
+          { Key: MANAGED_TAG, Value: 'true' },
+          { Key: WARM_POOL_TAG, Value: request.pool },
+          { Key: WARM_IMAGE_TAG, Value: request.imageVersion },
+          { Key: MODE_TAG, Value: 'on-demand' },
+          ...(request.prePull.length > 0
+            ? [{ Key: WARM_PREPULL_TAG, Value: prePullTagValue(request.prePull) }]
+            : []),
+        ],
+      },
+    );
+    return instances.map((instance) => ({ ...instance, warmPool: request.pool }));
+  }
+
+  async stop(instances: readonly InstanceRef[]): Promise<void> {
+    await this.eachRegion(instances, (ec2, instanceIds) =>
+      ec2.send(new StopInstancesCommand({ InstanceIds: instanceIds })),
+    );
+  }
+
+  async startForLease(
+    instance: InstanceRef,
+    owner: { readonly tenantId: string; readonly leaseId: string },
+  ): Promise<void> {
+    const ids = [instance.instanceId];
+    await this.call(instance.region, (ec2) =>
+      ec2.send(
+        new CreateTagsCommand({
+          Resources: ids,
+          Tags: [
+            { Key: LEASE_TAG, Value: owner.leaseId },
+            { Key: TENANT_TAG, Value: owner.tenantId },
+            { Key: MODE_TAG, Value: 'on-demand' },
+          ],
+        }),
+      ),
+    );
+    await this.call(instance.region, (ec2) =>
+      ec2.send(new DeleteTagsCommand({ Resources: ids, Tags: [{ Key: WARM_POOL_TAG }] })),
+    );
+    await this.call(instance.region, (ec2) => ec2.send(new StartInstancesCommand({ InstanceIds: ids })));
+  }
+
+  /** RunInstances from the region's fleet launch template into the zone's subnet; capacity errors typed. */
+  private async run(
+    request: Pick<
+      LaunchRequest,
+      'region' | 'zone' | 'instanceType' | 'mode' | 'count' | 'clientToken' | 'launchTemplateVersion'
+    >,
+    options: {
+      readonly tags: { Key: string; Value: string }[];
+      readonly market?: RunInstancesCommandInput['InstanceMarketOptions'];
+      readonly capacity?: RunInstancesCommandInput['CapacityReservationSpecification'];
+    },
+  ): Promise<ComputeInstance[]> {
     const fleet = await this.regionFleet(request.region);
     const subnetId = fleet.subnetByZone.get(request.zone);
     if (!fleet.launchTemplateId || !subnetId) {
@@ -120,38 +220,18 @@ export class Ec2Compute implements Compute {
             MinCount: request.count,
             MaxCount: request.count,
             ClientToken: request.clientToken,
-            InstanceMarketOptions:
-              request.mode === 'spot'
-                ? {
-                    MarketType: 'spot',
-                    SpotOptions: { SpotInstanceType: 'one-time', InstanceInterruptionBehavior: 'terminate' },
-                  }
-                : undefined,
-            CapacityReservationSpecification: capacityReservation(request),
-            TagSpecifications: [
-              {
-                ResourceType: 'instance',
-                Tags: [
-                  { Key: MANAGED_TAG, Value: 'true' },
-                  { Key: LEASE_TAG, Value: request.leaseId },
-                  { Key: TENANT_TAG, Value: request.tenantId },
-                  { Key: MODE_TAG, Value: request.mode },
-                  ...(request.commitmentId ? [{ Key: COMMITMENT_TAG, Value: request.commitmentId }] : []),
-                ],
-              },
-            ],
+            InstanceMarketOptions: options.market,
+            CapacityReservationSpecification: options.capacity,
+            TagSpecifications: [{ ResourceType: 'instance', Tags: options.tags }],
           }),
         ),
       );
-      // The response may omit the tags just set (the emulator does): the request says whose they are.
-      return (result.Instances ?? []).map((instance) => ({
-        ...toComputeInstance(request.region, instance),
-        leaseId: request.leaseId,
-        tenantId: request.tenantId,
-        commitmentId: request.commitmentId,
-      }));
+      return (result.Instances ?? []).map((instance) => toComputeInstance(request.region, instance));
     } catch (error) {
       const code = errorCode(error);
+      if (code !== undefined && ACCOUNT_QUOTA_CODES.has(code)) {
+        throw new AccountQuotaExceededError(request.mode, request.instanceType, code, request.zone);
+      }
       if (code === undefined || !CAPACITY_ERROR_CODES.has(code)) throw error;
       throw new CapacityUnavailableError(request.mode, request.instanceType, code, request.zone);
     }
@@ -182,6 +262,16 @@ export class Ec2Compute implements Compute {
   }
 
   async terminate(instances: readonly InstanceRef[]): Promise<void> {
+    await this.eachRegion(instances, (ec2, instanceIds) =>
+      ec2.send(new TerminateInstancesCommand({ InstanceIds: instanceIds })),
+    );
+  }
+
+  /** One call per region for the instances there; an instance already gone is the state wanted. */
+  private async eachRegion(
+    instances: readonly InstanceRef[],
+    send: (ec2: EC2Client, instanceIds: string[]) => Promise<unknown>,
+  ): Promise<void> {
     const byRegion = new Map<string, string[]>();
     for (const { instanceId, region } of instances) {
       byRegion.set(region, [...(byRegion.get(region) ?? []), instanceId]);
@@ -189,12 +279,9 @@ export class Ec2Compute implements Compute {
     await Promise.all(
       [...byRegion].map(async ([region, instanceIds]) => {
         try {
-          await this.call(region, (ec2) =>
-            ec2.send(new TerminateInstancesCommand({ InstanceIds: instanceIds })),
-          );
+          await this.call(region, (ec2) => send(ec2, instanceIds));
         } catch (error) {
           const code = errorCode(error);
-          // Already gone is the state we wanted.
           if (code === undefined || !NOT_FOUND_CODES.has(code)) throw error;
         }
       }),
@@ -354,6 +441,8 @@ function toComputeInstance(region: string, instance: Instance): ComputeInstance 
     tenantId: tag(TENANT_TAG),
     commitmentId: tag(COMMITMENT_TAG),
     state: instance.State?.Name,
+    warmPool: tag(WARM_POOL_TAG),
+    warmReady: tag(WARM_READY_TAG) === 'true' ? true : undefined,
     endedAtMs: TERMINATION_STATES.has(instance.State?.Name ?? '')
       ? transitionTimeMs(instance.StateTransitionReason)
       : undefined,

@@ -1,20 +1,22 @@
 import { PublishCommand, type SNSClient } from '@aws-sdk/client-sns';
 import type { AuditSummaryMessage } from '../domain/audit/audit-summary';
 import type { BudgetAlertMessage } from '../domain/budgets/alert-message';
+import type { IdleAlertMessage } from '../domain/waste/idle-message';
 import type { AuditNotifier } from '../ports/audits';
 import type { BudgetNotifier } from '../ports/budgets';
+import type { IdleNotifier } from '../ports/idle';
 
 /**
- * Publishes to the budget alerts topic (budget alerts, audit summaries) with
+ * Publishes to the budget alerts topic (budget alerts, audit summaries, idle notices) with
  * message attributes subscribers can filter on.
  */
-export class SnsBudgetNotifier implements BudgetNotifier, AuditNotifier {
+export class SnsBudgetNotifier implements BudgetNotifier, AuditNotifier, IdleNotifier {
   constructor(
     private readonly client: SNSClient,
     private readonly topicArn: string,
   ) {}
 
-  async publish(message: BudgetAlertMessage | AuditSummaryMessage): Promise<void> {
+  async publish(message: BudgetAlertMessage | AuditSummaryMessage | IdleAlertMessage): Promise<void> {
     const attributes: Record<string, { DataType: string; StringValue: string }> = {};
     for (const [name, value] of Object.entries(message.attributes)) {
       if (value === undefined) continue;

@@ -26,7 +26,8 @@ const availabilityFile = z.object({
 });
 const pricesFile = z.record(z.string(), z.array(z.number().check(z.nonnegative())));
 
-async function readJson<T>(path: string, schema: z.core.$ZodType<T>): Promise<T> {
+/** A JSON file of the reference data read and checked against `schema`; any failure is a `SpotDataError` naming the file. */
+export async function readJson<T>(path: string, schema: z.core.$ZodType<T>): Promise<T> {
   let raw: unknown;
   try {
     raw = JSON.parse(await readFile(path, 'utf8'));

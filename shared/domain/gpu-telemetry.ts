@@ -2,7 +2,8 @@
  * GPU telemetry as the CloudWatch agent's `nvidia_gpu` plugin publishes it: the
  * agent's own metric names in its default namespace, one series per instance
  * and GPU index. The launch template's agent configuration, the local load
- * simulator, the scaling evaluator and the monitoring route all use these.
+ * simulator, the scaling evaluator and the monitoring route all use these;
+ * `gpuIndexesOf` (waste/gpu-indexes.ts) says which indexes an instance type reports.
  */
 export const GPU_METRIC_NAMESPACE = 'CWAgent';
 
@@ -26,12 +27,6 @@ export const GPU_METRIC_PERIOD_SECONDS = 60;
  */
 export const METRIC_PERIODS = ['60', '300', '3600'] as const;
 export type MetricPeriod = (typeof METRIC_PERIODS)[number];
-
-/**
- * gpurent launches single-GPU instances only (one per leased GPU), so every
- * instance has one GPU, index 0.
- */
-export const GPU_INDEXES = [0] as const;
 
 /** The dimensions of one GPU's series: the instance the agent appends, and the GPU index. */
 export function gpuDimensions(instanceId: string, gpuIndex: number): Record<string, string> {

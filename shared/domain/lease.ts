@@ -1,3 +1,5 @@
+import type { TaskState } from './tasks/state';
+
 /** Vocabulary shared by the API, the workers, the planner and the simulator. */
 export const WORKLOADS = ['training', 'inference', 'batch'] as const;
 export type Workload = (typeof WORKLOADS)[number];
@@ -49,6 +51,8 @@ export interface Lease {
   readonly createdAtMs: number;
   readonly updatedAtMs: number;
   readonly releaseRequestedAtMs?: number | undefined;
+  /** Why gpurent released the lease on its own (an idle policy, with the figures); absent for a tenant's release. */
+  readonly releaseReason?: string | undefined;
   /** When the release terminated the instances; every open bill closes here. */
   readonly terminatedAtMs?: number | undefined;
   readonly failureReason?: string | undefined;
@@ -67,6 +71,8 @@ export interface Lease {
   readonly placement?: LeasePlacement | undefined;
   /** `name:version`: launch this image version instead of the default image's current one. */
   readonly image?: string | undefined;
+  /** The work the lease runs (SSM Run Command on its instance), and where it is. */
+  readonly task?: TaskState | undefined;
 }
 
 /** The pool a lease was placed in, as stored on the lease and sent with LeaseRunning. */
@@ -81,7 +87,14 @@ export interface LeasePlacement {
   readonly image?: string | undefined;
   /** The mode decision and the pool choice, in words; pools that refused capacity are named. */
   readonly reason: string;
+  /** `warm`: started stopped machines of a warm pool; `cold`: launched (absent on leases from before warm pools). */
+  readonly start?: LeaseStart | undefined;
+  /** From the lease's creation to RUNNING. */
+  readonly secondsToRunning?: number | undefined;
 }
+
+export const LEASE_STARTS = ['warm', 'cold'] as const;
+export type LeaseStart = (typeof LEASE_STARTS)[number];
 
 /** One EC2 instance owned by a lease, with its metering checkpoint. */
 export interface LeaseInstance {

@@ -1,6 +1,7 @@
 import type { RentalMode } from './lease';
 import { formatUsd, type MicroUsd } from './money';
 import { type PlacementCosts, placementOverheadMicroUsd } from './placement-costs';
+import { instancesOfShare } from './waste/fractional';
 
 /**
  * After a launch fails for lack of capacity (or the pool's spot capacity is
@@ -46,7 +47,7 @@ export interface PlacementRequest {
   readonly instanceTypes?: readonly string[] | undefined;
   readonly mode: RentalMode;
   readonly nowMs: number;
-  /** GPUs the lease asks for; a pool takes them as whole instances, never more. Default 1. */
+  /** GPUs the lease asks for (or a fraction of one); a pool takes them as whole instances, never more. Default 1. */
   readonly gpus?: number | undefined;
   /** Where the lease's data lives: pools elsewhere pay the latency penalty and the transfer. */
   readonly dataRegion?: string | undefined;
@@ -124,14 +125,13 @@ export function assessPool(request: PlacementRequest, pool: Pool): PoolAssessmen
   const gpus = request.gpus ?? 1;
   const perInstance = pool.gpusPerInstance ?? 1;
   const where = `${pool.instanceType} in ${pool.zone}`;
-  // Whole instances only, and never more GPUs than asked: a lease owns exactly its GPUs.
-  if (gpus % perInstance !== 0) return { eligible: false, pool, skipped: null };
+  const instances = instancesOfShare(gpus, perInstance);
+  if (instances === null) return { eligible: false, pool, skipped: null };
   if (!pool.available) return { eligible: false, pool, skipped: `${pool.zone} has no capacity` };
   if (isBackedOff(pool, request.nowMs)) {
     const ago = Math.round((request.nowMs - (pool.lastCapacityFailureAtMs ?? 0)) / 1000);
     return { eligible: false, pool, skipped: `${pool.zone} failed ${ago} s ago` };
   }
-  const instances = gpus / perInstance;
   const hourlyMicroUsd = instances * pool.priceMicroUsdPerHour;
   if (request.maxHourlyMicroUsd !== undefined && hourlyMicroUsd > request.maxHourlyMicroUsd) {
     return { eligible: false, pool, skipped: `${where} costs $${formatUsd(hourlyMicroUsd)}/h` };

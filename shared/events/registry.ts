@@ -1,5 +1,7 @@
 import { BUDGET_ACTIONS } from '../domain/budgets/budget';
-import { RENTAL_MODES, WORKLOADS } from '../domain/lease';
+import { LEASE_STARTS, RENTAL_MODES, WORKLOADS } from '../domain/lease';
+import { TASK_STATUSES } from '../domain/tasks/state';
+import { leaseGpusSchema } from '../domain/waste/fractional';
 import * as z from '../zod';
 
 /*
@@ -25,6 +27,8 @@ const placement = z.strictObject({
   hourlyMicroUsd: microUsd,
   image: z.optional(z.string()),
   reason: z.string(),
+  start: z.optional(z.enum(LEASE_STARTS)),
+  secondsToRunning: z.optional(z.number().check(z.nonnegative())),
 });
 
 export const DOMAIN_EVENTS = {
@@ -34,7 +38,7 @@ export const DOMAIN_EVENTS = {
     detail: z.strictObject({
       leaseId,
       workload: z.enum(WORKLOADS),
-      gpus: z.number().check(z.int(), z.gte(1)),
+      gpus: leaseGpusSchema,
       instanceType: z.string().check(z.minLength(1)),
       project: z.optional(project),
       expiresAtMs: z
@@ -49,7 +53,7 @@ export const DOMAIN_EVENTS = {
       leaseId,
       mode: z.enum(RENTAL_MODES),
       reason: z.string(),
-      gpus: z.number().check(z.int(), z.gte(1)),
+      gpus: leaseGpusSchema,
       placement: z.optional(placement),
     }),
   },
@@ -72,6 +76,41 @@ export const DOMAIN_EVENTS = {
     version: 1,
     description: 'Every instance of the lease is terminated and its bill closed.',
     detail: z.strictObject({ leaseId, totalMicroUsd: microUsd, endedAtMs: epochMs }),
+  },
+  TaskStarted: {
+    version: 1,
+    description: "An attempt of the lease's task was sent to its instance (SSM Run Command).",
+    detail: z.strictObject({
+      leaseId,
+      attempt: z.number().check(z.int(), z.gte(1)),
+      instanceId: z.string().check(z.minLength(1)),
+      commandId: z.string().check(z.minLength(1)),
+      waitedMs: z
+        .number()
+        .check(z.int(), z.nonnegative(), z.describe('From the lease request to this attempt being sent.')),
+    }),
+  },
+  TaskEnded: {
+    version: 1,
+    description: "The lease's task ended: succeeded, failed (exit code, time or attempts) or stopped.",
+    detail: z.strictObject({
+      leaseId,
+      status: z.enum(TASK_STATUSES),
+      attempt: z.number().check(z.int(), z.nonnegative()),
+      exitCode: z.optional(z.number().check(z.int())),
+      endedAtMs: epochMs,
+      failureReason: z.optional(z.string()),
+    }),
+  },
+  LeaseSessionOpened: {
+    version: 1,
+    description:
+      "Short-lived credentials for a Session Manager session to the lease's instances were handed out.",
+    detail: z.strictObject({
+      leaseId,
+      instanceIds: z.array(z.string().check(z.minLength(1))).check(z.minLength(1)),
+      expiresAtMs: epochMs.check(z.describe('When the credentials stop working.')),
+    }),
   },
   LeaseFailed: {
     version: 1,
@@ -100,6 +139,22 @@ export const DOMAIN_EVENTS = {
       valueMicroUsd: microUsd,
       limitMicroUsd: microUsd,
       forecastMicroUsd: microUsd,
+      alertId: z
+        .string()
+        .check(z.minLength(1), z.describe('The same id as the SNS alert; repeated on a resend.')),
+    }),
+  },
+  SpendAnomaly: {
+    version: 1,
+    description:
+      "A tenant's (or project's) spend rate stayed above its seasonal baseline for several metering runs: one per episode.",
+    detail: z.strictObject({
+      project: z.optional(project),
+      startedAtMs: epochMs,
+      rateMicroUsdPerHour: microUsd,
+      expectedMicroUsdPerHour: microUsd,
+      lineMicroUsdPerHour: microUsd,
+      leaseIds: z.readonly(z.array(leaseId)),
       alertId: z
         .string()
         .check(z.minLength(1), z.describe('The same id as the SNS alert; repeated on a resend.')),
@@ -153,6 +208,24 @@ export const DOMAIN_EVENTS = {
       reason: z.string(),
     }),
   },
+  LeaseIdle: {
+    version: 1,
+    description:
+      "Every GPU of the lease stayed below the idle policy's line for its window (once per idle episode); what the policy does follows.",
+    detail: z.strictObject({
+      leaseId,
+      episodeId: z.string().check(z.minLength(1), z.describe('The same id as the SNS notice.')),
+      idleSinceMs: epochMs,
+      gpus: z.number().check(z.int(), z.gte(1), z.describe('GPUs judged (every GPU of every instance).')),
+      belowPercent: z.number().check(z.gte(0), z.lte(100)),
+      forMinutes: z.number().check(z.int(), z.gte(1)),
+      peakPercent: z
+        .number()
+        .check(z.gte(0), z.describe("The window's highest per-minute sample of any GPU.")),
+      meanPercent: z.number().check(z.gte(0)),
+      action: z.enum(['notify', 'release']),
+    }),
+  },
   AuditReady: {
     version: 1,
     description: "Last month's audit of the tenant is stored and can be read at GET /v1/audit/{month}.",
@@ -164,6 +237,27 @@ export const DOMAIN_EVENTS = {
       costMicroUsd: microUsd,
       reservedGpus: z.number().check(z.int(), z.gte(0)),
       estimatedSavingMicroUsd: microUsd,
+    }),
+  },
+  JobPolicyDecision: {
+    version: 1,
+    description:
+      "The deadline policy's decision for a job with a deadline (spot in a pool, on-demand, or wait), why, and the slack it left.",
+    detail: z.strictObject({
+      leaseId,
+      atMs: epochMs,
+      trigger: z.enum(['launch', 'interruption', 'schedule']),
+      action: z.enum(['spot', 'on-demand', 'wait']),
+      region: z.optional(z.string()),
+      zone: z.optional(z.string()),
+      reason: z.string(),
+      slackMs: z
+        .number()
+        .check(
+          z.int(),
+          z.describe('Time the job may still lose before it must run on-demand; negative once it must.'),
+        ),
+      doneMs: z.number().check(z.int(), z.nonnegative(), z.describe('Work saved in the latest checkpoint.')),
     }),
   },
 } as const satisfies Record<string, DomainEventDefinition>;

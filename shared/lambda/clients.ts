@@ -1,10 +1,13 @@
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
+import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EC2Client } from '@aws-sdk/client-ec2';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { SchedulerClient } from '@aws-sdk/client-scheduler';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
+import { SSMClient } from '@aws-sdk/client-ssm';
+import { STSClient } from '@aws-sdk/client-sts';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { tracer } from './observability';
 
@@ -65,3 +68,13 @@ export const cloudWatchClient = (clients: Clients): CloudWatchClient =>
 
 export const schedulerClient = (clients: Clients): SchedulerClient =>
   clients.of('scheduler', () => tracer.captureAWSv3Client(new SchedulerClient({})));
+
+/** One per GPU region: a task's command goes to its instance's region. */
+export const ssmClient = (clients: Clients, region: string): SSMClient =>
+  clients.of(`ssm:${region}`, () => tracer.captureAWSv3Client(new SSMClient({ region })));
+
+export const cloudWatchLogsClient = (clients: Clients): CloudWatchLogsClient =>
+  clients.of('logs', () => tracer.captureAWSv3Client(new CloudWatchLogsClient({})));
+
+export const stsClient = (clients: Clients): STSClient =>
+  clients.of('sts', () => tracer.captureAWSv3Client(new STSClient({})));

@@ -2,6 +2,7 @@ import { EventBridgePublisher } from '../adapters/eventbridge-publisher';
 import { SnsBudgetNotifier } from '../adapters/sns-budget-notifier';
 import { SqsLeaseCommandQueue } from '../adapters/sqs-lease-command-queue';
 import { SqsMeteringWorkQueue } from '../adapters/sqs-metering-work-queue';
+import { SqsWarmPoolFillRequests } from '../adapters/sqs-warm-pool-fill';
 import { nonEmpty } from '../config';
 import { EVENT_BUS, QUEUES, TOPICS } from '../resources';
 import { eventBridgeClient, snsClient, sqsClient } from './clients';
@@ -23,6 +24,14 @@ export const meteringWorkQueue = () =>
     create: (env, clients) => new SqsMeteringWorkQueue(sqsClient(clients), env.METERING_WORK_QUEUE_URL),
   });
 
+/** Asks the warm-pool filler to top a pool up after a lease took one of its machines. */
+export const warmPoolFillRequests = () =>
+  portFactory({
+    env: { [QUEUES.warmPoolFill.envVar]: nonEmpty },
+    reaches: [{ kind: 'queue', queue: 'warmPoolFill' }],
+    create: (env, clients) => new SqsWarmPoolFillRequests(sqsClient(clients), env.WARM_POOL_FILL_QUEUE_URL),
+  });
+
 /** Domain events onto the gpurent bus. */
 export const domainEventPublisher = () =>
   portFactory({
@@ -31,7 +40,7 @@ export const domainEventPublisher = () =>
     create: (env, clients) => new EventBridgePublisher(eventBridgeClient(clients), env.EVENT_BUS_NAME),
   });
 
-/** Budget alerts and audit summaries to the tenants' alerts topic. */
+/** Budget alerts, audit summaries and idle notices to the tenants' alerts topic. */
 export const budgetNotifier = () =>
   portFactory({
     env: { [TOPICS.budgetAlerts.envVar]: nonEmpty },

@@ -1,12 +1,22 @@
 import { readConfig } from '../config';
-import type { QueueName, TableName, TopicName } from '../resources';
+import type { LogGroupName, QueueName, TableName, TopicName } from '../resources';
 import type * as z from '../zod';
 import { Clients } from './clients';
 
 export type TableAccess = 'read' | 'readWrite';
 
 /** What a function does with EC2; each maps to the few actions it needs (infra/constructs/function-wiring.ts). */
-export type Ec2Capability = 'fleet' | 'launch' | 'instances' | 'terminate' | 'imageVersions' | 'spotPrices';
+export type Ec2Capability =
+  | 'fleet'
+  | 'launch'
+  | 'instances'
+  | 'terminate'
+  | 'imageVersions'
+  | 'spotPrices'
+  /** StopInstances of managed instances (the warm-pool filler). */
+  | 'warmStop'
+  /** Retag a managed warm machine to a lease and StartInstances it (the lease worker). */
+  | 'warmStart';
 
 /**
  * An AWS resource a port reaches. The CDK stack derives each function's
@@ -23,6 +33,12 @@ export type Reach =
   | { readonly kind: 'gpuRegions' }
   | { readonly kind: 'leaseExpiry'; readonly access: 'arm' | 'cancel' }
   | { readonly kind: 'gpuMetrics' }
+  /** SSM Run Command on the fleet's instances (send, cancel, read results), output to the task log group. */
+  | { readonly kind: 'tasks' }
+  /** Reading a log group's events. */
+  | { readonly kind: 'logGroup'; readonly logGroup: LogGroupName; readonly access: 'read' }
+  /** Assuming the lease session role (SESSION_ROLE in shared/resources.ts). */
+  | { readonly kind: 'sessionRole' }
   /** The V100 spot traces bundled into the function package. */
   | { readonly kind: 'spotTraces' };
 

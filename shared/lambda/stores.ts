@@ -1,7 +1,11 @@
+import { DynamoDbAdmissionStore } from '../adapters/dynamodb-admission-store';
 import { DynamoDbAuditStore, DynamoDbChargedTenants } from '../adapters/dynamodb-audit-store';
 import { DynamoDbBudgetRepository } from '../adapters/dynamodb-budget-repository';
 import { DynamoDbCommitmentRepository } from '../adapters/dynamodb-commitments';
 import { DynamoDbGpuHealthMarks } from '../adapters/dynamodb-gpu-health-marks';
+import { DynamoDbIdleEpisodes } from '../adapters/dynamodb-idle-episodes';
+import { DynamoDbIdleLedger } from '../adapters/dynamodb-idle-ledger';
+import { DynamoDbIdlePolicies } from '../adapters/dynamodb-idle-policies';
 import { DynamoDbImageRepository } from '../adapters/dynamodb-images';
 import { DynamoDbLeaseRepository } from '../adapters/dynamodb-lease-repository';
 import { DynamoDbMeteringLedger } from '../adapters/dynamodb-metering-ledger';
@@ -9,6 +13,7 @@ import { DynamoDbScalingGroupRepository } from '../adapters/dynamodb-scaling-gro
 import { DynamoDbSpendCounters } from '../adapters/dynamodb-spend-counters';
 import { DynamoDbSpotPriceHistory } from '../adapters/dynamodb-spot-price-history';
 import { DynamoDbTenantSettings } from '../adapters/dynamodb-tenant-settings';
+import { DynamoDbWarmPoolRepository } from '../adapters/dynamodb-warm-pools';
 import { nonEmpty } from '../config';
 import { TABLES } from '../resources';
 import * as z from '../zod';
@@ -24,6 +29,7 @@ const SPEND = { [TABLES.spend.envVar]: nonEmpty };
 const BUDGETS = { [TABLES.budgets.envVar]: nonEmpty };
 const AUDITS = { [TABLES.audits.envVar]: nonEmpty };
 const SCALING_GROUPS = { [TABLES.scalingGroups.envVar]: nonEmpty };
+const ADMISSION = { [TABLES.admission.envVar]: nonEmpty };
 
 const table = (name: keyof typeof TABLES, access: TableAccess) =>
   ({ kind: 'table', table: name, access }) as const;
@@ -133,4 +139,44 @@ export const gpuHealthMarks = () =>
     env: SCALING_GROUPS,
     reaches: [table('scalingGroups', 'readWrite')],
     create: (env, clients) => new DynamoDbGpuHealthMarks(clients.documents, env.SCALING_GROUPS_TABLE_NAME),
+  });
+
+/** The admission queue, tenants' use and quotas, and the capacity admission knows (#19). */
+export const admissionStore = (access: TableAccess) =>
+  portFactory({
+    env: ADMISSION,
+    reaches: [table('admission', access)],
+    create: (env, clients) => new DynamoDbAdmissionStore(clients.documents, env.ADMISSION_TABLE_NAME),
+  });
+
+/** Tenants' idle policies (admin and tenant), in their leases-table partitions. */
+export const idlePolicyRepository = (access: TableAccess) =>
+  portFactory({
+    env: LEASES,
+    reaches: [table('leases', access)],
+    create: (env, clients) => new DynamoDbIdlePolicies(clients.documents, env.LEASES_TABLE_NAME),
+  });
+
+/** Open idle episodes and their notices' claims, beside the GPU health marks. */
+export const idleEpisodes = () =>
+  portFactory({
+    env: SCALING_GROUPS,
+    reaches: [table('scalingGroups', 'readWrite')],
+    create: (env, clients) => new DynamoDbIdleEpisodes(clients.documents, env.SCALING_GROUPS_TABLE_NAME),
+  });
+
+/** The waste ledger: idle checkpoints and daily idle rollups in the spend table (the evaluator writes, reports read). */
+export const idleLedger = (access: TableAccess) =>
+  portFactory({
+    env: SPEND,
+    reaches: [table('spend', access)],
+    create: (env, clients) => new DynamoDbIdleLedger(clients.documents, env.SPEND_TABLE_NAME),
+  });
+
+/** Warm pools and their machines live beside leases, in their own partition. */
+export const warmPoolRepository = (access: TableAccess) =>
+  portFactory({
+    env: LEASES,
+    reaches: [table('leases', access)],
+    create: (env, clients) => new DynamoDbWarmPoolRepository(clients.documents, env.LEASES_TABLE_NAME),
   });

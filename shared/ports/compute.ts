@@ -33,6 +33,21 @@ export interface LaunchRequest {
   readonly launchTemplateVersion?: string | undefined;
 }
 
+/** Machines for a warm pool: launched on-demand, tagged to the pool (no lease), initialised, then stopped. */
+export interface WarmLaunchRequest {
+  readonly pool: string;
+  readonly region: string;
+  readonly zone: string;
+  readonly instanceType: string;
+  readonly count: number;
+  readonly clientToken: string;
+  /** `name:version` the machines are built from, tagged so the filler knows when they are outdated. */
+  readonly imageVersion: string;
+  readonly launchTemplateVersion: string | undefined;
+  /** Container images the instance pulls while it initialises (tagged for its init script). */
+  readonly prePull: readonly string[];
+}
+
 /** Where an instance lives: enough to act on it. */
 export interface InstanceRef {
   readonly instanceId: string;
@@ -51,6 +66,10 @@ export interface ComputeInstance extends InstanceRef {
   readonly state?: string | undefined;
   /** When a shutting-down or terminated instance ended, from EC2's state transition reason. */
   readonly endedAtMs?: number | undefined;
+  /** The warm pool the machine is kept for (until a lease takes it). */
+  readonly warmPool?: string | undefined;
+  /** The instance signalled that its initialisation (agent, drivers, pre-pulled images) is done. */
+  readonly warmReady?: boolean | undefined;
 }
 
 /** A GPU region the fleet can launch into, with the zones it has subnets in. */
@@ -69,6 +88,22 @@ export class CapacityUnavailableError extends Error {
   ) {
     super(`No ${mode} capacity for ${instanceType}${zone ? ` in ${zone}` : ''} (${code})`);
     this.name = 'CapacityUnavailableError';
+  }
+}
+
+/**
+ * The account's EC2 quota refused the launch (`VcpuLimitExceeded`,
+ * `MaxSpotInstanceCountExceeded`): no pool of the same family and market in the
+ * region can take it either until something ends. A capacity miss to the
+ * placement loop (the next pool may be another family or region); admission
+ * queues the lease with reason `account-quota` when every refusal was one.
+ */
+export class AccountQuotaExceededError extends CapacityUnavailableError {
+  readonly shortfall = 'account-quota';
+
+  constructor(mode: RentalMode, instanceType: string, code: string, zone?: string) {
+    super(mode, instanceType, code, zone);
+    this.name = 'AccountQuotaExceededError';
   }
 }
 
@@ -98,6 +133,18 @@ export interface Compute {
   /** Live instances carrying the managed tag in every GPU region, for the reconciler. */
   managedInstances(): Promise<ComputeInstance[]>;
   terminate(instances: readonly InstanceRef[]): Promise<void>;
+  launchWarm(request: WarmLaunchRequest): Promise<ComputeInstance[]>;
+  /** StopInstances: a warm machine kept stopped pays only for its volumes. */
+  stop(instances: readonly InstanceRef[]): Promise<void>;
+  /**
+   * Hands a stopped warm machine to a lease: tagged to the lease and tenant
+   * (on-demand) and untagged from its pool first, so a worker dying after the
+   * start leaves an instance its lease adopts, then StartInstances.
+   */
+  startForLease(
+    instance: InstanceRef,
+    owner: { readonly tenantId: string; readonly leaseId: string },
+  ): Promise<void>;
   /**
    * A new version of the region's fleet launch template that starts `amiId`:
    * the default version's settings, IMDSv2 required, every EBS volume

@@ -1,4 +1,5 @@
 import type { Lease, LeaseInstance, LeasePlacement, LeaseStatus, LeaseView } from '../domain/lease';
+import type { TaskState } from '../domain/tasks/state';
 import type { InstanceRef } from './metering-work';
 
 export interface LeasePage {
@@ -9,6 +10,7 @@ export interface LeasePage {
 
 export interface TransitionChanges {
   readonly releaseRequestedAtMs?: number;
+  readonly releaseReason?: string;
   readonly failureReason?: string;
   readonly placement?: LeasePlacement;
   /** The type the lease now runs on (a GPU-model lease is stored with a provisional one). */
@@ -56,6 +58,11 @@ export interface LeaseRepository {
     stamp: 'interruptedAtMs' | 'runningConfirmedAtMs',
     atMs: number,
   ): Promise<boolean>;
+  /**
+   * Replaces the lease's task only if it is still at `task.revision - 1`:
+   * false when another writer advanced it first (the caller reads again).
+   */
+  saveTask(tenantId: string, leaseId: string, task: TaskState): Promise<boolean>;
   /** Every instance whose bill is still open, across tenants (the metering work list). */
   openInstances(): Promise<LeaseInstance[]>;
   /** Instance records by key, as stored now (missing ones are left out). */

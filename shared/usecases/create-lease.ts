@@ -1,5 +1,8 @@
+import { taskDeadlineFields } from '../domain/deadlines/lease-request';
 import type { Lease, RentalMode, Workload } from '../domain/lease';
 import { expiryOf } from '../domain/lease-expiry';
+import type { TaskSpec } from '../domain/tasks/spec';
+import { newTask } from '../domain/tasks/state';
 import { newLeaseId } from '../ids';
 import { assertWithinBudgets } from './budgets/budget-guard';
 import type { BudgetControl, ControlPlane, TenantControl } from './dependencies';
@@ -14,6 +17,8 @@ export interface CreateLeaseRequest extends PlacementAsk {
   readonly project?: string | undefined;
   /** Minutes until the lease is released on its own; the tenant's default when absent. */
   readonly durationMinutes?: number | undefined;
+  /** Work to run once the lease runs (validated, secrets under the tenant's prefix). */
+  readonly task?: TaskSpec | undefined;
 }
 
 /** What creating a lease needs: the API, and the scaling evaluator that creates members, give it. */
@@ -36,7 +41,8 @@ export type LeaseCreationDeps = Pick<
 
 /**
  * Stores the lease PENDING and queues its provisioning, unless a budget in its
- * scope blocks new leases. A lease with a lifetime gets its expiry schedule
+ * scope blocks new leases or its task's deadline does not hold (judged at the
+ * injected clock's now, before anything is written). A lease with a lifetime gets its expiry schedule
  * before it is queued. If scheduling or queuing fails the lease is removed
  * again (and its schedule), so a tenant never sees a lease nothing will act on.
  */
@@ -45,12 +51,13 @@ export async function createLease(
   request: CreateLeaseRequest,
   defaultInstanceType: string,
 ): Promise<Lease> {
+  const now = deps.now();
+  const deadline = request.task && taskDeadlineFields(request.task, request.mode, now);
   // The shape carries instanceType (the named type, the default, or the GPU model's smallest).
   const shape = await resolveLeaseShape(deps, request, defaultInstanceType);
   const { instanceType } = shape;
   await assertWithinBudgets(deps, request.tenantId, request.project);
 
-  const now = deps.now();
   const tenantDefault =
     request.durationMinutes === undefined
       ? (await deps.settings.get(request.tenantId)).defaultLeaseDurationMinutes
@@ -68,6 +75,7 @@ export async function createLease(
     createdAtMs: now,
     updatedAtMs: now,
     expiresAtMs,
+    task: request.task && newTask({ ...request.task, ...deadline }),
   };
   await deps.leases.create(lease);
   try {

@@ -12,6 +12,8 @@ import type { LeaseExpiryScheduler, TenantSettingsRepository } from '../ports/le
 import type { LeaseRepository } from '../ports/lease-repository';
 import type { MeteringLedger } from '../ports/metering-ledger';
 import type { SpotPriceHistory } from '../ports/spot-price-history';
+import type { WarmPoolFillRequests } from '../ports/warm-pool-fill';
+import type { WarmPoolRepository } from '../ports/warm-pools';
 
 /** Everything a use case may touch, injected by each function's composition root. */
 export interface ControlPlane {
@@ -33,6 +35,10 @@ export interface ControlPlane {
   readonly placement: PlacementSettings;
   readonly commitments: CommitmentRepository;
   readonly images: ImageRepository;
+  /** Stopped machines kept ready: on-demand leases start one instead of launching. */
+  readonly warmPools: WarmPoolRepository;
+  /** Tops a pool up after a lease took one of its machines. */
+  readonly warmFill: WarmPoolFillRequests;
 }
 
 /*
@@ -52,7 +58,7 @@ export type LeaseEnding = InstanceEnding &
   Pick<ControlPlane, 'events'> & { readonly expiry: Pick<LeaseExpiryScheduler, 'cancel'> };
 
 /** Placing and launching a lease's GPUs, and failing it when no pool has room. */
-export type Provisioning = LeaseEnding & Pick<ControlPlane, 'images' | 'metrics'>;
+export type Provisioning = LeaseEnding & Pick<ControlPlane, 'images' | 'metrics' | 'warmPools' | 'warmFill'>;
 
 /** Marking a lease interrupted: its instance, the pool's refusal, the event and the replace command. */
 export type InterruptionMarking = Pick<

@@ -15,17 +15,19 @@ import type { MetricReader } from '../ports/metrics';
 import type { GpuHealthMarks, ScalingGroup, ScalingGroupRepository } from '../ports/scaling-groups';
 import { createLease, type LeaseCreationDeps } from './create-lease';
 import { HEALTH_WINDOW_PERIODS, reportGpuHealth, watchedGpus } from './gpu-health-sweep';
+import { evaluateIdle, type IdleDeps, type IdleSummary, planIdleReads } from './idle/idle-evaluation';
 import { requestRelease } from './release-lease';
 import { membersOf } from './scaling-group-members';
 import { planScalingMetrics } from './scaling-metrics';
 
-export type ScalingDeps = LeaseCreationDeps & {
-  readonly groups: ScalingGroupRepository;
-  readonly metrics: MetricReader;
-  readonly marks: GpuHealthMarks;
-  /** A GPU hotter than this is reported unhealthy. */
-  readonly temperatureLimitC: number;
-};
+export type ScalingDeps = LeaseCreationDeps &
+  IdleDeps & {
+    readonly groups: ScalingGroupRepository;
+    readonly metrics: MetricReader;
+    readonly marks: GpuHealthMarks;
+    /** A GPU hotter than this is reported unhealthy. */
+    readonly temperatureLimitC: number;
+  };
 
 /** Groups decided and acted on at once; each acts through a handful of DynamoDB and SQS calls. */
 const CONCURRENT_GROUPS = 8;
@@ -48,6 +50,8 @@ export interface EvaluationSummary {
   readonly decisions: Readonly<Record<DecisionDirection, number>>;
   /** GPUs newly reported hot or silent (GpuUnhealthy events). */
   readonly unhealthyGpus: number;
+  /** The idle evaluation of every open lease, which rode in the same metric read. */
+  readonly idle: IdleSummary;
   /** Groups whose evaluation threw, with the error; the others still ran. */
   readonly failures: readonly { tenantId: string; name: string; error: unknown }[];
 }
@@ -68,17 +72,26 @@ export async function evaluateScalingGroups(deps: ScalingDeps, nowMs: number): P
     spec: group.spec,
     members: await membersOf(deps, group),
   }));
-  const gpus = watchedGpus(await deps.leases.openInstances());
+  const open = await deps.leases.openInstances();
+  const gpus = watchedGpus(deps.catalog, open);
+  const idleReads = await planIdleReads(deps, open);
   const plan = planScalingMetrics(withMembers, nowMs, {
-    queries: gpus.map((gpu) => gpu.query),
-    windowPeriods: HEALTH_WINDOW_PERIODS,
+    queries: [...gpus.map((gpu) => gpu.query), ...idleReads.queries],
+    windowPeriods: Math.max(HEALTH_WINDOW_PERIODS, idleReads.windowPeriods),
   });
   const results = await deps.metrics.read(plan.queries, plan.fromMs, plan.toMs);
+  const extra = (i: number) => results[plan.extraIndexes[i] ?? -1] ?? [];
   const unhealthyGpus = await reportGpuHealth(
     deps,
-    gpus.map((gpu, i) => ({ ...gpu, temperature: results[plan.extraIndexes[i] ?? -1] ?? [] })),
+    gpus.map((gpu, i) => ({ ...gpu, temperature: extra(i) })),
     nowMs,
     deps.temperatureLimitC,
+  );
+  const idle = await evaluateIdle(
+    deps,
+    idleReads,
+    idleReads.queries.map((_, i) => extra(gpus.length + i)),
+    nowMs,
   );
 
   const outcomes: Record<GroupOutcome, number> = {
@@ -106,6 +119,7 @@ export async function evaluateScalingGroups(deps: ScalingDeps, nowMs: number): P
   return {
     groups: groups.length,
     metricQueries: plan.queries.length,
+    idle,
     outcomes,
     launched,
     released,

@@ -1,6 +1,6 @@
+import type { PriceCatalog } from '../domain/catalog';
 import { GPU_SILENCE_LIMIT_MS, judgeGpuHealth } from '../domain/gpu-health';
 import {
-  GPU_INDEXES,
   GPU_METRIC_NAMESPACE,
   GPU_METRIC_PERIOD_SECONDS,
   gpuDimensions,
@@ -8,6 +8,7 @@ import {
 } from '../domain/gpu-telemetry';
 import type { LeaseInstance } from '../domain/lease';
 import type { Datapoint } from '../domain/scaling';
+import { gpuIndexesOf } from '../domain/waste/gpu-indexes';
 import type { DomainEventPublisher } from '../ports/domain-events';
 import type { MetricQuery } from '../ports/metrics';
 import type { GpuHealthMarks } from '../ports/scaling-groups';
@@ -22,10 +23,13 @@ export interface WatchedGpu {
   readonly query: MetricQuery;
 }
 
-/** One temperature query per GPU of every running instance. */
-export function watchedGpus(instances: readonly LeaseInstance[]): WatchedGpu[] {
+/** One temperature query per GPU (every index of a multi-GPU type) of every running instance. */
+export function watchedGpus(
+  catalog: Pick<PriceCatalog, 'gpusPerInstance'>,
+  instances: readonly LeaseInstance[],
+): WatchedGpu[] {
   return instances.flatMap((instance) =>
-    GPU_INDEXES.map((gpuIndex) => ({
+    gpuIndexesOf(catalog, instance.instanceType).map((gpuIndex) => ({
       instance,
       gpuIndex,
       query: {

@@ -1,18 +1,15 @@
-import {
-  GPU_INDEXES,
-  GPU_METRIC_NAMESPACE,
-  gpuDimensions,
-  NVIDIA_SMI_METRICS,
-} from '../domain/gpu-telemetry';
+import type { PriceCatalog } from '../domain/catalog';
+import { GPU_METRIC_NAMESPACE, gpuDimensions, NVIDIA_SMI_METRICS } from '../domain/gpu-telemetry';
 import { type MeasuredGpu, periodSamples } from '../domain/gpu-utilization';
 import type { LeaseView } from '../domain/lease';
+import { gpuIndexesOf } from '../domain/waste/gpu-indexes';
 import type { MetricQuery, MetricReader } from '../ports/metrics';
 
 /** Sum and SampleCount: the hour's average weighted by how many minutes the agent really sent. */
 const STATISTICS = ['Sum', 'SampleCount'] as const;
 
 /**
- * The utilization telemetry of every GPU of `leases` that ran within
+ * The utilization telemetry of every GPU (every index of a multi-GPU instance) of `leases` that ran within
  * [fromMs, toMs), period by period (`periodMs`: a clock hour or a UTC day), in
  * one batched read: two metrics per GPU (GetMetricData is priced per metric,
  * not per datapoint; an hour is the finest period CloudWatch keeps past 63
@@ -21,6 +18,7 @@ const STATISTICS = ['Sum', 'SampleCount'] as const;
  */
 export async function readGpuUtilization(
   metrics: MetricReader,
+  catalog: Pick<PriceCatalog, 'gpusPerInstance'>,
   leases: readonly LeaseView[],
   window: {
     readonly fromMs: number;
@@ -32,9 +30,13 @@ export async function readGpuUtilization(
   const { fromMs, toMs, nowMs, periodMs } = window;
   const gpus = leases.flatMap((lease) =>
     lease.instances
-      .map((i) => ({ instanceId: i.instanceId, fromMs: i.launchedAtMs, toMs: i.endedAtMs ?? nowMs }))
-      .filter((run) => run.fromMs < toMs && run.toMs > fromMs)
-      .flatMap((run) => GPU_INDEXES.map((index) => ({ run, index }))),
+      .filter((i) => i.launchedAtMs < toMs && (i.endedAtMs ?? nowMs) > fromMs)
+      .flatMap((i) =>
+        gpuIndexesOf(catalog, i.instanceType).map((index) => ({
+          run: { instanceId: i.instanceId, fromMs: i.launchedAtMs, toMs: i.endedAtMs ?? nowMs },
+          index,
+        })),
+      ),
   );
   if (gpus.length === 0) return [];
   const queries: MetricQuery[] = gpus.flatMap(({ run, index }) =>

@@ -5,6 +5,7 @@ import { chooseRentalMode } from '../domain/rental-mode';
 import { planReclaim, RECLAIM_WARNING_MS } from '../domain/spot-reclaim';
 import type { ComputeInstance } from '../ports/compute';
 import type { ControlPlane, InterruptionMarking, Provisioning } from './dependencies';
+import { instanceRef } from './lease-instances';
 import { closeInstanceBill } from './metering';
 import { livePools } from './pools';
 import { adoptedPlacement, failLease, fillMissingGpus, placed } from './provision-lease';
@@ -212,5 +213,24 @@ export async function replaceInterrupted(
   await deps.events.publish([
     { type: 'LeaseReplaced', tenantId, detail: { leaseId, replacedInstanceId: instanceId, placement } },
   ]);
+  await retireReclaimed(deps, reclaimed);
   return 'replaced';
+}
+
+/**
+ * The warned instance goes as soon as its replacement runs (the replace
+ * command waits for the two minutes at most): gpurent terminates it rather
+ * than wait for AWS, which may never take it, so the lease never holds, nor
+ * pays for, more GPUs than it asked. Its bill ends here.
+ */
+async function retireReclaimed(deps: Provisioning, reclaimed: LeaseInstance): Promise<void> {
+  if (!reclaimed.meteringOpen) return;
+  await deps.compute.terminate([instanceRef(deps, reclaimed)]);
+  await deps.leases.stampInstanceEnds([reclaimed], deps.now());
+  const reload = async () =>
+    (await deps.leases.get(reclaimed.tenantId, reclaimed.leaseId))?.instances.find(
+      (i) => i.instanceId === reclaimed.instanceId,
+    );
+  const stamped = await reload();
+  if (stamped?.endedAtMs !== undefined) await closeInstanceBill(deps, stamped, stamped.endedAtMs, reload);
 }

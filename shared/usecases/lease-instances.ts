@@ -84,3 +84,8 @@ export async function unrecordedInstances(
 export function instanceRef(deps: Pick<ControlPlane, 'region'>, instance: LeaseInstance) {
   return { instanceId: instance.instanceId, region: instance.region ?? deps.region };
 }
+
+/** The lease's instances that still hold GPUs for it: metered, and not warned of an interruption. */
+export function heldInstances(instances: readonly LeaseInstance[]): LeaseInstance[] {
+  return instances.filter((i) => i.meteringOpen && i.interruptedAtMs === undefined);
+}

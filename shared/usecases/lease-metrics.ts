@@ -1,12 +1,8 @@
 import { type GpuHealth, judgeGpuHealth, type SeriesSummary, summarizeSeries } from '../domain/gpu-health';
-import {
-  GPU_INDEXES,
-  GPU_METRIC_NAMESPACE,
-  gpuDimensions,
-  NVIDIA_SMI_METRICS,
-} from '../domain/gpu-telemetry';
+import { GPU_METRIC_NAMESPACE, gpuDimensions, NVIDIA_SMI_METRICS } from '../domain/gpu-telemetry';
 import type { LeaseInstance } from '../domain/lease';
 import { type Datapoint, memoryUsedPercent } from '../domain/scaling';
+import { gpuIndexesOf } from '../domain/waste/gpu-indexes';
 import { LeaseNotFoundError } from '../errors';
 import type { MetricQuery, MetricReader } from '../ports/metrics';
 import type { ControlPlane } from './dependencies';
@@ -47,12 +43,12 @@ const series = (unit: string, datapoints: readonly Datapoint[]): GpuSeries => ({
 });
 
 /**
- * Per instance and GPU of a lease: utilization, memory used (%), temperature
+ * Per instance and GPU of a lease (every GPU of a multi-GPU instance): utilization, memory used (%), temperature
  * and power over the window, each with avg / p95 / max of its period values,
  * in one metric read.
  */
 export async function readLeaseGpuMetrics(
-  deps: Pick<ControlPlane, 'leases'> & { readonly metrics: MetricReader },
+  deps: Pick<ControlPlane, 'leases' | 'catalog'> & { readonly metrics: MetricReader },
   tenantId: string,
   leaseId: string,
   window: MetricsWindow,
@@ -63,7 +59,9 @@ export async function readLeaseGpuMetrics(
   const instances = lease.instances.filter(
     (i) => i.launchedAtMs < window.toMs && (i.endedAtMs === undefined || i.endedAtMs > window.fromMs),
   );
-  const gpus = instances.flatMap((instance) => GPU_INDEXES.map((index) => ({ instance, index })));
+  const gpus = instances.flatMap((instance) =>
+    gpuIndexesOf(deps.catalog, instance.instanceType).map((index) => ({ instance, index })),
+  );
   const queries: MetricQuery[] = gpus.flatMap(({ instance, index }) =>
     READ.map((metric) => ({
       namespace: GPU_METRIC_NAMESPACE,

@@ -1,10 +1,13 @@
+import type { InstanceOffering } from '../domain/catalog';
 import { parseImageRef } from '../domain/images';
 import type { Lease, RentalMode, Workload } from '../domain/lease';
 import { usdToMicro } from '../domain/money';
 import { assessPool } from '../domain/placement';
 import { refusedModeReason } from '../domain/rental-mode';
+import { instancesOfShare, isGpuFraction } from '../domain/waste/fractional';
 import {
   ModeNotAvailableError,
+  NoSuchGpuFractionError,
   PriceBelowEveryPoolError,
   UnknownGpuModelError,
   UnknownImageError,
@@ -107,7 +110,9 @@ async function checkImage(
 /**
  * The instance types a lease accepts in `regions`: every type of its GPU model
  * that holds its GPUs as whole instances (fewest GPUs, then vCPUs, per instance first), or
- * the one type it names (or the default), refused when it cannot.
+ * the one type it names (or the default), refused when it cannot. A fraction
+ * of a GPU with no type named takes every type of that fraction (g6f, gr6f);
+ * a fraction no type of the model (or of the allowed regions) offers is refused.
  */
 export function candidateInstanceTypes(
   deps: Pick<Deps, 'catalog'>,
@@ -115,22 +120,27 @@ export function candidateInstanceTypes(
   regions: readonly string[],
   defaultInstanceType: string,
 ): string[] {
-  if (ask.gpuModel !== undefined) {
-    const offerings = deps.catalog
-      .typesFor({ gpuModel: ask.gpuModel }, regions)
-      .filter((o) => ask.gpus % o.gpuCount === 0)
-      .sort(
-        (a, b) => a.gpuCount - b.gpuCount || a.vcpu - b.vcpu || a.instanceType.localeCompare(b.instanceType),
+  const holds = (o: InstanceOffering) => instancesOfShare(ask.gpus, o.gpuCount) !== null;
+  const fraction = isGpuFraction(ask.gpus);
+  if (ask.gpuModel !== undefined || (fraction && ask.instanceType === undefined)) {
+    const ofModel = deps.catalog.typesFor({ gpuModel: ask.gpuModel }, regions);
+    const offerings = ofModel.filter(holds).sort(smallestFirst);
+    if (offerings.length > 0) return offerings.map((o) => o.instanceType);
+    if (ask.gpuModel === undefined || (fraction && ofModel.length > 0)) {
+      throw new NoSuchGpuFractionError(
+        ask.gpus,
+        ask.gpuModel,
+        fractionsOf(deps.catalog.typesFor({}, regions)),
       );
-    if (offerings.length === 0) throw new UnknownGpuModelError(ask.gpuModel, modelsIn(deps, regions));
-    return offerings.map((o) => o.instanceType);
+    }
+    throw new UnknownGpuModelError(ask.gpuModel, modelsIn(deps, regions));
   }
   const instanceType = ask.instanceType ?? defaultInstanceType;
   const offering = deps.catalog.typesFor({ instanceType }, regions)[0];
-  if (!offering || ask.gpus % offering.gpuCount !== 0) {
+  if (!offering || !holds(offering)) {
     const fitting = deps.catalog
       .typesFor({}, regions)
-      .filter((o) => ask.gpus % o.gpuCount === 0)
+      .filter(holds)
       .map((o) => o.instanceType)
       .sort();
     throw new UnsupportedInstanceTypeError(instanceType, fitting, ask.gpus);
@@ -151,6 +161,15 @@ export function allowedRegions(
     throw new UnknownRegionError('dataRegion', ask.dataRegion, gpuRegions);
   }
   return ask.regions ?? gpuRegions;
+}
+
+const smallestFirst = (a: InstanceOffering, b: InstanceOffering) =>
+  a.gpuCount - b.gpuCount || a.vcpu - b.vcpu || a.instanceType.localeCompare(b.instanceType);
+
+/** Which GPU models offer which fractions, for the error that refuses a fraction. */
+function fractionsOf(offerings: readonly InstanceOffering[]): string[] {
+  const fractional = offerings.filter((o) => isGpuFraction(o.gpuCount));
+  return [...new Set(fractional.map((o) => `${o.gpuCount} of ${o.gpuModel} (${o.instanceType})`))].sort();
 }
 
 function modelsIn(deps: Pick<Deps, 'catalog'>, regions: readonly string[]): string[] {

@@ -5,15 +5,17 @@ import { choosePool, type Pool, poolKey, withCapacityFailure } from '../domain/p
 import { transferMicroUsd } from '../domain/placement-costs';
 import { chooseRentalMode, type ModeDecision } from '../domain/rental-mode';
 import type { ReservableLease } from '../domain/reservations';
+import type { WarmMachine } from '../domain/warm-pools/machine';
 import { CapacityUnavailableError, type ComputeInstance } from '../ports/compute';
 import type { TransitionChanges } from '../ports/lease-repository';
 import type { Provisioning } from './dependencies';
 import { imageForLaunch } from './images';
-import { toLeaseInstances, unrecordedInstances } from './lease-instances';
+import { heldInstances, toLeaseInstances, unrecordedInstances } from './lease-instances';
 import { candidateInstanceTypes } from './lease-shape';
 import { livePools } from './pools';
 import { completeRelease, endInstances } from './release-lease';
 import { claimSlots, type ReservedOptions, reservableLease, reservedOptions } from './reserved-slots';
+import { forgetStartedMachines, startWarmMachines } from './warm-start';
 
 export type ProvisionOutcome = 'running' | 'failed' | 'released' | 'not-pending' | 'missing';
 
@@ -41,7 +43,11 @@ export async function provisionLease(
     }),
   );
   if ('failure' in filled) return failLease(deps, lease, 'PENDING', filled.failure);
-  const { placement } = filled;
+  const placement: LeasePlacement = {
+    ...filled.placement,
+    start: filled.placement.start ?? 'cold',
+    secondsToRunning: (deps.now() - lease.createdAtMs) / 1000,
+  };
   if (
     !(await deps.leases.transition(tenantId, leaseId, ['PENDING'], 'RUNNING', deps.now(), placed(placement)))
   ) {
@@ -84,7 +90,7 @@ export async function fillMissingGpus(
   decide: MissingGpusDecision,
 ): Promise<{ placement: LeasePlacement } | { failure: string }> {
   const adopted = await unrecordedInstances(deps, lease.leaseId, lease.instances);
-  const kept = lease.instances.filter((i) => i.meteringOpen && i.interruptedAtMs === undefined);
+  const kept = heldInstances(lease.instances);
   const ownedGpus = [...kept, ...adopted].reduce(
     (sum, i) => sum + deps.catalog.gpusPerInstance(i.instanceType),
     0,
@@ -104,6 +110,16 @@ export async function fillMissingGpus(
 
   let launch: Launched | undefined;
   if (missing.gpus > 0) {
+    launch = await startWarmMachines(deps, lease, {
+      gpus: missing.gpus,
+      instanceTypes,
+      regions,
+      mode: decision.mode,
+      image: image && `${image.name}:${image.version}`,
+      reason: decision.reason,
+    });
+  }
+  if (missing.gpus > 0 && !launch) {
     const placed = await placeAndLaunch(deps, lease, missing, decision, {
       instanceTypes,
       regions,
@@ -118,6 +134,7 @@ export async function fillMissingGpus(
     launched.includes(instance) ? launch?.priceMicroUsdPerHour : undefined,
   );
   await deps.leases.recordInstances(withDataTransfer(deps, lease, records));
+  if (launch?.machines) await forgetStartedMachines(deps, launch.machines);
   return {
     placement:
       launch?.placement ??
@@ -149,6 +166,8 @@ interface Launched {
   readonly instances: ComputeInstance[];
   readonly priceMicroUsdPerHour: MicroUsd;
   readonly placement: LeasePlacement;
+  /** The warm machines started instead of launching. */
+  readonly machines?: readonly WarmMachine[];
 }
 
 /**

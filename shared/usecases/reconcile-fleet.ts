@@ -1,8 +1,9 @@
-import { isTerminal } from '../domain/lease';
+import { isTerminal, type LeaseView } from '../domain/lease';
+import type { WarmMachine } from '../domain/warm-pools/machine';
 import type { ComputeInstance } from '../ports/compute';
 import type { DomainEvent } from '../ports/domain-events';
 import type { ControlPlane, InterruptionMarking } from './dependencies';
-import { toLeaseInstances } from './lease-instances';
+import { heldInstances, toLeaseInstances } from './lease-instances';
 import { stampVanishedInstances } from './vanished-instances';
 
 /** How long a lease may sit in PENDING or RELEASING before its command is sent again. */
@@ -25,13 +26,52 @@ export interface ReconcileSummary {
  * so their bill closes; commands of leases stuck in PENDING or RELEASING are re-sent.
  */
 /** The fleet against the table: EC2, leases, the commands it re-sends, the strays it adopts. */
-export type ReconcileDeps = InterruptionMarking & Pick<ControlPlane, 'compute' | 'catalog' | 'commitments'>;
+export type ReconcileDeps = InterruptionMarking &
+  Pick<ControlPlane, 'compute' | 'catalog' | 'commitments' | 'warmPools'>;
+
+/**
+ * A warm machine of no lease is kept while stopped (or stopping), and while
+ * running only as long as the pool records it initialising; one started
+ * otherwise runs for no lease, and is ended as an orphan.
+ */
+function keptWarm(instance: ComputeInstance, warm: readonly WarmMachine[]): boolean {
+  if (instance.warmPool === undefined || instance.leaseId) return false;
+  if (instance.state === 'stopped' || instance.state === 'stopping') return true;
+  return warm.some((m) => m.instanceId === instance.instanceId && m.state === 'launching');
+}
+
+/**
+ * A RUNNING lease's strays (tagged to it, recorded nowhere: a worker that died
+ * between RunInstances and its write) are adopted, so they are billed, only up
+ * to the GPUs the lease lacks; the rest would make it hold more GPUs than it
+ * asked for, and are ended like orphans.
+ */
+function strayFit(
+  deps: Pick<ReconcileDeps, 'catalog'>,
+  lease: LeaseView,
+  strays: readonly ComputeInstance[],
+): { adopt: ComputeInstance[]; surplus: ComputeInstance[] } {
+  const gpusOf = (instanceType: string) => deps.catalog.gpusPerInstance(instanceType);
+  let held = heldInstances(lease.instances).reduce((sum, i) => sum + gpusOf(i.instanceType), 0);
+  const adopt: ComputeInstance[] = [];
+  const surplus: ComputeInstance[] = [];
+  for (const stray of strays) {
+    const gpus = gpusOf(stray.instanceType);
+    if (held + gpus <= lease.gpus) {
+      adopt.push(stray);
+      held += gpus;
+    } else surplus.push(stray);
+  }
+  return { adopt, surplus };
+}
 
 export async function reconcileFleet(deps: ReconcileDeps): Promise<ReconcileSummary> {
   const managed = await deps.compute.managedInstances();
   const byLease = new Map<string, ComputeInstance[]>();
   const orphans: ComputeInstance[] = [];
+  const warm = await deps.warmPools.listMachines();
   for (const instance of managed) {
+    if (keptWarm(instance, warm)) continue;
     if (!instance.leaseId || !instance.tenantId) orphans.push(instance);
     else
       byLease.set(`${instance.tenantId}/${instance.leaseId}`, [
@@ -52,8 +92,10 @@ export async function reconcileFleet(deps: ReconcileDeps): Promise<ReconcileSumm
     const known = new Set(lease.instances.map((i) => i.instanceId));
     const unknown = instances.filter((i) => !known.has(i.instanceId));
     if (lease.status === 'RUNNING' && unknown.length > 0) {
-      await deps.leases.recordInstances(await toLeaseInstances(deps, lease, unknown));
-      adopted += unknown.length;
+      const { adopt, surplus } = strayFit(deps, lease, unknown);
+      if (adopt.length > 0) await deps.leases.recordInstances(await toLeaseInstances(deps, lease, adopt));
+      adopted += adopt.length;
+      orphans.push(...surplus);
     }
     if (
       (lease.status === 'PENDING' || lease.status === 'RELEASING') &&

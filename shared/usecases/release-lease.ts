@@ -1,5 +1,6 @@
 import { isTerminal, type LeaseView } from '../domain/lease';
 import { billedTotalMicroUsd } from '../domain/storage-billing';
+import { taskReleaseInstant } from '../domain/tasks/state';
 import { LeaseNotFoundError } from '../errors';
 import type { ControlPlane, InstanceEnding, LeaseEnding } from './dependencies';
 import { instanceRef, toLeaseInstances, unrecordedInstances } from './lease-instances';
@@ -9,11 +10,13 @@ import { freeReservedSlots } from './reserved-slots';
 /**
  * The tenant's side of a release: the lease moves to RELEASING and a release
  * command is queued. Releasing twice, or a lease already ended, is not an error.
+ * `reason` is stored when gpurent releases on its own (an idle policy).
  */
 export async function requestRelease(
   deps: Pick<ControlPlane, 'leases' | 'commands' | 'now'>,
   tenantId: string,
   leaseId: string,
+  reason?: string,
 ): Promise<LeaseView> {
   const lease = await deps.leases.get(tenantId, leaseId);
   if (!lease) throw new LeaseNotFoundError(leaseId);
@@ -25,28 +28,36 @@ export async function requestRelease(
     ['PENDING', 'RUNNING', 'INTERRUPTED'],
     'RELEASING',
     now,
-    {
-      releaseRequestedAtMs: now,
-    },
+    reason === undefined
+      ? { releaseRequestedAtMs: now }
+      : { releaseRequestedAtMs: now, releaseReason: reason },
   );
   // A concurrent request or the provisioner moved it first; the command is idempotent either way.
   await deps.commands.send({ type: 'release', tenantId, leaseId });
-  if (moved) return { ...lease, status: 'RELEASING', updatedAtMs: now, releaseRequestedAtMs: now };
+  if (moved)
+    return {
+      ...lease,
+      status: 'RELEASING',
+      updatedAtMs: now,
+      releaseRequestedAtMs: now,
+      releaseReason: reason,
+    };
   return (await deps.leases.get(tenantId, leaseId)) ?? lease;
 }
 
 /**
  * Terminates every live instance of the lease (also ones an interrupted
  * provisioning left unrecorded, which are recorded first so they are billed)
- * and closes each bill at the termination instant, which is stamped once.
+ * and closes each bill at the termination instant, which is stamped once
+ * (`atMs` when given: a task's end that released the lease).
  */
-export async function endInstances(deps: InstanceEnding, lease: LeaseView): Promise<number> {
+export async function endInstances(deps: InstanceEnding, lease: LeaseView, atMs?: number): Promise<number> {
   const { tenantId, leaseId } = lease;
   const strays = await unrecordedInstances(deps, leaseId, lease.instances);
   if (strays.length > 0) await deps.leases.recordInstances(await toLeaseInstances(deps, lease, strays));
   const live = lease.instances.filter((i) => i.meteringOpen).map((i) => instanceRef(deps, i));
   await deps.compute.terminate([...live, ...strays]);
-  const endedAtMs = await deps.leases.recordTermination(tenantId, leaseId, deps.now());
+  const endedAtMs = await deps.leases.recordTermination(tenantId, leaseId, atMs ?? deps.now());
   const open = [
     ...lease.instances.filter((i) => i.meteringOpen),
     ...strays.map((i) => ({ ...i, tenantId, leaseId })),
@@ -77,7 +88,8 @@ export async function completeRelease(
   if (!lease) return 'missing';
   if (lease.status !== 'RELEASING') return 'not-releasing';
 
-  const endedAtMs = await endInstances(deps, lease);
+  // Released by its task's end: the bill closes when the task ended.
+  const endedAtMs = await endInstances(deps, lease, taskReleaseInstant(lease.task));
   if (await deps.leases.transition(tenantId, leaseId, ['RELEASING'], 'RELEASED', deps.now())) {
     const final = await deps.leases.get(tenantId, leaseId);
     const totalMicroUsd = (final?.instances ?? []).reduce((sum, i) => sum + billedTotalMicroUsd(i), 0);

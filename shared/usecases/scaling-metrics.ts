@@ -1,5 +1,4 @@
 import {
-  GPU_INDEXES,
   GPU_METRIC_NAMESPACE,
   GPU_METRIC_PERIOD_SECONDS,
   gpuDimensions,
@@ -47,10 +46,16 @@ class QueryList {
   }
 }
 
+/**
+ * Group members are single-GPU types (`putScalingGroup` refuses any other, see
+ * `singleGpuTypes`), so a member's one GPU is index 0: every GPU is read.
+ */
+const MEMBER_GPU_INDEX = 0;
+
 const gpuQuery = (instanceId: string, metricName: string, statistic: string): MetricQuery => ({
   namespace: GPU_METRIC_NAMESPACE,
   metricName,
-  dimensions: gpuDimensions(instanceId, GPU_INDEXES[0]),
+  dimensions: gpuDimensions(instanceId, MEMBER_GPU_INDEX),
   statistic,
   periodSeconds: GPU_METRIC_PERIOD_SECONDS,
 });

@@ -76,6 +76,7 @@ const audit = buildMonthlyAudit({
     },
   ],
   instances: [{ workload: 'batch', interruptedAtMs: OCT + 30 * HOUR }],
+  tasks: [],
   recommendation: {
     model: {
       instanceType: 'p3.2xlarge',
@@ -119,6 +120,7 @@ const reports: Record<string, string> = {
       gpus: [],
       idleReserved: [],
       instances: [],
+      tasks: [],
       recommendation: null,
     }),
   ),

@@ -108,6 +108,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/leases/{id}/logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of the output of a lease's task
+         * @description stdout and stderr of one attempt of the task (the latest by default), oldest first, from CloudWatch Logs. Follow the output by asking again with nextToken until complete is true.
+         */
+        get: operations["getLeaseLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leases/{id}/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Credentials for a Session Manager session to a lease's instances
+         * @description Short-lived AWS credentials (an hour at most) that can open, resume and end Session Manager sessions to this lease's own running instances and nothing else. Each call is a LeaseSessionOpened event.
+         */
+        post: operations["openLeaseSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/usage": {
         parameters: {
             query?: never;
@@ -156,8 +196,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Demand profile per UTC day: GPU-hours, average and peak concurrent GPUs, wait to RUNNING, GPU utilization
-         * @description Per UTC day of the range: GPU-hours, average and peak concurrent GPUs by workload and mode, the wait from request to RUNNING, and the GPU utilization the instances' telemetry shows.
+         * Demand profile per UTC day: GPU-hours, average and peak concurrent GPUs, wait to RUNNING, task time, GPU utilization
+         * @description Per UTC day of the range: GPU-hours, average and peak concurrent GPUs by workload and mode, the wait from request to RUNNING, task run time and wait from request to task start by workload, and the GPU utilization the instances' telemetry shows.
          */
         get: operations["getDemandProfile"];
         put?: never;
@@ -516,6 +556,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/idle-policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's idle policy, the admin's, and the one in force
+         * @description A lease is idle when every GPU of it stayed below belowPercent for forMinutes; the policy then does one of notify, release-interruptible-only, release.
+         */
+        get: operations["getIdlePolicy"];
+        /**
+         * Set the tenant's own idle policy (it may only tighten an admin's)
+         * @description Replaces the tenant's policy. A policy that would loosen the admin's (a lower line, a longer window, a milder action, more exemptions) is refused with 409 and nothing is stored.
+         */
+        put: operations["putIdlePolicy"];
+        post?: never;
+        /**
+         * Remove the tenant's own idle policy (an admin's stays in force)
+         * @description Removes the tenant's policy; the admin's, if any, keeps applying.
+         */
+        delete: operations["deleteIdlePolicy"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/tenants/{tenantId}/idle-policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Admin: a tenant's idle policies and the one in force
+         * @description The admin's and the tenant's policy of the tenant, and the stricter of the two.
+         */
+        get: operations["getAdminIdlePolicy"];
+        /**
+         * Admin: set a tenant's idle policy, which the tenant cannot loosen or remove
+         * @description Replaces the admin's policy of the tenant; the tenant's own applies only where it is stricter.
+         */
+        put: operations["putAdminIdlePolicy"];
+        post?: never;
+        /**
+         * Admin: remove a tenant's admin idle policy
+         * @description Removes the admin's policy; the tenant's own, if any, keeps applying.
+         */
+        delete: operations["deleteAdminIdlePolicy"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/warm-pools": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Admin: every warm pool in name order, with its machines by state
+         * @description Every pool the filler keeps, and how many of its machines are launching, stopping or ready.
+         */
+        get: operations["listWarmPools"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/warm-pools/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Admin: a warm pool with its machines by state
+         * @description The pool’s definition and how many of its machines are launching, stopping or ready.
+         */
+        get: operations["getWarmPool"];
+        /**
+         * Admin: create or redefine a warm pool
+         * @description Checks the pool against the GPU regions, the catalog, the fleet’s zones and the images, then stores it; the filler launches, initialises and stops machines up to `size`. Nothing is stored on a 400.
+         */
+        put: operations["putWarmPool"];
+        post?: never;
+        /**
+         * Admin: delete a warm pool; the filler ends its machines
+         * @description Removes the pool; its stopped machines are terminated on the filler’s next run, machines leases hold are not touched.
+         */
+        delete: operations["deleteWarmPool"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -523,7 +667,8 @@ export interface components {
         CreateLeaseRequest: {
             /** @enum {string} */
             workload: "training" | "inference" | "batch";
-            gpus: number;
+            /** @description Whole GPUs (1-8), or 0.125, 0.25 or 0.5 of one GPU on a fractional type (g6f, gr6f) */
+            gpus: number | 0.125 | 0.25 | 0.5;
             instanceType?: string;
             /** @enum {string} */
             mode?: "on-demand" | "reserved" | "spot";
@@ -542,6 +687,37 @@ export interface components {
             maxHourlyPrice?: number;
             /** @description Pin the lease to this image version (default: the default image's current version) */
             image?: string;
+            /** @description Work to run on the lease once it runs (SSM Run Command); see the Task schema */
+            task?: {
+                image?: string;
+                command: string[] | string;
+                env?: {
+                    [key: string]: string;
+                };
+                secrets?: {
+                    [key: string]: string;
+                };
+                workdir?: string;
+                maxRuntimeMinutes?: number;
+                /**
+                 * @description Default: "release".
+                 * @enum {string}
+                 */
+                onExit?: "release" | "keep";
+                /** @description Default: 3. */
+                maxAttempts?: number;
+                /** @description Default: false. */
+                retryOnFailure?: boolean;
+                /**
+                 * Format: date-time
+                 * @description Finish the work by then (a date-time with an offset); needs workMinutes
+                 */
+                deadline?: string;
+                /** @description Minutes of work the task needs on one machine of its type */
+                workMinutes?: number;
+                /** @description Minutes a restart from checkpoint costs (default 5) */
+                restartMinutes?: number;
+            };
         };
         Instance: {
             instanceId: string;
@@ -580,6 +756,7 @@ export interface components {
             status: "PENDING" | "RUNNING" | "RELEASING" | "RELEASED" | "FAILED" | "INTERRUPTED";
             /** @enum {string} */
             workload: "training" | "inference" | "batch";
+            /** @description Whole GPUs, or 0.125, 0.25 or 0.5 of one GPU */
             gpus: number;
             instanceType: string;
             /** @enum {string} */
@@ -594,6 +771,8 @@ export interface components {
             updatedAt: string;
             /** Format: date-time */
             releaseRequestedAt?: string;
+            /** @description Why gpurent released the lease on its own (an idle policy, with the figures) */
+            releaseReason?: string;
             /** Format: date-time */
             endedAt?: string;
             failureReason?: string;
@@ -609,11 +788,82 @@ export interface components {
             /** @description USD, rounded to the micro-dollar */
             maxHourlyPrice?: number;
             placement?: components["schemas"]["Placement"];
+            /**
+             * @description warm: started stopped machines of a warm pool; cold: launched
+             * @enum {string}
+             */
+            start?: "warm" | "cold";
+            /** @description From the lease’s creation to RUNNING */
+            secondsToRunning?: number;
             /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
             costMicroUsd: number;
             /** @description USD, rounded to the micro-dollar */
             costUsd: number;
             instances: components["schemas"]["Instance"][];
+            task?: components["schemas"]["Task"];
+        };
+        /** @description The lease's task: what runs on it and where it is (WAITING for the machine until it runs) */
+        Task: {
+            /** @enum {string} */
+            status: "WAITING" | "STARTING" | "RUNNING" | "SUCCEEDED" | "FAILED" | "STOPPED";
+            image?: string;
+            command: string | string[];
+            /** @description Values of names that look secret (KEY, SECRET, TOKEN, PASSWORD, CREDENTIAL) show as **** */
+            env: {
+                [key: string]: string;
+            };
+            /** @description Names and the references they are read from on the instance; never values */
+            secrets: {
+                [key: string]: string;
+            };
+            workdir?: string;
+            maxRuntimeMinutes?: number;
+            /** @enum {string} */
+            onExit: "release" | "keep";
+            maxAttempts: number;
+            retryOnFailure: boolean;
+            /** @description The current attempt, 1-based; 0 before the first */
+            attempt: number;
+            exitCode?: number;
+            /** Format: date-time */
+            startedAt?: string;
+            /** Format: date-time */
+            endedAt?: string;
+            failureReason?: string;
+            attempts: {
+                attempt: number;
+                instanceId: string;
+                commandId?: string;
+                /** @enum {string} */
+                status: "SENDING" | "SENT" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED" | "INTERRUPTED";
+                /** Format: date-time */
+                startedAt?: string;
+                /** Format: date-time */
+                endedAt?: string;
+                exitCode?: number;
+            }[];
+            /**
+             * Format: date-time
+             * @description Finish the work by then
+             */
+            deadline?: string;
+            /** @description Minutes of work on one machine of its type */
+            workMinutes?: number;
+            /** @description Minutes a restart from checkpoint costs */
+            restartMinutes?: number;
+            /** @description GET /v1/leases/{id} only: the work done so far */
+            progress?: {
+                /** @description Work in the latest checkpoint */
+                savedMinutes: number;
+                /** @description Work since, lost if interrupted */
+                unsavedMinutes: number;
+                /** @description Saved work as a share of workMinutes */
+                percent: number;
+            };
+            /** @description Minutes the job could still lose before it must run on-demand; negative once it must */
+            slackMinutes?: number;
+            /** @description The deadline policy's current decision, in words */
+            decision?: string;
         };
         /** @description Where the provisioner placed the lease, and why (also in the LeaseRunning event) */
         Placement: {
@@ -697,6 +947,45 @@ export interface components {
                 }[];
             }[];
         };
+        LeaseLogs: {
+            leaseId: string;
+            /** @description The attempt read; absent before the first starts */
+            attempt?: number;
+            /** @enum {string} */
+            taskStatus: "WAITING" | "STARTING" | "RUNNING" | "SUCCEEDED" | "FAILED" | "STOPPED";
+            exitCode?: number;
+            events: {
+                /** Format: date-time */
+                at?: string;
+                /** @enum {string} */
+                stream?: "stdout" | "stderr";
+                message?: string;
+            }[];
+            /** @description Ask again with it for what was written since; it is there even at the end */
+            nextToken: string;
+            /** @description The attempt is over and nothing more was found: a follower can stop */
+            complete: boolean;
+        };
+        LeaseSession: {
+            leaseId: string;
+            /**
+             * Format: date-time
+             * @description When the credentials stop working (at most an hour)
+             */
+            expiresAt: string;
+            credentials: {
+                accessKeyId?: string;
+                secretAccessKey?: string;
+                sessionToken?: string;
+            };
+            instances: {
+                instanceId?: string;
+                region?: string;
+                /** @description The AWS CLI command that opens the session */
+                command?: string;
+            }[];
+            howTo: string;
+        };
         /** @description Read from daily rollups written with every charge; the range is widened to the whole UTC days it touches, and from/to say which. */
         Usage: {
             /** Format: date-time */
@@ -713,6 +1002,8 @@ export interface components {
             costMicroUsd: number;
             /** @description USD, rounded to the micro-dollar */
             costUsd: number;
+            /** @description What the billed seconds of GPUs below the idle line cost (the waste ledger; part of costMicroUsd) */
+            idleMicroUsd: number;
             groups: {
                 key: string;
                 /** @description Instance-seconds billed */
@@ -721,6 +1012,8 @@ export interface components {
                 costMicroUsd: number;
                 /** @description USD, rounded to the micro-dollar */
                 costUsd: number;
+                /** @description Idle cost of the group; absent for groupBy mode and instanceType, which the waste ledger does not keep */
+                idleMicroUsd?: number;
             }[];
         };
         PutBudgetRequest: {
@@ -1103,6 +1396,16 @@ export interface components {
                 /** @description Hours 0-23 UTC; null for an hour no GPU sent a sample in */
                 byHourOfDay?: (number | null)[];
             };
+            /** @description The tasks of the tenant's leases (from the task state on each lease): seconds run, and the wait in seconds from lease request to task start of the leases requested in the month / that day, overall and by workload */
+            tasks: {
+                /** @enum {string} */
+                source?: "lease-tasks";
+                month?: components["schemas"]["TaskTime"];
+                daily?: ({
+                    /** Format: date */
+                    day?: string;
+                } & components["schemas"]["TaskTime"])[];
+            };
             /** @description What idle reserved capacity and interruptions mean for the tenant */
             findings: string[];
             recommendation: components["schemas"]["AuditRecommendation"] | null;
@@ -1141,6 +1444,46 @@ export interface components {
             savingShare: number;
             /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
             estimatedSavingOfPaidMicroUsd: number;
+        };
+        /** @description Seconds the tasks ran, and the wait (seconds) from lease request to task start */
+        TaskTime: {
+            runSeconds: number;
+            waitSeconds: {
+                /** @description Tasks started, of the leases requested in the window */
+                tasks?: number;
+                p50?: number | null;
+                p95?: number | null;
+            };
+            /** @description The same figures per workload that had a task run or start */
+            byWorkload: {
+                training?: {
+                    runSeconds?: number;
+                    waitSeconds?: {
+                        /** @description Tasks started, of the leases requested in the window */
+                        tasks?: number;
+                        p50?: number | null;
+                        p95?: number | null;
+                    };
+                };
+                inference?: {
+                    runSeconds?: number;
+                    waitSeconds?: {
+                        /** @description Tasks started, of the leases requested in the window */
+                        tasks?: number;
+                        p50?: number | null;
+                        p95?: number | null;
+                    };
+                };
+                batch?: {
+                    runSeconds?: number;
+                    waitSeconds?: {
+                        /** @description Tasks started, of the leases requested in the window */
+                        tasks?: number;
+                        p50?: number | null;
+                        p95?: number | null;
+                    };
+                };
+            };
         };
         TenantSettings: {
             /** @description Lifetime of leases that ask for none; null: they run until released */
@@ -1247,6 +1590,85 @@ export interface components {
                 /** Format: date-time */
                 createdAt: string;
             }[];
+        };
+        IdlePolicyRequest: {
+            /** @description Default: 5. */
+            belowPercent?: number;
+            /** @description Default: 30. */
+            forMinutes?: number;
+            /** @enum {string} */
+            action: "notify" | "release-interruptible-only" | "release";
+            /** @description Default: {"workloads":[],"projects":[]}. */
+            exempt?: {
+                /** @description Default: []. */
+                workloads?: ("training" | "inference" | "batch")[];
+                /** @description Default: []. */
+                projects?: string[];
+            };
+        };
+        /** @description An idle policy */
+        IdlePolicy: {
+            /** @default 5 */
+            belowPercent: number;
+            /** @default 30 */
+            forMinutes: number;
+            /** @enum {string} */
+            action: "notify" | "release-interruptible-only" | "release";
+            /**
+             * @default {
+             *       "workloads": [],
+             *       "projects": []
+             *     }
+             */
+            exempt: {
+                /** @default [] */
+                workloads: ("training" | "inference" | "batch")[];
+                /** @default [] */
+                projects: string[];
+            };
+        };
+        IdlePolicies: {
+            admin: components["schemas"]["IdlePolicy"] | null;
+            tenant: components["schemas"]["IdlePolicy"] | null;
+            /** @description The stricter of the two, field by field; null: no policy, leases are never acted on */
+            effective: components["schemas"]["IdlePolicy"] | null;
+        };
+        WarmPoolRequest: {
+            region: string;
+            /** @description An availability zone of the region; omit it for any zone the fleet has subnets in */
+            zone?: string;
+            instanceType: string;
+            /** @description Stopped machines kept ready (0 keeps the pool defined but empty) */
+            size: number;
+            /** @description The GPU image the machines are built from: `name` follows its current version (a promotion or rollback rebuilds the pool), `name:version` pins one */
+            image: string;
+            /** @description Container images pulled while each machine initialises, so tasks start without a pull; at most 256 characters space-separated. Default: []. */
+            prePull?: string[];
+        };
+        WarmPool: {
+            name: string;
+            region: string;
+            /** @description Absent: any zone the fleet has subnets in */
+            zone?: string;
+            instanceType: string;
+            /** @description Stopped machines the filler keeps ready */
+            size: number;
+            /** @description `name` (follows its current version) or `name:version` */
+            image: string;
+            prePull: string[];
+            /** @description The machines the pool holds now, by state */
+            machines: {
+                /** @description Launched, initialising */
+                launching: number;
+                /** @description Signalled ready, being stopped */
+                stopping: number;
+                /** @description Stopped, ready for a lease */
+                ready: number;
+            };
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
         };
         Error: {
             error: {
@@ -1405,7 +1827,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_FAILED, INVALID_JSON, BODY_REQUIRED, IDEMPOTENCY_KEY_REQUIRED, UNSUPPORTED_INSTANCE_TYPE, UNKNOWN_REGION, UNKNOWN_GPU_MODEL, UNKNOWN_IMAGE or MAX_PRICE_BELOW_EVERY_POOL */
+            /** @description VALIDATION_FAILED, INVALID_JSON, BODY_REQUIRED, IDEMPOTENCY_KEY_REQUIRED, UNSUPPORTED_INSTANCE_TYPE, UNKNOWN_REGION, UNKNOWN_GPU_MODEL, UNKNOWN_IMAGE, MAX_PRICE_BELOW_EVERY_POOL, or for a task deadline deadline-in-past, deadline-before-work, deadline-without-task or deadline-with-on-demand (details name the field) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1645,6 +2067,151 @@ export interface operations {
             };
         };
     };
+    getLeaseLogs: {
+        parameters: {
+            query?: {
+                /** @description The attempt to read; default: the latest */
+                attempt?: number;
+                /** @description Only output written at or after this instant (ignored with nextToken) */
+                since?: string;
+                /** @description Events per stream (stdout, stderr) in this page */
+                limit?: number;
+                /** @description nextToken of the previous page */
+                nextToken?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The lease id POST /v1/leases answered with */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeaseLogs"];
+                };
+            };
+            /** @description INVALID_LEASE_ID, VALIDATION_FAILED or INVALID_NEXT_TOKEN */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LEASE_NOT_FOUND or TASK_ATTEMPT_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LEASE_HAS_NO_TASK: the lease runs no task */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    openLeaseSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The lease id POST /v1/leases answered with */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The credentials and how to use them */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeaseSession"];
+                };
+            };
+            /** @description INVALID_LEASE_ID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LEASE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LEASE_NOT_RUNNING: the lease has no running instances */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getUsage: {
         parameters: {
             query?: {
@@ -1764,7 +2331,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description days[]: {day, gpuHours, avgConcurrentGpus, peakConcurrentGpus, waitSeconds: {leases, p50, p95}, byWorkload, byMode, gpuUtilization}; gpuUtilization (the range and each day) from the GPU telemetry, gpuUtilizationNote says how it is computed */
+            /** @description days[]: {day, gpuHours, avgConcurrentGpus, peakConcurrentGpus, waitSeconds: {leases, p50, p95}, byWorkload, byMode, tasks, gpuUtilization, idleGpuHours, idleMicroUsd, idleShare}; tasks: {runSeconds, waitSeconds: {tasks, p50, p95}, byWorkload} (seconds the tasks ran that day, and the wait from lease request to task start of the leases requested that day); idle figures from the waste ledger (idleShare: idle GPU-hours over GPU-hours, null on a day no GPU ran); gpuUtilization (the range and each day) from the GPU telemetry, gpuUtilizationNote says how it is computed */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2508,7 +3075,8 @@ export interface operations {
     listPools: {
         parameters: {
             query?: {
-                gpus?: number;
+                /** @description Whole GPUs (1-8), or 0.125, 0.25 or 0.5 of one GPU */
+                gpus?: 0.125 | 0.25 | 0.5 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8;
                 gpuModel?: string;
                 instanceType?: string;
                 workload?: "training" | "inference" | "batch";
@@ -3076,6 +3644,525 @@ export interface operations {
                 };
             };
             /** @description IMAGE_NOT_FOUND: no version of it is registered */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getIdlePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The admin and tenant policies and the one in force */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdlePolicies"];
+                };
+            };
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putIdlePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdlePolicyRequest"];
+            };
+        };
+        responses: {
+            /** @description The admin and tenant policies and the one in force */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdlePolicies"];
+                };
+            };
+            /** @description VALIDATION_FAILED (belowPercent outside 0-100, forMinutes outside 10-1440 or not whole, an unknown action, workload or field), INVALID_JSON or BODY_REQUIRED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDLE_POLICY_LOOSER_THAN_ADMIN: details name each field looser than the admin's */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteIdlePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDLE_POLICY_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAdminIdlePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The admin and tenant policies and the one in force */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdlePolicies"];
+                };
+            };
+            /** @description INVALID_TENANT_ID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description ADMIN_REQUIRED: the token is not in the admin group */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putAdminIdlePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdlePolicyRequest"];
+            };
+        };
+        responses: {
+            /** @description The admin and tenant policies and the one in force */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdlePolicies"];
+                };
+            };
+            /** @description VALIDATION_FAILED (belowPercent outside 0-100, forMinutes outside 10-1440 or not whole, an unknown action, workload or field), INVALID_JSON or BODY_REQUIRED, INVALID_TENANT_ID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description ADMIN_REQUIRED: the token is not in the admin group */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteAdminIdlePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description INVALID_TENANT_ID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description ADMIN_REQUIRED: the token is not in the admin group */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDLE_POLICY_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWarmPools: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The warm pools */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        warmPools: components["schemas"]["WarmPool"][];
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description ADMIN_REQUIRED: the token is not in the admin group */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWarmPool: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pool */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WarmPool"];
+                };
+            };
+            /** @description INVALID_WARM_POOL_NAME */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description ADMIN_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description WARM_POOL_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putWarmPool: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WarmPoolRequest"];
+            };
+        };
+        responses: {
+            /** @description The pool, redefined */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WarmPool"];
+                };
+            };
+            /** @description The pool, created */
+            201: {
+                headers: {
+                    /** @description The pool’s URL */
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WarmPool"];
+                };
+            };
+            /** @description VALIDATION_FAILED, INVALID_JSON, BODY_REQUIRED, INVALID_WARM_POOL_NAME, UNKNOWN_REGION, UNKNOWN_INSTANCE_TYPE, UNKNOWN_ZONE, INVALID_IMAGE, UNKNOWN_IMAGE_VERSION or PREPULL_TOO_LONG */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description ADMIN_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteWarmPool: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description INVALID_WARM_POOL_NAME */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description ADMIN_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description WARM_POOL_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -59,6 +59,8 @@ const FUNCTION_NAMES = [
   'scalingEvaluator',
   'audit',
   'interruptionHandler',
+  'taskEvents',
+  'warmPoolFiller',
 ] as const satisfies readonly (keyof GpurentStack['functions'])[];
 
 /** The wiring the function's handler builds its ports from: functions/<handler>/wiring.ts, its one export. */
@@ -87,7 +89,7 @@ describe('gpurent stack: one stack with every resource of the walking skeleton',
     template.resourceCountIs('AWS::SQS::Queue', 2 * Object.keys(QUEUES).length);
     template.resourceCountIs('AWS::SNS::Topic', Object.keys(TOPICS).length);
     template.resourceCountIs('AWS::Events::EventBus', 1);
-    template.resourceCountIs('AWS::Scheduler::Schedule', 5);
+    template.resourceCountIs('AWS::Scheduler::Schedule', 6);
     template.resourceCountIs('AWS::ApiGatewayV2::Api', 1);
     template.resourceCountIs('AWS::ApiGatewayV2::Route', API_ROUTES.length);
     template.resourceCountIs('AWS::ApiGatewayV2::Authorizer', 1);
@@ -473,14 +475,22 @@ describe('functions', () => {
   );
 
   it('points the table variables at the right tables', () => {
-    const apiFn = template.toJSON().Resources[logicalIdOf(stack, stack.functions.api)] as Resource;
-    const variables = environmentOf(apiFn);
-    for (const [name, definition] of Object.entries(TABLES)) {
-      expect(variables[definition.envVar]).toEqual({
-        Ref: logicalIdOf(stack, stack.data.tables[name as keyof typeof TABLES]),
-      });
+    const resources = template.toJSON().Resources as Record<string, Resource>;
+    const pointed = new Set<string>();
+    // Each function carries the variables of the tables its wiring reaches: every one it carries names its own table.
+    for (const fn of Object.values(stack.functions)) {
+      const variables = environmentOf(resources[logicalIdOf(stack, fn)] as Resource);
+      for (const [name, definition] of Object.entries(TABLES)) {
+        if (variables[definition.envVar] === undefined) continue;
+        pointed.add(name);
+        expect(variables[definition.envVar]).toEqual({
+          Ref: logicalIdOf(stack, stack.data.tables[name as keyof typeof TABLES]),
+        });
+      }
     }
-    expect(variables.LEASE_COMMANDS_QUEUE_URL).toEqual({
+    expect(pointed.size).toBeGreaterThan(0);
+    const apiFn = resources[logicalIdOf(stack, stack.functions.api)] as Resource;
+    expect(environmentOf(apiFn).LEASE_COMMANDS_QUEUE_URL).toEqual({
       Ref: logicalIdOf(stack, stack.queues.queues.leaseCommands.queue),
     });
   });
@@ -495,11 +505,17 @@ describe('functions', () => {
   });
 
   it('lets the API, the reconciler and the worker (an expiry becomes a release command) send lease commands', () => {
-    for (const fn of ['api', 'reconciler', 'leaseWorker'] as const) {
-      expect(statementWith(statementsOf(fn), 'sqs:SendMessage')?.Resource).toEqual({
-        'Fn::GetAtt': [logicalIdOf(stack, stack.queues.queues.leaseCommands.queue), 'Arn'],
-      });
+    const queueArn = (queue: 'leaseCommands' | 'warmPoolFill') => ({
+      'Fn::GetAtt': [logicalIdOf(stack, stack.queues.queues[queue].queue), 'Arn'],
+    });
+    for (const fn of ['api', 'reconciler'] as const) {
+      expect(statementWith(statementsOf(fn), 'sqs:SendMessage')?.Resource).toEqual(queueArn('leaseCommands'));
     }
+    // The worker also asks the warm-pool filler to top a pool up after a lease took a machine.
+    expect(statementWith(statementsOf('leaseWorker'), 'sqs:SendMessage')?.Resource).toEqual([
+      queueArn('leaseCommands'),
+      queueArn('warmPoolFill'),
+    ]);
     expect(statementWith(statementsOf('leaseWorker'), 'sqs:ReceiveMessage')).toBeDefined();
     // Metering sends only to its own work queue (the overflow of a run), never lease commands.
     expect(statementWith(statementsOf('metering'), 'sqs:SendMessage')?.Resource).toEqual({
@@ -538,6 +554,8 @@ const EC2_CAPABILITY_ACTIONS: Record<string, readonly string[]> = {
   imageVersions: ['ec2:DescribeLaunchTemplateVersions', 'ec2:CreateLaunchTemplateVersion'],
   launch: ['ec2:RunInstances', 'ec2:CreateTags', 'iam:PassRole'],
   terminate: ['ec2:TerminateInstances'],
+  warmStop: ['ec2:StopInstances'],
+  warmStart: ['ec2:StartInstances', 'ec2:CreateTags', 'ec2:DeleteTags'],
 };
 const DYNAMODB_READS = new Set([
   'dynamodb:BatchGetItem',
@@ -628,6 +646,8 @@ describe('least privilege: every grant follows from what the handler builds', ()
             ).toContain('arm');
         } else if (service === 'cloudwatch') {
           expect(of('gpuMetrics').length, where).toBeGreaterThan(0);
+        } else if (service === 'ssm') {
+          expect(of('tasks').length, where).toBeGreaterThan(0);
         } else if (action === 'iam:PassRole') {
           const passesSender = JSON.stringify(statement.Resource).includes(
             logicalIdOf(stack, stack.leaseExpiry.senderRole),
@@ -657,6 +677,16 @@ describe('least privilege: every grant follows from what the handler builds', ()
             capabilities.flatMap((c) => EC2_CAPABILITY_ACTIONS[c] ?? []),
             where,
           ).toContain(action);
+        } else if (action === 'logs:GetLogEvents' || action === 'logs:FilterLogEvents') {
+          expect(of('logGroup').length, where).toBeGreaterThan(0);
+          expect(JSON.stringify(statement.Resource), where).toContain(
+            logicalIdOf(stack, stack.tasks.taskOutput),
+          );
+        } else if (service === 'sts') {
+          expect(of('sessionRole').length, where).toBeGreaterThan(0);
+          expect(JSON.stringify(statement.Resource), where).toContain(
+            logicalIdOf(stack, stack.tasks.sessionRole),
+          );
         } else {
           // Tracing, the function's own log group, and the alerts topic's key.
           expect(['xray', 'logs', 'kms'], where).toContain(service);
@@ -746,6 +776,14 @@ describe('EC2 permissions', () => {
       'ec2:DescribeSubnets',
     ]);
     expect(statementWith(statementsOf('reconciler'), 'ec2:RunInstances')).toBeUndefined();
+  });
+
+  it('lets the warm-pool filler stop managed instances and never start one; only the lease worker starts them', () => {
+    const stop = statementWith(statementsOf('warmPoolFiller'), 'ec2:StopInstances');
+    expect(stop?.Condition).toEqual({ StringEquals: { 'aws:ResourceTag/gpurent:managed': 'true' } });
+    expect(statementWith(statementsOf('warmPoolFiller'), 'ec2:StartInstances')).toBeUndefined();
+    const start = statementWith(statementsOf('leaseWorker'), 'ec2:StartInstances');
+    expect(start?.Condition).toEqual({ StringEquals: { 'aws:ResourceTag/gpurent:managed': 'true' } });
   });
 });
 

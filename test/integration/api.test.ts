@@ -303,6 +303,7 @@ describe('usage', () => {
       seconds: 0,
       costMicroUsd: 0,
       costUsd: 0,
+      idleMicroUsd: 0,
       groups: [],
     });
   });

@@ -102,7 +102,7 @@ describe('the packed gpurent package, installed into a fresh prefix', () => {
       expect.objectContaining({ key: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), seconds: 60 }),
     ]);
     const table = await gpurent('usage', '--group-by', 'day');
-    expect(table.stdout).toMatch(/^DAY\s+INSTANCE-SECONDS\s+COST USD$/m);
+    expect(table.stdout).toMatch(/^DAY\s+INSTANCE-SECONDS\s+COST USD\s+IDLE USD$/m);
     expect(table.stdout).toMatch(new RegExp(`^${usage.groups[0].key}\\s+60\\s`, 'm'));
 
     expect((await gpurent('lease', 'rm', lease.leaseId)).code).toBe(0);

@@ -215,6 +215,7 @@ describe('gpurent CLI against the local stack', () => {
     const human = await gpurent(['audit', month]);
     expect(human.stdout).toMatch(new RegExp(`^month:\\s+${month} \\(to date\\)`));
     expect(human.stdout).toMatch(/^MODE\s+SECONDS\s+COST USD\s+SHARE %/m);
+    expect(human.stdout).toMatch(/^tasks:\s+[\d.]+ task-hours/m);
 
     const page = await gpurent(['audit', month, '--html', 'report.html', '--json']);
     expect(page.code).toBe(0);
@@ -229,9 +230,9 @@ describe('gpurent CLI against the local stack', () => {
     // The metrics test published 40..80 % for the lease's GPU: the GPU-minute average is 60 %.
     expect(json(result).gpuUtilization).toMatchObject({ percent: 60 });
     expect(json(result).days.at(-1)).toMatchObject({ day: today(), peakConcurrentGpus: 1 });
-    expect((await gpurent(['profile'])).stdout).toMatch(
-      /^DAY\s+GPU-HOURS\s+AVG GPUS\s+PEAK GPUS\s+GPU UTIL/m,
-    );
+    const table = (await gpurent(['profile'])).stdout;
+    expect(table).toMatch(/^DAY\s+GPU-HOURS\s+AVG GPUS\s+PEAK GPUS\s+GPU UTIL/m);
+    expect(table).toMatch(/TASK-H\s+TASK WAIT P50 S\s+TASK WAIT P95 S/);
   });
 
   it('usage: groups and a total', async () => {

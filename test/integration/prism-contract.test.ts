@@ -144,7 +144,7 @@ async function emulatorAmi(region: string): Promise<string> {
 }
 
 /** Valid calls, in an order where each finds what an earlier one made; every operation at least once. */
-async function validCalls(leaseId: string): Promise<Call[]> {
+async function validCalls(leaseId: string, taskLeaseId: string): Promise<Call[]> {
   const amis = { 'us-east-1': await emulatorAmi('us-east-1'), 'us-west-2': await emulatorAmi('us-west-2') };
   return [
     { operationId: 'getHealth', method: 'GET', path: '/v1/health', token: 'none', status: 200 },
@@ -286,10 +286,92 @@ async function validCalls(leaseId: string): Promise<Call[]> {
       status: 200,
     },
     { operationId: 'listImages', method: 'GET', path: '/v1/admin/images', token: 'admin', status: 200 },
+    {
+      operationId: 'putWarmPool',
+      method: 'PUT',
+      path: '/v1/admin/warm-pools/prism',
+      token: 'admin',
+      // Size 0: the pool is defined, and no machine is launched for it.
+      body: { region: 'us-east-1', instanceType: 'g5.xlarge', size: 0, image: 'prism' },
+      status: 201,
+    },
+    {
+      operationId: 'listWarmPools',
+      method: 'GET',
+      path: '/v1/admin/warm-pools',
+      token: 'admin',
+      status: 200,
+    },
+    {
+      operationId: 'getWarmPool',
+      method: 'GET',
+      path: '/v1/admin/warm-pools/prism',
+      token: 'admin',
+      status: 200,
+    },
+    {
+      operationId: 'deleteWarmPool',
+      method: 'DELETE',
+      path: '/v1/admin/warm-pools/prism',
+      token: 'admin',
+      status: 204,
+    },
     { operationId: 'getImage', method: 'GET', path: '/v1/admin/images/prism', token: 'admin', status: 200 },
+    { operationId: 'openLeaseSession', method: 'POST', path: `/v1/leases/${leaseId}/session`, status: 201 },
+    { operationId: 'getLeaseLogs', method: 'GET', path: `/v1/leases/${taskLeaseId}/logs`, status: 200 },
+    {
+      operationId: 'putAdminIdlePolicy',
+      method: 'PUT',
+      path: `/v1/admin/tenants/${LOCAL_TENANT}/idle-policy`,
+      token: 'admin',
+      body: { action: 'notify', belowPercent: 5, forMinutes: 60 },
+      status: 200,
+    },
+    {
+      operationId: 'getAdminIdlePolicy',
+      method: 'GET',
+      path: `/v1/admin/tenants/${LOCAL_TENANT}/idle-policy`,
+      token: 'admin',
+      status: 200,
+    },
+    {
+      operationId: 'putIdlePolicy',
+      method: 'PUT',
+      path: '/v1/idle-policy',
+      body: { action: 'release', belowPercent: 10, forMinutes: 30 },
+      status: 200,
+    },
+    { operationId: 'getIdlePolicy', method: 'GET', path: '/v1/idle-policy', status: 200 },
+    { operationId: 'deleteIdlePolicy', method: 'DELETE', path: '/v1/idle-policy', status: 204 },
+    {
+      operationId: 'deleteAdminIdlePolicy',
+      method: 'DELETE',
+      path: `/v1/admin/tenants/${LOCAL_TENANT}/idle-policy`,
+      token: 'admin',
+      status: 204,
+    },
     { operationId: 'releaseLease', method: 'DELETE', path: `/v1/leases/${leaseId}`, status: 202 },
     { operationId: 'getLease', method: 'GET', path: `/v1/leases/${leaseId}`, status: 200 },
   ];
+}
+
+/** The tenant of the local stack's tenant token. */
+const LOCAL_TENANT = 'local-tenant';
+
+/** Waits, on the API itself rather than through Prism, until the lease satisfies `done`. */
+async function until(
+  leaseId: string,
+  done: (lease: { status: string; task?: { status: string } }) => boolean,
+) {
+  for (let attempt = 0; attempt < 600; attempt++) {
+    const response = await fetch(`${stack.apiUrl}/v1/leases/${leaseId}`, {
+      headers: { authorization: `Bearer ${stack.token}` },
+    });
+    const lease = (await response.json()) as { status: string; task?: { status: string } };
+    if (done(lease)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`lease ${leaseId} did not get there in time`);
 }
 
 const createLease: Call = {
@@ -457,9 +539,20 @@ describe("the API through Prism's validation proxy", () => {
   it('answers every operation, valid calls and refusals, as docs/openapi.json describes', async () => {
     const created = await call(createLease);
     const leaseId = (JSON.parse(created.text) as { leaseId: string }).leaseId;
-    const valid = [createLease, ...(await validCalls(leaseId))];
+    // A lease with a task, for its logs; a session needs a RUNNING lease.
+    const withTask = await call({
+      ...createLease,
+      headers: { 'idempotency-key': `prism-task-${now}` },
+      body: { workload: 'batch', gpus: 1, task: { command: ['echo', 'prism'] } },
+    });
+    const taskLeaseId = (JSON.parse(withTask.text) as { leaseId: string }).leaseId;
+    await until(leaseId, (lease) => lease.status === 'RUNNING');
+    await until(taskLeaseId, (lease) => lease.task?.status === 'SUCCEEDED');
+    const valid = [createLease, ...(await validCalls(leaseId, taskLeaseId))];
     const invalid = invalidCalls();
-    const problems: string[] = created.violations ? [`createLease: ${created.violations}`] : [];
+    const problems: string[] = [created, withTask].flatMap((answer) =>
+      answer.violations ? [`createLease: ${answer.violations}`] : [],
+    );
     for (const request of [...valid.slice(1), ...invalid]) {
       const answer = await call(request);
       const where = `${request.method} ${request.path} (${request.operationId})`;

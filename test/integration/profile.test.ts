@@ -58,6 +58,12 @@ describe('GET /v1/profile', () => {
       measuredGpuHours: 0,
       gpusWithoutTelemetry: 1,
     });
+    // A lease without a task: no task time, no wait to a task's start.
+    expect(body.days[0].tasks).toEqual({
+      runSeconds: 0,
+      waitSeconds: { tasks: 0, p50: null, p95: null },
+      byWorkload: {},
+    });
   });
 
   it.each([

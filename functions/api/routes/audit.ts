@@ -51,6 +51,18 @@ export const auditRoutes = {
   'GET /v1/audit/{month}/report.html': { handle: getAuditReport },
 } as const satisfies Routes;
 
+const taskTimeProperties = {
+  runSeconds: { type: 'integer' },
+  waitSeconds: {
+    type: 'object',
+    properties: {
+      tasks: { type: 'integer', description: 'Tasks started, of the leases requested in the window' },
+      p50: { type: ['number', 'null'] },
+      p95: { type: ['number', 'null'] },
+    },
+  },
+};
+
 export const auditOpenApi = (): OpenApiGroup<keyof typeof auditRoutes> => {
   // auditableMonth checks it (and that the month has begun).
   const monthParameter = {
@@ -177,6 +189,24 @@ export const auditOpenApi = (): OpenApiGroup<keyof typeof auditRoutes> => {
               },
             },
           },
+          tasks: {
+            type: 'object',
+            description:
+              "The tasks of the tenant's leases (from the task state on each lease): seconds run, and the wait in seconds from lease request to task start of the leases requested in the month / that day, overall and by workload",
+            properties: {
+              source: { type: 'string', enum: ['lease-tasks'] },
+              month: ref('TaskTime'),
+              daily: {
+                type: 'array',
+                items: {
+                  allOf: [
+                    { type: 'object', properties: { day: { type: 'string', format: 'date' } } },
+                    ref('TaskTime'),
+                  ],
+                },
+              },
+            },
+          },
           findings: {
             type: 'array',
             description: 'What idle reserved capacity and interruptions mean for the tenant',
@@ -228,6 +258,20 @@ export const auditOpenApi = (): OpenApiGroup<keyof typeof auditRoutes> => {
           description:
             'The month replayed through the planner with the live policies, at the planner’s model prices (every GPU a p3.2xlarge, V100 spot traces; see model.note): savings compare the month as it ran with the policy at those prices.',
         },
+      ),
+      TaskTime: responseObject(
+        {
+          ...taskTimeProperties,
+          byWorkload: {
+            type: 'object',
+            description: 'The same figures per workload that had a task run or start',
+            properties: Object.fromEntries(
+              WORKLOADS.map((w) => [w, { type: 'object', properties: taskTimeProperties }]),
+            ),
+          },
+        },
+        [],
+        { description: 'Seconds the tasks ran, and the wait (seconds) from lease request to task start' },
       ),
     },
     operations: {

@@ -1,8 +1,12 @@
 import type { LeaseStatus, LeaseView } from '../../../shared/domain/lease';
 import type { ScalingGroupSpec } from '../../../shared/domain/scaling';
 import type { AuditStore, SpotTraceSource } from '../../../shared/ports/audits';
+import type { IdleLedger, IdlePolicyRepository } from '../../../shared/ports/idle';
 import type { MetricReader } from '../../../shared/ports/metrics';
 import type { ScalingGroup } from '../../../shared/ports/scaling-groups';
+import type { ScopedCredentials } from '../../../shared/ports/scoped-credentials';
+import type { TaskLogs } from '../../../shared/ports/task-logs';
+import type { WarmPoolRepository } from '../../../shared/ports/warm-pools';
 import type { CreateLeaseRequest, LeaseCreationDeps } from '../../../shared/usecases/create-lease';
 import type { ControlPlane } from '../../../shared/usecases/dependencies';
 import type { InstanceGpuMetrics, MetricsWindow } from '../../../shared/usecases/lease-metrics';
@@ -14,6 +18,15 @@ export type ApiDeps = LeaseCreationDeps &
     readonly spotTraces: SpotTraceSource;
     /** GPU telemetry: the lease metrics route, the profile and the audit read it. */
     readonly metrics: MetricReader;
+    /** Tasks' output (GET /v1/leases/{id}/logs). */
+    readonly taskLogs: TaskLogs;
+    /** Credentials for Session Manager to one lease's instances (POST /v1/leases/{id}/session). */
+    readonly sessions: ScopedCredentials;
+    readonly idlePolicies: IdlePolicyRepository;
+    /** The waste ledger's rollups: usage, the profile and the audit show idle time. */
+    readonly idleLedger: IdleLedger;
+    /** Warm pools (the admin routes define them; the filler keeps them at size). */
+    readonly warmPools: WarmPoolRepository;
   };
 
 /** What the routes are given by the API's composition root. */

@@ -1,7 +1,10 @@
 import { ClientError } from '../../../shared/client-error';
 import { PROJECT_PATTERN } from '../../../shared/domain/budgets/budget';
-import { LEASE_STATUSES, MAX_GPUS_PER_LEASE, RENTAL_MODES, WORKLOADS } from '../../../shared/domain/lease';
+import { DeadlineRequestError, deadlineRequestProblem } from '../../../shared/domain/deadlines/lease-request';
+import { LEASE_STARTS, LEASE_STATUSES, RENTAL_MODES, WORKLOADS } from '../../../shared/domain/lease';
 import { leaseDurationMinutes } from '../../../shared/domain/lease-expiry';
+import { secretsOutsidePrefix, taskSpecSchema } from '../../../shared/domain/tasks/spec';
+import { leaseGpusSchema } from '../../../shared/domain/waste/fractional';
 import { LeaseNotFoundError } from '../../../shared/errors';
 import { LEASE_ID_PATTERN } from '../../../shared/ids';
 import type { CreateLeaseRequest } from '../../../shared/usecases/create-lease';
@@ -25,6 +28,7 @@ import {
 } from '../openapi-parts';
 import { pathParameter, pathValue } from '../path';
 import type { Routes } from '../routing';
+import { taskOpenApiSchema } from '../task-view';
 import type { ApiContext } from './context';
 
 export const regionName = z
@@ -34,7 +38,9 @@ export const regionName = z
 export const createLeaseBody = z
   .strictObject({
     workload: z.enum(WORKLOADS),
-    gpus: z.number().check(z.int(), z.gte(1), z.lte(MAX_GPUS_PER_LEASE)),
+    gpus: leaseGpusSchema.check(
+      z.describe('Whole GPUs (1-8), or 0.125, 0.25 or 0.5 of one GPU on a fractional type (g6f, gr6f)'),
+    ),
     instanceType: z.optional(
       z.string().check(z.regex(/^[a-z0-9-]+\.[a-z0-9]+$/, 'must be an EC2 instance type such as g5.xlarge')),
     ),
@@ -86,6 +92,9 @@ export const createLeaseBody = z
       .check(
         z.describe("Pin the lease to this image version (default: the default image's current version)"),
       ),
+    task: z
+      .optional(taskSpecSchema)
+      .check(z.describe('Work to run on the lease once it runs (SSM Run Command); see the Task schema')),
   })
   .check(
     z.refine((body) => body.instanceType === undefined || body.gpuModel === undefined, {
@@ -109,6 +118,9 @@ export const leaseIdParameter = pathParameter(
   (id) => `"${id}" is not a lease id (lease_ followed by 26 characters)`,
 );
 
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
 export async function postLease(event: ApiEvent, ctx: ApiContext): Promise<ApiResult> {
   const tenantId = tenantOf(event);
   const idempotencyKey = event.headers['idempotency-key'];
@@ -119,7 +131,22 @@ export async function postLease(event: ApiEvent, ctx: ApiContext): Promise<ApiRe
       'Send an Idempotency-Key header of 8-128 letters, digits or ._:- (a UUID works); retries reuse it',
     );
   }
-  const body = validate(createLeaseBody, parseJsonBody(event), 'body');
+  const raw = parseJsonBody(event);
+  // Deadlines belong to the task; named on a lease without one, they get the code that says why.
+  if (isObject(raw) && raw.deadline !== undefined) {
+    const problem = deadlineRequestProblem({ hasTask: raw.task !== undefined });
+    if (problem) throw new DeadlineRequestError(problem);
+  }
+  const body = validate(createLeaseBody, raw, 'body');
+  const [outside] = body.task ? secretsOutsidePrefix(body.task, tenantId) : [];
+  if (outside !== undefined) {
+    throw new ClientError(
+      400,
+      'VALIDATION_FAILED',
+      `task.secrets.${outside} must name an SSM parameter under /gpurent/${tenantId}/ or a Secrets Manager secret under gpurent/${tenantId}/`,
+      `task.secrets.${outside}`,
+    );
+  }
   const request: CreateLeaseRequest = { tenantId, ...body };
   const lease = await ctx.createLeaseOnce({ tenantId, idempotencyKey, request });
   return json(
@@ -203,7 +230,7 @@ export const leaseOpenApi = (): OpenApiGroup<keyof typeof leaseRoutes> => ({
         leaseId: { type: 'string' },
         status: { type: 'string', enum: LEASE_STATUSES },
         workload: { type: 'string', enum: WORKLOADS },
-        gpus: { type: 'integer' },
+        gpus: { type: 'number', description: 'Whole GPUs, or 0.125, 0.25 or 0.5 of one GPU' },
         instanceType: { type: 'string' },
         requestedMode: { type: 'string', enum: RENTAL_MODES },
         project: {
@@ -214,6 +241,10 @@ export const leaseOpenApi = (): OpenApiGroup<keyof typeof leaseRoutes> => ({
         createdAt: instant,
         updatedAt: instant,
         releaseRequestedAt: instant,
+        releaseReason: {
+          type: 'string',
+          description: 'Why gpurent released the lease on its own (an idle policy, with the figures)',
+        },
         endedAt: instant,
         failureReason: { type: 'string' },
         expiresAt: { ...instant, description: 'When the lease is released on its own; absent: never' },
@@ -223,15 +254,23 @@ export const leaseOpenApi = (): OpenApiGroup<keyof typeof leaseRoutes> => ({
         dataGb: { type: 'number' },
         maxHourlyPrice: usd,
         placement: ref('Placement'),
+        start: {
+          type: 'string',
+          enum: LEASE_STARTS,
+          description: 'warm: started stopped machines of a warm pool; cold: launched',
+        },
+        secondsToRunning: { type: 'number', description: 'From the lease’s creation to RUNNING' },
         costMicroUsd: micro,
         costUsd: usd,
         instances: { type: 'array', items: ref('Instance') },
+        task: ref('Task'),
       },
       [
         'requestedMode',
         'project',
         'mode',
         'releaseRequestedAt',
+        'releaseReason',
         'endedAt',
         'failureReason',
         'expiresAt',
@@ -241,8 +280,12 @@ export const leaseOpenApi = (): OpenApiGroup<keyof typeof leaseRoutes> => ({
         'dataGb',
         'maxHourlyPrice',
         'placement',
+        'task',
+        'start',
+        'secondsToRunning',
       ],
     ),
+    Task: taskOpenApiSchema,
     Placement: responseObject(
       {
         region: { type: 'string' },
@@ -284,7 +327,7 @@ export const leaseOpenApi = (): OpenApiGroup<keyof typeof leaseRoutes> => ({
           ),
         },
         '400': errorResponse(
-          'VALIDATION_FAILED, INVALID_JSON, BODY_REQUIRED, IDEMPOTENCY_KEY_REQUIRED, UNSUPPORTED_INSTANCE_TYPE, UNKNOWN_REGION, UNKNOWN_GPU_MODEL, UNKNOWN_IMAGE or MAX_PRICE_BELOW_EVERY_POOL',
+          'VALIDATION_FAILED, INVALID_JSON, BODY_REQUIRED, IDEMPOTENCY_KEY_REQUIRED, UNSUPPORTED_INSTANCE_TYPE, UNKNOWN_REGION, UNKNOWN_GPU_MODEL, UNKNOWN_IMAGE, MAX_PRICE_BELOW_EVERY_POOL, or for a task deadline deadline-in-past, deadline-before-work, deadline-without-task or deadline-with-on-demand (details name the field)',
         ),
         '402': errorResponse(
           'BUDGET_EXCEEDED: a block-new-leases budget in the lease’s scope (tenant or project) has reached its limit; details name the budget',

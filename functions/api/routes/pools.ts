@@ -1,6 +1,7 @@
-import { MAX_GPUS_PER_LEASE, type RentalMode, WORKLOADS } from '../../../shared/domain/lease';
+import { type RentalMode, WORKLOADS } from '../../../shared/domain/lease';
 import { microToUsd } from '../../../shared/domain/money';
 import { assessPool, isBackedOff, type PlacementRequest, rankPools } from '../../../shared/domain/placement';
+import { leaseGpusSchema } from '../../../shared/domain/waste/fractional';
 import { allowedRegions, candidateInstanceTypes } from '../../../shared/usecases/lease-shape';
 import { livePools } from '../../../shared/usecases/pools';
 import * as z from '../../../shared/zod';
@@ -22,7 +23,7 @@ const POOL_MODES = ['on-demand', 'spot'] as const satisfies readonly RentalMode[
 
 const poolsQuery = z
   .strictObject({
-    gpus: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(MAX_GPUS_PER_LEASE)), 1),
+    gpus: z._default(z.pipe(z.coerce.number(), leaseGpusSchema), 1),
     gpuModel: z.optional(z.string().check(z.minLength(1), z.maxLength(64))),
     instanceType: z.optional(
       z.string().check(z.regex(/^[a-z0-9-]+\.[a-z0-9]+$/, 'must be an EC2 instance type')),
@@ -151,7 +152,12 @@ export const poolOpenApi = (): OpenApiGroup<keyof typeof poolRoutes> => ({
       description:
         'Each pool with its price and where the price comes from, its availability mark and its rank per mode (1: what placement would try first) for the sample request the query describes.',
       parameters: [
-        { name: 'gpus', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 8, default: 1 } },
+        {
+          name: 'gpus',
+          in: 'query',
+          description: 'Whole GPUs (1-8), or 0.125, 0.25 or 0.5 of one GPU',
+          schema: { type: 'number', enum: [0.125, 0.25, 0.5, 1, 2, 3, 4, 5, 6, 7, 8], default: 1 },
+        },
         { name: 'gpuModel', in: 'query', schema: { type: 'string' } },
         { name: 'instanceType', in: 'query', schema: { type: 'string' } },
         { name: 'workload', in: 'query', schema: { type: 'string', enum: WORKLOADS, default: 'batch' } },

@@ -6,6 +6,9 @@ import {
   UTILIZATION_METHOD,
   utilizationOfAll,
 } from '../../../shared/domain/gpu-utilization';
+import { dayOf } from '../../../shared/domain/spend';
+import { dailyTaskTime, NO_TASK_TIME, tasksOf } from '../../../shared/domain/tasks/task-time';
+import { idleShareOfDay } from '../../../shared/domain/waste/idle-usage';
 import { allLeasesOf } from '../../../shared/usecases/all-leases';
 import { readGpuUtilization } from '../../../shared/usecases/gpu-utilization';
 import { type ApiEvent, type ApiResult, json, tenantOf, validate } from '../http';
@@ -27,7 +30,8 @@ import type { ApiContext } from './context';
  * The tenant's demand per UTC day: GPU-hours, average and peak concurrent GPUs
  * by workload and mode, the wait from request to running, and the GPU
  * utilization its instances' telemetry shows (null with `telemetry: "none"`
- * for a day no GPU sent a sample).
+ * for a day no GPU sent a sample), and its tasks' run time and wait from
+ * request to task start.
  */
 export async function getProfile(event: ApiEvent, ctx: ApiContext): Promise<ApiResult> {
   const tenantId = tenantOf(event);
@@ -36,16 +40,20 @@ export async function getProfile(event: ApiEvent, ctx: ApiContext): Promise<ApiR
   const toMs = Math.min(range.toMs, nowMs);
   const gpusOf = (instanceType: string) => ctx.deps.catalog.gpusPerInstance(instanceType);
   const leases = await allLeasesOf(ctx.deps.leases, tenantId);
-  const measured = await readGpuUtilization(ctx.deps.metrics, leases, {
+  const measured = await readGpuUtilization(ctx.deps.metrics, ctx.deps.catalog, leases, {
     fromMs: range.fromMs,
     toMs,
     nowMs,
     periodMs: UTILIZATION_DAY_MS,
   });
   const utilization = dailyUtilization(measured, range.fromMs, toMs);
+  const idle = await ctx.deps.idleLedger.dailyIdle(tenantId, dayOf(range.fromMs), dayOf(toMs));
+  const tasks = dailyTaskTime(tasksOf(leases), range.fromMs, toMs, nowMs);
   const days = demandProfile(leases, range.fromMs, range.toMs, nowMs, gpusOf).map((day) => ({
     ...day,
+    tasks: tasks.get(day.day) ?? NO_TASK_TIME,
     gpuUtilization: utilization.get(day.day) ?? NO_TELEMETRY,
+    ...idleShareOfDay(idle, day.day, day.gpuHours),
   }));
   return json(200, {
     from: new Date(range.fromMs).toISOString(),
@@ -66,14 +74,14 @@ export const profileOpenApi = (): OpenApiGroup<keyof typeof profileRoutes> => ({
     'GET /v1/profile': {
       operationId: 'getDemandProfile',
       summary:
-        'Demand profile per UTC day: GPU-hours, average and peak concurrent GPUs, wait to RUNNING, GPU utilization',
+        'Demand profile per UTC day: GPU-hours, average and peak concurrent GPUs, wait to RUNNING, task time, GPU utilization',
       description:
-        "Per UTC day of the range: GPU-hours, average and peak concurrent GPUs by workload and mode, the wait from request to RUNNING, and the GPU utilization the instances' telemetry shows.",
+        "Per UTC day of the range: GPU-hours, average and peak concurrent GPUs by workload and mode, the wait from request to RUNNING, task run time and wait from request to task start by workload, and the GPU utilization the instances' telemetry shows.",
       parameters: rangeParameters,
       responses: {
         '200': {
           description:
-            'days[]: {day, gpuHours, avgConcurrentGpus, peakConcurrentGpus, waitSeconds: {leases, p50, p95}, byWorkload, byMode, gpuUtilization}; gpuUtilization (the range and each day) from the GPU telemetry, gpuUtilizationNote says how it is computed',
+            'days[]: {day, gpuHours, avgConcurrentGpus, peakConcurrentGpus, waitSeconds: {leases, p50, p95}, byWorkload, byMode, tasks, gpuUtilization, idleGpuHours, idleMicroUsd, idleShare}; tasks: {runSeconds, waitSeconds: {tasks, p50, p95}, byWorkload} (seconds the tasks ran that day, and the wait from lease request to task start of the leases requested that day); idle figures from the waste ledger (idleShare: idle GPU-hours over GPU-hours, null on a day no GPU ran); gpuUtilization (the range and each day) from the GPU telemetry, gpuUtilizationNote says how it is computed',
           content: jsonContent(
             responseObject({
               from: instant,

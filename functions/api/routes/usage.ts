@@ -10,6 +10,7 @@ import {
   type UsageLine,
 } from '../../../shared/domain/usage';
 import { usageExportCsv } from '../../../shared/domain/usage-export';
+import { idleUsage } from '../../../shared/domain/waste/idle-usage';
 import { allLeasesOf } from '../../../shared/usecases/all-leases';
 import * as z from '../../../shared/zod';
 import { type ApiEvent, type ApiResult, json, tenantOf, validate } from '../http';
@@ -58,6 +59,7 @@ export async function getUsage(event: ApiEvent, ctx: ApiContext): Promise<ApiRes
   const toDay = dayOf(range.toMs - 1);
   const lines = await usageLines(ctx, tenantId, range.groupBy, fromDay, toDay);
   const summary = summarizeUsage(lines, range.groupBy);
+  const idle = idleUsage(await ctx.deps.idleLedger.dailyIdle(tenantId, fromDay, toDay), range.groupBy);
   const endOfLastDay = Date.parse(`${toDay}T00:00:00Z`) + DAY_MS;
   return json(200, {
     from: `${fromDay}T00:00:00.000Z`,
@@ -67,11 +69,13 @@ export async function getUsage(event: ApiEvent, ctx: ApiContext): Promise<ApiRes
     seconds: summary.seconds,
     costMicroUsd: summary.microUsd,
     costUsd: microToUsd(summary.microUsd),
+    idleMicroUsd: idle.idleMicroUsd,
     groups: summary.groups.map((group) => ({
       key: group.key,
       seconds: group.seconds,
       costMicroUsd: group.microUsd,
       costUsd: microToUsd(group.microUsd),
+      idleMicroUsd: idle.byGroup === undefined ? undefined : (idle.byGroup.get(group.key) ?? 0),
     })),
   });
 }
@@ -128,14 +132,27 @@ export const usageOpenApi = (): OpenApiGroup<keyof typeof usageRoutes> => ({
         },
         costMicroUsd: micro,
         costUsd: usd,
+        idleMicroUsd: {
+          ...micro,
+          description:
+            'What the billed seconds of GPUs below the idle line cost (the waste ledger; part of costMicroUsd)',
+        },
         groups: {
           type: 'array',
-          items: responseObject({
-            key: { type: 'string' },
-            seconds: { type: 'integer', description: 'Instance-seconds billed' },
-            costMicroUsd: micro,
-            costUsd: usd,
-          }),
+          items: responseObject(
+            {
+              key: { type: 'string' },
+              seconds: { type: 'integer', description: 'Instance-seconds billed' },
+              costMicroUsd: micro,
+              costUsd: usd,
+              idleMicroUsd: {
+                ...micro,
+                description:
+                  'Idle cost of the group; absent for groupBy mode and instanceType, which the waste ledger does not keep',
+              },
+            },
+            ['idleMicroUsd'],
+          ),
         },
       },
       [],

@@ -1,6 +1,6 @@
 import type { Workload } from '../lease';
+import { MinHeap } from '../min-heap';
 import { type Capacity, CapacityLedger, type CapacityShortfall, type VcpuCatalog } from './capacity';
-import { MinHeap } from './min-heap';
 import type { Quota } from './quota';
 import { type LaunchCandidate, TenantLedger, type TenantUsage } from './tenant-ledger';
 

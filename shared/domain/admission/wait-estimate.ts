@@ -1,7 +1,7 @@
 import type { Workload } from '../lease';
+import { MinHeap } from '../min-heap';
 import { type AdmissionInput, fleetLedgerOf, passOver, type WaitingLease } from './admission-pass';
 import { type DurationBasis, type DurationSamples, remainingDuration } from './duration-history';
-import { MinHeap } from './min-heap';
 import { splitTimedOut } from './queue-timeout';
 import type { LaunchCandidate } from './tenant-ledger';
 

@@ -11,6 +11,7 @@ import { RENTAL_MODES, type RentalMode, type Workload } from '../lease';
 import { costOfSeconds, formatUsdForPeople, type MicroUsd } from '../money';
 import { BILLING_DIMENSIONS, type BillingDimension, monthBounds } from '../spend';
 import { type DimensionLine, dimensionLines } from '../usage';
+import { dailyTaskTime, type TaskOfWorkload, type TaskTimeOfWindow, taskTimeOf } from '../tasks/task-time';
 
 const HOUR_MS = 3_600_000;
 
@@ -144,6 +145,13 @@ export interface MonthlyAudit {
     /** null for an hour of the day no GPU sent a sample in: no telemetry, not 0%. */
     readonly byHourOfDay: readonly (number | null)[];
   };
+  /** The leases' tasks: seconds run and the wait from lease request to task start, by workload. */
+  readonly tasks: {
+    readonly source: 'lease-tasks';
+    readonly month: TaskTimeOfWindow;
+    /** Every day of the month (to date). */
+    readonly daily: readonly ({ readonly day: string } & TaskTimeOfWindow)[];
+  };
   /** What idle reserved capacity and interruptions mean for the tenant, in sentences. */
   readonly findings: readonly string[];
   /** null when the month had no lease to replay. */
@@ -169,6 +177,8 @@ export interface AuditInput {
   readonly instances: readonly InstanceOfWorkload[];
   /** The tenant's GPUs that ran in the month with their telemetry. */
   readonly gpus: readonly MeasuredGpu[];
+  /** The tasks of the tenant's leases. */
+  readonly tasks: readonly TaskOfWorkload[];
 }
 
 export interface InstanceOfWorkload {
@@ -247,6 +257,14 @@ export function buildMonthlyAudit(input: AuditInput): MonthlyAudit {
       month: utilizationOver(input.gpus, startMs, untilMs),
       byHourOfDay: utilizationByHourOfDay(input.gpus),
     },
+    tasks: {
+      source: 'lease-tasks',
+      month: taskTimeOf(input.tasks, startMs, untilMs, input.nowMs),
+      daily: [...dailyTaskTime(input.tasks, startMs, untilMs, input.nowMs)].map(([day, time]) => ({
+        day,
+        ...time,
+      })),
+    },
     findings: findingsOf(reserved, interruptions),
     recommendation,
   };
@@ -313,10 +331,12 @@ function byDimension(input: AuditInput): Record<BillingDimension, MicroUsd> {
 
 /**
  * Audits stored before utilization, idle reserved time and interruptions were
- * recorded have no `findings`, and lack the figures the report now draws.
+ * recorded have no `findings`, those stored before task time no `tasks`: they
+ * lack the figures the report now draws.
  */
 export function hasCurrentShape(audit: MonthlyAudit): boolean {
-  return Array.isArray((audit as Partial<MonthlyAudit>).findings);
+  const stored = audit as Partial<MonthlyAudit>;
+  return Array.isArray(stored.findings) && stored.tasks !== undefined;
 }
 
 /** The most GPUs held at once within each hour of [fromMs, toMs). */

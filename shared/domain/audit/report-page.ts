@@ -1,4 +1,4 @@
-import { RENTAL_MODES, type RentalMode } from '../lease';
+import { RENTAL_MODES, type RentalMode, WORKLOADS } from '../lease';
 import { formatUsdForPeople as money } from '../money';
 import { monthBounds } from '../spend';
 import {
@@ -44,6 +44,8 @@ ${dailyCostChart(audit)}
 ${concurrencyChart(audit)}
 <h2>GPU utilization by hour of day (UTC)</h2>
 ${utilizationChart(audit)}
+<h2>Task time by workload</h2>
+${taskTable(audit)}
 <h2>Recommendation</h2>
 ${findings(audit)}
 ${recommendation(audit)}
@@ -276,5 +278,20 @@ ${rows.join('\n')}
 ${split}<p>Spot saved <strong>${money(s.savingMicroUsd)}</strong> against on-demand for the same ${hours(s.spotSeconds)} hours (catalog prices, ${escapeXml(s.region)}). Idle reserved: <span data-field="idleGpuHours">${audit.reserved.idleGpuHours}</span> GPU-hours (${money(audit.reserved.idleMicroUsd)}) across the fleet's ${audit.reserved.commitments} commitment(s). Spot interruptions of your instances: <span data-field="interruptions">${audit.interruptions.count}</span>.</p>`;
 }
 
+function taskTable(audit: MonthlyAudit): string {
+  const { month } = audit.tasks;
+  const rows = WORKLOADS.flatMap((workload) => {
+    const time = month.byWorkload[workload];
+    if (!time) return [];
+    return [
+      `<tr data-workload="${workload}"><td>${workload}</td><td>${hours(time.runSeconds)}</td><td>${time.waitSeconds.tasks}</td><td>${wait(time.waitSeconds.p50)}</td><td>${wait(time.waitSeconds.p95)}</td></tr>`,
+    ];
+  });
+  if (rows.length === 0) return '<p data-tasks="none">No task ran this month.</p>';
+  return `<table data-tasks="${rows.length}"><tr><th>workload</th><th>task hours</th><th>tasks started</th><th>wait to start p50</th><th>p95</th></tr>${rows.join('')}</table>
+<p class="note">The wait runs from the lease request to its task's first start, of the leases requested this month.</p>`;
+}
+
+const wait = (seconds: number | null) => (seconds === null ? '–' : `${Math.round(seconds)} s`);
 const hours = (seconds: number) => (seconds / 3600).toFixed(1);
 const share = (fraction: number) => `${(fraction * 100).toFixed(1)}%`;

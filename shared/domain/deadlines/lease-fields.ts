@@ -16,6 +16,22 @@ export type DeadlineIssueCode = (typeof DEADLINE_ISSUE_CODES)[number];
 const wholeMinutes = (min: number, max: number) =>
   z.number().check(z.int(), z.gte(min), z.lte(max, `must be at most ${max} minutes`));
 
+/**
+ * Each field alone, without the clock: what the task schema (and the OpenAPI
+ * document) takes; the checks against now are `deadlineFieldsSchema`'s.
+ */
+export const deadlineFieldShapes = {
+  deadline: z.iso
+    .datetime({ offset: true })
+    .check(z.describe('Finish the work by then (a date-time with an offset); needs workMinutes')),
+  workMinutes: wholeMinutes(1, MAX_WORK_MINUTES).check(
+    z.describe('Minutes of work the task needs on one machine of its type'),
+  ),
+  restartMinutes: wholeMinutes(0, MAX_RESTART_MINUTES).check(
+    z.describe(`Minutes a restart from checkpoint costs (default ${DEFAULT_RESTART_MINUTES})`),
+  ),
+};
+
 export interface DeadlineFields {
   readonly deadline: string;
   readonly workMinutes: number;
@@ -52,9 +68,9 @@ function checkDeadline(nowMs: number) {
 export function deadlineFieldsSchema(nowMs: number) {
   return z
     .strictObject({
-      deadline: z.iso.datetime({ offset: true }),
-      workMinutes: wholeMinutes(1, MAX_WORK_MINUTES),
-      restartMinutes: z._default(wholeMinutes(0, MAX_RESTART_MINUTES), DEFAULT_RESTART_MINUTES),
+      deadline: deadlineFieldShapes.deadline,
+      workMinutes: deadlineFieldShapes.workMinutes,
+      restartMinutes: z._default(deadlineFieldShapes.restartMinutes, DEFAULT_RESTART_MINUTES),
     })
     .check(z.superRefine(checkDeadline(nowMs)));
 }

@@ -7,11 +7,20 @@ import {
   remainingMs,
   restartReserveMs,
   transferMicroUsd,
+  withinBudget,
 } from './guard';
 import type { DeadlinePolicy, DeadlinePolicyInput, SpotPoolSignal } from './policy-input';
 import { currentSpotPool, isOnTrack, isSafelyAhead, usdPerHour } from './uniform-progress';
 
 const MS_PER_HOUR = 3_600_000;
+
+/**
+ * How much cheaper, per unit of progress with the restart and the move paid,
+ * another pool must be before a running job leaves its pool for it. Chosen
+ * on the first half of the benchmark's start times (0.2 moved too eagerly,
+ * 0.5 hardly moved) and reported on the second half (BENCHMARKS.md).
+ */
+export const MOVE_SAVING = 0.3;
 
 /** A pool with capacity now, not marked unavailable within the back-off, and cheaper than on-demand. */
 function isOpen(input: DeadlinePolicyInput, pool: SpotPoolSignal, onDemandPrice: number): boolean {
@@ -45,7 +54,9 @@ function bestSpot(input: DeadlinePolicyInput): { pool: SpotPoolSignal; perMs: nu
   const onDemandPrice = Math.min(...input.onDemand.map((offer) => offer.priceMicroUsdPerHour));
   let best: { pool: SpotPoolSignal; perMs: number } | null = null;
   for (const pool of input.spot) {
+    // A pool the guard would refuse is no choice: proposing it would send the job to on-demand instead.
     if (!isOpen(input, pool, onDemandPrice)) continue;
+    if (!withinBudget(input, { kind: 'spot', zone: pool.zone, region: pool.region }, pool)) continue;
     const perMs = costPerProgressMs(input, pool);
     if (best === null || perMs < best.perMs) best = { pool, perMs };
   }
@@ -75,6 +86,15 @@ function propose(input: DeadlinePolicyInput): Proposal {
         : 'no open spot pool; staying rather than paying another restart later',
     };
   }
+  if (current && best && best.pool.zone !== current.zone) {
+    const stayPerMs = costPerProgressMs(input, current);
+    if (best.perMs < (1 - MOVE_SAVING) * stayPerMs) {
+      return onSpot(
+        best.pool,
+        `progress there costs under ${1 - MOVE_SAVING} of staying in ${current.zone}, restart and move paid`,
+      );
+    }
+  }
   if (current) return onSpot(current, 'still has capacity: stays until interrupted');
   if (best) return onSpot(best.pool, 'the cheapest progress after restart and move');
   if (!isOnTrack(input)) {
@@ -91,10 +111,11 @@ function propose(input: DeadlinePolicyInput): Proposal {
  * across every allowed pool, zones and regions, behind the guard that keeps
  * the deadline and the cost of all on-demand. Spot wherever a unit of progress
  * is cheapest after the restart and the checkpoint's move, judged by each
- * pool's recent interruptions, chosen at every (re)start; a running job stays
- * in its pool until interrupted (moving mid-run measured dearer on the traces:
- * the restart is paid for certain, the saving only while the new pool lasts); on-demand only to catch up with the
- * uniform-progress line, and off it only onto spot once two restarts ahead
+ * pool's recent interruptions, chosen at every (re)start among the pools the
+ * guard can afford; a running job stays in its pool until interrupted unless
+ * another's progress costs under 1 - MOVE_SAVING of its own (the restart is
+ * paid for certain, the saving only while the new pool lasts); on-demand only
+ * to catch up with the uniform-progress line, and off it only onto spot once two restarts ahead
  * of the line; else wait.
  */
 export const deadlinePolicy: DeadlinePolicy = guarded(propose);

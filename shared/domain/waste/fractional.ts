@@ -1,4 +1,6 @@
+import * as z from '../../zod';
 import type { PriceCatalog } from '../catalog';
+import { MAX_GPUS_PER_LEASE } from '../lease';
 
 /**
  * The shares of one GPU AWS sells as an instance (g6f, gr6f): an eighth, a
@@ -15,6 +17,12 @@ export const isGpuFraction = (gpus: number): gpus is GpuFraction =>
 /** Whether a `gpus` figure is one a lease may ask for: a whole number of GPUs, or an allowed fraction. */
 export const isValidGpuCount = (gpus: number) => (Number.isInteger(gpus) && gpus >= 1) || isGpuFraction(gpus);
 
+/** A lease's `gpus`: 1-8 whole GPUs or one of the fractions (a union, so JSON Schema can state it). */
+export const leaseGpusSchema = z.union([
+  z.number().check(z.int(), z.gte(1), z.lte(MAX_GPUS_PER_LEASE)),
+  ...GPU_FRACTIONS.map((fraction) => z.literal(fraction)),
+]);
+
 /** A fractional type's instances each hold a share of one GPU (`gpusPerInstance` < 1 in the catalog). */
 export const isFractionalType = (catalog: GpuCounts, instanceType: string) =>
   catalog.gpusPerInstance(instanceType) < 1;
@@ -25,24 +33,19 @@ export function fractionFor(share: number): GpuFraction | null {
 }
 
 /**
- * The candidate types a request may rank, in their order: a whole-GPU request
- * never a fractional type (eight eighths of a GPU are eight machines, not one
- * GPU a task can use); a fractional request only fractional types whose share
- * holds the fraction asked. Placement keeps its own rules on top (whole
- * instances, prices, capacity).
+ * Instances of a type holding `perInstance` GPUs each that a request of `gpus`
+ * takes, or null when they cannot hold it exactly (a lease owns exactly its
+ * GPUs). A whole-GPU request never takes a fractional type: eight eighths of
+ * a GPU are eight machines, not one GPU a task can use. A fraction takes one
+ * instance of a type of that very fraction.
  */
-export function typesForGpus(catalog: GpuCounts, gpus: number, instanceTypes: readonly string[]): string[] {
-  if (!isGpuFraction(gpus)) return instanceTypes.filter((type) => !isFractionalType(catalog, type));
-  return instanceTypes.filter((type) => {
-    const share = catalog.gpusPerInstance(type);
-    return share < 1 && share >= gpus;
-  });
+export function instancesOfShare(gpus: number, perInstance: number): number | null {
+  if (isGpuFraction(gpus)) return perInstance === gpus ? 1 : null;
+  if (perInstance < 1 || gpus % perInstance !== 0) return null;
+  return gpus / perInstance;
 }
 
-/** Instances of a type a request takes: one for a fraction that fits, gpus / per-instance for whole GPUs; null when it cannot. */
-export function instancesFor(catalog: GpuCounts, gpus: number, instanceType: string): number | null {
-  const share = catalog.gpusPerInstance(instanceType);
-  if (typesForGpus(catalog, gpus, [instanceType]).length === 0) return null;
-  if (share < 1) return 1;
-  return gpus % share === 0 ? gpus / share : null;
+/** The candidate types (in their order) that can hold the request: see `instancesOfShare`. */
+export function typesForGpus(catalog: GpuCounts, gpus: number, instanceTypes: readonly string[]): string[] {
+  return instanceTypes.filter((type) => instancesOfShare(gpus, catalog.gpusPerInstance(type)) !== null);
 }

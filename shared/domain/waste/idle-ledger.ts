@@ -137,8 +137,16 @@ export interface IdleTotals {
  * row adds the same integers to each, so every level sums exactly to its parts.
  */
 export function idleRollupKeys(row: Pick<IdleLedgerRow, 'project' | 'leaseId' | 'day'>): string[] {
-  return [`tenant#${row.day}`, `project#${row.project ?? '-'}#${row.day}`, `lease#${row.leaseId}#${row.day}`];
+  // Day first, so that a range of days is one key range for every level.
+  return [
+    `${row.day}#TENANT`,
+    `${row.day}#PROJECT#${row.project ?? NO_PROJECT}`,
+    `${row.day}#LEASE#${row.leaseId}`,
+  ];
 }
+
+/** The project rollup of leases without a project. */
+export const NO_PROJECT = '-';
 
 /** Adds rows into rollups keyed `tenantId|rollupKey`, as a batch of ledger updates would. */
 export function rollUpIdle(rows: readonly IdleLedgerRow[]): Map<string, IdleTotals> {

@@ -1,3 +1,4 @@
+import { ClientError } from '../../client-error';
 import * as z from '../../zod';
 import { PROJECT_PATTERN } from '../budgets/budget';
 import { type RentalMode, WORKLOADS, type Workload } from '../lease';
@@ -57,13 +58,16 @@ export type IdlePolicyField = 'belowPercent' | 'forMinutes' | 'action' | 'exempt
  * A tenant's policy would loosen the one the admin set (API: 409
  * `IDLE_POLICY_LOOSER_THAN_ADMIN`); nothing is stored.
  */
-export class IdlePolicyLooserThanAdminError extends Error {
-  readonly code = 'IDLE_POLICY_LOOSER_THAN_ADMIN';
+export class IdlePolicyLooserThanAdminError extends ClientError {
   constructor(readonly fields: readonly { field: IdlePolicyField; tenant: string; admin: string }[]) {
     super(
+      409,
+      'IDLE_POLICY_LOOSER_THAN_ADMIN',
       `The admin's idle policy is stricter; a tenant policy may only tighten it: ${fields
         .map((f) => `${f.field} ${f.tenant} is looser than ${f.admin}`)
         .join('; ')}`,
+      undefined,
+      fields.map((f) => ({ path: f.field, message: `${f.tenant} is looser than the admin's ${f.admin}` })),
     );
     this.name = 'IdlePolicyLooserThanAdminError';
   }

@@ -1,12 +1,12 @@
 import { admissionPass, type WaitingLease } from '../../domain/admission/admission-pass';
 import { type Capacity, instanceFamily, type VcpuCatalog, vcpusOf } from '../../domain/admission/capacity';
 import { DEFAULT_LEASE_DURATION_MS } from '../../domain/admission/duration-history';
-import { MinHeap } from '../../domain/admission/min-heap';
 import { splitTimedOut } from '../../domain/admission/queue-timeout';
 import type { Quota } from '../../domain/admission/quota';
 import type { LaunchCandidate, TenantUsage } from '../../domain/admission/tenant-ledger';
 import { type EstimateBasis, estimateWaits, type RunningLease } from '../../domain/admission/wait-estimate';
 import type { Workload } from '../../domain/lease';
+import { MinHeap } from '../../domain/min-heap';
 import { HistoryWindow } from './history-window';
 
 /** One lease of a demand trace, as the admission replay sees it. */

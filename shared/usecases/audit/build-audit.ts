@@ -7,6 +7,7 @@ import type { PriceCatalog } from '../../domain/catalog';
 import { UTILIZATION_HOUR_MS } from '../../domain/gpu-utilization';
 import { formatUsd } from '../../domain/money';
 import { monthBounds } from '../../domain/spend';
+import { tasksOf } from '../../domain/tasks/task-time';
 import { monthDemand } from '../../planning/month-demand';
 import { type MonthRecommendation, recommendForMonth } from '../../planning/month-recommendation';
 import type { SpotTraceSource } from '../../ports/audits';
@@ -34,7 +35,7 @@ export interface AuditBuildDeps {
 /**
  * A tenant's audit of `month` (to date while it runs): cost by mode from the
  * daily rollups, spot savings at catalog prices, the fleet's idle reserved
- * time, the tenant's interruptions and GPU utilization, and the planner's
+ * time, the tenant's interruptions, GPU utilization and task time, and the planner's
  * replay of the month's leases with the live policies.
  */
 export async function buildAudit(
@@ -54,7 +55,7 @@ export async function buildAudit(
   ]);
   const untilMs = Math.min(endMs, nowMs);
   const demand = monthDemand(leases, startMs, untilMs);
-  const gpus = await readGpuUtilization(deps.metrics, leases, {
+  const gpus = await readGpuUtilization(deps.metrics, deps.catalog, leases, {
     fromMs: startMs,
     toMs: untilMs,
     nowMs,
@@ -75,6 +76,7 @@ export async function buildAudit(
       lease.instances.map((i) => ({ workload: lease.workload, interruptedAtMs: i.interruptedAtMs })),
     ),
     gpus,
+    tasks: tasksOf(leases),
     recommendation: demand.ran.length === 0 ? null : inAuditTerms(recommendForMonth(demand, spot)),
   });
 }

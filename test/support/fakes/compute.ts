@@ -9,6 +9,7 @@ import {
   type FleetRegion,
   type InstanceRef,
   type LaunchRequest,
+  type WarmLaunchRequest,
 } from '../../../shared/ports/compute';
 import type { FakeClock } from './clock';
 import { Faults } from './faults';
@@ -176,6 +177,56 @@ export class FakeCompute implements Compute {
       this.instances.set(instanceId, { ...instance, state: 'shutting-down', endedAtMs: this.clock.now() });
     }
     this.faults.leave('terminate');
+  }
+
+  async launchWarm(request: WarmLaunchRequest): Promise<ComputeInstance[]> {
+    const launched = await this.launch({
+      ...request,
+      tenantId: '',
+      leaseId: '',
+      mode: 'on-demand',
+    });
+    for (const instance of launched) {
+      const found = this.instances.get(instance.instanceId) as FakeInstance;
+      const { leaseId: _lease, tenantId: _tenant, ...warm } = found;
+      this.instances.set(instance.instanceId, { ...warm, warmPool: request.pool });
+    }
+    return launched.flatMap((instance) => this.find(instance.instanceId));
+  }
+
+  /** The instance's init script tags it ready (agent, drivers, pre-pulled images in place). */
+  signalReady(instanceId: string): void {
+    const instance = this.instances.get(instanceId);
+    if (instance) this.instances.set(instanceId, { ...instance, warmReady: true });
+  }
+
+  async stop(instances: readonly InstanceRef[]): Promise<void> {
+    this.faults.enter('stop', [instances]);
+    for (const { instanceId } of instances) {
+      const instance = this.instances.get(instanceId);
+      if (instance && LIVE.has(instance.state ?? ''))
+        this.instances.set(instanceId, { ...instance, state: 'stopped' });
+    }
+  }
+
+  async startForLease(
+    ref: InstanceRef,
+    owner: { readonly tenantId: string; readonly leaseId: string },
+  ): Promise<void> {
+    this.faults.enter('startForLease', [ref, owner]);
+    const instance = this.instances.get(ref.instanceId);
+    if (!instance || !LIVE.has(instance.state ?? ''))
+      throw new Error(`IncorrectInstanceState: ${ref.instanceId}`);
+    const { warmPool: _pool, ...rest } = instance;
+    // EC2 sets LaunchTime to the start of the latest run.
+    this.instances.set(ref.instanceId, {
+      ...rest,
+      ...owner,
+      mode: 'on-demand',
+      state: 'running',
+      launchedAtMs: this.clock.now(),
+    });
+    this.faults.leave('startForLease');
   }
 
   async createLaunchTemplateVersion(region: string, amiId: string, description: string): Promise<string> {

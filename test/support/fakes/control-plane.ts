@@ -13,6 +13,7 @@ import { FakeBudgetNotifier, FakeBudgetRepository } from './budgets';
 import { FakeClock } from './clock';
 import { FakeCommitmentRepository } from './commitments';
 import { FakeCompute } from './compute';
+import { FakeIdleEpisodes, FakeIdleLedger, FakeIdleNotifier, FakeIdlePolicies } from './idle';
 import { FakeImageRepository } from './images';
 import { FakeLeaseRepository } from './lease-repository';
 import { FakeEventPublisher, FakeLeaseCommandQueue } from './messaging';
@@ -20,6 +21,7 @@ import { FakeMeteringLedger, FakeSpendCounters } from './metering';
 import { FakeControlPlaneMetrics, FakeMetricReader, FakeSpotPriceHistory } from './readings';
 import { FakeGpuHealthMarks, FakeScalingGroupRepository } from './scaling-groups';
 import { FakeLeaseExpiryScheduler, FakeTenantSettings } from './schedules';
+import { FakeWarmPoolFillRequests, FakeWarmPoolRepository } from './warm-pools';
 
 /** Noon UTC on a Monday in the middle of a month: far from every month and day edge. */
 export const T0 = Date.parse('2026-11-16T12:00:00.000Z');
@@ -74,6 +76,8 @@ export function fakeControlPlane(options: FakeControlPlaneOptions = {}) {
     metrics: new FakeControlPlaneMetrics(),
     commitments: new FakeCommitmentRepository(),
     images: new FakeImageRepository(),
+    warmPools: new FakeWarmPoolRepository(),
+    warmFill: new FakeWarmPoolFillRequests(),
     budgets: new FakeBudgetRepository(),
     notifier: new FakeBudgetNotifier(),
     settings: new FakeTenantSettings(),
@@ -82,6 +86,10 @@ export function fakeControlPlane(options: FakeControlPlaneOptions = {}) {
     metricReader: new FakeMetricReader(),
     audits: new FakeAuditStore(),
     auditNotifier: new FakeAuditNotifier(),
+    idlePolicies: new FakeIdlePolicies(),
+    idleEpisodes: new FakeIdleEpisodes(),
+    idleLedger: new FakeIdleLedger(),
+    idleNotifier: new FakeIdleNotifier(),
   } satisfies ControlPlane & BudgetControl & TenantControl & Record<string, unknown>;
 }
 

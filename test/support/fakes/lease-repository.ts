@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { LeaseAlreadyExistsError } from '../../../shared/adapters/dynamodb-lease-repository';
 import type { Lease, LeaseInstance, LeaseStatus, LeaseView } from '../../../shared/domain/lease';
+import type { TaskState } from '../../../shared/domain/tasks/state';
 import type { LeasePage, LeaseRepository, TransitionChanges } from '../../../shared/ports/lease-repository';
 import type { InstanceRef } from '../../../shared/ports/metering-work';
 import { Faults, stored } from './faults';
@@ -75,6 +76,15 @@ export class FakeLeaseRepository implements LeaseRepository {
     return true;
   }
 
+  async saveTask(tenantId: string, id: string, task: TaskState): Promise<boolean> {
+    this.faults.enter('saveTask', [tenantId, id, task]);
+    const key = leaseId(tenantId, id);
+    const lease = this.leases.get(key);
+    if (lease?.task?.revision !== task.revision - 1) return false;
+    this.leases.set(key, { ...lease, task });
+    return true;
+  }
+
   async recordTermination(tenantId: string, id: string, atMs: number): Promise<number> {
     this.faults.enter('recordTermination', [tenantId, id, atMs]);
     const key = leaseId(tenantId, id);
@@ -145,6 +155,11 @@ export class FakeLeaseRepository implements LeaseRepository {
     if (!instance?.meteringOpen || instance.billedSeconds !== expectedBilledSeconds) return false;
     this.instances.set(instanceId(ref), { ...instance, ...next });
     return true;
+  }
+
+  /** Drops an instance's record, as if the worker that launched it died before writing it. */
+  forgetInstance(tenantId: string, leaseId: string, id: string): void {
+    this.instances.delete(instanceId({ tenantId, leaseId, instanceId: id }));
   }
 
   /** The lease as stored, for assertions (undefined when there is none). */

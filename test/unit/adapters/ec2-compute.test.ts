@@ -9,7 +9,11 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { Ec2Compute } from '../../../shared/adapters/ec2-compute';
-import { CapacityUnavailableError, ComputeThrottledError } from '../../../shared/ports/compute';
+import {
+  AccountQuotaExceededError,
+  CapacityUnavailableError,
+  ComputeThrottledError,
+} from '../../../shared/ports/compute';
 
 // Fault injection: moto never runs out of capacity and never throttles, so
 // EC2's capacity and throttling errors are injected here with
@@ -124,6 +128,17 @@ describe('Ec2Compute', () => {
     ec2.on(RunInstancesCommand).rejects(ec2Error('UnauthorizedOperation'));
     await expect(compute().launch(request)).rejects.toMatchObject({ name: 'UnauthorizedOperation' });
   });
+
+  it.each(['VcpuLimitExceeded', 'MaxSpotInstanceCountExceeded'])(
+    'classifies %s as the account quota, still a capacity miss to the placement loop',
+    async (code) => {
+      ec2.on(RunInstancesCommand).rejects(ec2Error(code));
+      const refused = compute().launch(request);
+      await expect(refused).rejects.toBeInstanceOf(AccountQuotaExceededError);
+      await expect(compute().launch(request)).rejects.toBeInstanceOf(CapacityUnavailableError);
+      await expect(compute().launch(request)).rejects.toMatchObject({ code, shortfall: 'account-quota' });
+    },
+  );
 
   it('turns throttling that outlasted the client retries into a typed error, without retrying it again', async () => {
     ec2.on(RunInstancesCommand).rejects(ec2Error('RequestLimitExceeded'));

@@ -44,6 +44,7 @@ describe('OpenAPI document', () => {
       'mode',
       'project',
       'regions',
+      'task',
       'workload',
     ]);
     expect(schema.required.sort()).toEqual(['gpus', 'workload']);

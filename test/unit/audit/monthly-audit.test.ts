@@ -118,6 +118,21 @@ describe('buildMonthlyAudit', () => {
       },
       { instanceId: 'i-3', fromMs: NOV_2026 + 5 * HOUR, toMs: NOV_2026 + 6 * HOUR, periods: [] },
     ],
+    // A training task requested at 01:00 that waited two minutes and ran two hours; one of October's.
+    tasks: [
+      {
+        workload: 'training',
+        requestedAtMs: NOV_2026 + HOUR,
+        startedAtMs: NOV_2026 + HOUR + 120_000,
+        runs: [{ fromMs: NOV_2026 + HOUR + 120_000, toMs: NOV_2026 + 3 * HOUR + 120_000 }],
+      },
+      {
+        workload: 'batch',
+        requestedAtMs: NOV_2026 - 2 * HOUR,
+        startedAtMs: NOV_2026 - HOUR,
+        runs: [{ fromMs: NOV_2026 - HOUR, toMs: NOV_2026 - 1 }],
+      },
+    ],
   };
   const audit = buildMonthlyAudit(input);
 
@@ -174,8 +189,21 @@ describe('buildMonthlyAudit', () => {
     expect(auditSummaryMessage(audit).body).toContain('sat idle 2.5 GPU-hours, $2.88 paid for nothing');
   });
 
+  it("counts the month's task time and wait to start by workload, and the report shows them", () => {
+    const training = { runSeconds: 7200, waitSeconds: { tasks: 1, p50: 120, p95: 120 } };
+    expect(audit.tasks.month).toEqual({ ...training, byWorkload: { training } });
+    expect(audit.tasks.daily.map((d) => [d.day, d.runSeconds])).toEqual(
+      audit.daily.map((d) => [d.day, d.day === '2026-11-01' ? 7200 : 0]),
+    );
+    const html = renderAuditReport(audit);
+    expect(html).toContain(
+      '<tr data-workload="training"><td>training</td><td>2.0</td><td>1</td><td>120 s</td>',
+    );
+    expect(html).not.toContain('data-workload="batch"');
+  });
+
   it('says so when no GPU sent telemetry, instead of drawing zeros', () => {
-    const silent = buildMonthlyAudit({ ...input, gpus: [], idleReserved: [], instances: [] });
+    const silent = buildMonthlyAudit({ ...input, gpus: [], idleReserved: [], instances: [], tasks: [] });
     expect(silent.utilization.month).toEqual({
       percent: null,
       telemetry: 'none',
@@ -188,6 +216,7 @@ describe('buildMonthlyAudit', () => {
     // Every hour is drawn as missing (hatched), none as a measured bar.
     expect(html).not.toMatch(/data-percent=/);
     expect(html.match(/data-no-telemetry=/g)).toHaveLength(24);
+    expect(html).toContain('<p data-tasks="none">');
   });
 
   it('summarises itself for the alerts topic with a stable auditId', () => {

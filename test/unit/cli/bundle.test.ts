@@ -18,17 +18,19 @@ beforeAll(async () => {
 });
 
 describe('the CLI bundle', () => {
-  it('carries commander and, for simulate, zod: no AWS SDK, no tsx, nothing else from node_modules', () => {
+  it('carries commander, zod for simulate and yaml for run task.yaml: no AWS SDK, no tsx, nothing else from node_modules', () => {
     const packages = new Set(outputs.flatMap((o) => o.inputs.map(packageOf)).filter(Boolean));
-    expect([...packages].sort()).toEqual(['commander', 'zod']);
+    expect([...packages].sort()).toEqual(['commander', 'yaml', 'zod']);
   });
 
-  it('loads the planner only for simulate: the entry file holds the command tree, not the planner', () => {
+  it('loads the planner only for simulate and yaml only for task files: the entry file holds the command tree', () => {
     const entry = outputs.find((o) => o.file === CLI_BUNDLE);
     expect(entry?.inputs).toContain('cli/program.ts');
-    expect(entry?.inputs.some((input) => input.startsWith('planner/') || packageOf(input) === 'zod')).toBe(
-      false,
-    );
+    expect(
+      entry?.inputs.some(
+        (input) => input.startsWith('planner/') || packageOf(input) === 'zod' || packageOf(input) === 'yaml',
+      ),
+    ).toBe(false);
     const planner = outputs.find((o) => o.inputs.includes('planner/cli.ts'));
     expect(planner?.file).not.toBe(CLI_BUNDLE);
   });

@@ -30,6 +30,7 @@ const summary: EvaluationSummary = {
   released: 1,
   decisions: { 'scale-out': 2, 'scale-in': 1, converge: 0 },
   unhealthyGpus: 0,
+  idle: { leasesJudged: 0, idleEpisodesOpened: 0, released: 0, idleMicroUsdRecorded: 0 },
   failures: [],
 };
 

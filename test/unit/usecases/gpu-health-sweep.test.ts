@@ -14,7 +14,7 @@ const sweepDeps = (plane: FakeControlPlane): ScalingDeps => ({
 
 /** The GPU's hottest reading a minute ago, as the CloudWatch agent would have published it. */
 async function reading(plane: FakeControlPlane, celsius: number) {
-  const [gpu] = watchedGpus(await plane.leases.openInstances());
+  const [gpu] = watchedGpus(plane.catalog, await plane.leases.openInstances());
   if (!gpu) throw new Error('no GPU watched');
   plane.metricReader.set(gpu.query, [{ timestampMs: plane.now() - MINUTE, value: celsius }]);
   return gpu;
@@ -57,5 +57,20 @@ describe('the GPU health sweep (run by every scaling evaluation)', () => {
 
     expect((await evaluateScalingGroups(sweepDeps(plane), plane.now())).unhealthyGpus).toBe(1);
     expect(plane.events.ofType('GpuUnhealthy').map((e) => e.detail.status)).toEqual(['silent']);
+  });
+
+  it('watches every GPU of a multi-GPU instance: the one that stopped reporting is reported silent', async () => {
+    const plane = fakeControlPlane();
+    const lease = await runningLease(plane, { gpus: 4, instanceType: 'g5.12xlarge' });
+    plane.clock.advance(5 * MINUTE);
+    const gpus = watchedGpus(plane.catalog, await plane.leases.openInstances());
+    expect(gpus.map((g) => g.gpuIndex)).toEqual([0, 1, 2, 3]);
+    for (const gpu of gpus.filter((g) => g.gpuIndex !== 2))
+      plane.metricReader.set(gpu.query, [{ timestampMs: plane.now() - MINUTE, value: 60 }]);
+
+    expect((await evaluateScalingGroups(sweepDeps(plane), plane.now())).unhealthyGpus).toBe(1);
+    expect(
+      plane.events.ofType('GpuUnhealthy').map((e) => [e.detail.leaseId, e.detail.gpuIndex, e.detail.status]),
+    ).toEqual([[lease.leaseId, 2, 'silent']]);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { priceCatalog } from '../../../shared/catalog';
 import type { Datapoint } from '../../../shared/domain/scaling';
 import type { MetricQuery, MetricReader } from '../../../shared/ports/metrics';
 import { readGpuUtilization } from '../../../shared/usecases/gpu-utilization';
@@ -10,7 +11,12 @@ function recordingReader(series: Record<string, Datapoint[]>) {
   const reader: MetricReader = {
     async read(queries, fromMs, toMs) {
       calls.push({ queries, fromMs, toMs });
-      return queries.map((q) => series[`${q.statistic} ${q.dimensions.InstanceId}`] ?? []);
+      return queries.map(
+        (q) =>
+          series[`${q.statistic} ${q.dimensions.InstanceId}#${q.dimensions.index}`] ??
+          series[`${q.statistic} ${q.dimensions.InstanceId}`] ??
+          [],
+      );
     },
   };
   return { reader, calls };
@@ -26,7 +32,7 @@ describe('readGpuUtilization', () => {
   it('asks Sum and SampleCount by the clock hour for each GPU that ran in the window, once', async () => {
     const { reader, calls } = recordingReader({});
     const now = NOV_2026 + 6 * HOUR + 20 * 60_000;
-    const gpus = await readGpuUtilization(reader, leases, {
+    const gpus = await readGpuUtilization(reader, priceCatalog, leases, {
       fromMs: NOV_2026 + 30 * 60_000,
       toMs: NOV_2026 + 7 * HOUR,
       nowMs: now,
@@ -70,13 +76,13 @@ describe('readGpuUtilization', () => {
       nowMs: NOV_2026 + 4 * HOUR,
       periodMs: HOUR,
     };
-    const [, , c] = await readGpuUtilization(reader, leases, window);
+    const [, , c] = await readGpuUtilization(reader, priceCatalog, leases, window);
     expect(c?.periods).toEqual([{ startMs: NOV_2026 + 2 * HOUR, sumPercent: 1800, samples: 60 }]);
   });
 
   it('reads a profile by the UTC day, widening the window to whole days', async () => {
     const { reader, calls } = recordingReader({});
-    await readGpuUtilization(reader, leases, {
+    await readGpuUtilization(reader, priceCatalog, leases, {
       fromMs: NOV_2026 + 5 * HOUR,
       toMs: NOV_2026 + 30 * HOUR,
       nowMs: NOV_2026 + 40 * HOUR,
@@ -89,7 +95,7 @@ describe('readGpuUtilization', () => {
   it('reads nothing when no GPU ran in the window', async () => {
     const { reader, calls } = recordingReader({});
     expect(
-      await readGpuUtilization(reader, leases.slice(1, 2), {
+      await readGpuUtilization(reader, priceCatalog, leases.slice(1, 2), {
         fromMs: NOV_2026,
         toMs: NOV_2026 + HOUR,
         nowMs: NOV_2026 + HOUR,
@@ -97,5 +103,36 @@ describe('readGpuUtilization', () => {
       }),
     ).toEqual([]);
     expect(calls).toHaveLength(0);
+  });
+
+  it('reads every GPU of a multi-GPU instance, not GPU 0 alone', async () => {
+    const eightGpu = ranLease('p', 'training', 1, 'on-demand', NOV_2026, undefined);
+    const p4d = {
+      ...eightGpu,
+      instances: eightGpu.instances.map((i) => ({ ...i, instanceType: 'p4d.24xlarge' })),
+    };
+    const { reader, calls } = recordingReader({
+      'Sum i-p-0#7': [{ timestampMs: NOV_2026, value: 600 }],
+      'SampleCount i-p-0#7': [{ timestampMs: NOV_2026, value: 60 }],
+    });
+    const gpus = await readGpuUtilization(reader, priceCatalog, [p4d], {
+      fromMs: NOV_2026,
+      toMs: NOV_2026 + HOUR,
+      nowMs: NOV_2026 + HOUR,
+      periodMs: HOUR,
+    });
+    expect(calls[0]?.queries.filter((q) => q.statistic === 'Sum').map((q) => q.dimensions.index)).toEqual([
+      '0',
+      '1',
+      '2',
+      '3',
+      '4',
+      '5',
+      '6',
+      '7',
+    ]);
+    expect(gpus).toHaveLength(8);
+    expect(gpus[7]?.periods).toEqual([{ startMs: NOV_2026, sumPercent: 600, samples: 60 }]);
+    expect(gpus[0]?.periods).toEqual([]);
   });
 });

@@ -15,12 +15,13 @@ const series = (
   instanceId: string,
   metric: keyof typeof NVIDIA_SMI_METRICS,
   values: number[],
+  gpuIndex = 0,
 ) =>
   plane.metricReader.set(
     {
       namespace: GPU_METRIC_NAMESPACE,
       metricName: NVIDIA_SMI_METRICS[metric],
-      dimensions: gpuDimensions(instanceId, 0),
+      dimensions: gpuDimensions(instanceId, gpuIndex),
       statistic: 'Average',
       periodSeconds: 60,
     },
@@ -54,6 +55,30 @@ describe("a lease's GPU metrics", () => {
     expect(gpu?.power.datapoints).toEqual([]);
     expect(gpu?.health?.status).toBe('ok');
     expect(plane.metricReader.faults.callsOf('read')).toHaveLength(1);
+  });
+
+  it('reads every GPU of a multi-GPU instance, each under its own index', async () => {
+    const plane = fakeControlPlane();
+    const lease = await runningLease(plane, { gpus: 4, instanceType: 'g5.12xlarge' });
+    const instanceId = lease.instances[0]?.instanceId ?? '';
+    plane.clock.advance(10 * MINUTE);
+    series(plane, instanceId, 'utilization', [90, 90], 3);
+    const window = { fromMs: plane.now() - 10 * MINUTE, toMs: plane.now(), periodSeconds: 60 };
+
+    const [metrics] = await readLeaseGpuMetrics(
+      { ...plane, metrics: plane.metricReader },
+      TENANT,
+      lease.leaseId,
+      window,
+      85,
+    );
+
+    expect(metrics?.gpus.map((g) => [g.index, g.utilization.max])).toEqual([
+      [0, null],
+      [1, null],
+      [2, null],
+      [3, 90],
+    ]);
   });
 
   it("refuses another tenant's lease", async () => {

@@ -37,19 +37,34 @@ describe('reconciling the fleet: no GPU runs unseen', () => {
     ).toEqual([untagged.instanceId, unknown.instanceId, late.instanceId].sort());
   });
 
-  it('records a live instance a RUNNING lease does not know, so it is billed', async () => {
+  it('records a live instance a RUNNING lease does not know and lacks, so it is billed', async () => {
     const plane = fakeControlPlane();
-    const lease = await runningLease(plane);
-    const extra = g5(plane, { leaseId: lease.leaseId, tenantId: TENANT });
+    const lease = await runningLease(plane, { gpus: 2 });
+    // The worker that launched the second GPU died before recording it; the lease runs on one.
+    const recorded = lease.instances[1]?.instanceId ?? '';
+    plane.leases.forgetInstance(TENANT, lease.leaseId, recorded);
 
     expect((await reconcileFleet(plane)).adopted).toBe(1);
 
     const stored = plane.leases.peek(TENANT, lease.leaseId);
-    expect(stored?.instances.find((i) => i.instanceId === extra.instanceId)).toMatchObject({
+    expect(stored?.instances.find((i) => i.instanceId === recorded)).toMatchObject({
       meteringOpen: true,
       priceMicroUsdPerHour: plane.catalog.onDemandMicroPerHour('g5.xlarge', 'us-east-1'),
     });
     expect(plane.compute.live()).toHaveLength(2);
+  });
+
+  it('ends a stray of a RUNNING lease that already holds its GPUs: a lease never holds more than it asked for', async () => {
+    const plane = fakeControlPlane();
+    const lease = await runningLease(plane);
+    const extra = g5(plane, { leaseId: lease.leaseId, tenantId: TENANT });
+
+    expect(await reconcileFleet(plane)).toMatchObject({ adopted: 0, terminated: 1 });
+
+    expect(plane.leases.peek(TENANT, lease.leaseId)?.instances.map((i) => i.instanceId)).not.toContain(
+      extra.instanceId,
+    );
+    expect(plane.compute.live().map((i) => i.instanceId)).toEqual(lease.instances.map((i) => i.instanceId));
   });
 
   it('sends the command of a lease stuck in PENDING again, not of one that just arrived', async () => {

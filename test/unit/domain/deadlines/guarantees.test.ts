@@ -89,9 +89,13 @@ describe('every policy behind the guard, on adversarial availability, restarts a
           const outcome = simulateJob(market, job, policy);
           expect(outcome.finished).toBe(true);
           expect(outcome.finishedAfterTicks).toBeLessThanOrEqual(ticks.deadline);
-          // The allowance: a restart in whole ticks and one tick, at the on-demand price.
+          // The allowance: a restart in whole ticks and one tick at the on-demand price, and one move of the checkpoint.
           const onDemandPrice = market.onDemand[0]?.priceMicroUsdPerHour ?? 0;
-          const allowance = ((ticks.restart + 1) * TICK_MS * onDemandPrice) / 3_600_000;
+          const move =
+            market.onDemand.length > 1
+              ? market.transferCosts.defaultTransferMicroUsdPerGb * job.checkpointGb
+              : 0;
+          const allowance = ((ticks.restart + 1) * TICK_MS * onDemandPrice) / 3_600_000 + move;
           expect(outcome.costMicroUsd).toBeLessThanOrEqual(
             allOnDemandMicroUsd(market, job) + allowance + 1e-6,
           );

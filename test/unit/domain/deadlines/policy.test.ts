@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deadlinePolicy } from '../../../../shared/domain/deadlines/policy';
+import { deadlinePolicy, MOVE_SAVING } from '../../../../shared/domain/deadlines/policy';
 import type { DeadlinePolicyInput, SpotPoolSignal } from '../../../../shared/domain/deadlines/policy-input';
 import { simulateJob } from '../../../../shared/planning/deadlines/simulate';
 import { marketOf, TICK_MS } from './synthetic-market';
@@ -103,6 +103,23 @@ describe("gpurent's deadline policy", () => {
     expect(deadlinePolicy(input({ ...halfway, placement: running, spot: muchCheaper })).action).toEqual(
       running,
     );
+  });
+
+  it('moves a running job only to a pool whose progress, restart and move paid, costs under 1 - MOVE_SAVING of staying', () => {
+    const halfway = { nowMs: 5 * HOUR, doneMs: 5 * HOUR, spentMicroUsd: 5_000_000 };
+    const running = { kind: 'spot', zone: 'us-east-1a', region: 'us-east-1' } as const;
+    // 5 h left and a 5-minute restart: a pool costs about 1.02 x its price per unit of progress.
+    const priceAt = (share: number) => Math.floor(((1 - MOVE_SAVING) / 1.02) * share * 1_000_000);
+    const nextDoor = (price: number) => [
+      pool('us-east-1a', 'us-east-1', 1_000_000),
+      pool('us-east-1b', 'us-east-1', price),
+    ];
+    const move = deadlinePolicy(input({ ...halfway, placement: running, spot: nextDoor(priceAt(0.98)) }));
+    expect(move.action).toEqual({ kind: 'spot', zone: 'us-east-1b', region: 'us-east-1' });
+    expect(move.reason).toContain('of staying in us-east-1a');
+    expect(
+      deadlinePolicy(input({ ...halfway, placement: running, spot: nextDoor(priceAt(1.02)) })).action,
+    ).toEqual(running);
   });
 
   it('prefers a steady pool to a cheaper one that keeps being interrupted', () => {

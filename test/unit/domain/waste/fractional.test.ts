@@ -1,14 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { priceCatalog } from '../../../../shared/catalog';
+import { type Pool, rankPools } from '../../../../shared/domain/placement';
 import {
   fractionFor,
   GPU_FRACTIONS,
-  instancesFor,
+  instancesOfShare,
   isFractionalType,
   isValidGpuCount,
+  leaseGpusSchema,
   typesForGpus,
 } from '../../../../shared/domain/waste/fractional';
+import * as z from '../../../../shared/zod';
 
 /** A made-up catalog: type names mapped to GPUs per instance, fractional ones included. */
 const catalogOf = (counts: Record<string, number>) => ({
@@ -21,6 +24,10 @@ describe('fractional GPUs', () => {
   it('accepts whole GPUs and the three fractions only', () => {
     expect([1, 2, 8, 0.125, 0.25, 0.5].every(isValidGpuCount)).toBe(true);
     expect([0, -1, 0.3, 0.75, 1.5, 0.0625, Number.NaN].some(isValidGpuCount)).toBe(false);
+    expect([1, 8, 0.125, 0.25, 0.5].every((gpus) => z.safeParse(leaseGpusSchema, gpus).success)).toBe(true);
+    expect([0, 9, 0.3, 0.75, 1.5, '1'].some((gpus) => z.safeParse(leaseGpusSchema, gpus).success)).toBe(
+      false,
+    );
   });
 
   it('knows the catalog fractional types: g6f and gr6f', () => {
@@ -29,14 +36,17 @@ describe('fractional GPUs', () => {
     expect(['g6.xlarge', 'p4d.24xlarge'].some((type) => isFractionalType(priceCatalog, type))).toBe(false);
   });
 
-  it('a one-GPU request is never eight g6f.large; a quarter takes one g6f.2xlarge or g6f.4xlarge', () => {
+  it('a one-GPU request is never eight g6f.large; a quarter takes one g6f.2xlarge, of that very fraction', () => {
     const types = ['g6f.large', 'g6f.2xlarge', 'g6f.4xlarge', 'g6.xlarge', 'g6.12xlarge'];
-    expect(typesForGpus(priceCatalog, 1, types)).toEqual(['g6.xlarge', 'g6.12xlarge']);
-    expect(typesForGpus(priceCatalog, 0.25, types)).toEqual(['g6f.2xlarge', 'g6f.4xlarge']);
-    expect(instancesFor(priceCatalog, 1, 'g6f.large')).toBeNull();
-    expect(instancesFor(priceCatalog, 0.25, 'g6f.4xlarge')).toBe(1);
-    expect(instancesFor(priceCatalog, 8, 'g6.12xlarge')).toBe(2);
-    expect(instancesFor(priceCatalog, 2, 'g6.12xlarge')).toBeNull();
+    expect(typesForGpus(priceCatalog, 1, types)).toEqual(['g6.xlarge']);
+    expect(typesForGpus(priceCatalog, 4, types)).toEqual(['g6.xlarge', 'g6.12xlarge']);
+    expect(typesForGpus(priceCatalog, 0.25, types)).toEqual(['g6f.2xlarge']);
+    expect(instancesOfShare(1, 0.125)).toBeNull();
+    expect(instancesOfShare(0.25, 0.25)).toBe(1);
+    expect(instancesOfShare(0.25, 0.5)).toBeNull();
+    expect(instancesOfShare(0.5, 1)).toBeNull();
+    expect(instancesOfShare(8, 4)).toBe(2);
+    expect(instancesOfShare(2, 4)).toBeNull();
   });
 
   it('maps a GPU share to the smallest fraction that holds it', () => {
@@ -51,7 +61,43 @@ describe('fractional GPUs', () => {
     ]);
   });
 
-  it('whole requests rank no fractional type; fractional requests only fractional types that hold the fraction', () => {
+  it('whole requests rank no fractional pool; fractional requests rank only pools of their fraction', () => {
+    const pool = fc.record({
+      instanceType: fc.constantFrom('a.1', 'b.2', 'c.3', 'd.4'),
+      zone: fc.constantFrom('us-east-1a', 'us-east-1b'),
+      gpusPerInstance: fc.constantFrom(...PER_INSTANCE),
+      priceMicroUsdPerHour: fc.integer({ min: 1, max: 40_000_000 }),
+    });
+    const gpus = fc.oneof(fc.integer({ min: 1, max: 8 }), fc.constantFrom(...GPU_FRACTIONS));
+    fc.assert(
+      fc.property(fc.array(pool, { minLength: 1, maxLength: 20 }), gpus, (drawn, requested) => {
+        const pools: Pool[] = drawn.map((p) => ({
+          ...p,
+          region: 'us-east-1',
+          mode: 'on-demand',
+          available: true,
+        }));
+        const ranked = rankPools(
+          { instanceTypes: ['a.1', 'b.2', 'c.3', 'd.4'], mode: 'on-demand', nowMs: 0, gpus: requested },
+          pools,
+        );
+        for (const assessment of ranked) {
+          if (!assessment.eligible) continue;
+          const share = assessment.pool.gpusPerInstance as number;
+          if (requested < 1) expect([share, assessment.instances]).toEqual([requested, 1]);
+          else expect(share >= 1 && assessment.instances * share === requested).toBe(true);
+        }
+        const fitting = pools.filter((p) =>
+          requested < 1
+            ? (p.gpusPerInstance ?? 1) === requested
+            : (p.gpusPerInstance ?? 1) >= 1 && requested % (p.gpusPerInstance ?? 1) === 0,
+        );
+        expect(ranked).toHaveLength(fitting.length);
+      }),
+    );
+  });
+
+  it('keeps the candidate types that hold the request exactly, in their order', () => {
     const catalog = fc.dictionary(
       fc.string({ minLength: 1, maxLength: 6 }),
       fc.constantFrom(...PER_INSTANCE),
@@ -65,7 +111,7 @@ describe('fractional GPUs', () => {
         expect(kept).toEqual(types.filter((type) => kept.includes(type)));
         for (const type of types) {
           const share = counts[type] as number;
-          const fits = requested < 1 ? share < 1 && share >= requested : share >= 1;
+          const fits = requested < 1 ? share === requested : share >= 1 && requested % share === 0;
           expect(kept.includes(type)).toBe(fits);
         }
       }),

@@ -135,9 +135,9 @@ describe('the waste ledger', () => {
       { tenantId: 't', project: 'ml', leaseId: 'b', day: '2026-11-20', idleGpuSeconds: 30, idleMicroUsd: 7 },
       { tenantId: 't', leaseId: 'c', day: '2026-11-20', idleGpuSeconds: 5, idleMicroUsd: 1 },
     ]);
-    expect(rollups.get('t|tenant#2026-11-20')).toEqual({ idleGpuSeconds: 95, idleMicroUsd: 18 });
-    expect(rollups.get('t|project#ml#2026-11-20')).toEqual({ idleGpuSeconds: 90, idleMicroUsd: 17 });
-    expect(rollups.get('t|project#-#2026-11-20')).toEqual({ idleGpuSeconds: 5, idleMicroUsd: 1 });
-    expect(rollups.get('t|lease#b#2026-11-20')).toEqual({ idleGpuSeconds: 30, idleMicroUsd: 7 });
+    expect(rollups.get('t|2026-11-20#TENANT')).toEqual({ idleGpuSeconds: 95, idleMicroUsd: 18 });
+    expect(rollups.get('t|2026-11-20#PROJECT#ml')).toEqual({ idleGpuSeconds: 90, idleMicroUsd: 17 });
+    expect(rollups.get('t|2026-11-20#PROJECT#-')).toEqual({ idleGpuSeconds: 5, idleMicroUsd: 1 });
+    expect(rollups.get('t|2026-11-20#LEASE#b')).toEqual({ idleGpuSeconds: 30, idleMicroUsd: 7 });
   });
 });

@@ -1,4 +1,4 @@
-/** A binary min-heap under `before`: the admission order's tenants and a simulation's release times. */
+/** A binary min-heap under `before`: the admission order's tenants, release times, the planner's event queue. */
 export class MinHeap<T> {
   private readonly items: T[] = [];
 

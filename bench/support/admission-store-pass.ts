@@ -1,0 +1,107 @@
+import { randomBytes } from 'node:crypto';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { createTable } from '../../local/bootstrap';
+import {
+  type AdmissionStatus,
+  admissionLeaseKey,
+  DynamoDbAdmissionStore,
+} from '../../shared/adapters/dynamodb-admission-store';
+import { priceCatalog } from '../../shared/catalog';
+import { admissionPass, type WaitingLease } from '../../shared/domain/admission/admission-pass';
+import { capacityOfPools } from '../../shared/domain/admission/claims';
+import type { Quota } from '../../shared/domain/admission/quota';
+import type { PoolLimit } from '../../shared/ports/admission-store';
+import { TABLES } from '../../shared/resources';
+import { quotasOf, runAdmissionPass, usageOf } from '../../shared/usecases/admission/admission-pass';
+import { countingClient } from './dynamodb';
+
+export interface StorePassSetup {
+  readonly queue: readonly WaitingLease[];
+  readonly pool: PoolLimit;
+  readonly defaultQuota: Quota;
+  readonly nowMs: number;
+}
+
+/** Enqueues through the store, 32 at a time, as the API does one lease per request. */
+async function seeded(endpoint: string, setup: StorePassSetup) {
+  const counting = countingClient(endpoint);
+  const raw = new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  const table = `bench-admission-${randomBytes(4).toString('hex')}`;
+  await createTable(raw, table, TABLES.admission);
+  raw.destroy();
+  const store = new DynamoDbAdmissionStore(counting.documents, table);
+  await store.putPoolLimit(setup.pool);
+  for (let i = 0; i < setup.queue.length; i += 32) {
+    await Promise.all(setup.queue.slice(i, i + 32).map((lease) => store.enqueue(lease)));
+  }
+  counting.reset();
+  return { store, table, counting };
+}
+
+/** The real pass: one snapshot, the pure pass, admissions committed in transactions of up to 100 items. */
+export async function storePass(endpoint: string, setup: StorePassSetup) {
+  const { store, counting } = await seeded(endpoint, setup);
+  const start = performance.now();
+  const run = await runAdmissionPass({
+    admission: store,
+    catalog: priceCatalog,
+    defaultQuota: setup.defaultQuota,
+    now: () => setup.nowMs,
+  });
+  const seconds = (performance.now() - start) / 1000;
+  if (!run.settled) throw new Error('the benchmark pass met a conflict with nobody racing it');
+  return { admitted: run.admitted.length, seconds, requests: counting.requests() };
+}
+
+/**
+ * The naive pass: the same decisions (the pure pass over the same queue),
+ * committed one lease at a time: read the lease, then one conditional write
+ * admitting it, sequentially. It keeps tenants' and the fleet's counters in
+ * memory and never writes them, so it is cheaper than a correct naive pass
+ * would be: the speedup is a lower bound.
+ */
+export async function naivePass(endpoint: string, setup: StorePassSetup) {
+  const { store, table, counting } = await seeded(endpoint, setup);
+  const snapshot = await store.snapshot();
+  const decided = admissionPass({
+    nowMs: setup.nowMs,
+    queue: snapshot.queue,
+    usage: usageOf(snapshot),
+    quotas: quotasOf(snapshot),
+    defaultQuota: setup.defaultQuota,
+    capacity: capacityOfPools(snapshot.pools),
+    catalog: priceCatalog,
+  });
+  const admit = new Set(decided.admitted.map(({ lease }) => lease.leaseId));
+  const order = [...decided.admitted.map(({ lease }) => lease), ...decided.queued.map(({ lease }) => lease)];
+  counting.reset();
+  let admitted = 0;
+  const start = performance.now();
+  for (const lease of order) {
+    const { Item } = await counting.documents.send(
+      new GetCommand({ TableName: table, Key: admissionLeaseKey(lease.leaseId), ConsistentRead: true }),
+    );
+    if (Item?.status !== ('QUEUED' satisfies AdmissionStatus) || !admit.has(lease.leaseId)) continue;
+    await counting.documents.send(
+      new UpdateCommand({
+        TableName: table,
+        Key: admissionLeaseKey(lease.leaseId),
+        UpdateExpression: 'SET #status = :admitted REMOVE queued, queuedAt',
+        ConditionExpression: '#status = :queued',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':admitted': 'ADMITTED' satisfies AdmissionStatus,
+          ':queued': 'QUEUED' satisfies AdmissionStatus,
+        },
+      }),
+    );
+    admitted += 1;
+  }
+  const seconds = (performance.now() - start) / 1000;
+  return { admitted, seconds, requests: counting.requests() };
+}

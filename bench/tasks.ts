@@ -1,0 +1,125 @@
+/**
+ * Tasks on leases (issue #16) on the local stack: 50 leases with a trivial
+ * task, timed from POST to the task's start and from the task's exit to the
+ * lease RELEASED, against 50 bare leases (POST → RUNNING) in the same run.
+ * Needs the task core (the API's `task` field, the local SSM agent): before it
+ * the API refuses `task` and this benchmark fails with that 400.
+ */
+import { startLocalStack } from '../local/stack';
+import type { BenchmarkResult } from './support/benchmark';
+import { percentile, round } from './support/stats';
+
+const LEASES = 50;
+const POLL_MS = 100;
+const TIMEOUT_MS = 300_000;
+
+interface View {
+  readonly leaseId: string;
+  readonly status: string;
+  readonly task?: { readonly status: string; readonly startedAt?: string; readonly endedAt?: string };
+}
+
+const ENDED = new Set(['SUCCEEDED', 'FAILED', 'STOPPED']);
+
+async function call(
+  apiUrl: string,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<View> {
+  const response = await fetch(new URL(path, apiUrl), {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined
+        ? {}
+        : { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  return JSON.parse(text) as View;
+}
+
+/** Polls the lease until `done`, returning the view and the instant it was first seen done. */
+async function until(get: () => Promise<View>, done: (view: View) => boolean) {
+  const deadline = Date.now() + TIMEOUT_MS;
+  for (;;) {
+    const view = await get();
+    if (done(view)) return { view, atMs: Date.now() };
+    if (view.status === 'FAILED') throw new Error(`lease ${view.leaseId} FAILED`);
+    if (Date.now() > deadline) throw new Error(`lease ${view.leaseId} stuck at ${view.status}`);
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+const lease = { workload: 'batch', gpus: 1, instanceType: 'g5.xlarge', mode: 'on-demand' };
+
+export async function run(): Promise<BenchmarkResult> {
+  const stack = await startLocalStack({
+    port: 0,
+    prefix: `bench-tasks-${Date.now().toString(36)}`,
+    timers: true,
+  });
+  try {
+    const api = (method: string, path: string, body?: unknown) =>
+      call(stack.apiUrl, stack.token, method, path, body);
+    const bare = await Promise.all(
+      Array.from({ length: LEASES }, async () => {
+        const startedMs = Date.now();
+        const { leaseId } = await api('POST', 'v1/leases', lease);
+        const running = await until(
+          () => api('GET', `v1/leases/${leaseId}`),
+          (v) => v.status === 'RUNNING',
+        );
+        await api('DELETE', `v1/leases/${leaseId}`);
+        return (running.atMs - startedMs) / 1000;
+      }),
+    );
+    const tasks = await Promise.all(
+      Array.from({ length: LEASES }, async () => {
+        const startedMs = Date.now();
+        const { leaseId } = await api('POST', 'v1/leases', {
+          ...lease,
+          task: { command: ['true'], onExit: 'release' },
+        });
+        const get = () => api('GET', `v1/leases/${leaseId}`);
+        const released = await until(get, (v) => v.status === 'RELEASED');
+        const task = released.view.task;
+        if (!task?.startedAt || !task.endedAt || !ENDED.has(task.status)) {
+          throw new Error(`lease ${leaseId} was released without a finished task: ${JSON.stringify(task)}`);
+        }
+        return {
+          startSeconds: (Date.parse(task.startedAt) - startedMs) / 1000,
+          exitToReleasedSeconds: (released.atMs - Date.parse(task.endedAt)) / 1000,
+        };
+      }),
+    );
+    const start = tasks.map((t) => t.startSeconds);
+    const figures = {
+      leases: LEASES,
+      p50StartSeconds: round(percentile(start, 0.5)),
+      p95StartSeconds: round(percentile(start, 0.95)),
+      p95ExitToReleasedSeconds: round(
+        percentile(
+          tasks.map((t) => t.exitToReleasedSeconds),
+          0.95,
+        ),
+      ),
+      baselineP95RunningSeconds: round(percentile(bare, 0.95)),
+    };
+    return {
+      key: 'tasks',
+      figures,
+      summary: [
+        `${LEASES} leases with a trivial task: POST → task start p50 ${figures.p50StartSeconds} s, p95 ${figures.p95StartSeconds} s`,
+        `task exit → RELEASED p95 ${figures.p95ExitToReleasedSeconds} s (the release is seen at ${POLL_MS} ms polls)`,
+        `bare leases, same run: POST → RUNNING p95 ${figures.baselineP95RunningSeconds} s`,
+      ].join('\n'),
+    };
+  } finally {
+    await stack.stop();
+  }
+}

@@ -1,0 +1,170 @@
+import type { ApiClient } from './api';
+import { type CliIo, client, integerOption, type OutputOptions } from './common';
+import { CliError, EXIT, usageError } from './errors';
+import { type CreateLeaseOptions, leaseRequestBody } from './leases';
+import { printLogs } from './logs';
+import { expandSweep, paramEnv, parseParams, runLabel, type SweepParam, substitute } from './sweep';
+import { readTaskFile } from './task-file';
+
+export interface RunOptions extends Omit<CreateLeaseOptions, 'wait' | 'json'>, OutputOptions {
+  readonly param: readonly string[];
+  readonly onExit?: 'release' | 'keep';
+  readonly maxAttempts?: string;
+  readonly retryOnFailure?: boolean;
+  readonly maxRuntime?: string;
+  readonly taskImage?: string;
+  readonly workdir?: string;
+}
+
+interface TaskLease {
+  readonly leaseId: string;
+  readonly status: string;
+  readonly costUsd: number;
+  readonly failureReason?: string;
+  readonly task?: { readonly status: string; readonly exitCode?: number; readonly failureReason?: string };
+}
+
+/** One run's outcome, a line of the summary. */
+export interface RunResult {
+  readonly leaseId: string;
+  readonly params: Record<string, string>;
+  readonly status: string;
+  readonly exitCode?: number | undefined;
+  readonly costUsd: number;
+}
+
+const ENDED = new Set(['SUCCEEDED', 'FAILED', 'STOPPED']);
+const POLL_MS = 1000;
+
+/**
+ * The lease bodies of a run: one per point of the sweep's cross product, each
+ * with `{name}` substituted in the command and NAME=value in the task's env,
+ * all sharing the run's project label (a sweep gets one when none is given).
+ */
+export function runBodies(
+  base: Record<string, unknown> & { readonly task: Record<string, unknown> },
+  params: readonly SweepParam[],
+  sweepProject: () => string,
+): { body: Record<string, unknown>; params: Record<string, string> }[] {
+  const points = expandSweep(params);
+  const project = params.length > 0 ? (base.project ?? sweepProject()) : base.project;
+  return points.map((values) => {
+    const command = base.task.command;
+    const task = {
+      ...base.task,
+      command: Array.isArray(command)
+        ? substitute(command.map(String), values)
+        : substitute([String(command)], values)[0],
+      env: { ...(base.task.env as Record<string, string> | undefined), ...paramEnv(values) },
+    };
+    if (Object.keys(values).length === 0 && base.task.env === undefined)
+      delete (task as { env?: unknown }).env;
+    return { body: { ...base, ...(project === undefined ? {} : { project }), task }, params: values };
+  });
+}
+
+/** The lease fields and task of `gpurent run [options] -- <command…>`. */
+export function commandLineBase(options: RunOptions, command: readonly string[]) {
+  if (command.length === 0) throw usageError('gpurent run needs a task file or -- <command> [args…]');
+  const task = {
+    command: [...command],
+    image: options.taskImage,
+    workdir: options.workdir,
+    maxRuntimeMinutes: integerOption('--max-runtime', options.maxRuntime),
+    onExit: options.onExit,
+    maxAttempts: integerOption('--max-attempts', options.maxAttempts),
+    retryOnFailure: options.retryOnFailure,
+  };
+  return {
+    ...leaseRequestBody(options),
+    task: Object.fromEntries(Object.entries(task).filter(([, value]) => value !== undefined)),
+  };
+}
+
+async function waitForTaskEnd(
+  api: ApiClient,
+  leaseId: string,
+  deadlineMs: number,
+  io: CliIo,
+): Promise<TaskLease> {
+  for (;;) {
+    const lease = (await api.request<TaskLease>('GET', `v1/leases/${leaseId}`)).body;
+    if (lease.status === 'FAILED' || (lease.task && ENDED.has(lease.task.status))) return lease;
+    if (Date.now() > deadlineMs) {
+      throw new CliError(
+        `lease ${leaseId}: the task has not ended in time (it keeps going; gpurent logs -f ${leaseId})`,
+      );
+    }
+    await io.sleep(POLL_MS);
+  }
+}
+
+const resultOf = (lease: TaskLease, params: Record<string, string>): RunResult => ({
+  leaseId: lease.leaseId,
+  params,
+  status: lease.task?.status ?? lease.status,
+  exitCode: lease.task?.exitCode,
+  costUsd: lease.costUsd,
+});
+
+const resultLine = (result: RunResult) =>
+  [
+    result.leaseId,
+    result.status,
+    `exit ${result.exitCode ?? '-'}`,
+    `$${result.costUsd.toFixed(6)}`,
+    runLabel(result.params),
+  ]
+    .filter(Boolean)
+    .join('  ');
+
+/**
+ * `gpurent run task.yaml` or `gpurent run [options] -- <command…>`: creates the
+ * lease(s) with the task, waits, follows the output of a single run, prints one
+ * line per run and exits with the task's exit code (a sweep: 0 when every run
+ * succeeded, else 1).
+ */
+export async function run(args: readonly string[], options: RunOptions, io: CliIo): Promise<void> {
+  const [first, ...rest] = args;
+  const fromFile = first !== undefined && /\.ya?ml$/i.test(first) && rest.length === 0;
+  const file = fromFile ? await readTaskFile(first, io.cwd) : undefined;
+  const base = file?.lease ?? commandLineBase(options, args);
+  const params = parseParams([
+    ...(file?.params ?? []).map((param) => `${param.name}=${param.values.join(',')}`),
+    ...options.param,
+  ]);
+  const timeoutSeconds = integerOption('--timeout', options.timeout) ?? 3600;
+  const deadlineMs = Date.now() + timeoutSeconds * 1000;
+  const api = await client();
+  const runs = runBodies(base, params, () => `sweep-${Date.now().toString(36)}`);
+  const created = await Promise.all(
+    runs.map(async (point) => ({
+      leaseId: (
+        await api.request<{ leaseId: string }>('POST', 'v1/leases', { body: point.body, idempotent: true })
+      ).body.leaseId,
+      params: point.params,
+    })),
+  );
+  const single = created.length === 1 ? created[0] : undefined;
+  if (single && !options.json) {
+    io.progress(`${single.leaseId}: waiting for the task's output\n`);
+    await printLogs(api, single.leaseId, { follow: true }, io);
+  }
+  const results = await Promise.all(
+    created.map(async (point) =>
+      resultOf(await waitForTaskEnd(api, point.leaseId, deadlineMs, io), point.params),
+    ),
+  );
+  if (options.json) io.out(`${JSON.stringify(results, null, 2)}\n`);
+  else io.out(results.map((result) => `${resultLine(result)}\n`).join(''));
+  const exitCode = single
+    ? (results[0]?.exitCode ?? (results[0]?.status === 'SUCCEEDED' ? EXIT.ok : EXIT.failed))
+    : results.every((result) => result.status === 'SUCCEEDED')
+      ? EXIT.ok
+      : EXIT.failed;
+  if (exitCode !== EXIT.ok)
+    throw new CliError(
+      `${results.filter((r) => r.status !== 'SUCCEEDED').length} run(s) did not succeed`,
+      exitCode,
+    );
+}

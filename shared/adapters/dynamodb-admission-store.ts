@@ -1,0 +1,412 @@
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import type { WaitingLease } from '../domain/admission/admission-pass';
+import {
+  type AdmissionClaim,
+  type CapacityPool,
+  type PoolIdentity,
+  poolKey,
+  type TenantAdmission,
+} from '../domain/admission/claims';
+import { type Quota, quotaOf } from '../domain/admission/quota';
+import { RENTAL_MODES, type RentalMode } from '../domain/lease';
+import type { AdmissionSnapshot, AdmissionStore, AdmitOutcome, PoolLimit } from '../ports/admission-store';
+import { queryAll } from './dynamodb-query-all';
+
+type Item = Record<string, unknown>;
+type Update = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
+
+/** Key layout of the admission table (see `TABLES.admission`). */
+export const admissionLeaseKey = (leaseId: string) => ({ pk: `LEASE#${leaseId}`, sk: 'ADMISSION' });
+const TENANTS = 'TENANTS';
+const CAPACITY = 'CAPACITY';
+const QUEUE_INDEX = 'queue';
+const QUEUED = 'QUEUED';
+/** Waiting leases sort by creation in the queue index: zero-padded milliseconds, then the id. */
+const queuedAt = (lease: WaitingLease) => `${String(lease.createdAtMs).padStart(15, '0')}#${lease.leaseId}`;
+const modeAttribute = (mode: RentalMode) => `gpus_${mode}`;
+/** A transaction takes at most 100 items. */
+const MAX_TRANSACTION_ITEMS = 100;
+
+export type AdmissionStatus = 'QUEUED' | 'ADMITTED' | 'RELEASED' | 'TIMED_OUT';
+
+function tenantOf(item: Item): TenantAdmission {
+  const gpusByMode: Partial<Record<RentalMode, number>> = {};
+  for (const mode of RENTAL_MODES) {
+    const gpus = item[modeAttribute(mode)];
+    if (typeof gpus === 'number') gpusByMode[mode] = gpus;
+  }
+  return {
+    tenantId: item.sk as string,
+    usage: {
+      gpus: (item.gpus as number | undefined) ?? 0,
+      hourlyMicroUsd: (item.hourlyMicroUsd as number | undefined) ?? 0,
+      gpusByMode,
+    },
+    quota: item.quota as Quota | undefined,
+    quotaVersion: item.quotaVersion as number | undefined,
+  };
+}
+
+function poolOf(item: Item): CapacityPool {
+  const { pk: _pk, sk: _sk, limitUnits, used, ...identity } = item;
+  return { ...(identity as PoolIdentity), limit: limitUnits as number, used: used as number };
+}
+
+/** What a group of claims adds to one tenant. */
+interface TenantAdd {
+  gpus: number;
+  hourlyMicroUsd: number;
+  byMode: Partial<Record<RentalMode, number>>;
+}
+
+/**
+ * The admission store on one DynamoDB table. A chunk of admissions is one
+ * transaction: each lease moves from QUEUED to ADMITTED (conditional on
+ * QUEUED, so never twice), each tenant's counters take the chunk's sum
+ * (conditional on the quota read being the quota now and the sum fitting
+ * under it), and each capacity pool its units (likewise). Conditions compare
+ * the stored use with the room left, so a release in between (which only
+ * lowers use) never makes a pass fail, while another pass's admission, a
+ * quota or limit change does.
+ */
+export class DynamoDbAdmissionStore implements AdmissionStore {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async enqueue(lease: WaitingLease): Promise<boolean> {
+    try {
+      await this.client.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: {
+            ...admissionLeaseKey(lease.leaseId),
+            lease,
+            status: 'QUEUED' satisfies AdmissionStatus,
+            tenantId: lease.tenantId,
+            queued: QUEUED,
+            queuedAt: queuedAt(lease),
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
+  async snapshot(): Promise<AdmissionSnapshot> {
+    const [queue, tenants, pools] = await Promise.all([
+      queryAll(this.client, {
+        TableName: this.table,
+        IndexName: QUEUE_INDEX,
+        KeyConditionExpression: 'queued = :queued',
+        ExpressionAttributeValues: { ':queued': QUEUED },
+      }),
+      this.partition(TENANTS),
+      this.partition(CAPACITY),
+    ]);
+    return {
+      queue: queue.map((item) => item.lease as WaitingLease),
+      tenants: Object.fromEntries(tenants.map((item) => [item.sk as string, tenantOf(item)])),
+      pools: pools.map(poolOf),
+    };
+  }
+
+  async admit(
+    claims: readonly AdmissionClaim[],
+    snapshot: AdmissionSnapshot,
+    defaultQuota: Quota,
+  ): Promise<AdmitOutcome> {
+    const committed: AdmissionClaim[] = [];
+    for (const chunk of chunksOf(claims)) {
+      try {
+        await this.client.send(
+          new TransactWriteCommand({ TransactItems: this.admissionItems(chunk, snapshot, defaultQuota) }),
+        );
+      } catch (error) {
+        if (error instanceof TransactionCanceledException) return { committed, conflicted: true };
+        throw error;
+      }
+      committed.push(...chunk);
+    }
+    return { committed, conflicted: false };
+  }
+
+  async release(leaseId: string): Promise<AdmissionClaim | undefined> {
+    for (;;) {
+      const item = await this.leaseItem(leaseId);
+      const status = item?.status as AdmissionStatus | undefined;
+      if (status === 'QUEUED') {
+        if (await this.leaveQueue(leaseId, 'RELEASED')) return undefined;
+        continue;
+      }
+      if (status !== 'ADMITTED') return undefined;
+      const claim = item?.claim as AdmissionClaim;
+      try {
+        await this.client.send(new TransactWriteCommand({ TransactItems: this.releaseItems(claim) }));
+        return claim;
+      } catch (error) {
+        if (!(error instanceof TransactionCanceledException)) throw error;
+        // Released by someone else, or a racing admission touched the same counters: look again.
+      }
+    }
+  }
+
+  timeOut(leaseId: string): Promise<boolean> {
+    return this.leaveQueue(leaseId, 'TIMED_OUT');
+  }
+
+  async putQuota(tenantId: string, quota: Quota): Promise<void> {
+    await this.client.send(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: { pk: TENANTS, sk: tenantId },
+        UpdateExpression: 'SET quota = :quota ADD quotaVersion :one',
+        ExpressionAttributeValues: { ':quota': quota, ':one': 1 },
+      }),
+    );
+  }
+
+  async tenant(tenantId: string): Promise<TenantAdmission | undefined> {
+    const result = await this.client.send(
+      new GetCommand({ TableName: this.table, Key: { pk: TENANTS, sk: tenantId }, ConsistentRead: true }),
+    );
+    return result.Item ? tenantOf(result.Item) : undefined;
+  }
+
+  async putPoolLimit(pool: PoolLimit): Promise<void> {
+    const { limit, ...rest } = pool;
+    const identity = rest as PoolIdentity;
+    const fields = Object.entries(identity);
+    await this.client.send(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: { pk: CAPACITY, sk: poolKey(identity) },
+        UpdateExpression: `SET ${[
+          ...fields.map(([name]) => `#${name} = :${name}`),
+          'limitUnits = :limit',
+          'used = if_not_exists(used, :zero)',
+        ].join(', ')}`,
+        ExpressionAttributeNames: Object.fromEntries(fields.map(([name]) => [`#${name}`, name])),
+        ExpressionAttributeValues: {
+          ...Object.fromEntries(fields.map(([name, value]) => [`:${name}`, value])),
+          ':limit': limit,
+          ':zero': 0,
+        },
+      }),
+    );
+  }
+
+  private partition(pk: string): Promise<Item[]> {
+    return queryAll(this.client, {
+      TableName: this.table,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': pk },
+      ConsistentRead: true,
+    });
+  }
+
+  private async leaseItem(leaseId: string): Promise<Item | undefined> {
+    const result = await this.client.send(
+      new GetCommand({ TableName: this.table, Key: admissionLeaseKey(leaseId), ConsistentRead: true }),
+    );
+    return result.Item;
+  }
+
+  private async leaveQueue(leaseId: string, status: AdmissionStatus): Promise<boolean> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: admissionLeaseKey(leaseId),
+          UpdateExpression: 'SET #status = :status REMOVE queued, queuedAt',
+          ConditionExpression: '#status = :queued',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':status': status, ':queued': 'QUEUED' satisfies AdmissionStatus },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
+  private admissionItems(
+    chunk: readonly AdmissionClaim[],
+    snapshot: AdmissionSnapshot,
+    defaultQuota: Quota,
+  ): Update[] {
+    const byTenant = new Map<string, TenantAdd>();
+    const byPool = new Map<string, number>();
+    for (const claim of chunk) {
+      const add = byTenant.get(claim.tenantId) ?? { gpus: 0, hourlyMicroUsd: 0, byMode: {} };
+      add.gpus += claim.gpus;
+      add.hourlyMicroUsd += claim.hourlyMicroUsd;
+      add.byMode[claim.mode] = (add.byMode[claim.mode] ?? 0) + claim.gpus;
+      byTenant.set(claim.tenantId, add);
+      if (claim.pool) byPool.set(claim.pool.key, (byPool.get(claim.pool.key) ?? 0) + claim.pool.units);
+    }
+    const pools = new Map(snapshot.pools.map((pool) => [poolKey(pool), pool]));
+    return [
+      ...chunk.map((claim) => ({
+        Update: {
+          TableName: this.table,
+          Key: admissionLeaseKey(claim.leaseId),
+          UpdateExpression: 'SET #status = :admitted, claim = :claim REMOVE queued, queuedAt',
+          ConditionExpression: '#status = :queued',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':admitted': 'ADMITTED' satisfies AdmissionStatus,
+            ':queued': 'QUEUED' satisfies AdmissionStatus,
+            ':claim': claim,
+          },
+        },
+      })),
+      ...[...byTenant].map(([tenantId, add]) => this.tenantAdmission(tenantId, add, snapshot, defaultQuota)),
+      ...[...byPool].map(([key, units]) => {
+        const pool = pools.get(key) as CapacityPool;
+        return {
+          Update: {
+            TableName: this.table,
+            Key: { pk: CAPACITY, sk: key },
+            UpdateExpression: 'SET used = used + :units',
+            ConditionExpression: 'limitUnits = :limit AND used <= :room',
+            ExpressionAttributeValues: { ':units': units, ':limit': pool.limit, ':room': pool.limit - units },
+          },
+        };
+      }),
+    ];
+  }
+
+  /** The tenant's counters take `add`, on condition that its quota is the one read and `add` fits under it. */
+  private tenantAdmission(
+    tenantId: string,
+    add: TenantAdd,
+    snapshot: AdmissionSnapshot,
+    defaultQuota: Quota,
+  ): Update {
+    const known = snapshot.tenants[tenantId];
+    const quota = known?.quota ?? quotaOf({}, tenantId, defaultQuota);
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = {
+      ':zero': 0,
+      ':gpus': add.gpus,
+      ':hourly': add.hourlyMicroUsd,
+      ':gpuRoom': quota.maxGpus - add.gpus,
+      ':hourlyRoom': quota.maxHourlyMicroUsd - add.hourlyMicroUsd,
+    };
+    const sets = [
+      'gpus = if_not_exists(gpus, :zero) + :gpus',
+      'hourlyMicroUsd = if_not_exists(hourlyMicroUsd, :zero) + :hourly',
+    ];
+    const conditions = [
+      known?.quotaVersion === undefined
+        ? 'attribute_not_exists(quotaVersion)'
+        : 'quotaVersion = :quotaVersion',
+      '(attribute_not_exists(gpus) OR gpus <= :gpuRoom)',
+      '(attribute_not_exists(hourlyMicroUsd) OR hourlyMicroUsd <= :hourlyRoom)',
+    ];
+    if (known?.quotaVersion !== undefined) values[':quotaVersion'] = known.quotaVersion;
+    RENTAL_MODES.forEach((mode, i) => {
+      const gpus = add.byMode[mode];
+      if (gpus === undefined) return;
+      names[`#m${i}`] = modeAttribute(mode);
+      values[`:m${i}`] = gpus;
+      sets.push(`#m${i} = if_not_exists(#m${i}, :zero) + :m${i}`);
+      const cap = quota.maxGpusByMode[mode];
+      if (cap === undefined) return;
+      values[`:m${i}Room`] = cap - gpus;
+      conditions.push(`(attribute_not_exists(#m${i}) OR #m${i} <= :m${i}Room)`);
+    });
+    return {
+      Update: {
+        TableName: this.table,
+        Key: { pk: TENANTS, sk: tenantId },
+        UpdateExpression: `SET ${sets.join(', ')}`,
+        ConditionExpression: conditions.join(' AND '),
+        ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
+        ExpressionAttributeValues: values,
+      },
+    };
+  }
+
+  private releaseItems(claim: AdmissionClaim): Update[] {
+    const mode = modeAttribute(claim.mode);
+    const items: Update[] = [
+      {
+        Update: {
+          TableName: this.table,
+          Key: admissionLeaseKey(claim.leaseId),
+          UpdateExpression: 'SET #status = :released',
+          ConditionExpression: '#status = :admitted',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':released': 'RELEASED' satisfies AdmissionStatus,
+            ':admitted': 'ADMITTED' satisfies AdmissionStatus,
+          },
+        },
+      },
+      {
+        Update: {
+          TableName: this.table,
+          Key: { pk: TENANTS, sk: claim.tenantId },
+          UpdateExpression:
+            'SET gpus = gpus - :gpus, hourlyMicroUsd = hourlyMicroUsd - :hourly, #mode = #mode - :gpus',
+          ExpressionAttributeNames: { '#mode': mode },
+          ExpressionAttributeValues: { ':gpus': claim.gpus, ':hourly': claim.hourlyMicroUsd },
+        },
+      },
+    ];
+    if (claim.pool) {
+      items.push({
+        Update: {
+          TableName: this.table,
+          Key: { pk: CAPACITY, sk: claim.pool.key },
+          UpdateExpression: 'SET used = used - :units',
+          ExpressionAttributeValues: { ':units': claim.pool.units },
+        },
+      });
+    }
+    return items;
+  }
+}
+
+/** Claims in order, cut so that each chunk's leases, tenants and pools fit one transaction. */
+function chunksOf(claims: readonly AdmissionClaim[]): AdmissionClaim[][] {
+  const chunks: AdmissionClaim[][] = [];
+  let chunk: AdmissionClaim[] = [];
+  let tenants = new Set<string>();
+  let pools = new Set<string>();
+  for (const claim of claims) {
+    const items =
+      chunk.length +
+      1 +
+      tenants.size +
+      (tenants.has(claim.tenantId) ? 0 : 1) +
+      pools.size +
+      (claim.pool && !pools.has(claim.pool.key) ? 1 : 0);
+    if (items > MAX_TRANSACTION_ITEMS) {
+      chunks.push(chunk);
+      chunk = [];
+      tenants = new Set();
+      pools = new Set();
+    }
+    chunk.push(claim);
+    tenants.add(claim.tenantId);
+    if (claim.pool) pools.add(claim.pool.key);
+  }
+  if (chunk.length > 0) chunks.push(chunk);
+  return chunks;
+}

@@ -1,0 +1,84 @@
+import {
+  CancelCommandCommand,
+  GetCommandInvocationCommand,
+  SendCommandCommand,
+  type SSMClient,
+} from '@aws-sdk/client-ssm';
+import { commandPhase } from '../domain/tasks/command-events';
+import { type TaskRunner, TaskRunnerError, type TaskTarget } from '../ports/task-runner';
+
+const DOCUMENT = 'AWS-RunShellScript';
+
+/** Codes that mean the service has no CancelCommand (moto answers so). */
+const CANNOT_CANCEL = new Set([
+  'NotImplementedException',
+  'NotImplemented',
+  'InvalidAction',
+  'UnknownOperationException',
+]);
+/** The invocation ended already or is unknown: nothing to cancel. */
+const NOTHING_TO_CANCEL = new Set(['InvalidCommandId', 'InvalidInstanceId', 'DuplicateInstanceId']);
+
+const codeOf = (error: unknown) => (error instanceof Error ? error.name : 'Unknown');
+const statusOf = (error: unknown) =>
+  (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode ?? 0;
+
+/** SSM Run Command, one client per region; output to the task log group. */
+export class SsmTaskRunner implements TaskRunner {
+  constructor(
+    private readonly client: (region: string) => SSMClient,
+    private readonly logGroupName: string,
+  ) {}
+
+  async send(target: TaskTarget, commands: readonly string[], timeoutSeconds: number): Promise<string> {
+    try {
+      const result = await this.client(target.region).send(
+        new SendCommandCommand({
+          DocumentName: DOCUMENT,
+          InstanceIds: [target.instanceId],
+          Parameters: { commands: [...commands], executionTimeout: [String(timeoutSeconds)] },
+          CloudWatchOutputConfig: {
+            CloudWatchOutputEnabled: true,
+            CloudWatchLogGroupName: this.logGroupName,
+          },
+          TimeoutSeconds: 600,
+        }),
+      );
+      const commandId = result.Command?.CommandId;
+      if (!commandId) throw new TaskRunnerError('NoCommandId', 'SendCommand', 'SSM returned no command id');
+      return commandId;
+    } catch (error) {
+      if (error instanceof TaskRunnerError) throw error;
+      throw new TaskRunnerError(codeOf(error), 'SendCommand', String(error));
+    }
+  }
+
+  async cancel(target: TaskTarget, commandId: string): Promise<boolean> {
+    try {
+      await this.client(target.region).send(
+        new CancelCommandCommand({ CommandId: commandId, InstanceIds: [target.instanceId] }),
+      );
+      return true;
+    } catch (error) {
+      const code = codeOf(error);
+      if (NOTHING_TO_CANCEL.has(code)) return true;
+      // moto has no CancelCommand: it answers an HTML 500 (no SSM error code). Terminating the instance stops it.
+      if (CANNOT_CANCEL.has(code) || (statusOf(error) >= 500 && code !== 'InternalServerError')) return false;
+      throw new TaskRunnerError(code, 'CancelCommand', String(error));
+    }
+  }
+
+  async result(target: TaskTarget, commandId: string): ReturnType<TaskRunner['result']> {
+    try {
+      const invocation = await this.client(target.region).send(
+        new GetCommandInvocationCommand({ CommandId: commandId, InstanceId: target.instanceId }),
+      );
+      const phase = commandPhase(invocation.Status ?? '');
+      const outcome = phase === 'in-progress' || phase === 'pending' ? ('Pending' as const) : phase;
+      const code = invocation.ResponseCode;
+      return code === undefined || code < 0 ? { outcome } : { outcome, exitCode: code };
+    } catch (error) {
+      throw new TaskRunnerError(codeOf(error), 'GetCommandInvocation', String(error));
+    }
+  }
+}

@@ -1,0 +1,68 @@
+import { secretSourceOf, type TaskSpec } from './spec';
+
+/** What an attempt's script knows beyond the spec. */
+export interface AttemptContext {
+  readonly tenantId: string;
+  readonly attempt: number;
+  readonly checkpointUri: string;
+  /** `container`: `docker run --gpus all` when the spec names an image; `host`: the command on the machine. */
+  readonly runtime: 'container' | 'host';
+}
+
+/** Single-quoted for the shell: nothing inside is expanded. */
+export const shellQuote = (text: string) => `'${text.replaceAll("'", `'"'"'`)}'`;
+
+/** A shell string runs in `sh -c`; an argv runs as it is, each argument quoted. */
+function commandLine(spec: TaskSpec): string {
+  return typeof spec.command === 'string'
+    ? `/bin/sh -c ${shellQuote(spec.command)}`
+    : spec.command.map(shellQuote).join(' ');
+}
+
+function secretLine(name: string, reference: string, tenantId: string): string {
+  const ref = shellQuote(reference);
+  return secretSourceOf(reference, tenantId) === 'secretsmanager'
+    ? `${name}="$(aws secretsmanager get-secret-value --secret-id ${ref} --query SecretString --output text)"`
+    : `${name}="$(aws ssm get-parameter --with-decryption --name ${ref} --query Parameter.Value --output text)"`;
+}
+
+/**
+ * The `commands` of AWS-RunShellScript for one attempt: variables exported
+ * (secrets resolved on the instance, never stored), the working directory,
+ * `timeout` for maxRuntimeMinutes (exit 124), then the command itself, in the
+ * image with `docker run --gpus all` or on the machine. The script exits with
+ * the command's code, which SSM reports.
+ */
+export function taskScript(spec: TaskSpec, context: AttemptContext): string[] {
+  const variables: [string, string][] = [
+    ...Object.entries(spec.env ?? {}),
+    ['GPURENT_ATTEMPT', String(context.attempt)],
+    ['GPURENT_CHECKPOINT_URI', context.checkpointUri],
+  ];
+  const names = [...variables.map(([name]) => name), ...Object.keys(spec.secrets ?? {})];
+  const lines = [
+    'set -eu',
+    ...variables.map(([name, value]) => `export ${name}=${shellQuote(value)}`),
+    ...Object.entries(spec.secrets ?? {}).flatMap(([name, reference]) => [
+      secretLine(name, reference, context.tenantId),
+      `export ${name}`,
+    ]),
+  ];
+  const limit = spec.maxRuntimeMinutes === undefined ? '' : `timeout ${spec.maxRuntimeMinutes * 60}s `;
+  const command = commandLine(spec);
+  if (context.runtime === 'container' && spec.image !== undefined) {
+    const workdir = spec.workdir === undefined ? '' : ` -w ${shellQuote(spec.workdir)}`;
+    const envFlags = names.map((name) => ` -e ${name}`).join('');
+    return [
+      ...lines,
+      `${limit}docker run --rm --gpus all --network host${envFlags}${workdir} ${shellQuote(spec.image)} ${command}`,
+    ];
+  }
+  return [
+    ...lines,
+    ...(spec.workdir === undefined
+      ? []
+      : [`mkdir -p ${shellQuote(spec.workdir)}`, `cd ${shellQuote(spec.workdir)}`]),
+    `${limit}${command}`,
+  ];
+}

@@ -1,0 +1,111 @@
+import * as z from '../../zod';
+import { deadlineFieldShapes } from '../deadlines/lease-fields';
+
+/** Environment and secret names, as a shell accepts them (upper case only: no clash with the image's own). */
+export const TASK_VARIABLE_NAME = /^[A-Z_][A-Z0-9_]{0,127}$/;
+export const MAX_TASK_ENV_ENTRIES = 64;
+export const MAX_TASK_ENV_VALUE_BYTES = 4096;
+export const MAX_TASK_COMMAND_BYTES = 65_536;
+export const MAX_TASK_RUNTIME_MINUTES = 43_200;
+export const MAX_TASK_ATTEMPTS = 10;
+
+/** `release`: the lease is released when the task ends (its bill closes then); `keep`: it runs on. */
+export const TASK_ON_EXIT = ['release', 'keep'] as const;
+
+/** An image reference: `[registry/]repository[:tag][@sha256:digest]`, as docker parses it. */
+const IMAGE_REFERENCE =
+  /^(?:[a-z0-9.-]+(?::\d+)?\/)?[a-z0-9]+(?:[._-][a-z0-9]+)*(?:\/[a-z0-9]+(?:[._-][a-z0-9]+)*)*(?::[\w][\w.-]{0,127})?(?:@sha256:[a-f0-9]{64})?$/;
+
+const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
+
+const commandText = z.string().check(
+  z.minLength(1),
+  z.refine(
+    (text) => bytes(text) <= MAX_TASK_COMMAND_BYTES,
+    `must be at most ${MAX_TASK_COMMAND_BYTES} bytes`,
+  ),
+);
+
+const variableName = z.string().check(z.regex(TASK_VARIABLE_NAME, 'must match [A-Z_][A-Z0-9_]{0,127}'));
+
+const entriesAtMost = (max: number) =>
+  z.refine<Record<string, string>>((record) => Object.keys(record).length <= max, `at most ${max} entries`);
+
+export const taskSpecSchema = z.strictObject({
+  image: z.optional(
+    z
+      .string()
+      .check(
+        z.maxLength(512),
+        z.regex(
+          IMAGE_REFERENCE,
+          'must be a container image reference such as 123456789012.dkr.ecr.us-east-1.amazonaws.com/train:v3',
+        ),
+      ),
+  ),
+  command: z.union([
+    z.array(z.string()).check(
+      z.minLength(1),
+      z.refine(
+        (argv) => bytes(argv.join(' ')) <= MAX_TASK_COMMAND_BYTES,
+        `must be at most ${MAX_TASK_COMMAND_BYTES} bytes`,
+      ),
+    ),
+    commandText,
+  ]),
+  env: z.optional(
+    z
+      .record(
+        variableName,
+        z
+          .string()
+          .check(
+            z.refine(
+              (value) => bytes(value) <= MAX_TASK_ENV_VALUE_BYTES,
+              `must be at most ${MAX_TASK_ENV_VALUE_BYTES} bytes`,
+            ),
+          ),
+      )
+      .check(entriesAtMost(MAX_TASK_ENV_ENTRIES)),
+  ),
+  secrets: z.optional(
+    z
+      .record(variableName, z.string().check(z.minLength(1), z.maxLength(2048)))
+      .check(entriesAtMost(MAX_TASK_ENV_ENTRIES)),
+  ),
+  workdir: z.optional(z.string().check(z.regex(/^\/[\w./-]{0,1023}$/, 'must be an absolute path'))),
+  maxRuntimeMinutes: z.optional(z.number().check(z.int(), z.gte(1), z.lte(MAX_TASK_RUNTIME_MINUTES))),
+  onExit: z._default(z.enum(TASK_ON_EXIT), 'release'),
+  maxAttempts: z._default(z.number().check(z.int(), z.gte(1), z.lte(MAX_TASK_ATTEMPTS)), 3),
+  retryOnFailure: z._default(z.boolean(), false),
+  // Checked against the clock, with each other and with the lease's mode when the lease is created.
+  deadline: z.optional(deadlineFieldShapes.deadline),
+  workMinutes: z.optional(deadlineFieldShapes.workMinutes),
+  restartMinutes: z.optional(deadlineFieldShapes.restartMinutes),
+});
+
+/** The task as the tenant asked for it (defaults applied). */
+export type TaskSpec = z.infer<typeof taskSpecSchema>;
+
+/** Where a secret reference may point: an SSM parameter or a Secrets Manager secret under the tenant's prefix. */
+export type SecretSource = 'ssm' | 'secretsmanager';
+
+/**
+ * Which store a reference names, if it lies under the tenant's prefix
+ * (`/gpurent/<tenant>/…` parameters, `gpurent/<tenant>/…` secrets, by name or
+ * ARN): the instance role can read only there, so anything else is refused.
+ */
+export function secretSourceOf(reference: string, tenantId: string): SecretSource | undefined {
+  const parameter = /^(?:arn:aws[\w-]*:ssm:[a-z0-9-]+:\d{12}:parameter)?(\/.+)$/.exec(reference)?.[1];
+  if (parameter?.startsWith(`/gpurent/${tenantId}/`)) return 'ssm';
+  const secret = /^(?:arn:aws[\w-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:)?(.+)$/.exec(reference)?.[1];
+  if (secret?.startsWith(`gpurent/${tenantId}/`) && !reference.startsWith('/')) return 'secretsmanager';
+  return undefined;
+}
+
+/** The secret names whose reference lies outside the tenant's prefix. */
+export function secretsOutsidePrefix(spec: Pick<TaskSpec, 'secrets'>, tenantId: string): string[] {
+  return Object.entries(spec.secrets ?? {})
+    .filter(([, reference]) => secretSourceOf(reference, tenantId) === undefined)
+    .map(([name]) => name);
+}

@@ -1,0 +1,48 @@
+import type { WaitingLease } from '../domain/admission/admission-pass';
+import type { AdmissionClaim, CapacityPool, PoolIdentity, TenantAdmission } from '../domain/admission/claims';
+import type { Quota } from '../domain/admission/quota';
+
+/** What one admission pass reads: the queue, every tenant's use and quota, the known capacity. */
+export interface AdmissionSnapshot {
+  readonly queue: readonly WaitingLease[];
+  readonly tenants: Readonly<Record<string, TenantAdmission>>;
+  readonly pools: readonly CapacityPool[];
+}
+
+export interface AdmitOutcome {
+  /** Claims committed, each exactly once across every pass. */
+  readonly committed: readonly AdmissionClaim[];
+  /**
+   * True when a write found the state moved since the snapshot (another pass,
+   * a quota or capacity change): the rest was not written; read again and retry.
+   */
+  readonly conflicted: boolean;
+}
+
+/** The capacity limit of a pool; what admission has handed out of it is kept. */
+export type PoolLimit = PoolIdentity & { readonly limit: number };
+
+/**
+ * Queued leases, tenants' use against their quotas and the known fleet
+ * capacity. Every change of use is conditional on what it was computed
+ * from, so overlapping passes never admit a lease twice or hand out capacity
+ * or quota twice.
+ */
+export interface AdmissionStore {
+  /** Puts the lease in the queue; false when the lease is already known (queued, admitted or ended). */
+  enqueue(lease: WaitingLease): Promise<boolean>;
+  snapshot(): Promise<AdmissionSnapshot>;
+  /** Commits the claims (computed from `snapshot`, quotas falling back to `defaultQuota`), in order. */
+  admit(
+    claims: readonly AdmissionClaim[],
+    snapshot: AdmissionSnapshot,
+    defaultQuota: Quota,
+  ): Promise<AdmitOutcome>;
+  /** Gives back what an admitted lease holds, once; a lease still queued leaves the queue. Undefined when it held nothing. */
+  release(leaseId: string): Promise<AdmissionClaim | undefined>;
+  /** Takes a lease that waited its maxWaitMinutes out of the queue; false when a pass admitted it first. */
+  timeOut(leaseId: string): Promise<boolean>;
+  putQuota(tenantId: string, quota: Quota): Promise<void>;
+  tenant(tenantId: string): Promise<TenantAdmission | undefined>;
+  putPoolLimit(pool: PoolLimit): Promise<void>;
+}

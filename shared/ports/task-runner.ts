@@ -1,0 +1,41 @@
+import type { CommandOutcome } from '../domain/tasks/state';
+
+/** Where one attempt runs. */
+export interface TaskTarget {
+  readonly instanceId: string;
+  readonly region: string;
+}
+
+/** The slice of SSM Run Command a task needs. */
+export interface TaskRunner {
+  /** Sends the attempt's script to the instance (AWS-RunShellScript); returns the command id. */
+  send(target: TaskTarget, commands: readonly string[], timeoutSeconds: number): Promise<string>;
+  /**
+   * Stops an attempt. `false` when the service cannot cancel it (the emulator
+   * has no CancelCommand): the caller's termination of the instance stops it.
+   */
+  cancel(target: TaskTarget, commandId: string): Promise<boolean>;
+  /** How an ended invocation finished (SSM's status events carry no exit code). */
+  result(
+    target: TaskTarget,
+    commandId: string,
+  ): Promise<{ outcome: CommandOutcome | 'Pending'; exitCode?: number }>;
+}
+
+/** What starting and stopping tasks needs: the runner and where attempts keep their checkpoints. */
+export interface TaskRunning {
+  readonly runner: TaskRunner;
+  readonly checkpointBucket: string;
+}
+
+/** SSM throttled or failed in a way a retry of the message may fix. */
+export class TaskRunnerError extends Error {
+  constructor(
+    readonly code: string,
+    readonly operation: string,
+    message: string,
+  ) {
+    super(`${operation} failed (${code}): ${message}`);
+    this.name = 'TaskRunnerError';
+  }
+}

@@ -1,0 +1,72 @@
+import { admissionPass, type QueuedLease, type WaitingLease } from '../../domain/admission/admission-pass';
+import type { VcpuCatalog } from '../../domain/admission/capacity';
+import { type AdmissionClaim, capacityOfPools, claimOf, poolKey } from '../../domain/admission/claims';
+import { splitTimedOut } from '../../domain/admission/queue-timeout';
+import type { Quota } from '../../domain/admission/quota';
+import type { TenantUsage } from '../../domain/admission/tenant-ledger';
+import type { AdmissionSnapshot, AdmissionStore } from '../../ports/admission-store';
+
+export interface AdmissionDeps {
+  readonly admission: AdmissionStore;
+  readonly catalog: VcpuCatalog;
+  readonly defaultQuota: Quota;
+  readonly now: () => number;
+}
+
+/**
+ * Read, decide, commit: a round whose commit found the state moved (an
+ * overlapping pass, a quota change) is read and decided again. Rounds are
+ * bounded so a pass never spins; the next event or the schedule resumes.
+ */
+export const MAX_ADMISSION_ROUNDS = 8;
+
+export interface AdmissionRun {
+  readonly admitted: readonly AdmissionClaim[];
+  readonly timedOut: readonly WaitingLease[];
+  /** What the last round left waiting, in the pass's order. */
+  readonly queued: readonly QueuedLease[];
+  /** The state the last round decided on. */
+  readonly snapshot: AdmissionSnapshot;
+  /** False when every round conflicted: what is left waits for the next pass. */
+  readonly settled: boolean;
+}
+
+/** One admission pass over the stored queue, with the one policy of `shared/domain/admission`. */
+export async function runAdmissionPass(deps: AdmissionDeps): Promise<AdmissionRun> {
+  const admitted: AdmissionClaim[] = [];
+  const timedOut: WaitingLease[] = [];
+  for (let round = 1; ; round++) {
+    const nowMs = deps.now();
+    const snapshot = await deps.admission.snapshot();
+    const split = splitTimedOut(snapshot.queue, nowMs);
+    for (const lease of split.timedOut) if (await deps.admission.timeOut(lease.leaseId)) timedOut.push(lease);
+    const pass = admissionPass({
+      nowMs,
+      queue: split.waiting,
+      usage: usageOf(snapshot),
+      quotas: quotasOf(snapshot),
+      defaultQuota: deps.defaultQuota,
+      capacity: capacityOfPools(snapshot.pools),
+      catalog: deps.catalog,
+    });
+    const pools = new Set(snapshot.pools.map(poolKey));
+    const claims = pass.admitted.map((lease) => claimOf(lease, pools, deps.catalog));
+    const outcome = await deps.admission.admit(claims, snapshot, deps.defaultQuota);
+    admitted.push(...outcome.committed);
+    if (!outcome.conflicted || round === MAX_ADMISSION_ROUNDS) {
+      return { admitted, timedOut, queued: pass.queued, snapshot, settled: !outcome.conflicted };
+    }
+  }
+}
+
+export function usageOf(snapshot: AdmissionSnapshot): Record<string, TenantUsage> {
+  return Object.fromEntries(Object.values(snapshot.tenants).map((tenant) => [tenant.tenantId, tenant.usage]));
+}
+
+export function quotasOf(snapshot: AdmissionSnapshot): Record<string, Quota> {
+  return Object.fromEntries(
+    Object.values(snapshot.tenants).flatMap((tenant) =>
+      tenant.quota ? [[tenant.tenantId, tenant.quota]] : [],
+    ),
+  );
+}

@@ -1,0 +1,199 @@
+import type { LeaseView } from '../domain/lease';
+import { type CommandInvocationEvent, commandPhase } from '../domain/tasks/command-events';
+import { checkpointUri } from '../domain/tasks/log-streams';
+import { taskScript } from '../domain/tasks/script';
+import {
+  applyTaskEvent,
+  isTaskEnded,
+  type TaskEffect,
+  type TaskEvent,
+  type TaskState,
+} from '../domain/tasks/state';
+import type { TaskRunning, TaskTarget } from '../ports/task-runner';
+import type { ControlPlane } from './dependencies';
+import { heldInstances } from './lease-instances';
+import { requestRelease } from './release-lease';
+
+/** What moving a task on needs: the lease, SSM, the release (onExit) and the events. */
+export type TaskDeps = Pick<ControlPlane, 'leases' | 'commands' | 'events' | 'region' | 'now'> & {
+  readonly tasks: TaskRunning;
+};
+
+/** SSM's own limit on how long one command may run (AWS-RunShellScript executionTimeout, 48 h). */
+const MAX_EXECUTION_SECONDS = 172_800;
+/** Conditional writes lost to another writer before giving up (the message is retried). */
+const MAX_CONFLICTS = 5;
+
+export class TaskConflictError extends Error {
+  constructor(readonly leaseId: string) {
+    super(`The task of ${leaseId} kept changing under ${MAX_CONFLICTS} writes`);
+    this.name = 'TaskConflictError';
+  }
+}
+
+export type TaskOutcome = TaskState['status'] | 'unchanged' | 'no-task';
+
+/**
+ * Applies one event to the lease's task: the next state is written on the
+ * condition that nobody else advanced it (so a redelivered event, or two
+ * workers, act once), then its effects run: an attempt is sent (and its
+ * command id recorded), an old one cancelled, the lease released.
+ */
+export async function advanceTask(
+  deps: TaskDeps,
+  tenantId: string,
+  leaseId: string,
+  event: TaskEvent,
+): Promise<TaskOutcome> {
+  for (let tries = 0; tries < MAX_CONFLICTS; tries += 1) {
+    const lease = await deps.leases.get(tenantId, leaseId);
+    if (!lease?.task) return 'no-task';
+    const step = applyTaskEvent(lease.task, event);
+    if (!step.changed) return 'unchanged';
+    if (!(await deps.leases.saveTask(tenantId, leaseId, step.task))) continue;
+    if (isTaskEnded(step.task.status) && !isTaskEnded(lease.task.status))
+      await announceEnd(deps, lease, step.task);
+    for (const effect of step.effects) await perform(deps, lease, step.task, effect);
+    return step.task.status;
+  }
+  throw new TaskConflictError(leaseId);
+}
+
+function targetOf(deps: Pick<ControlPlane, 'region'>, lease: LeaseView, instanceId: string): TaskTarget {
+  const record = lease.instances.find((i) => i.instanceId === instanceId);
+  return { instanceId, region: record?.region ?? deps.region };
+}
+
+async function perform(deps: TaskDeps, lease: LeaseView, task: TaskState, effect: TaskEffect): Promise<void> {
+  const { tenantId, leaseId } = lease;
+  switch (effect.kind) {
+    case 'send': {
+      const commands = taskScript(task.spec, {
+        tenantId,
+        attempt: effect.attempt,
+        checkpointUri: checkpointUri(deps.tasks.checkpointBucket, tenantId, leaseId),
+        runtime: 'container',
+      });
+      const limitSeconds = (task.spec.maxRuntimeMinutes ?? MAX_EXECUTION_SECONDS / 60) * 60 + 60;
+      let commandId: string;
+      try {
+        commandId = await deps.tasks.runner.send(
+          targetOf(deps, lease, effect.instanceId),
+          commands,
+          Math.min(MAX_EXECUTION_SECONDS, limitSeconds),
+        );
+      } catch (error) {
+        await advanceTask(deps, tenantId, leaseId, { type: 'send-failed', attempt: effect.attempt });
+        throw error;
+      }
+      await advanceTask(deps, tenantId, leaseId, {
+        type: 'sent',
+        attempt: effect.attempt,
+        commandId,
+        atMs: deps.now(),
+      });
+      await deps.events.publish([
+        {
+          type: 'TaskStarted',
+          tenantId,
+          detail: {
+            leaseId,
+            attempt: effect.attempt,
+            instanceId: effect.instanceId,
+            commandId,
+            waitedMs: Math.max(0, deps.now() - lease.createdAtMs),
+          },
+        },
+      ]);
+      return;
+    }
+    case 'cancel':
+      // false: SSM cannot cancel here (the emulator); the instance's termination stops the attempt.
+      await deps.tasks.runner.cancel(targetOf(deps, lease, effect.instanceId), effect.commandId);
+      return;
+    case 'release':
+      await requestRelease(deps, tenantId, leaseId);
+      return;
+  }
+}
+
+async function announceEnd(deps: TaskDeps, lease: LeaseView, task: TaskState): Promise<void> {
+  await deps.events.publish([
+    {
+      type: 'TaskEnded',
+      tenantId: lease.tenantId,
+      detail: {
+        leaseId: lease.leaseId,
+        status: task.status,
+        attempt: task.attempt,
+        exitCode: task.exitCode,
+        endedAtMs: task.endedAtMs ?? deps.now(),
+        failureReason: task.failureReason,
+      },
+    },
+  ]);
+}
+
+/**
+ * The lease runs: its task (if it waits) starts on the first instance that
+ * is open and not reclaimed. Called by the worker once provisioning or a
+ * replacement made the lease RUNNING.
+ */
+export async function startTaskOnLease(
+  deps: TaskDeps,
+  tenantId: string,
+  leaseId: string,
+): Promise<TaskOutcome> {
+  const lease = await deps.leases.get(tenantId, leaseId);
+  if (!lease?.task) return 'no-task';
+  if (lease.status !== 'RUNNING') return 'unchanged';
+  const instance = heldInstances(lease.instances)[0];
+  if (!instance) return 'unchanged';
+  return advanceTask(deps, tenantId, leaseId, {
+    type: 'instance-ready',
+    instanceId: instance.instanceId,
+    atMs: deps.now(),
+  });
+}
+
+/** What a command's status event needs beyond moving the task: finding the instance's lease. */
+export type CommandEventDeps = TaskDeps & Pick<ControlPlane, 'compute' | 'placement'>;
+
+/**
+ * SSM says an invocation changed status: the task of the instance's lease
+ * moves on (RUNNING, or ended: SUCCEEDED, FAILED with its exit code, retried
+ * when the spec allows). SSM's event carries no exit code: it is read with
+ * GetCommandInvocation unless the event brings it (the local agent does).
+ */
+export async function handleCommandEvent(
+  deps: CommandEventDeps,
+  event: CommandInvocationEvent,
+): Promise<TaskOutcome | 'not-ours' | 'pending'> {
+  const { detail } = event;
+  const phase = commandPhase(detail.status);
+  if (phase === 'pending') return 'pending';
+  const regions = [event.region, ...deps.placement.regions.filter((region) => region !== event.region)];
+  const instance = await deps.compute.findInstance(detail['instance-id'], regions);
+  if (!instance?.leaseId || !instance.tenantId) return 'not-ours';
+  const atMs = Date.parse(event.time);
+  const commandId = detail['command-id'];
+  if (phase === 'in-progress')
+    return advanceTask(deps, instance.tenantId, instance.leaseId, { type: 'in-progress', commandId, atMs });
+  const exitCode =
+    detail['exit-code'] ??
+    (phase === 'Failed'
+      ? (
+          await deps.tasks.runner.result(
+            { instanceId: instance.instanceId, region: instance.region },
+            commandId,
+          )
+        ).exitCode
+      : undefined);
+  return advanceTask(deps, instance.tenantId, instance.leaseId, {
+    type: 'ended',
+    commandId,
+    outcome: phase,
+    exitCode,
+    atMs,
+  });
+}

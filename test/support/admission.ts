@@ -1,0 +1,25 @@
+import { randomBytes } from 'node:crypto';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createTable } from '../../local/bootstrap';
+import { DynamoDbAdmissionStore } from '../../shared/adapters/dynamodb-admission-store';
+import { TABLES } from '../../shared/resources';
+
+/** DynamoDB Local through a document client configured as the functions' is. */
+export function localDynamoDb(endpoint: string) {
+  const client = new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  const documents = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+  return {
+    documents,
+    /** An admission store on a table of its own, so each property run starts empty. */
+    async freshAdmissionStore(): Promise<DynamoDbAdmissionStore> {
+      const table = `adm-${randomBytes(4).toString('hex')}`;
+      await createTable(client, table, TABLES.admission);
+      return new DynamoDbAdmissionStore(documents, table);
+    },
+  };
+}

@@ -1,0 +1,150 @@
+import { chmod, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CliError, EXIT } from '../../../cli/errors';
+import { commandLineBase, type RunOptions, runBodies } from '../../../cli/run';
+import { missingSessionTools } from '../../../cli/ssh';
+import { expandSweep, parseParam, parseParams, substitute } from '../../../cli/sweep';
+import { parseTaskFile } from '../../../cli/task-file';
+
+const usage = (run: () => unknown) => {
+  try {
+    run();
+  } catch (error) {
+    return error instanceof CliError ? error.exitCode : 'not a CliError';
+  }
+  return 'no error';
+};
+
+describe('sweep parameters', () => {
+  it('parses name=v1,v2 and refuses what is not one', () => {
+    expect(parseParam('lr=0.1,0.01')).toEqual({ name: 'lr', values: ['0.1', '0.01'] });
+    expect(parseParam('seed=1')).toEqual({ name: 'seed', values: ['1'] });
+    expect(usage(() => parseParam('lr'))).toBe(EXIT.usage);
+    expect(usage(() => parseParam('1lr=3'))).toBe(EXIT.usage);
+    expect(usage(() => parseParam('lr=0.1,,0.3'))).toBe(EXIT.usage);
+    expect(usage(() => parseParams(['lr=1', 'LR=2']))).toBe(EXIT.usage);
+  });
+
+  it('expands the cross product, the first parameter varying slowest', () => {
+    expect(expandSweep(parseParams(['lr=0.1,0.01', 'batch=32,64']))).toEqual([
+      { lr: '0.1', batch: '32' },
+      { lr: '0.1', batch: '64' },
+      { lr: '0.01', batch: '32' },
+      { lr: '0.01', batch: '64' },
+    ]);
+    expect(expandSweep([])).toEqual([{}]);
+  });
+
+  it('substitutes {name} and leaves other braces alone', () => {
+    expect(substitute(['train.py', '--lr={lr}', '{unknown}', '{"json": 1}'], { lr: '0.1' })).toEqual([
+      'train.py',
+      '--lr=0.1',
+      '{unknown}',
+      '{"json": 1}',
+    ]);
+  });
+});
+
+const options = (extra: Partial<RunOptions> = {}): RunOptions => ({
+  workload: 'batch',
+  gpus: '1',
+  timeout: '3600',
+  param: [],
+  ...extra,
+});
+
+describe('gpurent run request bodies', () => {
+  it('builds one lease with its task from the command line', () => {
+    const base = commandLineBase(options({ onExit: 'keep', maxAttempts: '2', project: 'exp' }), [
+      'python',
+      'train.py',
+    ]);
+    expect(runBodies(base, [], () => 'unused')).toEqual([
+      {
+        body: {
+          workload: 'batch',
+          gpus: 1,
+          project: 'exp',
+          task: { command: ['python', 'train.py'], onExit: 'keep', maxAttempts: 2 },
+        },
+        params: {},
+      },
+    ]);
+    expect(usage(() => commandLineBase(options(), []))).toBe(EXIT.usage);
+    expect(usage(() => commandLineBase(options({ maxAttempts: 'x' }), ['true']))).toBe(EXIT.usage);
+  });
+
+  it('makes a 2×2 sweep of leases sharing one project, values in env and command', () => {
+    const base = commandLineBase(options(), ['python', 'train.py', '--lr', '{lr}']);
+    const runs = runBodies(base, parseParams(['lr=0.1,0.01', 'batch=32,64']), () => 'sweep-x');
+    expect(runs).toHaveLength(4);
+    expect(new Set(runs.map((run) => run.body.project))).toEqual(new Set(['sweep-x']));
+    expect(runs[3]?.body.task).toEqual({
+      command: ['python', 'train.py', '--lr', '0.01'],
+      env: { LR: '0.01', BATCH: '64' },
+    });
+    // A project given keeps its label.
+    expect(
+      runBodies({ ...base, project: 'mine' }, parseParams(['lr=1']), () => 'sweep-x')[0]?.body.project,
+    ).toBe('mine');
+  });
+
+  it('substitutes in a shell-string command and keeps the env a task file gives', async () => {
+    const file = await parseTaskFile(
+      [
+        'workload: training',
+        'gpus: 1',
+        'task:',
+        '  command: "python train.py --lr {lr}"',
+        '  env: {WANDB_MODE: offline}',
+        'params:',
+        '  lr: [0.1, 0.2]',
+      ].join('\n'),
+      'task.yaml',
+    );
+    expect(file.params).toEqual([{ name: 'lr', values: ['0.1', '0.2'] }]);
+    const runs = runBodies(
+      file.lease,
+      parseParams(file.params.map((p) => `${p.name}=${p.values.join(',')}`)),
+      () => 's',
+    );
+    expect(runs.map((run) => run.body.task)).toEqual([
+      { command: 'python train.py --lr 0.1', env: { WANDB_MODE: 'offline', LR: '0.1' } },
+      { command: 'python train.py --lr 0.2', env: { WANDB_MODE: 'offline', LR: '0.2' } },
+    ]);
+    expect(file.lease).toEqual({
+      workload: 'training',
+      gpus: 1,
+      task: { command: 'python train.py --lr {lr}', env: { WANDB_MODE: 'offline' } },
+    });
+  });
+
+  it('refuses task files that are not YAML or hold no task', async () => {
+    for (const [text, where] of [
+      ['task: [unclosed', 'bad.yaml'],
+      ['workload: batch', 'no-task.yaml'],
+      ['task: {command: x}\nparams: [1]', 'p.yaml'],
+    ] as const) {
+      await expect(parseTaskFile(text, where)).rejects.toMatchObject({ exitCode: EXIT.usage });
+    }
+  });
+});
+
+describe('gpurent ssh prerequisites', () => {
+  const folderWith = async (...programs: string[]) => {
+    const folder = await mkdtemp(join(tmpdir(), 'gpurent-path-'));
+    for (const program of programs) {
+      await writeFile(join(folder, program), '#!/bin/sh\n');
+      await chmod(join(folder, program), 0o755);
+    }
+    return folder;
+  };
+
+  it('names the AWS CLI, then the Session Manager plugin, when missing from PATH', async () => {
+    expect(await missingSessionTools(await folderWith())).toMatch(/AWS CLI/);
+    expect(await missingSessionTools(await folderWith('aws'))).toMatch(/session-manager-plugin/);
+    expect(await missingSessionTools(await folderWith('aws', 'session-manager-plugin'))).toBeUndefined();
+  });
+});

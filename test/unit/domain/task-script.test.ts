@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { taskLogStreams } from '../../../shared/domain/tasks/log-streams';
+import { maskedEnv } from '../../../shared/domain/tasks/masking';
+import { taskScript } from '../../../shared/domain/tasks/script';
+import { secretsOutsidePrefix, taskSpecSchema } from '../../../shared/domain/tasks/spec';
+import * as z from '../../../shared/zod';
+
+const context = { tenantId: 't1', attempt: 2, checkpointUri: 's3://b/t1/l1/', runtime: 'container' as const };
+
+describe('the task script', () => {
+  it('runs the image with docker --gpus all, env, secrets resolved on the instance, workdir and timeout', () => {
+    const spec = z.parse(taskSpecSchema, {
+      image: '123456789012.dkr.ecr.us-east-1.amazonaws.com/train:v3',
+      command: ['python', 'train.py', "--lr=it's"],
+      env: { LR: '0.1' },
+      secrets: { HF_TOKEN: '/gpurent/t1/hf', DB: 'gpurent/t1/db' },
+      workdir: '/workspace',
+      maxRuntimeMinutes: 2,
+    });
+    const script = taskScript(spec, context).join('\n');
+    expect(script).toContain("export LR='0.1'");
+    expect(script).toContain("export GPURENT_ATTEMPT='2'");
+    expect(script).toContain("export GPURENT_CHECKPOINT_URI='s3://b/t1/l1/'");
+    expect(script).toContain("aws ssm get-parameter --with-decryption --name '/gpurent/t1/hf'");
+    expect(script).toContain("aws secretsmanager get-secret-value --secret-id 'gpurent/t1/db'");
+    expect(script).toContain(
+      "timeout 120s docker run --rm --gpus all --network host -e LR -e GPURENT_ATTEMPT -e GPURENT_CHECKPOINT_URI -e HF_TOKEN -e DB -w '/workspace' '123456789012.dkr.ecr.us-east-1.amazonaws.com/train:v3'",
+    );
+    expect(script).toContain(`'python' 'train.py' '--lr=it'"'"'s'`);
+  });
+
+  it('runs the bare command on the machine without an image', () => {
+    const spec = z.parse(taskSpecSchema, { command: 'echo hi' });
+    const script = taskScript(spec, context);
+    expect(script.at(-1)).toBe("/bin/sh -c 'echo hi'");
+    expect(script.join('\n')).not.toContain('docker');
+  });
+
+  it('names log streams as SSM does and masks secret-looking env values', () => {
+    expect(taskLogStreams('c1', 'i-1')).toEqual({
+      stdout: 'c1/i-1/aws-runShellScript/stdout',
+      stderr: 'c1/i-1/aws-runShellScript/stderr',
+    });
+    expect(maskedEnv({ API_KEY: 'x', DB_PASSWORD: 'y', LR: '0.1' })).toEqual({
+      API_KEY: '****',
+      DB_PASSWORD: '****',
+      LR: '0.1',
+    });
+  });
+
+  it('accepts secrets only under the tenant prefix', () => {
+    expect(
+      secretsOutsidePrefix(
+        {
+          secrets: {
+            A: '/gpurent/t1/a',
+            B: 'arn:aws:ssm:us-east-1:123456789012:parameter/gpurent/t1/b',
+            C: 'arn:aws:secretsmanager:us-east-1:123456789012:secret:gpurent/t1/c-AbCdEf',
+            D: '/gpurent/t2/d',
+            E: 'gpurent/t2/e',
+            F: '/other/t1/f',
+          },
+        },
+        't1',
+      ),
+    ).toEqual(['D', 'E', 'F']);
+  });
+});

@@ -1,0 +1,187 @@
+import { describe, expect, it } from 'vitest';
+import type { WarmPoolSpec } from '../../../shared/domain/warm-pools/pool';
+import { fillWarmPools } from '../../../shared/usecases/fill-warm-pools';
+import { promoteImageVersion, registerImageVersion, rollbackImage } from '../../../shared/usecases/images';
+import { meterOpenInstances } from '../../../shared/usecases/metering';
+import { reconcileFleet } from '../../../shared/usecases/reconcile-fleet';
+import { putWarmPool } from '../../../shared/usecases/warm-pools';
+import { type FakeControlPlane, fakeControlPlane } from '../../support/fakes/control-plane';
+import { runningLease } from '../../support/fakes/leases';
+
+const IMAGE = 'gpu-base';
+const POOL: WarmPoolSpec = {
+  name: 'g5-east',
+  region: 'us-east-1',
+  instanceType: 'g5.xlarge',
+  size: 2,
+  image: IMAGE,
+  prePull: ['ghcr.io/acme/trainer:1.4'],
+};
+
+function warmPlane() {
+  const plane = fakeControlPlane();
+  return { ...plane, readySignal: 'tag' as const };
+}
+type Plane = ReturnType<typeof warmPlane>;
+
+async function imageVersion(plane: FakeControlPlane, version: string) {
+  await registerImageVersion(plane, IMAGE, version, { 'us-east-1': 'ami-0123456789abcdef0' });
+  await promoteImageVersion(plane, IMAGE, version);
+}
+
+/** Runs the filler until the pool settles: launch, every machine signals ready, stop, ready. */
+async function fillAndSettle(plane: Plane) {
+  // Each run is a minute after the last, as the schedule runs it.
+  plane.clock.advance(60_000);
+  await fillWarmPools(plane);
+  for (const instance of plane.compute.live())
+    if (instance.warmPool) plane.compute.signalReady(instance.instanceId);
+  await fillWarmPools(plane);
+  await fillWarmPools(plane);
+}
+
+const ready = async (plane: Plane) =>
+  (await plane.warmPools.listMachines()).filter((m) => m.state === 'ready');
+
+async function readyPool(spec: Partial<WarmPoolSpec> = {}) {
+  const plane = warmPlane();
+  await imageVersion(plane, 'v1');
+  await putWarmPool(plane, { ...POOL, ...spec });
+  await fillAndSettle(plane);
+  return plane;
+}
+
+describe('the warm-pool filler', () => {
+  it('launches the pool from the image version with the warm tag, stops machines once ready and keeps them stopped', async () => {
+    const plane = await readyPool();
+    const machines = await ready(plane);
+    expect(machines.map((m) => m.imageVersion)).toEqual(['gpu-base:v1', 'gpu-base:v1']);
+    const instances = plane.compute.live().filter((i) => i.warmPool === 'g5-east');
+    expect(instances.map((i) => i.state)).toEqual(['stopped', 'stopped']);
+    expect(instances.every((i) => i.leaseId === undefined)).toBe(true);
+  });
+
+  it('does not stop a machine before it signals ready', async () => {
+    const plane = warmPlane();
+    await imageVersion(plane, 'v1');
+    await putWarmPool(plane, POOL);
+    await fillWarmPools(plane);
+    await fillWarmPools(plane);
+    expect(plane.compute.live().map((i) => i.state)).toEqual(['running', 'running']);
+    expect(await ready(plane)).toEqual([]);
+  });
+
+  it('keeps size through uses: a lease takes a machine, the filler is asked and launches its successor', async () => {
+    const plane = await readyPool();
+    await runningLease(plane, { mode: 'on-demand' });
+    expect(plane.warmFill.requested).toEqual(['g5-east']);
+    expect(await ready(plane)).toHaveLength(1);
+    await fillAndSettle(plane);
+    expect(await ready(plane)).toHaveLength(2);
+  });
+
+  it('keeps size through failures to start: a refused launch is tried in the next zone, an instance EC2 ends is replaced', async () => {
+    const plane = warmPlane();
+    await imageVersion(plane, 'v1');
+    plane.compute.insufficientCapacity({ mode: 'on-demand', instanceType: 'g5.xlarge', zone: 'us-east-1a' });
+    await putWarmPool(plane, POOL);
+    await fillAndSettle(plane);
+    const machines = await ready(plane);
+    expect(machines.map((m) => m.zone)).toEqual(['us-east-1b', 'us-east-1b']);
+    plane.compute.reclaim(machines[0]?.instanceId ?? '');
+    await fillAndSettle(plane);
+    const after = await ready(plane);
+    expect(after).toHaveLength(2);
+    expect(after.map((m) => m.instanceId)).not.toContain(machines[0]?.instanceId);
+  });
+
+  it('replaces machines whose image version is no longer current, on a promotion and on a rollback', async () => {
+    const plane = await readyPool();
+    await imageVersion(plane, 'v2');
+    await fillAndSettle(plane);
+    expect((await ready(plane)).map((m) => m.imageVersion)).toEqual(['gpu-base:v2', 'gpu-base:v2']);
+    await rollbackImage(plane, IMAGE);
+    await fillAndSettle(plane);
+    expect((await ready(plane)).map((m) => m.imageVersion)).toEqual(['gpu-base:v1', 'gpu-base:v1']);
+    expect(plane.compute.live().filter((i) => i.warmPool)).toHaveLength(2);
+  });
+});
+
+describe('leases served warm', () => {
+  it('an on-demand lease starts a stopped machine, tagged to the lease, and shows start: warm', async () => {
+    const plane = await readyPool({ size: 1 });
+    const [machine] = await ready(plane);
+    const lease = await runningLease(plane, { mode: 'on-demand' });
+    expect(lease.placement?.start).toBe('warm');
+    expect(lease.instances.map((i) => i.instanceId)).toEqual([machine?.instanceId]);
+    const instance = plane.compute.live().find((i) => i.instanceId === machine?.instanceId);
+    expect(instance).toMatchObject({ state: 'running', leaseId: lease.leaseId });
+    expect(instance?.warmPool).toBeUndefined();
+    expect(await plane.warmPools.listMachines()).toEqual([]);
+  });
+
+  it('spot leases and leases of other types launch cold', async () => {
+    const plane = await readyPool({ size: 1 });
+    const spot = await runningLease(plane, { mode: 'spot', workload: 'batch' });
+    expect(spot.placement?.start).toBe('cold');
+    const other = await runningLease(plane, { mode: 'on-demand', instanceType: 'g6.xlarge' });
+    expect(other.placement?.start).toBe('cold');
+    expect(await ready(plane)).toHaveLength(1);
+  });
+
+  it('a warm machine’s stopped time is not billed to the lease that starts it: metered from the start at on-demand', async () => {
+    const plane = await readyPool({ size: 1 });
+    // The machine sits stopped for six hours.
+    plane.clock.advance(6 * 3_600_000);
+    const lease = await runningLease(plane, { mode: 'on-demand' });
+    const [record] = lease.instances;
+    expect(record?.launchedAtMs).toBe(plane.now());
+    const price = plane.catalog.onDemandMicroPerHour('g5.xlarge', 'us-east-1');
+    expect(record?.priceMicroUsdPerHour).toBe(price);
+    await meterOpenInstances(plane, plane.now() + 600_000);
+    const billed = plane.leases.peek(lease.tenantId, lease.leaseId)?.instances[0];
+    expect(billed?.billedSeconds).toBe(600);
+    expect(billed?.billedMicroUsd).toBe(Math.round((price * 600) / 3600));
+  });
+
+  it('two leases racing for one warm machine: one gets it, the other launches cold', async () => {
+    const plane = await readyPool({ size: 1 });
+    const [machine] = await ready(plane);
+    const [a, b] = await Promise.all([
+      runningLease(plane, { mode: 'on-demand' }),
+      runningLease(plane, { mode: 'on-demand' }),
+    ]);
+    expect([a.placement?.start, b.placement?.start].sort()).toEqual(['cold', 'warm']);
+    const ids = [...a.instances, ...b.instances].map((i) => i.instanceId);
+    expect(new Set(ids).size).toBe(2);
+    expect(ids).toContain(machine?.instanceId);
+  });
+});
+
+describe('the reconciler and warm machines', () => {
+  it('keeps stopped warm machines and ends a started one that no lease owns', async () => {
+    const plane = await readyPool();
+    const [kept, started] = await ready(plane);
+    // Started outside any lease (a console start, a claim whose lease died before the retag).
+    plane.compute.addInstance({
+      region: 'us-east-1',
+      zone: 'us-east-1a',
+      instanceType: 'g5.xlarge',
+      mode: 'on-demand',
+      launchedAtMs: plane.now(),
+      warmPool: 'g5-east',
+    });
+    const summary = await reconcileFleet(plane);
+    expect(summary.terminated).toBe(1);
+    const live = plane.compute.live().map((i) => i.instanceId);
+    expect(live).toEqual(expect.arrayContaining([kept?.instanceId, started?.instanceId]));
+  });
+
+  it('keeps a warm machine still initialising', async () => {
+    const plane = warmPlane();
+    await imageVersion(plane, 'v1');
+    await putWarmPool(plane, POOL);
+    await fillWarmPools(plane);
+    expect((await reconcileFleet(plane)).terminated).toBe(0);
+  });
+});
