@@ -16,7 +16,7 @@ export const budgetKey = (name: string) => `BUDGET#${name}`;
  * `MONTH#<yyyy-mm>#TENANT` | `…#PROJECT#<p>` | `…#MODE#<m>` (month-to-date counters),
  * `DAY#<yyyy-mm-dd>#<mode>#<type>#<project>` (daily rollups),
  * `LEASEDAY#<yyyy-mm-dd>#<leaseId>` (daily per-lease rollups),
- * `DIMDAY#<yyyy-mm-dd>#<storage|transfer>` (daily storage and transfer: compute is the rest).
+ * `DIMDAY#<yyyy-mm-dd>#<storage|transfer>#<mode>` (daily storage and transfer: compute is the rest).
  */
 export function spendKey(month: string, scope: SpendScope): string {
   switch (scope.kind) {
@@ -41,7 +41,7 @@ export function aggregateKey(aggregate: Aggregate): string {
     case 'lease-day':
       return `${leaseDayPrefix(aggregate.day)}#${aggregate.leaseId}`;
     case 'dimension-day':
-      return `${dimensionDayPrefix(aggregate.day)}#${aggregate.dimension}`;
+      return `${dimensionDayPrefix(aggregate.day)}#${aggregate.dimension}#${aggregate.mode}`;
   }
 }
 /** The tenant's settings item, next to its leases. */

@@ -80,6 +80,7 @@ export class DynamoDbSpendCounters implements SpendCounters {
     return items.map((item) => ({
       day: String(item.day),
       dimension: item.dimension as ExtraDimension,
+      mode: item.mode as RentalMode,
       microUsd: Number(item.microUsd ?? 0),
     }));
   }

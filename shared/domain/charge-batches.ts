@@ -75,7 +75,7 @@ export function aggregateId(tenantId: string, aggregate: Aggregate): string {
     case 'lease-day':
       return `${tenantId}|lease-day|${aggregate.day}|${aggregate.leaseId}`;
     case 'dimension-day':
-      return `${tenantId}|dimension-day|${aggregate.day}|${aggregate.dimension}`;
+      return `${tenantId}|dimension-day|${aggregate.day}|${aggregate.dimension}|${aggregate.mode}`;
   }
 }
 
@@ -111,7 +111,7 @@ function entryAdditions(entry: ChargeEntry): Addition[] {
         ? []
         : [
             {
-              aggregate: { kind: 'dimension-day', day, dimension } as const,
+              aggregate: { kind: 'dimension-day', day, dimension, mode: entry.instance.mode } as const,
               microUsd: lineMicroUsd,
               seconds: 0,
             },

@@ -36,7 +36,13 @@ export type Aggregate =
       readonly leaseId: string;
       readonly project?: string | undefined;
     }
-  | { readonly kind: 'dimension-day'; readonly day: string; readonly dimension: ExtraDimension };
+  | {
+      readonly kind: 'dimension-day';
+      readonly day: string;
+      readonly dimension: ExtraDimension;
+      /** Kept apart per mode, so the spot saving compares compute with compute. */
+      readonly mode: RentalMode;
+    };
 
 /** What a charge says about where its money goes. */
 export interface ChargeScope {

@@ -95,26 +95,3 @@ export const billedTotalMicroUsd = (instance: LeaseInstance): MicroUsd =>
   instance.billedMicroUsd +
   (instance.storageBilledMicroUsd ?? 0) +
   (instance.billedSeconds > 0 ? (instance.transferMicroUsd ?? 0) : 0);
-
-/** A task checkpoint kept in S3 from `fromMs` to `toMs` (or the instant billed), in whole GB. */
-export interface StoredCheckpoint {
-  readonly gb: number;
-  readonly fromMs: number;
-  readonly toMs: number;
-}
-
-/**
- * S3 Standard storage of a tenant's checkpoints: GB-seconds summed over the
- * objects (seconds rounded up, as a closed stretch of volume storage is) and
- * priced once at the region's GB-month rate.
- */
-export function checkpointStorageMicroUsd(
-  checkpoints: readonly StoredCheckpoint[],
-  microPerGbMonth: MicroUsd,
-): MicroUsd {
-  const gbSeconds = checkpoints.reduce(
-    (sum, c) => sum + c.gb * storageSeconds({ launchedAtMs: c.fromMs }, c.toMs, true),
-    0,
-  );
-  return costOfGbSeconds(1, gbSeconds, microPerGbMonth);
-}

@@ -29,6 +29,7 @@ export interface UsageLine {
 export interface DimensionLine {
   readonly day: string;
   readonly dimension: ExtraDimension;
+  readonly mode: RentalMode;
   readonly microUsd: MicroUsd;
 }
 

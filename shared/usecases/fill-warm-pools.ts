@@ -4,6 +4,7 @@ import type { WarmMachine, WarmMachineObservation } from '../domain/warm-pools/m
 import type { WarmPool } from '../domain/warm-pools/pool';
 import { CapacityUnavailableError, type ComputeInstance } from '../ports/compute';
 import type { ControlPlane } from './dependencies';
+import { meterStoppedVolumes, warmMachineStretches } from './fleet-storage';
 import { poolImageVersion, type WarmPoolDeps } from './warm-pools';
 
 /**
@@ -17,7 +18,7 @@ export type WarmReadySignal = 'tag' | 'running';
 export const STALE_CLAIM_MS = 10 * 60_000;
 
 export type FillDeps = WarmPoolDeps &
-  Pick<ControlPlane, 'metrics'> & { readonly readySignal: WarmReadySignal };
+  Pick<ControlPlane, 'metrics' | 'fleetStorage'> & { readonly readySignal: WarmReadySignal };
 
 export interface FillSummary {
   readonly launched: number;
@@ -48,6 +49,8 @@ export async function fillWarmPools(deps: FillDeps): Promise<FillSummary> {
     instances.map((i) => [i.instanceId, { state: i.state ?? '', readySignal: isReady(deps, i) }]),
   );
   const nowMs = deps.now();
+  // The stopped machines' volumes up to now, before any record below goes: the fleet's overhead.
+  await meterStoppedVolumes(deps, warmMachineStretches(machines), nowMs);
   for (const stale of machines.filter(
     (m) => m.state === 'claimed' && nowMs - (m.claimedAtMs ?? 0) > STALE_CLAIM_MS,
   ))

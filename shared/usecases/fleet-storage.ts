@@ -1,5 +1,7 @@
 import type { PriceCatalog } from '../domain/catalog';
 import { EMPTY_STORAGE_CHECKPOINT, storageChargeUpTo } from '../domain/storage-billing';
+import type { WarmMachine } from '../domain/warm-pools/machine';
+import { ROOT_VOLUME_GIB } from '../ports/compute';
 import type { FleetStorageEntry, FleetStorageLedger, StoppedVolumes } from '../ports/fleet-storage';
 
 export interface FleetStorageDeps {
@@ -38,4 +40,26 @@ export async function meterStoppedVolumes(
   });
   const applied = await deps.fleetStorage.apply(entries);
   return entries.reduce((sum, entry, i) => sum + (applied[i] ? entry.charge.microUsd : 0), 0);
+}
+
+/**
+ * The stopped stretches of warm machines: from when the filler saw the machine
+ * stopped (`readyAtMs`) until a lease claimed it, when the lease's own metering
+ * takes over from its start. A machine still launching or stopping has no
+ * stretch yet (it runs: the operator pays its instance time, not metered here).
+ */
+export function warmMachineStretches(machines: readonly WarmMachine[]): StoppedVolumes[] {
+  return machines.flatMap((machine) =>
+    machine.readyAtMs === undefined || (machine.state !== 'ready' && machine.state !== 'claimed')
+      ? []
+      : [
+          {
+            stretchId: `${machine.instanceId}#${machine.readyAtMs}`,
+            region: machine.region,
+            volumeGb: ROOT_VOLUME_GIB,
+            stoppedAtMs: machine.readyAtMs,
+            ...(machine.state === 'claimed' ? { endedAtMs: machine.claimedAtMs ?? machine.readyAtMs } : {}),
+          },
+        ],
+  );
 }

@@ -129,7 +129,7 @@ export const auditOpenApi = (): OpenApiGroup<keyof typeof auditRoutes> => {
           spotSavings: {
             type: 'object',
             description:
-              'Spot seconds at the catalog on-demand price of each instance type, minus what spot cost',
+              'Spot seconds at the catalog on-demand price of each instance type, minus what those seconds cost on spot (compute alone: volumes and transfers cost the same in either mode)',
             properties: {
               spotSeconds: { type: 'integer' },
               spotMicroUsd: micro,

@@ -10,8 +10,8 @@ import {
 import { RENTAL_MODES, type RentalMode, type Workload } from '../lease';
 import { costOfSeconds, formatUsdForPeople, type MicroUsd } from '../money';
 import { BILLING_DIMENSIONS, type BillingDimension, monthBounds } from '../spend';
-import { type DimensionLine, dimensionLines } from '../usage';
 import { dailyTaskTime, type TaskOfWorkload, type TaskTimeOfWindow, taskTimeOf } from '../tasks/task-time';
+import { type DimensionLine, dimensionLines } from '../usage';
 
 const HOUR_MS = 3_600_000;
 
@@ -215,6 +215,10 @@ export function buildMonthlyAudit(input: AuditInput): MonthlyAudit {
     }
   }
   const total = RENTAL_MODES.reduce((sum, mode) => sum + cost[mode], 0);
+  // Spot's saving compares instance time with instance time: its volumes and transfers would cost the same on-demand.
+  const spotCompute =
+    cost.spot -
+    (input.dimensions ?? []).reduce((sum, line) => sum + (line.mode === 'spot' ? line.microUsd : 0), 0);
   const reserved = reservedCapacity(input.idleReserved);
   const interruptions = interruptionsIn(input.instances, startMs, untilMs);
   const recommendation = input.recommendation && {
@@ -243,9 +247,9 @@ export function buildMonthlyAudit(input: AuditInput): MonthlyAudit {
       .map(([day, byMode]) => ({ day, costMicroUsd: byMode })),
     spotSavings: {
       spotSeconds,
-      spotMicroUsd: cost.spot,
+      spotMicroUsd: spotCompute,
       onDemandMicroUsd: onDemandForSpot,
-      savingMicroUsd: onDemandForSpot - cost.spot,
+      savingMicroUsd: onDemandForSpot - spotCompute,
       region: input.region,
     },
     reserved,

@@ -25,8 +25,8 @@ export interface AuditBuildDeps {
   /** The GPU telemetry (CloudWatch agent metrics). */
   readonly metrics: MetricReader;
   readonly spend: SpendCounters;
-  /** The fleet's storage overhead, where stopped machines are metered to the fleet. */
-  readonly fleetStorage?: Pick<FleetStorageLedger, 'monthTotal'> | undefined;
+  /** The fleet's storage overhead: warm pools' stopped machines are metered to the fleet. */
+  readonly fleetStorage: Pick<FleetStorageLedger, 'monthTotal'>;
   readonly spotTraces: SpotTraceSource;
   readonly catalog: PriceCatalog;
   readonly region: string;
@@ -48,7 +48,7 @@ export async function buildAudit(
   const [rollups, dimensions, fleetStorageMicroUsd, leases, spot, idleReserved] = await Promise.all([
     deps.spend.dailyUsage(tenantId, `${month}-01`, `${month}-31`),
     deps.spend.dimensionDailyUsage(tenantId, `${month}-01`, `${month}-31`),
-    deps.fleetStorage?.monthTotal(month),
+    deps.fleetStorage.monthTotal(month),
     allLeasesOf(deps.leases, tenantId),
     deps.spotTraces.load(),
     deps.commitments.idleInMonth(month),

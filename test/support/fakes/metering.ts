@@ -80,7 +80,7 @@ export class FakeSpendCounters implements SpendCounters, ChargedTenants {
     this.faults.enter('dimensionDailyUsage', [tenantId, fromDay, toDay]);
     return this.ofTenant(tenantId).flatMap(({ aggregate: a, microUsd }) =>
       a.kind === 'dimension-day' && a.day >= fromDay && a.day <= toDay
-        ? [{ day: a.day, dimension: a.dimension, microUsd }]
+        ? [{ day: a.day, dimension: a.dimension, mode: a.mode, microUsd }]
         : [],
     );
   }
