@@ -1335,7 +1335,7 @@ export interface components {
                     spot?: number;
                 };
             }[];
-            /** @description Spot seconds at the catalog on-demand price of each instance type, minus what spot cost */
+            /** @description Spot seconds at the catalog on-demand price of each instance type, minus what those seconds cost on spot (compute alone: volumes and transfers cost the same in either mode) */
             spotSavings: {
                 spotSeconds?: number;
                 /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
