@@ -1,5 +1,6 @@
 import type { LeaseInstance } from './lease';
 import { costOfGbSeconds, type MicroUsd } from './money';
+import type { BillingDimension } from './spend';
 
 /** Volumes stored from `launchedAtMs` at a GB-month price fixed then. */
 export interface StorageRun {
@@ -90,8 +91,15 @@ export function instanceExtrasAt(
   };
 }
 
-/** Everything an instance's bill holds so far: compute, its volumes, and the transfer once charged. */
-export const billedTotalMicroUsd = (instance: LeaseInstance): MicroUsd =>
-  instance.billedMicroUsd +
-  (instance.storageBilledMicroUsd ?? 0) +
-  (instance.billedSeconds > 0 ? (instance.transferMicroUsd ?? 0) : 0);
+/** An instance's bill so far by dimension: compute, its volumes, and the transfer once charged. */
+export const billedByDimension = (instance: LeaseInstance): Record<BillingDimension, MicroUsd> => ({
+  compute: instance.billedMicroUsd,
+  storage: instance.storageBilledMicroUsd ?? 0,
+  transfer: instance.billedSeconds > 0 ? (instance.transferMicroUsd ?? 0) : 0,
+});
+
+/** Everything an instance's bill holds so far, every dimension. */
+export const billedTotalMicroUsd = (instance: LeaseInstance): MicroUsd => {
+  const { compute, storage, transfer } = billedByDimension(instance);
+  return compute + storage + transfer;
+};

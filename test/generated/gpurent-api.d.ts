@@ -745,10 +745,19 @@ export interface components {
             /** Format: date-time */
             endedAt?: string;
             billedSeconds: number;
-            /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+            /** @description Every dimension: compute, its volume, the transfer once charged */
             costMicroUsd: number;
             /** @description USD, rounded to the micro-dollar */
             costUsd: number;
+            /** @description The instance’s cost so far by billing dimension */
+            costByDimension: {
+                /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+                compute: number;
+                /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+                storage: number;
+                /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+                transfer: number;
+            };
         };
         Lease: {
             leaseId: string;
@@ -795,10 +804,19 @@ export interface components {
             start?: "warm" | "cold";
             /** @description From the lease’s creation to RUNNING */
             secondsToRunning?: number;
-            /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+            /** @description Every dimension: compute, storage and transfer */
             costMicroUsd: number;
             /** @description USD, rounded to the micro-dollar */
             costUsd: number;
+            /** @description The lease’s cost so far by billing dimension */
+            costByDimension: {
+                /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+                compute: number;
+                /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+                storage: number;
+                /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+                transfer: number;
+            };
             instances: components["schemas"]["Instance"][];
             task?: components["schemas"]["Task"];
         };
@@ -1301,11 +1319,11 @@ export interface components {
             /** @description The month's cost by what it paid for: instance time, the instances' volumes, data moved between regions */
             byDimension: {
                 /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
-                compute?: number;
+                compute: number;
                 /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
-                storage?: number;
+                storage: number;
                 /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
-                transfer?: number;
+                transfer: number;
             };
             /** @description The fleet's stopped machines' volumes (the operator's overhead, in no tenant's cost) */
             fleetOverhead: {

@@ -2,7 +2,6 @@ import { auditableMonth } from '../../../shared/domain/audit/audit-month';
 import { hasCurrentShape, type MonthlyAudit } from '../../../shared/domain/audit/monthly-audit';
 import { REPORT_CSP, renderAuditReport } from '../../../shared/domain/audit/report-page';
 import { RENTAL_MODES, WORKLOADS } from '../../../shared/domain/lease';
-import { BILLING_DIMENSIONS } from '../../../shared/domain/spend';
 import { buildAudit } from '../../../shared/usecases/audit/build-audit';
 import { type ApiEvent, type ApiResult, json, tenantOf } from '../http';
 import {
@@ -11,6 +10,7 @@ import {
   instant,
   jsonContent,
   micro,
+  microByDimension,
   type OpenApiGroup,
   ref,
   responseObject,
@@ -95,12 +95,9 @@ export const auditOpenApi = (): OpenApiGroup<keyof typeof auditRoutes> => {
           complete: { type: 'boolean', description: 'False while the month runs: figures are month to date' },
           costMicroUsd: micro,
           seconds: { type: 'integer', description: 'Instance-seconds metered' },
-          byDimension: {
-            type: 'object',
-            description:
-              "The month's cost by what it paid for: instance time, the instances' volumes, data moved between regions",
-            properties: Object.fromEntries(BILLING_DIMENSIONS.map((dimension) => [dimension, micro])),
-          },
+          byDimension: microByDimension(
+            "The month's cost by what it paid for: instance time, the instances' volumes, data moved between regions",
+          ),
           fleetOverhead: {
             type: 'object',
             description:
