@@ -37,25 +37,32 @@ const SAME_CONTINENT_PENALTY = usdToMicro(0.1);
 
 const continent = (region: string) => region.split('-')[0];
 
+/** Running away from the lease's data: a data region is named and the pool is elsewhere. */
+const awayFromData = (dataRegion: string | undefined, poolRegion: string): dataRegion is string =>
+  dataRegion !== undefined && dataRegion !== poolRegion;
+
 /**
  * The latency penalty for one hour and the transfer of `dataGb`, for running in
  * `poolRegion` with data in `dataRegion`; nothing when they are the same or no
  * data region is named.
  */
-export function placementOverheadMicroUsd(
+export const placementOverheadMicroUsd = (
   costs: PlacementCosts,
   dataRegion: string | undefined,
   poolRegion: string,
   dataGb: number,
-): MicroUsd {
-  if (dataRegion === undefined || dataRegion === poolRegion) return 0;
-  const pair = `${dataRegion}>${poolRegion}`;
-  const latency =
-    costs.latencyPenaltyMicroUsdPerHour[pair] ??
+): MicroUsd =>
+  latencyPenaltyMicroUsd(costs, dataRegion, poolRegion) +
+  transferMicroUsd(costs, dataRegion, poolRegion, dataGb);
+
+function latencyPenaltyMicroUsd(costs: PlacementCosts, dataRegion: string | undefined, poolRegion: string) {
+  if (!awayFromData(dataRegion, poolRegion)) return 0;
+  return (
+    costs.latencyPenaltyMicroUsdPerHour[`${dataRegion}>${poolRegion}`] ??
     (continent(dataRegion) === continent(poolRegion)
       ? Math.min(SAME_CONTINENT_PENALTY, costs.defaultLatencyPenaltyMicroUsdPerHour)
-      : costs.defaultLatencyPenaltyMicroUsdPerHour);
-  return latency + transferMicroUsd(costs, dataRegion, poolRegion, dataGb);
+      : costs.defaultLatencyPenaltyMicroUsdPerHour)
+  );
 }
 
 /**
@@ -69,7 +76,7 @@ export function transferMicroUsd(
   poolRegion: string,
   dataGb: number,
 ): MicroUsd {
-  if (dataRegion === undefined || dataRegion === poolRegion) return 0;
+  if (!awayFromData(dataRegion, poolRegion)) return 0;
   const perGb =
     costs.transferMicroUsdPerGb[`${dataRegion}>${poolRegion}`] ?? costs.defaultTransferMicroUsdPerGb;
   return Math.round(dataGb * perGb);
