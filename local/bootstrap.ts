@@ -25,6 +25,7 @@ import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-s
 import { FLEET_TAG, ROOT_VOLUME_GIB } from '../shared/ports/compute';
 import {
   BUCKETS,
+  CHECKPOINT_ROLE,
   EC2_EVENTS_RULE,
   EVENT_BUS,
   LEASE_EXPIRY,
@@ -272,6 +273,7 @@ async function createTaskResources(endpoints: EmulatorEndpoints, region: string,
   }
   s3.destroy();
   env[SESSION_ROLE.envVar] = `arn:aws:iam::${MOTO_ACCOUNT}:role/${prefix}-${SESSION_ROLE.id}`;
+  env[CHECKPOINT_ROLE.envVar] = `arn:aws:iam::${MOTO_ACCOUNT}:role/${prefix}-${CHECKPOINT_ROLE.id}`;
   return env;
 }
 

@@ -21,6 +21,7 @@ import { profileOpenApi } from './routes/profile';
 import { reservationOpenApi } from './routes/reservations';
 import { scalingGroupOpenApi } from './routes/scaling-groups';
 import { settingsOpenApi } from './routes/settings';
+import { spendAnomalyOpenApi } from './routes/spend-anomalies';
 import { usageOpenApi } from './routes/usage';
 import { warmPoolOpenApi } from './routes/warm-pools';
 import type { RouteDeclaration } from './routing';
@@ -42,6 +43,7 @@ const groups: readonly OpenApiGroup<string>[] = [
   reservationOpenApi(),
   imageOpenApi(),
   idlePolicyOpenApi(),
+  spendAnomalyOpenApi(),
   warmPoolOpenApi(),
 ];
 

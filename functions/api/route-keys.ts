@@ -12,6 +12,7 @@ import { profileRoutes } from './routes/profile';
 import { reservationRoutes } from './routes/reservations';
 import { scalingGroupRoutes } from './routes/scaling-groups';
 import { settingsRoutes } from './routes/settings';
+import { spendAnomalyRoutes } from './routes/spend-anomalies';
 import { usageRoutes } from './routes/usage';
 import { warmPoolRoutes } from './routes/warm-pools';
 import { mergeRoutes, type RouteDeclaration } from './routing';
@@ -37,6 +38,7 @@ export const ROUTE_TABLE = mergeRoutes(
   reservationRoutes,
   imageRoutes,
   idlePolicyRoutes,
+  spendAnomalyRoutes,
   warmPoolRoutes,
 );
 

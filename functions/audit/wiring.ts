@@ -5,6 +5,7 @@ import {
   chargedTenants,
   commitmentRepository,
   fleetStorageLedger,
+  idleLedger,
   leaseRepository,
   spendCounters,
 } from '../../shared/lambda/stores';
@@ -25,6 +26,8 @@ export const auditWiring = {
   fleetStorage: fleetStorageLedger('read'),
   // The fleet's idle reserved time of the month (IDLE#<month> in the usage table).
   commitments: commitmentRepository('read'),
+  // Idle GPU cost by project and lease, from the waste ledger's rollups.
+  idleLedger: idleLedger('read'),
   // Utilization by hour of day from the GPU telemetry.
   metrics: gpuMetricReader(),
   audits: auditStore('readWrite'),

@@ -14,6 +14,7 @@ import type { SpotTraceSource } from '../../ports/audits';
 import type { SpendCounters } from '../../ports/budgets';
 import type { CommitmentRepository } from '../../ports/commitments';
 import type { FleetStorageLedger } from '../../ports/fleet-storage';
+import type { IdleLedger } from '../../ports/idle';
 import type { LeaseRepository } from '../../ports/lease-repository';
 import type { MetricReader } from '../../ports/metrics';
 import { allLeasesOf } from '../all-leases';
@@ -27,6 +28,8 @@ export interface AuditBuildDeps {
   readonly spend: SpendCounters;
   /** The fleet's storage overhead: warm pools' stopped machines are metered to the fleet. */
   readonly fleetStorage: Pick<FleetStorageLedger, 'monthTotal'>;
+  /** The waste ledger: what idle GPU time cost, by project and lease. */
+  readonly idleLedger: Pick<IdleLedger, 'dailyIdle'>;
   readonly spotTraces: SpotTraceSource;
   readonly catalog: PriceCatalog;
   readonly region: string;
@@ -35,7 +38,7 @@ export interface AuditBuildDeps {
 /**
  * A tenant's audit of `month` (to date while it runs): cost by mode from the
  * daily rollups, spot savings at catalog prices, the fleet's idle reserved
- * time, the tenant's interruptions, GPU utilization and task time, and the planner's
+ * time, the tenant's interruptions, GPU utilization, idle GPU cost and task time, and the planner's
  * replay of the month's leases with the live policies.
  */
 export async function buildAudit(
@@ -45,14 +48,16 @@ export async function buildAudit(
   nowMs: number,
 ): Promise<MonthlyAudit> {
   const { startMs, endMs } = monthBounds(month);
-  const [rollups, dimensions, fleetStorageMicroUsd, leases, spot, idleReserved] = await Promise.all([
-    deps.spend.dailyUsage(tenantId, `${month}-01`, `${month}-31`),
-    deps.spend.dimensionDailyUsage(tenantId, `${month}-01`, `${month}-31`),
-    deps.fleetStorage.monthTotal(month),
-    allLeasesOf(deps.leases, tenantId),
-    deps.spotTraces.load(),
-    deps.commitments.idleInMonth(month),
-  ]);
+  const [rollups, dimensions, fleetStorageMicroUsd, leases, spot, idleReserved, idleRollups] =
+    await Promise.all([
+      deps.spend.dailyUsage(tenantId, `${month}-01`, `${month}-31`),
+      deps.spend.dimensionDailyUsage(tenantId, `${month}-01`, `${month}-31`),
+      deps.fleetStorage.monthTotal(month),
+      allLeasesOf(deps.leases, tenantId),
+      deps.spotTraces.load(),
+      deps.commitments.idleInMonth(month),
+      deps.idleLedger.dailyIdle(tenantId, `${month}-01`, `${month}-31`),
+    ]);
   const untilMs = Math.min(endMs, nowMs);
   const demand = monthDemand(leases, startMs, untilMs);
   const gpus = await readGpuUtilization(deps.metrics, deps.catalog, leases, {
@@ -77,6 +82,7 @@ export async function buildAudit(
     ),
     gpus,
     tasks: tasksOf(leases),
+    idleRollups,
     recommendation: demand.ran.length === 0 ? null : inAuditTerms(recommendForMonth(demand, spot)),
   });
 }

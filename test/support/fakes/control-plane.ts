@@ -22,6 +22,7 @@ import { FakeMeteringLedger, FakeSpendCounters } from './metering';
 import { FakeControlPlaneMetrics, FakeMetricReader, FakeSpotPriceHistory } from './readings';
 import { FakeGpuHealthMarks, FakeScalingGroupRepository } from './scaling-groups';
 import { FakeLeaseExpiryScheduler, FakeTenantSettings } from './schedules';
+import { FakeScopedCredentials, FakeTaskRunner } from './task-access';
 import { FakeWarmPoolFillRequests, FakeWarmPoolRepository } from './warm-pools';
 
 /** Noon UTC on a Monday in the middle of a month: far from every month and day edge. */
@@ -92,6 +93,11 @@ export function fakeControlPlane(options: FakeControlPlaneOptions = {}) {
     idleEpisodes: new FakeIdleEpisodes(),
     idleLedger: new FakeIdleLedger(),
     idleNotifier: new FakeIdleNotifier(),
+    tasks: {
+      runner: new FakeTaskRunner(),
+      checkpointBucket: 'checkpoints',
+      checkpointAccess: new FakeScopedCredentials(clock.now),
+    },
   } satisfies ControlPlane & BudgetControl & TenantControl & Record<string, unknown>;
 }
 
