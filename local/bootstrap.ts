@@ -22,7 +22,7 @@ import { CreateBucketCommand, PutPublicAccessBlockCommand, S3Client } from '@aws
 import { CreateScheduleGroupCommand, SchedulerClient } from '@aws-sdk/client-scheduler';
 import { CreateTopicCommand, SNSClient } from '@aws-sdk/client-sns';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { FLEET_TAG } from '../shared/ports/compute';
+import { FLEET_TAG, ROOT_VOLUME_GIB } from '../shared/ports/compute';
 import {
   BUCKETS,
   CHECKPOINT_ROLE,
@@ -191,7 +191,10 @@ async function createFleet(client: EC2Client, fleetName: string) {
         ImageId: imageId,
         MetadataOptions: { HttpTokens: 'required', HttpEndpoint: 'enabled' },
         BlockDeviceMappings: [
-          { DeviceName: '/dev/sda1', Ebs: { Encrypted: true, VolumeType: 'gp3', VolumeSize: 200 } },
+          {
+            DeviceName: '/dev/sda1',
+            Ebs: { Encrypted: true, VolumeType: 'gp3', VolumeSize: ROOT_VOLUME_GIB },
+          },
         ],
       },
     }),

@@ -8,6 +8,7 @@ import {
   auditStore,
   budgetRepository,
   commitmentRepository,
+  fleetStorageLedger,
   idleLedger,
   idlePolicyRepository,
   imageRepository,
@@ -61,6 +62,7 @@ export const apiWiring = {
   budgets: budgetRepository('readWrite'),
   // GET /v1/audit/{month}: the stored audit, else one built on the spot.
   audits: auditStore('read'),
+  fleetStorage: fleetStorageLedger('read'),
   spotTraces: spotTraceFiles(),
   // GET /v1/leases/{id}/metrics, the profile and the audit read the GPU telemetry.
   metrics: gpuMetricReader(),

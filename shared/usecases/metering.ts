@@ -1,8 +1,9 @@
 import { chargeUpTo } from '../domain/billing';
-import type { ChargeEntry } from '../domain/charge-batches';
+import { type ChargeEntry, entryMicroUsd } from '../domain/charge-batches';
 import type { LeaseInstance, RentalMode } from '../domain/lease';
 import type { PriceChange } from '../domain/price-changes';
 import { warnedInstanceEnd } from '../domain/spot-reclaim';
+import { instanceExtrasAt } from '../domain/storage-billing';
 import type { InstanceRef, MeteringWorkQueue } from '../ports/metering-work';
 import type { ControlPlane } from './dependencies';
 import { priceChangesOf } from './price-history';
@@ -94,9 +95,14 @@ function chargeEntryAt(
 ): ChargeEntry {
   const { endedAtMs, interruptedAtMs } = instance;
   if (endedAtMs === undefined || atMs < endedAtMs) {
+    // A warned instance is billed no further than its two minutes, its volume included.
     const untilMs = interruptedAtMs === undefined ? atMs : warnedInstanceEnd(interruptedAtMs, atMs);
-    const charge = chargeUpTo({ ...instance, priceChanges }, instance, untilMs, false);
-    return { instance, charge, atMs: untilMs };
+    return {
+      instance,
+      charge: chargeUpTo({ ...instance, priceChanges }, instance, untilMs, false),
+      atMs: untilMs,
+      ...instanceExtrasAt(instance, untilMs, false),
+    };
   }
   return closingEntry(instance, endedAtMs, priceChanges);
 }
@@ -116,6 +122,7 @@ function closingEntry(
     charge: chargeUpTo({ ...instance, priceChanges }, instance, endAt, true),
     atMs: endAt,
     close: { endedAtMs: endAt },
+    ...instanceExtrasAt(instance, endAt, true),
   };
 }
 
@@ -148,7 +155,7 @@ export async function meterInstances(
     chunk.forEach((entry, i) => {
       if (outcomes[i] !== 'recorded') return;
       charged += 1;
-      microUsd += entry.charge.microUsd;
+      microUsd += entryMicroUsd(entry);
     });
   }
   return { instances: instances.length, charged, microUsd, deferred };

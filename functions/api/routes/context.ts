@@ -1,6 +1,7 @@
 import type { LeaseStatus, LeaseView } from '../../../shared/domain/lease';
 import type { ScalingGroupSpec } from '../../../shared/domain/scaling';
 import type { AuditStore, SpotTraceSource } from '../../../shared/ports/audits';
+import type { FleetStorageLedger } from '../../../shared/ports/fleet-storage';
 import type { IdleLedger, IdlePolicyRepository } from '../../../shared/ports/idle';
 import type { MetricReader } from '../../../shared/ports/metrics';
 import type { ScalingGroup } from '../../../shared/ports/scaling-groups';
@@ -30,6 +31,8 @@ export type ApiDeps = LeaseCreationDeps &
     readonly anomalies: Pick<SpendAnomalyStore, 'settings' | 'putSettings'>;
     /** Warm pools (the admin routes define them; the filler keeps them at size). */
     readonly warmPools: WarmPoolRepository;
+    /** The fleet's storage overhead, shown in the audit. */
+    readonly fleetStorage: Pick<FleetStorageLedger, 'monthTotal'>;
   };
 
 /** What the routes are given by the API's composition root. */

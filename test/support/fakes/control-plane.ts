@@ -13,6 +13,7 @@ import { FakeBudgetNotifier, FakeBudgetRepository } from './budgets';
 import { FakeClock } from './clock';
 import { FakeCommitmentRepository } from './commitments';
 import { FakeCompute } from './compute';
+import { FakeFleetStorageLedger } from './fleet-storage';
 import { FakeIdleEpisodes, FakeIdleLedger, FakeIdleNotifier, FakeIdlePolicies } from './idle';
 import { FakeImageRepository } from './images';
 import { FakeLeaseRepository } from './lease-repository';
@@ -79,6 +80,7 @@ export function fakeControlPlane(options: FakeControlPlaneOptions = {}) {
     images: new FakeImageRepository(),
     warmPools: new FakeWarmPoolRepository(),
     warmFill: new FakeWarmPoolFillRequests(),
+    fleetStorage: new FakeFleetStorageLedger(),
     budgets: new FakeBudgetRepository(),
     notifier: new FakeBudgetNotifier(),
     settings: new FakeTenantSettings(),
