@@ -150,6 +150,7 @@ describe("SSM's status-change event delivered twice moves the task once", () => 
     });
     const charged = plane.ledger.usage
       .flatMap((u) => u.charges)
+      .filter((charge) => charge.dimension === 'compute')
       .reduce((sum, charge) => sum + charge.seconds, 0);
     expect(charged).toBe((endedAtMs - launchedAtMs) / SECOND);
     expect(plane.tasks.runner.sent).toHaveLength(1);
