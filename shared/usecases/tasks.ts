@@ -12,6 +12,7 @@ import { checkpointUri } from '../domain/tasks/log-streams';
 import { taskScript } from '../domain/tasks/script';
 import {
   applyTaskEvent,
+  awaitsCommandId,
   isTaskEnded,
   type TaskEffect,
   type TaskEvent,
@@ -31,6 +32,19 @@ export type TaskDeps = Pick<ControlPlane, 'leases' | 'commands' | 'events' | 're
 const MAX_EXECUTION_SECONDS = 172_800;
 /** Conditional writes lost to another writer before giving up (the message is retried). */
 const MAX_CONFLICTS = 5;
+
+/** An SSM event came before its attempt's command id was written: thrown so that its queue delivers it again. */
+export class TaskCommandNotRecordedError extends Error {
+  constructor(
+    readonly leaseId: string,
+    readonly commandId: string,
+  ) {
+    super(
+      `lease ${leaseId}: command ${commandId} may be the attempt being sent; retried once its id is recorded`,
+    );
+    this.name = 'TaskCommandNotRecordedError';
+  }
+}
 
 export class TaskConflictError extends Error {
   constructor(readonly leaseId: string) {
@@ -220,6 +234,9 @@ export async function handleCommandEvent(
   if (!instance?.leaseId || !instance.tenantId) return 'not-ours';
   const atMs = Date.parse(event.time);
   const commandId = detail['command-id'];
+  const lease = await deps.leases.get(instance.tenantId, instance.leaseId);
+  if (lease?.task && awaitsCommandId(lease.task, instance.instanceId, commandId))
+    throw new TaskCommandNotRecordedError(instance.leaseId, commandId);
   if (phase === 'in-progress')
     return advanceTask(deps, instance.tenantId, instance.leaseId, { type: 'in-progress', commandId, atMs });
   const exitCode =

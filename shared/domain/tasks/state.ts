@@ -127,6 +127,42 @@ function startOn(task: TaskState, instanceId: string): TaskStep {
   };
 }
 
+/**
+ * SSM's events come in any order: an InProgress that arrives after its
+ * attempt moved on (an instant task's Success came first) still gives the
+ * attempt, and the task, the instant it started.
+ */
+function lateStart(task: TaskState, event: Extract<TaskEvent, { type: 'in-progress' }>): TaskStep {
+  const record = task.attempts.find((a) => a.commandId === event.commandId);
+  if (!record || record.startedAtMs !== undefined) return unchanged(task);
+  return {
+    task: {
+      ...task,
+      startedAtMs: Math.min(task.startedAtMs ?? event.atMs, event.atMs),
+      attempts: withAttempt(task, record.attempt, { startedAtMs: event.atMs }),
+    },
+    effects: [],
+    changed: true,
+  };
+}
+
+/**
+ * Whether the current attempt was sent to `instanceId` but its command id is
+ * not recorded yet: an event of that instance's command may be this
+ * attempt's, arrived before the sender wrote the id, and must be retried, not
+ * dropped (dropped, the attempt would stay STARTING for good).
+ */
+export function awaitsCommandId(task: TaskState, instanceId: string, commandId: string): boolean {
+  const record = current(task);
+  return (
+    task.status === 'STARTING' &&
+    record !== undefined &&
+    record.commandId === undefined &&
+    record.instanceId === instanceId &&
+    !task.attempts.some((a) => a.commandId === commandId)
+  );
+}
+
 function failureOf(task: TaskState, outcome: CommandOutcome, exitCode: number | undefined): string {
   const limit = task.spec.maxRuntimeMinutes;
   if (outcome === 'TimedOut' || (exitCode === RUNTIME_EXCEEDED_EXIT_CODE && limit !== undefined))
@@ -208,7 +244,7 @@ function transition(task: TaskState, event: TaskEvent): TaskStep {
     }
     case 'in-progress': {
       const record = current(task);
-      if (task.status !== 'STARTING' || record?.commandId !== event.commandId) return unchanged(task);
+      if (task.status !== 'STARTING' || record?.commandId !== event.commandId) return lateStart(task, event);
       return {
         task: {
           ...task,

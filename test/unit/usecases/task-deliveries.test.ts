@@ -9,7 +9,7 @@ import type { LeaseCommand } from '../../../shared/ports/lease-commands';
 import { handleEc2Event } from '../../../shared/usecases/interruptions';
 import { runLeaseCommand } from '../../../shared/usecases/lease-commands';
 import { provisionLease } from '../../../shared/usecases/provision-lease';
-import { handleCommandEvent } from '../../../shared/usecases/tasks';
+import { advanceTask, handleCommandEvent, TaskCommandNotRecordedError } from '../../../shared/usecases/tasks';
 import { type FakeControlPlane, fakeControlPlane } from '../../support/fakes/control-plane';
 import { requestLease, TENANT } from '../../support/fakes/leases';
 
@@ -154,5 +154,36 @@ describe("SSM's status-change event delivered twice moves the task once", () => 
       .reduce((sum, charge) => sum + charge.seconds, 0);
     expect(charged).toBe((endedAtMs - launchedAtMs) / SECOND);
     expect(plane.tasks.runner.sent).toHaveLength(1);
+  });
+});
+
+describe("SSM's event that comes before its attempt's command id is written", () => {
+  it('is handed back for redelivery, not dropped, and moves the task once the id is recorded', async () => {
+    const plane = fakeControlPlane();
+    const { leaseId, provision } = await taskLease(plane);
+    await runLeaseCommand(plane, provision);
+    const lease = peek(plane, leaseId);
+    const task = lease?.task;
+    const instanceId = lease?.instances[0]?.instanceId ?? '';
+    if (!task) throw new Error('the lease has no task');
+    // As the sender left it between SendCommand and writing the id.
+    const sending = {
+      ...task,
+      attempts: task.attempts.map((a) => ({ ...a, commandId: undefined, status: 'SENDING' as const })),
+      revision: task.revision + 1,
+    };
+    expect(await plane.leases.saveTask(TENANT, leaseId, sending)).toBe(true);
+
+    const started = ssmEvent(plane, instanceId, 'cmd-1', 'InProgress');
+    await expect(handleCommandEvent(plane, started)).rejects.toBeInstanceOf(TaskCommandNotRecordedError);
+    expect(peek(plane, leaseId)?.task?.status).toBe('STARTING');
+
+    await advanceTask(plane, TENANT, leaseId, {
+      type: 'sent',
+      attempt: 1,
+      commandId: 'cmd-1',
+      atMs: plane.now(),
+    });
+    expect(await handleCommandEvent(plane, started)).toBe('RUNNING');
   });
 });
