@@ -67,7 +67,9 @@ export type TaskEvent =
   /** The instance of the attempt is taken back (spot): the attempt ends, a replacement may carry on. */
   | { readonly type: 'instance-lost'; readonly instanceId: string; readonly atMs: number }
   /** The lease is being released: the task stops. */
-  | { readonly type: 'stop'; readonly atMs: number };
+  | { readonly type: 'stop'; readonly atMs: number }
+  /** The lease failed (no capacity for it or for a replacement): its task can never run. */
+  | { readonly type: 'lease-failed'; readonly atMs: number };
 
 export type TaskEffect =
   | { readonly kind: 'send'; readonly attempt: number; readonly instanceId: string }
@@ -278,6 +280,20 @@ function transition(task: TaskState, event: TaskEvent): TaskStep {
         { failureReason: `its instance was reclaimed on the last of ${task.spec.maxAttempts} attempts` },
         cancel,
       );
+    }
+    case 'lease-failed': {
+      if (isTaskEnded(task.status)) return unchanged(task);
+      // No release effect: the lease already ended, FAILED.
+      return {
+        task: {
+          ...task,
+          status: 'FAILED',
+          endedAtMs: event.atMs,
+          failureReason: 'the lease failed before the task could finish: no capacity for it (see the lease)',
+        },
+        effects: [],
+        changed: true,
+      };
     }
     case 'stop': {
       if (isTaskEnded(task.status)) return unchanged(task);

@@ -193,4 +193,18 @@ describe('the task state machine', () => {
     expect(awaitsCommandId(recorded, 'i-1', 'c1')).toBe(false);
     expect(awaitsCommandId(recorded, 'i-1', 'c2')).toBe(false);
   });
+
+  it('fails the task, without a release, when its lease fails before the task could run', () => {
+    const waiting = run(newTask(spec()), ready(), sent(1, 'c1'), {
+      type: 'instance-lost',
+      instanceId: 'i-1',
+      atMs: 2_000,
+    });
+    expect(waiting.task.status).toBe('WAITING');
+    const step = applyTaskEvent(waiting.task, { type: 'lease-failed', atMs: 3_000 });
+    expect(step.task).toMatchObject({ status: 'FAILED', endedAtMs: 3_000 });
+    expect(step.task.failureReason).toContain('the lease failed');
+    expect(step.effects).toEqual([]);
+    expect(applyTaskEvent(step.task, { type: 'lease-failed', atMs: 4_000 }).changed).toBe(false);
+  });
 });

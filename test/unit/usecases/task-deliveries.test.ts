@@ -187,3 +187,18 @@ describe("SSM's event that comes before its attempt's command id is written", ()
     expect(await handleCommandEvent(plane, started)).toBe('RUNNING');
   });
 });
+
+describe('a task whose lease fails', () => {
+  it('fails with the lease, sends nothing and releases nothing, when no pool has capacity', async () => {
+    const plane = fakeControlPlane();
+    plane.compute.insufficientCapacity({ mode: 'on-demand', instanceType: 'g5.xlarge' });
+    const { leaseId, provision } = await taskLease(plane);
+    expect((await runLeaseCommand(plane, provision)).outcome).toBe('failed');
+    const lease = peek(plane, leaseId);
+    expect(lease?.status).toBe('FAILED');
+    expect(lease?.task).toMatchObject({ status: 'FAILED', endedAtMs: plane.now() });
+    expect(lease?.task?.failureReason).toContain('the lease failed');
+    expect(plane.tasks.runner.sent).toEqual([]);
+    expect(commandsOf(plane, 'release')).toEqual([]);
+  });
+});
