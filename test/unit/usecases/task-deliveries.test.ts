@@ -16,12 +16,10 @@ import { requestLease, TENANT } from '../../support/fakes/leases';
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 
-type Plane = FakeControlPlane;
-
 const twice = <T>(run: () => Promise<T>) => Promise.all([run(), run()]);
 
 function ssmEvent(
-  plane: Plane,
+  plane: FakeControlPlane,
   instanceId: string,
   commandId: string,
   status: string,
@@ -40,7 +38,7 @@ function ssmEvent(
   };
 }
 
-async function taskLease(plane: Plane, workload: 'batch' | 'training' = 'training') {
+async function taskLease(plane: FakeControlPlane, workload: 'batch' | 'training' = 'training') {
   const lease = await requestLease(plane, {
     workload,
     task: taskSpecSchema.parse({ command: ['python3', '-c', 'print(1)'] }),
@@ -49,12 +47,12 @@ async function taskLease(plane: Plane, workload: 'batch' | 'training' = 'trainin
   return { leaseId: lease.leaseId, provision };
 }
 
-const peek = (plane: Plane, leaseId: string) => plane.leases.peek(TENANT, leaseId);
-const commandsOf = (plane: Plane, type: LeaseCommand['type']) =>
+const peek = (plane: FakeControlPlane, leaseId: string) => plane.leases.peek(TENANT, leaseId);
+const commandsOf = (plane: FakeControlPlane, type: LeaseCommand['type']) =>
   plane.commands.commands().filter((c) => c.type === type);
 
 /** Runs every release command queued so far, each delivered twice at once. */
-async function deliverReleases(plane: Plane) {
+async function deliverReleases(plane: FakeControlPlane) {
   for (const command of commandsOf(plane, 'release')) await twice(() => runLeaseCommand(plane, command));
 }
 
