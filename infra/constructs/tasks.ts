@@ -224,12 +224,15 @@ export class GpurentTasks extends Construct {
       'Lease instances are launched at run time, so their ids cannot be named here; the ssm:resourceTag condition limits SendCommand to the fleet-tagged instances, and the other statement to AWS-RunShellScript.',
     );
     fn.addToRolePolicy(
-      new PolicyStatement({ actions: ['ssm:CancelCommand', 'ssm:GetCommandInvocation'], resources: ['*'] }),
+      new PolicyStatement({
+        actions: ['ssm:CancelCommand', 'ssm:GetCommandInvocation', 'ssm:ListCommands'],
+        resources: ['*'],
+      }),
     );
     acknowledgeWildcardResource(
       role,
       '*',
-      'ssm:CancelCommand and ssm:GetCommandInvocation support no resource-level permissions (Service Authorization Reference: no resource types).',
+      'ssm:CancelCommand, ssm:GetCommandInvocation and ssm:ListCommands support no resource-level permissions (Service Authorization Reference: no resource types).',
     );
   }
 

@@ -1,6 +1,7 @@
 import {
   CancelCommandCommand,
   GetCommandInvocationCommand,
+  ListCommandsCommand,
   SendCommandCommand,
   type SSMClient,
 } from '@aws-sdk/client-ssm';
@@ -56,6 +57,23 @@ export class SsmTaskRunner implements TaskRunner {
     } catch (error) {
       if (error instanceof TaskRunnerError) throw error;
       throw new TaskRunnerError(codeOf(error), 'SendCommand', String(error));
+    }
+  }
+
+  async sentWith(target: TaskTarget, comment: string): Promise<string | undefined> {
+    try {
+      let nextToken: string | undefined;
+      do {
+        const page = await this.client(target.region).send(
+          new ListCommandsCommand({ InstanceId: target.instanceId, NextToken: nextToken }),
+        );
+        const found = page.Commands?.find((c) => c.DocumentName === DOCUMENT && c.Comment === comment);
+        if (found?.CommandId) return found.CommandId;
+        nextToken = page.NextToken;
+      } while (nextToken);
+      return undefined;
+    } catch (error) {
+      throw new TaskRunnerError(codeOf(error), 'ListCommands', String(error));
     }
   }
 

@@ -16,6 +16,8 @@ export interface TaskRunner {
     timeoutSeconds: number,
     comment?: string,
   ): Promise<string>;
+  /** The id of a command already sent to the instance under `comment`, if there is one. */
+  sentWith(target: TaskTarget, comment: string): Promise<string | undefined>;
   /**
    * Stops an attempt. `false` when the service cannot cancel it (the emulator
    * has no CancelCommand): the caller's termination of the instance stops it.

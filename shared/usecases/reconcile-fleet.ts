@@ -1,10 +1,11 @@
 import { isTerminal, type LeaseView } from '../domain/lease';
+import { isSendAbandoned } from '../domain/tasks/state';
 import type { WarmMachine } from '../domain/warm-pools/machine';
 import type { ComputeInstance } from '../ports/compute';
 import type { DomainEvent } from '../ports/domain-events';
 import type { ControlPlane, InterruptionMarking } from './dependencies';
 import { heldInstances, toLeaseInstances } from './lease-instances';
-import { refreshCheckpointAccess, type TaskDeps } from './tasks';
+import { refreshCheckpointAccess, startTaskOnLease, type TaskDeps } from './tasks';
 import { stampVanishedInstances } from './vanished-instances';
 import { endWarnedInstances, overdueWarned } from './warned-instances';
 
@@ -20,6 +21,8 @@ export interface ReconcileSummary {
   readonly ended: number;
   /** Running attempts whose checkpoint credentials were re-sent before they expire. */
   readonly checkpointsRefreshed: number;
+  /** Attempts whose sender died between its claim and recording the command: sent, or adopted, here. */
+  readonly sendsTakenOver: number;
   /** Warned instances past their two minutes that no replace command ended (it was lost): ended here. */
   readonly retired: number;
 }
@@ -31,7 +34,8 @@ export interface ReconcileSummary {
  * they are billed; billed instances EC2 no longer runs get their end stamped,
  * so their bill closes; warned instances whose two minutes are up are ended
  * (the replace command does it first; this is for one that never came);
- * commands of leases stuck in PENDING or RELEASING are re-sent.
+ * commands of leases stuck in PENDING or RELEASING are re-sent, and so are
+ * task attempts whose sender died before recording its command.
  */
 /** The fleet against the table: EC2, leases, the commands it re-sends, the strays it adopts. */
 export type ReconcileDeps = InterruptionMarking &
@@ -92,6 +96,7 @@ export async function reconcileFleet(deps: ReconcileDeps): Promise<ReconcileSumm
   let adopted = 0;
   let resent = 0;
   let checkpointsRefreshed = 0;
+  let sendsTakenOver = 0;
   for (const instances of byLease.values()) {
     const { tenantId = '', leaseId = '' } = instances[0] ?? {};
     const lease = await deps.leases.get(tenantId, leaseId);
@@ -109,6 +114,9 @@ export async function reconcileFleet(deps: ReconcileDeps): Promise<ReconcileSumm
     }
     // It visits every live lease anyway: the one place a running attempt's credentials are kept fresh.
     if (lease.status === 'RUNNING' && (await refreshCheckpointAccess(deps, lease))) checkpointsRefreshed += 1;
+    if (lease.status === 'RUNNING' && lease.task && isSendAbandoned(lease.task, deps.now())) {
+      if ((await startTaskOnLease(deps, tenantId, leaseId)) === 'STARTING') sendsTakenOver += 1;
+    }
     if (
       (lease.status === 'PENDING' || lease.status === 'RELEASING') &&
       deps.now() - lease.updatedAtMs > STUCK_AFTER_MS
@@ -144,6 +152,7 @@ export async function reconcileFleet(deps: ReconcileDeps): Promise<ReconcileSumm
     resent,
     ended,
     checkpointsRefreshed,
+    sendsTakenOver,
     retired,
   };
 }

@@ -8,6 +8,7 @@ import {
   checkpointSessionPolicy,
 } from '../domain/tasks/checkpoint-access';
 import { type CommandInvocationEvent, commandPhase } from '../domain/tasks/command-events';
+import { attemptComment } from '../domain/tasks/attempt-command';
 import { checkpointUri } from '../domain/tasks/log-streams';
 import { taskScript } from '../domain/tasks/script';
 import {
@@ -90,22 +91,13 @@ async function perform(deps: TaskDeps, lease: LeaseView, task: TaskState, effect
   const { tenantId, leaseId } = lease;
   switch (effect.kind) {
     case 'send': {
-      const limitSeconds = (task.spec.maxRuntimeMinutes ?? MAX_EXECUTION_SECONDS / 60) * 60 + 60;
+      const target = targetOf(deps, lease, effect.instanceId);
+      const comment = attemptComment(leaseId, effect.attempt);
       let commandId: string;
       try {
-        const credentials = await mintCheckpointAccess(deps, tenantId, leaseId);
-        const commands = taskScript(task.spec, {
-          tenantId,
-          attempt: effect.attempt,
-          checkpointUri: checkpointUri(deps.tasks.checkpointBucket, tenantId, leaseId),
-          runtime: 'container',
-          checkpointAccess: { leaseId, credentials },
-        });
-        commandId = await deps.tasks.runner.send(
-          targetOf(deps, lease, effect.instanceId),
-          commands,
-          Math.min(MAX_EXECUTION_SECONDS, limitSeconds),
-        );
+        // A sender that died after SendCommand left a command running: it is the attempt, not a second one.
+        const adopted = effect.takeOver ? await deps.tasks.runner.sentWith(target, comment) : undefined;
+        commandId = adopted ?? (await sendAttempt(deps, lease, task, effect.attempt, target, comment));
       } catch (error) {
         await advanceTask(deps, tenantId, leaseId, { type: 'send-failed', attempt: effect.attempt });
         throw error;
@@ -139,6 +131,28 @@ async function perform(deps: TaskDeps, lease: LeaseView, task: TaskState, effect
       await requestRelease(deps, tenantId, leaseId);
       return;
   }
+}
+
+/** Sends one attempt's script, with credentials to the lease's checkpoints, under the attempt's comment. */
+async function sendAttempt(
+  deps: TaskDeps,
+  lease: LeaseView,
+  task: TaskState,
+  attempt: number,
+  target: TaskTarget,
+  comment: string,
+): Promise<string> {
+  const { tenantId, leaseId } = lease;
+  const limitSeconds = (task.spec.maxRuntimeMinutes ?? MAX_EXECUTION_SECONDS / 60) * 60 + 60;
+  const credentials = await mintCheckpointAccess(deps, tenantId, leaseId);
+  const commands = taskScript(task.spec, {
+    tenantId,
+    attempt,
+    checkpointUri: checkpointUri(deps.tasks.checkpointBucket, tenantId, leaseId),
+    runtime: 'container',
+    checkpointAccess: { leaseId, credentials },
+  });
+  return deps.tasks.runner.send(target, commands, Math.min(MAX_EXECUTION_SECONDS, limitSeconds), comment);
 }
 
 /** Credentials of the checkpoint role that reach the lease's own prefix and nothing else. */

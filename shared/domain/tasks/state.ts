@@ -31,6 +31,8 @@ export interface TaskAttempt {
   readonly instanceId: string;
   readonly commandId?: string | undefined;
   readonly status: AttemptStatus;
+  /** When a sender claimed the attempt (SENDING): a claim far older than any sender lives is taken over. */
+  readonly claimedAtMs?: number | undefined;
   readonly startedAtMs?: number | undefined;
   readonly endedAtMs?: number | undefined;
   readonly exitCode?: number | undefined;
@@ -72,7 +74,8 @@ export type TaskEvent =
   | { readonly type: 'lease-failed'; readonly atMs: number };
 
 export type TaskEffect =
-  | { readonly kind: 'send'; readonly attempt: number; readonly instanceId: string }
+  /** `takeOver`: the claim's sender is gone; a command it may have sent is adopted instead of a second one. */
+  | { readonly kind: 'send'; readonly attempt: number; readonly instanceId: string; readonly takeOver?: boolean }
   | { readonly kind: 'cancel'; readonly commandId: string; readonly instanceId: string }
   /** onExit release: release the lease, billing to the task's end. */
   | { readonly kind: 'release'; readonly atMs: number };
@@ -115,14 +118,33 @@ function end(
   return { task: ended, effects: [...effects, ...release], changed: true };
 }
 
-function startOn(task: TaskState, instanceId: string): TaskStep {
+/**
+ * A sender runs in a Lambda function, which lives 15 minutes at most: a claim
+ * older than this whose command id was never written was left by a sender
+ * that died between its claim and SendCommand, or before it wrote the id.
+ */
+export const ABANDONED_SEND_MS = 16 * 60_000;
+
+/** The attempt was claimed by a sender that is certainly gone, and its command id never written. */
+export function isSendAbandoned(task: TaskState, nowMs: number): boolean {
+  const record = current(task);
+  return (
+    task.status === 'STARTING' &&
+    record?.status === 'SENDING' &&
+    record.commandId === undefined &&
+    record.claimedAtMs !== undefined &&
+    nowMs - record.claimedAtMs >= ABANDONED_SEND_MS
+  );
+}
+
+function startOn(task: TaskState, instanceId: string, atMs: number): TaskStep {
   const attempt = task.attempt + 1;
   return {
     task: {
       ...task,
       status: 'STARTING',
       attempt,
-      attempts: [...task.attempts, { attempt, instanceId, status: 'SENDING' }],
+      attempts: [...task.attempts, { attempt, instanceId, status: 'SENDING', claimedAtMs: atMs }],
     },
     effects: [{ kind: 'send', attempt, instanceId }],
     changed: true,
@@ -194,7 +216,7 @@ function onEnded(task: TaskState, event: Extract<TaskEvent, { type: 'ended' }>):
     event.outcome === 'TimedOut' ||
     (event.exitCode === RUNTIME_EXCEEDED_EXIT_CODE && task.spec.maxRuntimeMinutes !== undefined);
   if (!overTime && task.spec.retryOnFailure && task.attempt < task.spec.maxAttempts)
-    return startOn(recorded, record.instanceId);
+    return startOn(recorded, record.instanceId, event.atMs);
   return end(recorded, 'FAILED', event.atMs, {
     exitCode,
     failureReason: failureOf(task, event.outcome, exitCode),
@@ -214,10 +236,18 @@ export function applyTaskEvent(task: TaskState, event: TaskEvent): TaskStep {
 
 function transition(task: TaskState, event: TaskEvent): TaskStep {
   switch (event.type) {
-    case 'instance-ready':
+    case 'instance-ready': {
+      const record = current(task);
+      if (record?.instanceId === event.instanceId && isSendAbandoned(task, event.atMs))
+        return {
+          task: { ...task, attempts: withAttempt(task, task.attempt, { claimedAtMs: event.atMs }) },
+          effects: [{ kind: 'send', attempt: task.attempt, instanceId: event.instanceId, takeOver: true }],
+          changed: true,
+        };
       // A task never runs twice at once, and never past its attempts.
       if (task.status !== 'WAITING' || task.attempt >= task.spec.maxAttempts) return unchanged(task);
-      return startOn(task, event.instanceId);
+      return startOn(task, event.instanceId, event.atMs);
+    }
     case 'sent': {
       const record = current(task);
       if (event.attempt !== task.attempt || !record || record.commandId !== undefined) return unchanged(task);

@@ -52,6 +52,10 @@ export class FakeTaskRunner implements TaskRunner {
     return commandId;
   }
 
+  async sentWith(target: TaskTarget, comment: string) {
+    return this.sent.find((s) => s.target.instanceId === target.instanceId && s.comment === comment)?.commandId;
+  }
+
   async cancel(target: TaskTarget, commandId: string) {
     this.cancelled.push({ target, commandId });
     return true;

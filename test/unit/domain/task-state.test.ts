@@ -69,6 +69,7 @@ describe('the task state machine', () => {
         instanceId: 'i-1',
         commandId: 'c1',
         status: 'SUCCEEDED',
+        claimedAtMs: 1_000,
         startedAtMs: 1_200,
         endedAtMs: 5_000,
         exitCode: 0,

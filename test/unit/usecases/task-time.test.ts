@@ -3,29 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { SpotTraceFiles } from '../../../shared/adapters/spot-trace-files';
 import { taskSpecSchema } from '../../../shared/domain/tasks/spec';
 import type { TaskEvent } from '../../../shared/domain/tasks/state';
-import type { TaskRunner } from '../../../shared/ports/task-runner';
 import { buildAudit } from '../../../shared/usecases/audit/build-audit';
 import { advanceTask, startTaskOnLease } from '../../../shared/usecases/tasks';
 import { type FakeControlPlane, fakeControlPlane } from '../../support/fakes/control-plane';
 import { runningLease, TENANT } from '../../support/fakes/leases';
-import { FakeScopedCredentials } from '../../support/fakes/task-access';
+import { FakeScopedCredentials, FakeTaskRunner } from '../../support/fakes/task-access';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DEC_1 = Date.parse('2026-12-01T00:30:00Z');
-
-/** SSM as the task core sees it: every send gets the next command id. */
-function countingRunner(): TaskRunner {
-  let sent = 0;
-  return {
-    send: async () => {
-      sent += 1;
-      return `cmd-${sent}`;
-    },
-    cancel: async () => true,
-    result: async () => ({ outcome: 'Success', exitCode: 0 }),
-  };
-}
 
 const auditDeps = (plane: FakeControlPlane) => ({
   ...plane,
@@ -38,7 +24,7 @@ async function taskRunThreeHours(plane: FakeControlPlane) {
   const deps = {
     ...plane,
     tasks: {
-      runner: countingRunner(),
+      runner: new FakeTaskRunner(),
       checkpointBucket: 'checkpoints',
       checkpointAccess: new FakeScopedCredentials(plane.now),
     },
