@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { startFauxqs } from 'fauxqs';
+import { startMoto } from './moto';
 import { freePort, type ManagedProcess, requireTool, startProcess } from './processes';
 
 export interface EmulatorEndpoints {
@@ -58,7 +59,7 @@ export async function startEmulators(): Promise<RunningEmulators> {
       dynamoPort,
       { cwd: dynamoDbLocalDir() },
     ),
-    startProcess('moto_server', 'moto_server', ['-H', '127.0.0.1', '-p', String(motoPort)], motoPort),
+    startMoto(motoPort),
     startFauxqs({ port: 0, logger: false }).then(
       (server): ManagedProcess => ({ name: 'fauxqs', port: server.port, stop: () => server.stop() }),
     ),
