@@ -1,3 +1,4 @@
+import { delimiter } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ManagedProcess, startProcess } from './processes';
 
@@ -10,9 +11,18 @@ import { type ManagedProcess, startProcess } from './processes';
  */
 const AMIS = fileURLToPath(new URL('./moto-amis.json', import.meta.url));
 
-/** moto_server on a loopback port. */
+/**
+ * moto_server's module path with our start-up shim first (sitecustomize.py
+ * there says what it fixes), keeping any PYTHONPATH already set.
+ */
+function motoPythonPath(): string {
+  const startup = fileURLToPath(new URL('./moto-startup', import.meta.url));
+  return [startup, process.env.PYTHONPATH].filter(Boolean).join(delimiter);
+}
+
+/** moto_server on a loopback port, as every local stack and test runs it. */
 export function startMoto(port: number): Promise<ManagedProcess> {
   return startProcess('moto_server', 'moto_server', ['-H', '127.0.0.1', '-p', String(port)], port, {
-    env: { MOTO_AMIS_PATH: AMIS },
+    env: { PYTHONPATH: motoPythonPath(), MOTO_AMIS_PATH: AMIS },
   });
 }
