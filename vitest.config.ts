@@ -28,6 +28,7 @@ export default defineConfig({
           name: 'integration',
           include: ['test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts'],
           globalSetup: ['test/support/emulators-global-setup.ts'],
+          setupFiles: ['test/support/moto-reset.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           // Tests share one set of emulators; files run one at a time so table

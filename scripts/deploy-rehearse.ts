@@ -1,10 +1,11 @@
 import { MOTO_UNSUPPORTED_RESOURCE_TYPES, rehearseDeploy } from '../local/deploy-rehearsal';
-import { freePort, requireTool, startProcess } from '../local/emulators/processes';
+import { startMoto } from '../local/emulators/moto';
+import { freePort, requireTool } from '../local/emulators/processes';
 
 /** `npm run deploy:rehearse`: the stack deployed into moto's CloudFormation on a private moto_server. */
 requireTool('moto_server', ['--help'], 'Install moto with its server: pip install "moto[server]".');
 const port = await freePort();
-const moto = await startProcess('moto_server', 'moto_server', ['-H', '127.0.0.1', '-p', String(port)], port);
+const moto = await startMoto(port);
 try {
   const result = await rehearseDeploy(`http://127.0.0.1:${port}`);
   console.log(`Stack: ${result.stackStatus}${result.statusReason ? ` (${result.statusReason})` : ''}`);

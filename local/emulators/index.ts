@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
-import { delimiter, dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
 import { startFauxqs } from 'fauxqs';
+import { startMoto } from './moto';
 import { freePort, type ManagedProcess, requireTool, startProcess } from './processes';
 
 export interface EmulatorEndpoints {
@@ -28,15 +28,6 @@ const require = createRequire(import.meta.url);
 /** DynamoDB Local 1.25 ships inside amplify-dynamodb-simulator; only its jar is used. */
 function dynamoDbLocalDir(): string {
   return join(dirname(require.resolve('amplify-dynamodb-simulator/package.json')), 'emulator');
-}
-
-/**
- * moto_server's module path with our start-up shim first (sitecustomize.py
- * there says what it fixes), keeping any PYTHONPATH already set.
- */
-function motoPythonPath(): string {
-  const startup = fileURLToPath(new URL('./moto-startup', import.meta.url));
-  return [startup, process.env.PYTHONPATH].filter(Boolean).join(delimiter);
 }
 
 /**
@@ -68,9 +59,7 @@ export async function startEmulators(): Promise<RunningEmulators> {
       dynamoPort,
       { cwd: dynamoDbLocalDir() },
     ),
-    startProcess('moto_server', 'moto_server', ['-H', '127.0.0.1', '-p', String(motoPort)], motoPort, {
-      env: { PYTHONPATH: motoPythonPath() },
-    }),
+    startMoto(motoPort),
     startFauxqs({ port: 0, logger: false }).then(
       (server): ManagedProcess => ({ name: 'fauxqs', port: server.port, stop: () => server.stop() }),
     ),

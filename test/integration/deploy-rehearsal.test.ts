@@ -4,7 +4,8 @@ import {
   type RehearsalResult,
   rehearseDeploy,
 } from '../../local/deploy-rehearsal';
-import { freePort, type ManagedProcess, startProcess } from '../../local/emulators/processes';
+import { startMoto } from '../../local/emulators/moto';
+import { freePort, type ManagedProcess } from '../../local/emulators/processes';
 import { QUEUES, TABLES } from '../../shared/resources';
 
 // Its own moto_server: the rehearsal creates a VPC, tables and queues under fixed
@@ -14,7 +15,7 @@ let result: RehearsalResult;
 
 beforeAll(async () => {
   const port = await freePort();
-  moto = await startProcess('moto_server', 'moto_server', ['-H', '127.0.0.1', '-p', String(port)], port);
+  moto = await startMoto(port);
   result = await rehearseDeploy(`http://127.0.0.1:${port}`);
 }, 240_000);
 

@@ -1,14 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import {
-  DeleteRuleCommand,
-  EventBridgeClient,
-  ListRulesCommand,
-  RemoveTargetsCommand,
-} from '@aws-sdk/client-eventbridge';
 import { inject } from 'vitest';
-import { LOCAL_GPU_REGIONS } from '../../local/bootstrap';
 import { prepareFunctionEnvironment } from '../../local/environment';
-import { EC2_EVENTS_RULE } from '../../shared/resources';
 
 export const REGION = 'us-east-1';
 
@@ -18,7 +10,6 @@ export const REGION = 'us-east-1';
  * their configuration at import, so import them after this.
  */
 export async function useFreshResources(): Promise<Record<string, string>> {
-  await removeEarlierEc2EventRules();
   const prefix = `t${randomBytes(4).toString('hex')}`;
   const env = await prepareFunctionEnvironment(inject('endpoints'), REGION, prefix);
   Object.assign(process.env, env);
@@ -45,33 +36,4 @@ export async function storesOf(env: Record<string, string>) {
     clients,
   );
   return { ...ports, documents: clients.documents };
-}
-
-/** The names useFreshResources gives a test file's EC2 events rules. */
-const TEST_RULE = new RegExp(`^t[0-9a-f]{8}-${EC2_EVENTS_RULE.id}$`);
-
-/**
- * Integration files run one at a time on one set of emulators, so the EC2
- * events rules of earlier files are leftovers. Left in place, every GPU
- * region's forwarding rule copies each event to the home bus once per earlier
- * file, and each copy reaches every file's queue: the events of a late file
- * arrive many times over, and moto slows with the square of the files.
- */
-async function removeEarlierEc2EventRules(): Promise<void> {
-  for (const region of LOCAL_GPU_REGIONS) {
-    const events = new EventBridgeClient({
-      endpoint: inject('endpoints').events,
-      region,
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    });
-    try {
-      const { Rules = [] } = await events.send(new ListRulesCommand({ NamePrefix: 't' }));
-      for (const rule of Rules.filter((r) => TEST_RULE.test(r.Name ?? ''))) {
-        await events.send(new RemoveTargetsCommand({ Rule: rule.Name, Ids: ['ec2-events'] }));
-        await events.send(new DeleteRuleCommand({ Name: rule.Name }));
-      }
-    } finally {
-      events.destroy();
-    }
-  }
 }
