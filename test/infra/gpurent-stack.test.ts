@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { API_ROUTES } from '../../infra/constructs/api';
 import { GPU_AMI_SSM_PARAMETER } from '../../infra/constructs/fleet';
 import type { GpurentStack } from '../../infra/gpurent-stack';
+import { LOCAL_TOKEN_PATH } from '../../local/runtime/token-minting';
 import { type Reach, type Wiring, wiringEnv, wiringReaches } from '../../shared/lambda/port-factory';
 import { QUEUES, TABLES, TOPICS } from '../../shared/resources';
 import * as z from '../../shared/zod';
@@ -310,6 +311,15 @@ describe('HTTP API', () => {
       expect(byKey.get(key)?.AuthorizationType).toBe('JWT');
       expect(byKey.get(key)?.AuthorizerId).toEqual({ Ref: authorizerId });
     }
+  });
+
+  it('has no token-minting route: only the local gateway mints tokens, so a deployment cannot', () => {
+    const routeKeys = Object.values(resourcesOfType('AWS::ApiGatewayV2::Route')).map(
+      (route) => (route.Properties as { RouteKey: string }).RouteKey,
+    );
+    expect(routeKeys.length).toBeGreaterThan(0);
+    expect(routeKeys.filter((key) => key.includes(LOCAL_TOKEN_PATH))).toEqual([]);
+    expect(JSON.stringify(template.toJSON())).not.toContain(LOCAL_TOKEN_PATH);
   });
 
   it('gives users an immutable tenant attribute they can read but not write', () => {
