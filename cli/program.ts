@@ -107,6 +107,10 @@ export function createProgram(io: CliIo): Command {
       'use the stack `npm start` runs: .gpurent/local.json here or in a directory above (inside the checkout)',
     )
     .option('--manifest <file>', 'with --local: the manifest of the stack (default $GPURENT_LOCAL_MANIFEST)')
+    .option(
+      '--tenant <name>',
+      'with --local: log in as a user of this tenant (any name; a separate $GPURENT_CONFIG_DIR per terminal keeps two tenants apart)',
+    )
     .addOption(json())
     .action((options: LoginOptions) => login(options, io));
 

@@ -57,11 +57,20 @@ export function localManifestFile(cwd: string, given: string | undefined, env = 
   }
 }
 
-/** The API URL and token of the stack `npm start` runs, from its manifest. */
-export async function localSession(file: string): Promise<Session> {
+/** What `gpurent login --local` reads of the manifest `npm start` writes. */
+export interface LocalManifest extends Session {
+  /** The run's operator token: it also mints tokens of other tenants (`--tenant`). */
+  readonly adminToken?: string;
+}
+
+/** The API URL and tokens of the stack `npm start` runs, from its manifest. */
+export async function localManifest(file: string): Promise<LocalManifest> {
   try {
-    const manifest = JSON.parse(await readFile(file, 'utf8')) as Partial<Session>;
-    if (manifest.apiUrl && manifest.token) return { apiUrl: manifest.apiUrl, token: manifest.token };
+    const manifest = JSON.parse(await readFile(file, 'utf8')) as Partial<LocalManifest>;
+    if (manifest.apiUrl && manifest.token) {
+      const { apiUrl, token, adminToken } = manifest;
+      return { apiUrl, token, ...(adminToken ? { adminToken } : {}) };
+    }
   } catch {
     // fall through to the one-line error
   }

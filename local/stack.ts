@@ -225,11 +225,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       : undefined;
     return {
       apiUrl: `http://127.0.0.1:${port}`,
-      token: await tokens.issue('local-user', { 'custom:tenant': LOCAL_TENANT }),
-      adminToken: await tokens.issue('local-admin', {
-        'custom:tenant': LOCAL_TENANT,
-        'cognito:groups': ['admin'],
-      }),
+      token: await tokens.tenantToken(LOCAL_TENANT),
+      adminToken: await tokens.adminToken(LOCAL_TENANT),
       endpoints,
       env,
       schedules,

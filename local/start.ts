@@ -35,6 +35,8 @@ Try:
        -H "Idempotency-Key: $(uuidgen || date +%s%N)" -H 'content-type: application/json' \\
        -d '{"workload":"training","gpus":1}'
 (TOKEN is in the manifest: TOKEN=$(node -p "require('./.gpurent/local.json').token"))
+Two tenants, one per terminal (each its own CLI config):
+  GPURENT_CONFIG_DIR=.gpurent/acme npx gpurent login --local --tenant acme
 Set a tiny budget and budget alerts print here as the topic delivers them:
   curl -s -X PUT ${stack.apiUrl}/v1/budgets/demo -H "Authorization: Bearer $TOKEN" \\
        -H 'content-type: application/json' -d '{"monthlyLimitUsd":0.01}'

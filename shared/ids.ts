@@ -17,3 +17,8 @@ export function newLeaseId(nowMs: number): string {
 }
 
 export const LEASE_ID_PATTERN = /^lease_[0-9a-hjkmnp-tv-z]{26}$/;
+
+/** A tenant id, as the token's `custom:tenant` claim and admin routes' `{tenantId}` carry it. */
+export const TENANT_ID = /^[A-Za-z0-9_-]{1,64}$/;
+/** TENANT_ID in words, for errors that say how to fix a name. */
+export const TENANT_ID_RULE = 'must be 1-64 letters, digits, "_" or "-"';

@@ -1,7 +1,7 @@
 import type middy from '@middy/core';
 import { logger } from '../../shared/lambda/observability';
 import { toClientError } from './errors';
-import { type ApiEvent, type ApiResult, json } from './http';
+import { type ApiEvent, type ApiResult, clientErrorResult, json } from './http';
 
 /**
  * The one error handler, last in the chain: client errors become their 4xx
@@ -13,9 +13,7 @@ export function apiErrors(): middy.MiddlewareObj<ApiEvent, ApiResult> {
     onError: (request) => {
       const known = toClientError(request.error);
       if (known) {
-        request.response = json(known.status, {
-          error: { code: known.code, message: known.message, details: known.details },
-        });
+        request.response = clientErrorResult(known);
         return;
       }
       logger.error('Unhandled API error', request.error as Error);

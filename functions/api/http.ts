@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { ClientError } from '../../shared/client-error';
+import { TENANT_ID } from '../../shared/ids';
 import * as z from '../../shared/zod';
 
 export type ApiEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
@@ -12,6 +13,10 @@ export function json(statusCode: number, body: unknown, headers: Record<string, 
     body: JSON.stringify(body),
   };
 }
+
+/** A client error as the API answers it: its status and the `{error: {code, message, details}}` envelope. */
+export const clientErrorResult = (error: ClientError): ApiResult =>
+  json(error.status, { error: { code: error.code, message: error.message, details: error.details } });
 
 /** Validates with zod; every problem is reported with its path so the caller can fix all at once. */
 export function validate<Schema extends z.core.$ZodType>(
@@ -44,8 +49,7 @@ export function parseJsonBody(event: ApiEvent): unknown {
   }
 }
 
-const TENANT_CLAIM = 'custom:tenant';
-export const TENANT_ID = /^[A-Za-z0-9_-]{1,64}$/;
+export const TENANT_CLAIM = 'custom:tenant';
 
 /** The tenant comes only from the verified token's claims, never from the request. */
 export function tenantOf(event: ApiEvent): string {
@@ -56,7 +60,7 @@ export function tenantOf(event: ApiEvent): string {
   return tenant;
 }
 
-const GROUPS_CLAIM = 'cognito:groups';
+export const GROUPS_CLAIM = 'cognito:groups';
 /** The user pool group whose members may call the /v1/admin routes. */
 export const ADMIN_GROUP = 'admin';
 

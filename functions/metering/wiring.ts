@@ -7,16 +7,20 @@ import {
   spendAnomalyStore,
   spotPriceHistory,
 } from '../../shared/lambda/stores';
+import { checkpointStorage } from '../../shared/lambda/tasks';
 import { homeRegion, priceCatalogValue } from '../../shared/lambda/values';
 
 /**
- * Metering's ports: the open instances, their charges, the idle reserved GPUs of
+ * Metering's ports: the open instances, their charges, the sizes of their
+ * leases' checkpoints, the idle reserved GPUs of
  * each tick, and the spend-anomaly baselines each tick advances (alerts on the
  * budget alerts topic, `SpendAnomaly` on the bus).
  */
 export const meteringWiring = {
   leases: leaseRepository('readWrite'),
   ledger: meteringLedger('readWrite'),
+  // Sizes of task leases' checkpoint prefixes (s3:ListBucket only), billed as storage.
+  checkpoints: checkpointStorage(),
   spotPrices: spotPriceHistory('read'),
   // Records the reserved GPUs nobody used (IDLE#<month> in the usage table).
   commitments: commitmentRepository('read', 'readWrite'),

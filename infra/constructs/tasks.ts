@@ -253,6 +253,17 @@ export class GpurentTasks extends Construct {
     fn.addEnvironment(CHECKPOINT_ROLE.envVar, this.checkpointRole.roleArn);
   }
 
+  /**
+   * Lets `fn` list the checkpoint bucket (s3:ListBucket, no object reads: a
+   * listing carries the sizes billing needs), and tells it the bucket's name.
+   */
+  grantListCheckpoints(fn: GpurentFunction): void {
+    fn.addToRolePolicy(
+      new PolicyStatement({ actions: ['s3:ListBucket'], resources: [this.checkpoints.bucketArn] }),
+    );
+    fn.addEnvironment(BUCKETS.checkpoints.envVar, this.checkpoints.bucketName);
+  }
+
   /** Lets `fn` assume the session role, and tells it the role's ARN. */
   grantAssumeSessionRole(fn: GpurentFunction): void {
     this.sessionRole.grantAssumeRole(fn.role);

@@ -5,6 +5,7 @@ import { type ApiEvent, json } from '../../functions/api/http';
 import { API_ROUTES, isPublicRoute } from '../../functions/api/route-keys';
 import { apiEvent } from './api-event';
 import { lambdaContext } from './lambda-context';
+import { LOCAL_TOKEN_PATH, mintLocalToken } from './token-minting';
 import type { LocalTokenIssuer } from './tokens';
 
 type ApiHandler = (event: ApiEvent, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
@@ -56,7 +57,8 @@ function send(response: ServerResponse, result: APIGatewayProxyStructuredResultV
 /**
  * Plays the HTTP API: matches the route, runs the JWT authorizer on protected
  * routes (401 before the function is called, as API Gateway does), and turns the
- * request into a payload-format-2.0 event for the real handler.
+ * request into a payload-format-2.0 event for the real handler. Also plays the
+ * user pool's sign-up, locally only: LOCAL_TOKEN_PATH mints a tenant's token.
  */
 export function startHttpGateway(
   handler: ApiHandler,
@@ -67,6 +69,10 @@ export function startHttpGateway(
     try {
       const url = new URL(request.url ?? '/', 'http://local');
       const method = request.method ?? 'GET';
+      if (method === 'POST' && url.pathname === LOCAL_TOKEN_PATH) {
+        send(response, await mintLocalToken(tokens, request.headers.authorization, await readBody(request)));
+        return;
+      }
       const route = compiled.find((r) => r.method === method && r.pattern.test(url.pathname));
       if (!route) {
         send(response, json(GATEWAY_NOT_FOUND.status, GATEWAY_NOT_FOUND.body));

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type JWTPayload, jwtVerify, SignJWT } from 'jose';
+import { ADMIN_GROUP, GROUPS_CLAIM, TENANT_CLAIM } from '../../functions/api/http';
 
 const ISSUER = 'gpurent-local';
 const AUDIENCE = 'gpurent';
@@ -23,6 +24,16 @@ export class LocalTokenIssuer {
       .sign(this.key);
   }
 
+  /** A user of `tenant`, as a user pool member whose `custom:tenant` attribute is set. */
+  tenantToken(tenant: string): Promise<string> {
+    return this.issue(`local-user-${tenant}`, { [TENANT_CLAIM]: tenant });
+  }
+
+  /** An operator: a member of the admin group (of `tenant`, as any pool user belongs to one). */
+  adminToken(tenant: string): Promise<string> {
+    return this.issue('local-admin', { [TENANT_CLAIM]: tenant, [GROUPS_CLAIM]: [ADMIN_GROUP] });
+  }
+
   /** The verified claims, or undefined for a missing, forged or expired token. */
   async verify(authorization: string | undefined): Promise<JWTPayload | undefined> {
     const token = authorization?.match(/^Bearer (.+)$/i)?.[1];
@@ -35,3 +46,9 @@ export class LocalTokenIssuer {
     }
   }
 }
+
+/** Claims as the issuer signs them: the groups claim is a list (API Gateway would render it as text). */
+export const isAdminClaims = (claims: JWTPayload): boolean => {
+  const groups = claims[GROUPS_CLAIM];
+  return Array.isArray(groups) && groups.includes(ADMIN_GROUP);
+};

@@ -105,7 +105,7 @@ export class DynamoDbMeteringLedger implements MeteringLedger {
     }
   }
 
-  private checkpointUpdate({ instance, charge, atMs, close, storage }: ChargeEntry) {
+  private checkpointUpdate({ instance, charge, atMs, close, storage, checkpoint }: ChargeEntry) {
     const sets = ['billedSeconds = :seconds', 'billedMicroUsd = :micro', 'meteredUntilMs = :at'];
     const values: Record<string, unknown> = {
       ':seconds': charge.checkpoint.billedSeconds,
@@ -122,6 +122,22 @@ export class DynamoDbMeteringLedger implements MeteringLedger {
       sets.push('storageBilledSeconds = :storageSeconds', 'storageBilledMicroUsd = :storageMicro');
       values[':storageSeconds'] = storage.checkpoint.storageBilledSeconds;
       values[':storageMicro'] = storage.checkpoint.storageBilledMicroUsd;
+    }
+    if (checkpoint) {
+      // The lease's checkpoints, like storage, move only under the billedSeconds condition.
+      const { state } = checkpoint;
+      sets.push(
+        'checkpointBytes = :ckptBytes',
+        'checkpointByteMs = :ckptByteMs',
+        'checkpointBilledMicroUsd = :ckptMicro',
+      );
+      values[':ckptBytes'] = state.checkpointBytes;
+      values[':ckptByteMs'] = state.checkpointByteMs;
+      values[':ckptMicro'] = state.checkpointBilledMicroUsd;
+      if (state.checkpointMeasuredAtMs !== undefined) {
+        sets.push('checkpointMeasuredAtMs = :ckptMeasuredAt');
+        values[':ckptMeasuredAt'] = state.checkpointMeasuredAtMs;
+      }
     }
     return {
       Update: {
@@ -157,6 +173,7 @@ export class DynamoDbMeteringLedger implements MeteringLedger {
             mode: entry.instance.mode,
             ...(entry.instance.project === undefined ? {} : { project: entry.instance.project }),
             dimension: line.dimension,
+            ...(line.part === undefined ? {} : { part: line.part }),
             atMs: entry.atMs,
             seconds: line.seconds,
             microUsd: line.microUsd,

@@ -1,4 +1,5 @@
 import type { Charge } from './billing';
+import type { CheckpointCharge } from './checkpoint-billing';
 import type { LeaseInstance } from './lease';
 import { type Aggregate, aggregatesOf, type BillingDimension, dayOfCharge } from './spend';
 import type { StorageCharge } from './storage-billing';
@@ -14,18 +15,23 @@ export interface ChargeEntry {
   readonly storage?: StorageCharge | undefined;
   /** The lease's data moved to the instance's region: only on its first charge. */
   readonly transferMicroUsd?: number | undefined;
+  /** The lease's task checkpoints, on the instance that carries them. */
+  readonly checkpoint?: CheckpointCharge | undefined;
 }
 
 /** One dimension of what an entry owes: a line of its usage record. */
 export interface ChargeLine {
   readonly dimension: BillingDimension;
+  /** What of the dimension, when not the instance itself: its lease's task checkpoints (storage). */
+  readonly part?: 'checkpoints' | undefined;
   readonly seconds: number;
   readonly microUsd: number;
 }
 
 /**
  * What an entry owes, by dimension: compute whenever it adds seconds, storage
- * whenever its volumes add seconds, transfer when it carries one.
+ * whenever its volumes add seconds (and a line of its own for the lease's
+ * checkpoints when they owe money), transfer when it carries one.
  */
 export function chargeLines(entry: ChargeEntry): ChargeLine[] {
   const lines: ChargeLine[] = [];
@@ -33,6 +39,10 @@ export function chargeLines(entry: ChargeEntry): ChargeLine[] {
     lines.push({ dimension: 'compute', seconds: entry.charge.seconds, microUsd: entry.charge.microUsd });
   if (entry.storage && entry.storage.seconds > 0)
     lines.push({ dimension: 'storage', seconds: entry.storage.seconds, microUsd: entry.storage.microUsd });
+  if (entry.checkpoint && entry.checkpoint.microUsd > 0) {
+    const { seconds, microUsd } = entry.checkpoint;
+    lines.push({ dimension: 'storage', part: 'checkpoints', seconds, microUsd });
+  }
   if (entry.transferMicroUsd)
     lines.push({ dimension: 'transfer', seconds: 0, microUsd: entry.transferMicroUsd });
   return lines;

@@ -132,6 +132,16 @@ export interface LeaseInstance {
   readonly storageBilledMicroUsd?: number | undefined;
   /** Moving the lease's data to this instance's region: owed once, with the instance's first charge. */
   readonly transferMicroUsd?: number | undefined;
+  /**
+   * Set on the instance that carries the lease's task checkpoints (S3 Standard
+   * GB-month price of the bucket's region, fixed at launch); absent on the others.
+   */
+  readonly checkpointMicroUsdPerGbMonth?: number | undefined;
+  /** The checkpoint part of the metering checkpoint (shared/domain/checkpoint-billing.ts). */
+  readonly checkpointBytes?: number | undefined;
+  readonly checkpointMeasuredAtMs?: number | undefined;
+  readonly checkpointByteMs?: string | undefined;
+  readonly checkpointBilledMicroUsd?: number | undefined;
 }
 
 export interface LeaseView extends Lease {

@@ -91,10 +91,11 @@ export function instanceExtrasAt(
   };
 }
 
-/** An instance's bill so far by dimension: compute, its volumes, and the transfer once charged. */
+/** An instance's bill so far by dimension: compute, its volumes (and checkpoints), and the transfer once charged. */
 export const billedByDimension = (instance: LeaseInstance): Record<BillingDimension, MicroUsd> => ({
   compute: instance.billedMicroUsd,
-  storage: instance.storageBilledMicroUsd ?? 0,
+  // Its volumes, and the lease's task checkpoints when it carries them.
+  storage: (instance.storageBilledMicroUsd ?? 0) + (instance.checkpointBilledMicroUsd ?? 0),
   transfer: instance.billedSeconds > 0 ? (instance.transferMicroUsd ?? 0) : 0,
 });
 

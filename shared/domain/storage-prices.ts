@@ -4,6 +4,8 @@ import { type MicroUsd, usdToMicro } from './money';
 export interface StoragePriceData {
   readonly ebsGp3UsdPerGbMonth: Readonly<Record<string, number>>;
   readonly ebsGp3DefaultUsdPerGbMonth: number;
+  readonly s3StandardUsdPerGbMonth: Readonly<Record<string, number>>;
+  readonly s3StandardDefaultUsdPerGbMonth: number;
 }
 
 /**
@@ -17,5 +19,10 @@ export class StoragePrices {
   /** gp3 volume storage, per provisioned GB-month. */
   ebsMicroPerGbMonth(region: string): MicroUsd {
     return usdToMicro(this.data.ebsGp3UsdPerGbMonth[region] ?? this.data.ebsGp3DefaultUsdPerGbMonth);
+  }
+
+  /** S3 Standard storage (first 50 TB a month), per GB-month: the checkpoint bucket's class. */
+  s3StandardMicroPerGbMonth(region: string): MicroUsd {
+    return usdToMicro(this.data.s3StandardUsdPerGbMonth[region] ?? this.data.s3StandardDefaultUsdPerGbMonth);
   }
 }

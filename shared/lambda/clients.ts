@@ -3,6 +3,7 @@ import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EC2Client } from '@aws-sdk/client-ec2';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
+import { S3Client } from '@aws-sdk/client-s3';
 import { SchedulerClient } from '@aws-sdk/client-scheduler';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
@@ -78,3 +79,6 @@ export const cloudWatchLogsClient = (clients: Clients): CloudWatchLogsClient =>
 
 export const stsClient = (clients: Clients): STSClient =>
   clients.of('sts', () => tracer.captureAWSv3Client(new STSClient({})));
+
+export const s3Client = (clients: Clients): S3Client =>
+  clients.of('s3', () => tracer.captureAWSv3Client(new S3Client({})));

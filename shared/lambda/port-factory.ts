@@ -41,6 +41,8 @@ export type Reach =
   | { readonly kind: 'sessionRole' }
   /** Assuming the checkpoint role (CHECKPOINT_ROLE in shared/resources.ts). */
   | { readonly kind: 'checkpointRole' }
+  /** Listing the checkpoint bucket (s3:ListBucket only): the sizes of leases' checkpoints, for billing. */
+  | { readonly kind: 'checkpointBucket'; readonly access: 'list' }
   /** The V100 spot traces bundled into the function package. */
   | { readonly kind: 'spotTraces' };
 

@@ -1,9 +1,11 @@
+import { S3CheckpointStorage } from '../adapters/s3-checkpoint-storage';
 import { SsmTaskRunner } from '../adapters/ssm-task-runner';
 import { StsScopedCredentials } from '../adapters/sts-scoped-credentials';
 import { nonEmpty } from '../config';
+import type { CheckpointStorage } from '../ports/checkpoint-storage';
 import type { TaskRunning } from '../ports/task-runner';
 import { BUCKETS, CHECKPOINT_ROLE, LOG_GROUPS } from '../resources';
-import { ssmClient, stsClient } from './clients';
+import { s3Client, ssmClient, stsClient } from './clients';
 import { portFactory } from './port-factory';
 
 /**
@@ -23,4 +25,13 @@ export const taskRunning = () =>
       checkpointBucket: env.CHECKPOINT_BUCKET_NAME,
       checkpointAccess: new StsScopedCredentials(stsClient(clients), env.CHECKPOINT_ROLE_ARN),
     }),
+  });
+
+/** Measures leases' checkpoint prefixes for billing: s3:ListBucket on the checkpoint bucket, nothing else. */
+export const checkpointStorage = () =>
+  portFactory({
+    env: { [BUCKETS.checkpoints.envVar]: nonEmpty },
+    reaches: [{ kind: 'checkpointBucket', access: 'list' }],
+    create: (env, clients): CheckpointStorage =>
+      new S3CheckpointStorage(s3Client(clients), env.CHECKPOINT_BUCKET_NAME),
   });

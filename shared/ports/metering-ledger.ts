@@ -11,6 +11,8 @@ export interface UsageCharge {
   readonly project?: string | undefined;
   /** What it pays for; records from before storage and transfer were billed hold compute only, and no dimension. */
   readonly dimension?: BillingDimension | undefined;
+  /** `checkpoints`: the lease's task checkpoints in S3 (storage), not the instance's volumes. */
+  readonly part?: 'checkpoints' | undefined;
   /** The instant the charge runs up to. */
   readonly atMs: number;
   /** Seconds of the instance (compute) or of its volumes (storage); none for a transfer. */

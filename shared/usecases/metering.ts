@@ -1,16 +1,27 @@
 import { chargeUpTo } from '../domain/billing';
 import { type ChargeEntry, entryMicroUsd } from '../domain/charge-batches';
+import { type CheckpointMeasurement, checkpointChargeAt } from '../domain/checkpoint-billing';
 import type { LeaseInstance, RentalMode } from '../domain/lease';
 import type { PriceChange } from '../domain/price-changes';
 import { warnedInstanceEnd } from '../domain/spot-reclaim';
 import { instanceExtrasAt } from '../domain/storage-billing';
+import type { CheckpointStorage } from '../ports/checkpoint-storage';
 import type { InstanceRef, MeteringWorkQueue } from '../ports/metering-work';
+import {
+  CHECKPOINT_RETENTION_MS,
+  type CheckpointMeasurements,
+  measureCheckpoints,
+} from './checkpoint-measurements';
 import type { ControlPlane } from './dependencies';
 import { priceChangesOf } from './price-history';
 
 type Deps = Pick<ControlPlane, 'leases' | 'ledger' | 'spotPrices'>;
-/** The scheduled run also gauges the fleet, in GPUs: it needs each type's GPU count. */
-type TickDeps = Deps & Pick<ControlPlane, 'catalog'>;
+/**
+ * The scheduled run also gauges the fleet, in GPUs (it needs each type's GPU
+ * count), and measures task leases' checkpoints (without the port, the last
+ * measurement stays billed).
+ */
+type TickDeps = Deps & Pick<ControlPlane, 'catalog'> & { readonly checkpoints?: CheckpointStorage };
 
 /** What one metering run charged. */
 export interface ChargeSummary {
@@ -27,6 +38,9 @@ export interface TickSummary extends ChargeSummary {
   readonly fleet: readonly FleetGauge[];
   /** Leases with at least one open instance. */
   readonly runningLeases: number;
+  /** Checkpoint prefixes listed at this tick, and listings that failed by why. */
+  readonly checkpointsMeasured: number;
+  readonly checkpointMeasureFailures: CheckpointMeasurements['failed'];
 }
 
 /** Open instances of one rental mode in one region (undefined: the home region, on records from before regions). */
@@ -63,9 +77,12 @@ export async function meterOpenInstances(
   options: MeteringRunOptions = {},
 ): Promise<TickSummary> {
   const instances = await deps.leases.openInstances();
-  const summary = await meterInstances(deps, instances, atMs, options);
+  const measured = await measureCheckpoints(deps.checkpoints, instances, atMs);
+  const summary = await meterInstances(deps, instances, atMs, options, measured.byInstance);
   return {
     ...summary,
+    checkpointsMeasured: measured.byInstance.size,
+    checkpointMeasureFailures: measured.failed,
     fleet: fleetOf(instances, (type) => deps.catalog.gpusPerInstance(type)),
     runningLeases: new Set(instances.map((i) => `${i.tenantId}/${i.leaseId}`)).size,
   };
@@ -92,20 +109,29 @@ function chargeEntryAt(
   instance: LeaseInstance,
   atMs: number,
   priceChanges: readonly PriceChange[] | undefined,
+  measurement: CheckpointMeasurement | undefined,
 ): ChargeEntry {
   const { endedAtMs, interruptedAtMs } = instance;
   if (endedAtMs === undefined || atMs < endedAtMs) {
     // A warned instance is billed no further than its two minutes, its volume included.
     const untilMs = interruptedAtMs === undefined ? atMs : warnedInstanceEnd(interruptedAtMs, atMs);
+    const checkpoint = checkpointChargeAt(instance, checkpointsUntil(instance, untilMs), {
+      ...(measurement && { measurement }),
+    });
     return {
       instance,
       charge: chargeUpTo({ ...instance, priceChanges }, instance, untilMs, false),
       atMs: untilMs,
       ...instanceExtrasAt(instance, untilMs, false),
+      ...(checkpoint && { checkpoint }),
     };
   }
-  return closingEntry(instance, endedAtMs, priceChanges);
+  return closingEntry(instance, endedAtMs, priceChanges, measurement);
 }
+
+/** A warned carrier stops carrying its lease's checkpoints at the warning: its replacement takes them over. */
+const checkpointsUntil = (instance: LeaseInstance, untilMs: number) =>
+  instance.interruptedAtMs === undefined ? untilMs : Math.min(untilMs, instance.interruptedAtMs);
 
 /**
  * The charge that closes a bill at `endedAtMs`, and never before a charge
@@ -115,14 +141,22 @@ function closingEntry(
   instance: LeaseInstance,
   endedAtMs: number,
   priceChanges: readonly PriceChange[] | undefined,
+  measurement?: CheckpointMeasurement,
 ): ChargeEntry {
   const endAt = Math.max(endedAtMs, instance.meteredUntilMs);
+  // The lease ends with a carrier that was not warned (a warned one hands its checkpoints on): the
+  // bucket keeps them for its lifecycle's days, charged here, once, as the close is.
+  const checkpoint = checkpointChargeAt(instance, checkpointsUntil(instance, endAt), {
+    ...(measurement && { measurement }),
+    ...(instance.interruptedAtMs === undefined && { retentionMs: CHECKPOINT_RETENTION_MS }),
+  });
   return {
     instance,
     charge: chargeUpTo({ ...instance, priceChanges }, instance, endAt, true),
     atMs: endAt,
     close: { endedAtMs: endAt },
     ...instanceExtrasAt(instance, endAt, true),
+    ...(checkpoint && { checkpoint }),
   };
 }
 
@@ -131,10 +165,13 @@ export async function meterInstances(
   instances: readonly LeaseInstance[],
   atMs: number,
   options: MeteringRunOptions,
+  measurements: ReadonlyMap<string, CheckpointMeasurement> = new Map(),
 ): Promise<ChargeSummary> {
   const changesOf = await priceChangesOf(deps, instances);
   const entries = instances
-    .map((instance) => chargeEntryAt(instance, atMs, changesOf(instance)))
+    .map((instance) =>
+      chargeEntryAt(instance, atMs, changesOf(instance), measurements.get(instance.instanceId)),
+    )
     .filter((entry) => entry.charge.seconds > 0 || entry.close);
   let charged = 0;
   let microUsd = 0;

@@ -133,7 +133,9 @@ export async function fillMissingGpus(
   const records = await toLeaseInstances(deps, lease, [...adopted, ...launched], (instance) =>
     launched.includes(instance) ? launch?.priceMicroUsdPerHour : undefined,
   );
-  await deps.leases.recordInstances(withDataTransfer(deps, lease, records));
+  await deps.leases.recordInstances(
+    withCheckpointCarrier(deps, lease, withDataTransfer(deps, lease, records)),
+  );
   if (launch?.machines) await forgetStartedMachines(deps, launch.machines);
   return {
     placement:
@@ -160,6 +162,26 @@ function withDataTransfer(deps: Provisioning, lease: LeaseView, records: LeaseIn
     lease.dataGb ?? 0,
   );
   return transfer > 0 ? [{ ...first, transferMicroUsd: transfer }, ...rest] : records;
+}
+
+/**
+ * A lease with a task stores checkpoints under its prefix, billed on exactly
+ * one of its held instances at a time: the first recorded while none of its
+ * held instances carries them (a replacement takes over from the warned one,
+ * whose carrying stops at the warning; shared/domain/checkpoint-billing.ts).
+ * The bucket lives in the home region and is priced there.
+ */
+function withCheckpointCarrier(
+  deps: Provisioning,
+  lease: LeaseView,
+  records: LeaseInstance[],
+): LeaseInstance[] {
+  const [first, ...rest] = records;
+  const prices = deps.catalog.storage;
+  if (!first || !lease.task || !prices) return records;
+  if (heldInstances(lease.instances).some((i) => i.checkpointMicroUsdPerGbMonth !== undefined))
+    return records;
+  return [{ ...first, checkpointMicroUsdPerGbMonth: prices.s3StandardMicroPerGbMonth(deps.region) }, ...rest];
 }
 
 interface Launched {

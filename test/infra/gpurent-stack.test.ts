@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { API_ROUTES } from '../../infra/constructs/api';
 import { GPU_AMI_SSM_PARAMETER } from '../../infra/constructs/fleet';
 import type { GpurentStack } from '../../infra/gpurent-stack';
+import { LOCAL_TOKEN_PATH } from '../../local/runtime/token-minting';
 import { type Reach, type Wiring, wiringEnv, wiringReaches } from '../../shared/lambda/port-factory';
 import { QUEUES, TABLES, TOPICS } from '../../shared/resources';
 import * as z from '../../shared/zod';
@@ -310,6 +311,15 @@ describe('HTTP API', () => {
       expect(byKey.get(key)?.AuthorizationType).toBe('JWT');
       expect(byKey.get(key)?.AuthorizerId).toEqual({ Ref: authorizerId });
     }
+  });
+
+  it('has no token-minting route: only the local gateway mints tokens, so a deployment cannot', () => {
+    const routeKeys = Object.values(resourcesOfType('AWS::ApiGatewayV2::Route')).map(
+      (route) => (route.Properties as { RouteKey: string }).RouteKey,
+    );
+    expect(routeKeys.length).toBeGreaterThan(0);
+    expect(routeKeys.filter((key) => key.includes(LOCAL_TOKEN_PATH))).toEqual([]);
+    expect(JSON.stringify(template.toJSON())).not.toContain(LOCAL_TOKEN_PATH);
   });
 
   it('gives users an immutable tenant attribute they can read but not write', () => {
@@ -692,6 +702,13 @@ describe('least privilege: every grant follows from what the handler builds', ()
             : 'sessionRole';
           expect(of(role).length, where).toBeGreaterThan(0);
           expect(JSON.stringify(statement.Resource), where).toContain(logicalIdOf(stack, stack.tasks[role]));
+        } else if (service === 's3') {
+          // Listing the checkpoint bucket for billing: nothing else of S3, on nothing else.
+          expect(of('checkpointBucket').length, where).toBeGreaterThan(0);
+          expect(action, where).toBe('s3:ListBucket');
+          expect(JSON.stringify(statement.Resource), where).toContain(
+            logicalIdOf(stack, stack.tasks.checkpoints),
+          );
         } else {
           // Tracing, the function's own log group, and the alerts topic's key.
           expect(['xray', 'logs', 'kms'], where).toContain(service);
@@ -735,10 +752,28 @@ describe('checkpoint permissions', () => {
       )
       .flatMap((policy) => policy.Properties?.Roles as unknown[]);
 
-  it('leaves the instance role without any statement on the checkpoint bucket: the checkpoint role is the only one', () => {
+  it('leaves the instance role without any statement on the checkpoint bucket: the checkpoint role and metering (listing) are the only ones', () => {
     const roles = rolesReachingCheckpoints();
-    expect(roles).toEqual([{ Ref: logicalIdOf(stack, stack.tasks.checkpointRole) }]);
+    expect(roles).toEqual(
+      expect.arrayContaining([
+        { Ref: logicalIdOf(stack, stack.tasks.checkpointRole) },
+        { Ref: logicalIdOf(stack, stack.functions.metering.role) },
+      ]),
+    );
+    expect(roles).toHaveLength(2);
     expect(roles).not.toContainEqual({ Ref: logicalIdOf(stack, stack.fleet.instanceRole) });
+  });
+
+  it('lets metering only list the checkpoint bucket (s3:ListBucket on the bucket, no object rights)', () => {
+    const onBucket = statementsOf('metering').filter((statement) =>
+      JSON.stringify(statement.Resource).includes(bucketId()),
+    );
+    expect(onBucket.flatMap(actionsOf)).toEqual(['s3:ListBucket']);
+    expect(onBucket.map((statement) => statement.Resource)).toEqual([{ 'Fn::GetAtt': [bucketId(), 'Arn'] }]);
+    const s3Actions = FUNCTION_NAMES.filter((fn) =>
+      statementsOf(fn).some((statement) => actionsOf(statement).some((action) => action.startsWith('s3:'))),
+    );
+    expect(s3Actions).toEqual(['metering']);
   });
 
   it('lets only the functions that start attempts or refresh their credentials assume the checkpoint role, for at most an hour', () => {

@@ -1,5 +1,6 @@
 import { ClientError } from '../../../shared/client-error';
 import { IDLE_ACTIONS, type IdlePolicy, idlePolicySchema } from '../../../shared/domain/waste/idle-policy';
+import { TENANT_ID } from '../../../shared/ids';
 import type { IdlePolicyScope } from '../../../shared/ports/idle';
 import {
   type IdlePolicyView,
@@ -12,7 +13,6 @@ import {
   json,
   parseJsonBody,
   requireAdmin,
-  TENANT_ID,
   tenantOf,
   validate,
 } from '../http';

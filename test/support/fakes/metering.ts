@@ -128,13 +128,14 @@ export class FakeMeteringLedger implements MeteringLedger {
   }
 
   private apply(entry: ChargeEntry): boolean {
-    const { instance, charge, atMs, close, storage } = entry;
+    const { instance, charge, atMs, close, storage, checkpoint } = entry;
     const moved = this.leases.checkpoint(instance, instance.billedSeconds, {
       billedSeconds: charge.checkpoint.billedSeconds,
       billedMicroUsd: charge.checkpoint.billedMicroUsd,
       meteredUntilMs: atMs,
       ...(close ? { endedAtMs: close.endedAtMs, meteringOpen: false } : {}),
       ...(storage ? storage.checkpoint : {}),
+      ...(checkpoint ? checkpoint.state : {}),
     });
     const lines = chargeLines(entry);
     if (!moved || lines.length === 0) return moved;
@@ -149,6 +150,7 @@ export class FakeMeteringLedger implements MeteringLedger {
         mode: instance.mode,
         project: instance.project,
         dimension: line.dimension,
+        ...(line.part === undefined ? {} : { part: line.part }),
         atMs,
         seconds: line.seconds,
         microUsd: line.microUsd,

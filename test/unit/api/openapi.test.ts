@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../../functions/api/openapi';
 import { API_ROUTES, isPublicRoute } from '../../../functions/api/route-keys';
+import { LOCAL_TOKEN_PATH } from '../../../local/runtime/token-minting';
 
 describe('OpenAPI document', () => {
   it('in docs/ is the one the API serves (regenerate with npm run openapi)', () => {
@@ -25,6 +26,14 @@ describe('OpenAPI document', () => {
         a.key.localeCompare(b.key),
       ),
     );
+  });
+
+  it("has no token-minting path: that is the local gateway's alone, never an API route", () => {
+    expect(Object.keys(openApiDocument.paths).filter((path) => path.startsWith(LOCAL_TOKEN_PATH))).toEqual(
+      [],
+    );
+    expect(API_ROUTES.filter((route) => route.key.includes(LOCAL_TOKEN_PATH))).toEqual([]);
+    expect(JSON.stringify(openApiDocument)).not.toContain(LOCAL_TOKEN_PATH);
   });
 
   it('documents the create body from the validator itself', () => {

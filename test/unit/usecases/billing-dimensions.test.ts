@@ -1,9 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { costOfRun } from '../../../shared/domain/billing';
+import { costOfByteMs } from '../../../shared/domain/checkpoint-billing';
 import { DEFAULT_PLACEMENT_COSTS, transferMicroUsd } from '../../../shared/domain/placement-costs';
 import type { BillingDimension } from '../../../shared/domain/spend';
 import { costOfStorage } from '../../../shared/domain/storage-billing';
+import { taskSpecSchema } from '../../../shared/domain/tasks/spec';
+import { CHECKPOINT_RETENTION_MS } from '../../../shared/usecases/checkpoint-measurements';
 import { meterOpenInstances } from '../../../shared/usecases/metering';
 import { completeRelease, requestRelease } from '../../../shared/usecases/release-lease';
 import { fakeControlPlane } from '../../support/fakes/control-plane';
@@ -89,6 +92,60 @@ describe('compute + storage + transfer of random leases', () => {
           expect(parts.transfer).toBe(
             transferMicroUsd(DEFAULT_PLACEMENT_COSTS, 'eu-west-1', instance.region ?? '', dataGb),
           );
+          expect(await plane.spend.spendOf([tenantMonth])).toEqual([
+            parts.compute + parts.storage + parts.transfer,
+          ]);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it("adds a task lease's checkpoints to storage, each part to its closed form, however the ticks fall", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: 1, max: 20 * MINUTE }), { maxLength: 8 }),
+        fc.integer({ min: 1, max: 5 * 3_600_000 }),
+        fc.integer({ min: 0, max: 2 ** 40 }),
+        fc.boolean(),
+        async (gaps, runMs, bytes, repeatTicks) => {
+          const plane = fakeControlPlane();
+          const lease = await runningLease(plane, {
+            task: taskSpecSchema.parse({ command: ['python', 'train.py'], onExit: 'keep' }),
+          });
+          const [instance] = lease.instances;
+          if (!instance?.checkpointMicroUsdPerGbMonth) throw new Error('no checkpoint carrier');
+          const deps = { ...plane, checkpoints: { bytesOf: async () => bytes } };
+          const endMs = instance.launchedAtMs + runMs;
+          let atMs = instance.launchedAtMs;
+          let firstTickMs: number | undefined;
+          for (const gap of gaps) {
+            atMs += gap;
+            if (atMs >= endMs) break;
+            firstTickMs ??= atMs;
+            plane.clock.set(atMs);
+            await meterOpenInstances(deps, atMs);
+            if (repeatTicks) await meterOpenInstances(deps, atMs);
+          }
+          plane.clock.set(endMs);
+          await requestRelease(plane, TENANT, lease.leaseId);
+          await completeRelease(plane, TENANT, lease.leaseId);
+          await meterOpenInstances(deps, endMs + MINUTE);
+
+          const parts = usageByDimension(plane);
+          const volume = {
+            launchedAtMs: instance.launchedAtMs,
+            volumeGb: instance.volumeGb ?? 0,
+            storageMicroUsdPerGbMonth: instance.storageMicroUsdPerGbMonth ?? 0,
+          };
+          // Listed at the first tick, billed from then on, and kept for the lifecycle's days after the end.
+          const byteMs =
+            firstTickMs === undefined
+              ? 0n
+              : BigInt(bytes) * BigInt(endMs - firstTickMs + CHECKPOINT_RETENTION_MS);
+          const checkpoints = costOfByteMs(byteMs, instance.checkpointMicroUsdPerGbMonth);
+          expect(parts.compute).toBe(costOfRun(instance, endMs));
+          expect(parts.storage).toBe(costOfStorage(volume, endMs) + checkpoints);
           expect(await plane.spend.spendOf([tenantMonth])).toEqual([
             parts.compute + parts.storage + parts.transfer,
           ]);
