@@ -1,4 +1,5 @@
 import type { OnDemandOffer, SpotPoolSignal } from '../../../shared/domain/deadlines/policy-input';
+import type { MarketQuery } from '../../../shared/domain/deadlines/pool-signals';
 import type {
   DeadlineJobRecord,
   DeadlineJobs,
@@ -24,22 +25,25 @@ export class FakeDeadlineJobs implements DeadlineJobs {
     this.decisions.set(key, [...(this.decisions.get(key) ?? []), decision]);
   }
 
+  async close(tenantId: string, leaseId: string): Promise<void> {
+    this.jobs.delete(`${tenantId}/${leaseId}`);
+  }
+
   history(tenantId: string, leaseId: string): readonly StoredDecision[] {
     return this.decisions.get(`${tenantId}/${leaseId}`) ?? [];
   }
 }
 
-/** Pool signals and offers set by the test; only the zones asked for come back. */
+/** Pool signals and offers set by the test; only those of the regions asked for come back. */
 export class FakeDeadlineMarketSignals implements DeadlineMarketSignals {
   pools: SpotPoolSignal[] = [];
   offers: OnDemandOffer[] = [];
 
-  async spotPools(zones: readonly string[]): Promise<readonly SpotPoolSignal[]> {
-    return this.pools.filter((pool) => zones.includes(pool.zone));
+  async spotPools(query: MarketQuery): Promise<readonly SpotPoolSignal[]> {
+    return this.pools.filter((pool) => query.regions.includes(pool.region));
   }
 
-  async onDemandOffers(zones: readonly string[]): Promise<readonly OnDemandOffer[]> {
-    const regions = new Set(zones.map((zone) => zone.replace(/[a-z]$/, '')));
-    return this.offers.filter((offer) => regions.has(offer.region));
+  async onDemandOffers(query: MarketQuery): Promise<readonly OnDemandOffer[]> {
+    return this.offers.filter((offer) => query.regions.includes(offer.region));
   }
 }
