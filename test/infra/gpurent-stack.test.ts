@@ -55,6 +55,7 @@ const FUNCTION_NAMES = [
   'leaseWorker',
   'metering',
   'reconciler',
+  'deadlineSchedule',
   'budgetEvaluator',
   'scalingEvaluator',
   'audit',
@@ -343,6 +344,7 @@ describe('schedules', () => {
   it.each([
     ['metering', 'rate(1 minute)', 60],
     ['reconciler', 'rate(5 minutes)', 300],
+    ['deadlineSchedule', 'rate(2 minutes)', 120],
     ['budgetEvaluator', 'rate(5 minutes)', 300],
     ['scalingEvaluator', 'rate(1 minute)', 60],
   ] as const)('invokes %s at %s, without retries', (fn, expression, maxAge) => {
