@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { createLease } from '../../../shared/usecases/create-lease';
 import { followScheduledDecision } from '../../../shared/usecases/deadline-steering';
 import { runLeaseCommand } from '../../../shared/usecases/lease-commands';
-import { type FakeControlPlane, fakeControlPlane } from '../../support/fakes/control-plane';
+import { fakeControlPlane } from '../../support/fakes/control-plane';
 import { LeaseBackedDeadlineJobs } from '../../support/fakes/deadline-jobs';
-import { requestLease, TENANT } from '../../support/fakes/leases';
+import { DEFAULT_TYPE, TENANT } from '../../support/fakes/leases';
 
 const MINUTE = 60_000;
 
@@ -21,18 +22,24 @@ type Plane = ReturnType<typeof planeWithDeadlines>;
 
 /** A batch lease with a task of `workMinutes` due `deadlineMinutes` from now, provisioned by the worker's command. */
 async function deadlineLease(plane: Plane, workMinutes: number, deadlineMinutes: number) {
-  const lease = await requestLease(plane as FakeControlPlane, {
-    workload: 'batch',
-    task: {
-      command: ['python', 'train.py'],
-      deadline: new Date(plane.now() + deadlineMinutes * MINUTE).toISOString(),
-      workMinutes,
-      restartMinutes: 5,
-      onExit: 'release',
-      maxAttempts: 3,
-      retryOnFailure: false,
+  const lease = await createLease(
+    plane,
+    {
+      tenantId: TENANT,
+      gpus: 1,
+      workload: 'batch',
+      task: {
+        command: ['python', 'train.py'],
+        deadline: new Date(plane.now() + deadlineMinutes * MINUTE).toISOString(),
+        workMinutes,
+        restartMinutes: 5,
+        onExit: 'release',
+        maxAttempts: 3,
+        retryOnFailure: false,
+      },
     },
-  });
+    DEFAULT_TYPE,
+  );
   const { outcome } = await runLeaseCommand(plane, {
     type: 'provision',
     tenantId: TENANT,
