@@ -10,6 +10,7 @@ import { DescribeInstancesCommand, type EC2Client } from '@aws-sdk/client-ec2';
 import { type EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { ListCommandsCommand, type SSMClient } from '@aws-sdk/client-ssm';
+import { PROGRESS_FILE_NAME } from '../../shared/domain/deadlines/progress-file';
 import { CHECKPOINT_REFRESH_COMMENT } from '../../shared/domain/tasks/checkpoint-access';
 import { SSM_COMMAND_EVENT_TYPE } from '../../shared/domain/tasks/command-events';
 import { checkpointPrefix, checkpointUri, taskLogStreams } from '../../shared/domain/tasks/log-streams';
@@ -178,7 +179,13 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
     const child = spawn('/bin/bash', ['-c', script.join('\n')], {
       cwd: folder,
       detached: true,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: folder, GPURENT_CHECKPOINT_DIR: checkpoints },
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: folder,
+        GPURENT_CHECKPOINT_DIR: checkpoints,
+        // In the synced folder: it reaches the control plane with the checkpoint it describes.
+        GPURENT_PROGRESS_FILE: join(checkpoints, PROGRESS_FILE_NAME),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const output = { stdout: [] as string[], stderr: [] as string[] };
