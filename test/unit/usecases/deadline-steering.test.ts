@@ -102,6 +102,17 @@ describe('the worker places jobs with deadlines where the policy decides', () =>
     plane.clock.advance(2 * MINUTE);
     expect(await followScheduledDecision(plane, TENANT, leaseId)).toBe('unchanged');
     expect(plane.compute.live().map((i) => i.instanceId)).toEqual([onDemand?.instanceId]);
+
+    // The task reports 55 of its 60 minutes saved: far ahead of the line, it goes back to spot the same way.
+    plane.deadlineJobs.reports = [{ atMs: plane.now(), doneMs: 55 * MINUTE }];
+    plane.clock.advance(2 * MINUTE);
+    expect(await followScheduledDecision(plane, TENANT, leaseId)).toBe('switched');
+    const back = plane.leases.peek(TENANT, leaseId);
+    expect(back?.placement?.mode).toBe('spot');
+    const spotAgain = back?.instances.find((i) => i.meteringOpen);
+    expect(spotAgain?.mode).toBe('spot');
+    expect(plane.compute.live().map((i) => i.instanceId)).toEqual([spotAgain?.instanceId]);
+    expect(plane.deadlineJobs.decisions.at(-1)?.reason).toMatch(/back to spot/);
   });
 
   it('takes a job that is over off the schedule, deciding nothing', async () => {
