@@ -191,6 +191,11 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
     await sync.download();
     const engine = lease.task.spec.image === undefined ? undefined : options.docker;
     const containerName = engine === undefined ? undefined : `gpurent-${commandId}-${instanceId}`;
+    const folderVariables = {
+      GPURENT_CHECKPOINT_DIR: checkpoints,
+      // In the synced folder: it reaches the control plane with the checkpoint it describes.
+      GPURENT_PROGRESS_FILE: join(checkpoints, PROGRESS_FILE_NAME),
+    };
     const script =
       engine === undefined || containerName === undefined
         ? // The machine has no /workspace of the image's: workdir is left out, the run's folder is the cwd.
@@ -205,7 +210,7 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
           )
         : taskScript(
             // The container sees the attempt's checkpoint folder at the same path, under the same name.
-            { ...lease.task.spec, env: { ...lease.task.spec.env, GPURENT_CHECKPOINT_DIR: checkpoints } },
+            { ...lease.task.spec, env: { ...lease.task.spec.env, ...folderVariables } },
             {
               tenantId,
               attempt: attempt.attempt,
@@ -220,9 +225,7 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
       env: {
         PATH: process.env.PATH ?? '/usr/bin:/bin',
         HOME: folder,
-        GPURENT_CHECKPOINT_DIR: checkpoints,
-        // In the synced folder: it reaches the control plane with the checkpoint it describes.
-        GPURENT_PROGRESS_FILE: join(checkpoints, PROGRESS_FILE_NAME),
+        ...folderVariables,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
