@@ -8,6 +8,7 @@ import type { Construct } from 'constructs';
 import { apiWiring } from '../functions/api/wiring';
 import { auditWiring } from '../functions/audit/wiring';
 import { budgetEvaluatorWiring } from '../functions/budget-evaluator/wiring';
+import { deadlineScheduleWiring } from '../functions/deadline-schedule/wiring';
 import { interruptionHandlerWiring } from '../functions/interruption-handler/wiring';
 import { leaseWorkerWiring } from '../functions/lease-worker/wiring';
 import { meteringWiring } from '../functions/metering/wiring';
@@ -18,6 +19,7 @@ import { warmPoolFillerWiring } from '../functions/warm-pool-filler/wiring';
 import { DEFAULT_DATA_DIR } from '../shared/adapters/reference-data';
 import { AVAILABILITY_DIR, PRICES_FILE } from '../shared/adapters/spot-trace-files';
 import { AUDIT_SCHEDULE } from '../shared/domain/audit/audit-month';
+import { DEADLINE_SCHEDULE_MINUTES } from '../shared/domain/deadlines/steering';
 import type { Wiring } from '../shared/lambda/port-factory';
 import { METRIC_NAMES } from '../shared/metric-names';
 import {
@@ -120,6 +122,7 @@ export class GpurentStack extends Stack {
     readonly leaseWorker: GpurentFunction;
     readonly metering: GpurentFunction;
     readonly reconciler: GpurentFunction;
+    readonly deadlineSchedule: GpurentFunction;
     readonly budgetEvaluator: GpurentFunction;
     readonly scalingEvaluator: GpurentFunction;
     readonly audit: GpurentFunction;
@@ -229,6 +232,13 @@ export class GpurentStack extends Stack {
       timeout: Duration.minutes(2),
     });
 
+    const deadlineSchedule = wiredFunction('DeadlineScheduleFunction', deadlineScheduleWiring, {
+      handlerName: 'deadline-schedule',
+      description:
+        'gpurent deadline schedule: asks the lease worker to decide again for every open job with a deadline',
+      timeout: Duration.seconds(30),
+    });
+
     const budgetEvaluator = wiredFunction('BudgetEvaluatorFunction', budgetEvaluatorWiring, {
       handlerName: 'budget-evaluator',
       description:
@@ -318,6 +328,11 @@ export class GpurentStack extends Stack {
       description: 'gpurent reconciler, every five minutes',
     });
 
+    this.schedules.addFunctionSchedule('DeadlineSchedule', deadlineSchedule, {
+      every: Duration.minutes(DEADLINE_SCHEDULE_MINUTES),
+      description: `gpurent deadline decisions, every ${DEADLINE_SCHEDULE_MINUTES} minutes (the policy's tick)`,
+    });
+
     this.schedules.addFunctionSchedule('ScalingEvaluatorSchedule', scalingEvaluator, {
       every: Duration.minutes(1),
       description: 'gpurent scaling evaluator, every minute',
@@ -337,6 +352,7 @@ export class GpurentStack extends Stack {
       leaseWorker,
       metering,
       reconciler,
+      deadlineSchedule,
       budgetEvaluator,
       scalingEvaluator,
       audit,

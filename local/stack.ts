@@ -11,6 +11,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse } from 'aws-lambda';
 import { DynamoDbLeaseRepository } from '../shared/adapters/dynamodb-lease-repository';
 import { nextAuditRunAfter } from '../shared/domain/audit/audit-month';
+import { DEADLINE_DECISION_INTERVAL_MS } from '../shared/domain/deadlines/steering';
 import { Clients, ec2Client, eventBridgeClient, ssmClient } from '../shared/lambda/clients';
 import { BUCKETS, LEASE_EXPIRY, LOG_GROUPS, QUEUES, TABLES, TOPICS } from '../shared/resources';
 import { LOCAL_GPU_REGIONS } from './bootstrap';
@@ -89,6 +90,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       worker,
       metering,
       reconciler,
+      deadlineSchedule,
       budgetEvaluator,
       scalingEvaluator,
       audit,
@@ -100,6 +102,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       import('../functions/lease-worker/handler'),
       import('../functions/metering/handler'),
       import('../functions/reconciler/handler'),
+      import('../functions/deadline-schedule/handler'),
       import('../functions/budget-evaluator/handler'),
       import('../functions/scaling-evaluator/handler'),
       import('../functions/audit/handler'),
@@ -193,6 +196,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
           onSuccess: { name: 'gpurent-budget-evaluator', handler: budgetEvaluator.handler },
         },
         { name: 'gpurent-reconciler', everyMs: 5 * MINUTE_MS, handler: reconciler.handler },
+        {
+          name: 'gpurent-deadline-schedule',
+          everyMs: DEADLINE_DECISION_INTERVAL_MS,
+          handler: deadlineSchedule.handler,
+        },
         { name: 'gpurent-budget-evaluator', everyMs: 5 * MINUTE_MS, handler: budgetEvaluator.handler },
         { name: 'gpurent-scaling-evaluator', everyMs: MINUTE_MS, handler: scalingEvaluator.handler },
         { name: 'gpurent-warm-pool-filler', everyMs: MINUTE_MS, handler: warmPoolFiller.handler },

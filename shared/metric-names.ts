@@ -1,4 +1,5 @@
 import type { LeaseCommand } from './ports/lease-commands';
+import type { ScheduledDecisionOutcome } from './usecases/deadline-steering';
 import type { InterruptionOutcome, ReplaceOutcome } from './usecases/interruptions';
 import type { ProvisionOutcome } from './usecases/provision-lease';
 import type { expireLease, ReleaseOutcome } from './usecases/release-lease';
@@ -30,6 +31,7 @@ export interface CommandOutcomes {
   release: ReleaseOutcome;
   expire: Awaited<ReturnType<typeof expireLease>>;
   replace: ReplaceOutcome;
+  decide: ScheduledDecisionOutcome;
 }
 
 /** The lease worker's count of one command's outcome. */

@@ -47,12 +47,16 @@ export interface TopicDefinition {
   readonly envVar: string;
 }
 
+/** The leases table's index of the leases whose deadline job is not over. */
+export const OPEN_DEADLINE_JOBS_INDEX = 'open-deadline-jobs';
+
 /** The spend table's index of month-to-date counters by month. */
 export const MONTH_COUNTERS_INDEX = 'month-counters';
 
 export const TABLES = {
   /**
-   * Leases and the instances they own (one partition per tenant); beside them
+   * Leases and the instances they own (one partition per tenant), with the
+   * deadline decisions of their jobs (`DEADLINE#<leaseId>#<instant>`); beside them
    * commitments, images and each spot pool's price history (`SPOTPRICE#<pool>`,
    * append-only, what spot instances are billed by).
    */
@@ -65,6 +69,14 @@ export const TABLES = {
       // Sparse: only instances whose bill is still open carry `meteringOpen`. Keys only:
       // every metering tick updates each open instance, and must not rewrite its index copy.
       { name: 'open-metering-keys', partitionKey: 'meteringOpen', sortKey: 'sk', projection: 'KEYS_ONLY' },
+      // Sparse: only leases whose deadline job is not over carry `deadlineOpen`; the deadline
+      // schedule's list across tenants. Keys only: a lease's item changes with every decision.
+      {
+        name: OPEN_DEADLINE_JOBS_INDEX,
+        partitionKey: 'deadlineOpen',
+        sortKey: 'sk',
+        projection: 'KEYS_ONLY',
+      },
     ],
   },
   /**

@@ -92,6 +92,6 @@ export function leaseBody(lease: LeaseView, pricing?: LeasePricing) {
     costUsd: microToUsd(costMicroUsd),
     costByDimension,
     instances: lease.instances.map((instance) => instanceBody(instance, pricing)),
-    task: lease.task && taskBody(lease.task, pricing?.nowMs),
+    task: lease.task && taskBody(lease.task, lease.deadlineDecision, pricing?.nowMs),
   };
 }

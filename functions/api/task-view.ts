@@ -1,10 +1,11 @@
+import { taskDeadline } from '../../shared/domain/deadlines/job-record';
 import {
   DEFAULT_RESTART_MINUTES,
-  deadlineTerms,
   MAX_RESTART_MINUTES,
   MAX_WORK_MINUTES,
 } from '../../shared/domain/deadlines/lease-fields';
-import { jobProgress } from '../../shared/domain/deadlines/progress';
+import type { StoredDecision } from '../../shared/domain/deadlines/policy-input';
+import { jobProgress, taskRuns } from '../../shared/domain/deadlines/progress';
 import { deadlineStatus } from '../../shared/domain/deadlines/status';
 import { maskedEnv } from '../../shared/domain/tasks/masking';
 import { ATTEMPT_STATUSES, TASK_STATUSES, type TaskState } from '../../shared/domain/tasks/state';
@@ -13,29 +14,26 @@ import { instant, responseObject } from './openapi-parts';
 const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
 
 /**
- * The deadline part of a task: its terms, and with `nowMs` its progress. No
- * checkpoint report is stored yet, so the time its attempts ran counts as
- * unsaved; slack and the decision come once decisions are stored on the lease.
+ * The deadline part of a task: its terms, and with `nowMs` its progress, the
+ * slack and the decision in words. The work saved is what the latest decision
+ * counted (it read the task's checkpoints); the time run since counts as unsaved.
  */
-function deadlineBody(task: TaskState, nowMs: number | undefined) {
-  const { deadline, workMinutes, restartMinutes = DEFAULT_RESTART_MINUTES } = task.spec;
-  if (deadline === undefined || workMinutes === undefined) return {};
-  const terms = deadlineTerms({ deadline, workMinutes, restartMinutes });
+function deadlineBody(task: TaskState, decision: StoredDecision | undefined, nowMs: number | undefined) {
+  const terms = taskDeadline(task.spec);
+  const { workMinutes, restartMinutes = DEFAULT_RESTART_MINUTES } = task.spec;
+  if (!terms) return {};
   if (nowMs === undefined) return { deadline: iso(terms.deadlineMs), workMinutes, restartMinutes };
-  const runs = task.attempts.flatMap((a) =>
-    a.startedAtMs === undefined
-      ? []
-      : [{ startedAtMs: a.startedAtMs, endedAtMs: a.endedAtMs, restartMs: terms.restartMs }],
-  );
-  return deadlineStatus(terms, jobProgress(runs, [], terms.workMs, nowMs), undefined);
+  const reports = decision ? [{ atMs: decision.atMs, doneMs: decision.doneMs }] : [];
+  const progress = jobProgress(taskRuns(task.attempts, terms.restartMs), reports, terms.workMs, nowMs);
+  return deadlineStatus(terms, progress, decision);
 }
 
 /**
  * A lease's task as the API shows it: env values masked when the name looks
  * secret, secrets by reference only; with `nowMs` (GET of one lease), its
- * deadline progress.
+ * deadline progress and the policy's latest decision.
  */
-export function taskBody(task: TaskState, nowMs?: number) {
+export function taskBody(task: TaskState, decision: StoredDecision | undefined, nowMs?: number) {
   const { spec } = task;
   return {
     status: task.status,
@@ -62,7 +60,7 @@ export function taskBody(task: TaskState, nowMs?: number) {
       endedAt: iso(a.endedAtMs),
       exitCode: a.exitCode,
     })),
-    ...deadlineBody(task, nowMs),
+    ...deadlineBody(task, decision, nowMs),
   };
 }
 
@@ -121,7 +119,10 @@ export const taskOpenApiSchema = responseObject(
     },
     progress: responseObject(
       {
-        savedMinutes: { type: 'integer', description: 'Work in the latest checkpoint' },
+        savedMinutes: {
+          type: 'integer',
+          description: "Work in the latest checkpoint, as the deadline policy's latest decision read it",
+        },
         unsavedMinutes: { type: 'integer', description: 'Work since, lost if interrupted' },
         percent: { type: 'integer', description: 'Saved work as a share of workMinutes' },
       },

@@ -13,7 +13,8 @@ const { idempotency: persistenceStore, ...controlPlane } = buildPorts(leaseWorke
 const idempotency = new IdempotencyConfig({
   // The command itself is the key, so a re-sent command (not only a re-delivered
   // message) waits for or reuses the first run instead of racing it.
-  eventKeyJmesPath: '[type, tenantId, leaseId, instanceId]',
+  // A decide command's instant makes each of the schedule's looks a command of its own.
+  eventKeyJmesPath: '[type, tenantId, leaseId, instanceId, atMs]',
   expiresAfterSeconds: 3600,
 });
 

@@ -1,3 +1,4 @@
+import { deadlineJobs } from '../../shared/lambda/deadlines';
 import { idempotencyStore } from '../../shared/lambda/idempotency';
 import { leaseExpiryCancel } from '../../shared/lambda/lease-expiry';
 import { domainEventPublisher, leaseCommandQueue, warmPoolFillRequests } from '../../shared/lambda/messaging';
@@ -17,7 +18,8 @@ import { controlPlaneMetrics, homeRegion, priceCatalogValue, wallClock } from '.
 
 /**
  * The lease worker's ports: it provisions (launch, adopt, fail), releases and
- * replaces leases, and turns an expiry into a release command. Pure: the CDK
+ * replaces leases, turns an expiry into a release command, and places jobs
+ * with deadlines where their policy decides. Pure: the CDK
  * stack reads it for the function's environment and grants.
  */
 export const leaseWorkerWiring = {
@@ -44,5 +46,7 @@ export const leaseWorkerWiring = {
   now: wallClock(),
   // Starts a lease's task once it runs, stops it before a release, moves it to a replacement.
   tasks: taskRunning(),
+  // Jobs with deadlines: their progress (checkpoints, read through the checkpoint role) and decisions.
+  deadlineJobs: deadlineJobs(),
   idempotency: idempotencyStore(),
 } satisfies Wiring;

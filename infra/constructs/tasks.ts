@@ -247,10 +247,12 @@ export class GpurentTasks extends Construct {
     fn.addEnvironment(LOG_GROUPS.taskOutput.envVar, this.taskOutput.logGroupName);
   }
 
-  /** Lets `fn` assume the checkpoint role, and tells it the role's ARN. */
+  /** Lets `fn` assume the checkpoint role, and tells it the role's ARN and the bucket's name. */
   grantAssumeCheckpointRole(fn: GpurentFunction): void {
     this.checkpointRole.grantAssumeRole(fn.role);
     fn.addEnvironment(CHECKPOINT_ROLE.envVar, this.checkpointRole.roleArn);
+    // The role's one use is this bucket: whoever assumes it names the bucket in its session policy.
+    fn.addEnvironment(BUCKETS.checkpoints.envVar, this.checkpoints.bucketName);
   }
 
   /**

@@ -10,6 +10,7 @@ import { DescribeInstancesCommand, type EC2Client } from '@aws-sdk/client-ec2';
 import { type EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { ListCommandsCommand, type SSMClient } from '@aws-sdk/client-ssm';
+import { PROGRESS_FILE_NAME } from '../../shared/domain/deadlines/progress-file';
 import type { LeaseView } from '../../shared/domain/lease';
 import { CHECKPOINT_REFRESH_COMMENT } from '../../shared/domain/tasks/checkpoint-access';
 import { SSM_COMMAND_EVENT_TYPE } from '../../shared/domain/tasks/command-events';
@@ -190,6 +191,11 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
     await sync.download();
     const engine = lease.task.spec.image === undefined ? undefined : options.docker;
     const containerName = engine === undefined ? undefined : `gpurent-${commandId}-${instanceId}`;
+    const folderVariables = {
+      GPURENT_CHECKPOINT_DIR: checkpoints,
+      // In the synced folder: it reaches the control plane with the checkpoint it describes.
+      GPURENT_PROGRESS_FILE: join(checkpoints, PROGRESS_FILE_NAME),
+    };
     const script =
       engine === undefined || containerName === undefined
         ? // The machine has no /workspace of the image's: workdir is left out, the run's folder is the cwd.
@@ -204,7 +210,7 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
           )
         : taskScript(
             // The container sees the attempt's checkpoint folder at the same path, under the same name.
-            { ...lease.task.spec, env: { ...lease.task.spec.env, GPURENT_CHECKPOINT_DIR: checkpoints } },
+            { ...lease.task.spec, env: { ...lease.task.spec.env, ...folderVariables } },
             {
               tenantId,
               attempt: attempt.attempt,
@@ -216,7 +222,11 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
     const child = spawn('/bin/bash', ['-c', script.join('\n')], {
       cwd: folder,
       detached: true,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: folder, GPURENT_CHECKPOINT_DIR: checkpoints },
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: folder,
+        ...folderVariables,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     spawned.add(commandId);

@@ -76,3 +76,10 @@ export const warmPoolKey = (name: string) => `POOL#${name}`;
 export const WARM_MACHINE_PREFIX = 'MACHINE#';
 export const warmMachineKey = (pool: string, instanceId: string) =>
   `${WARM_MACHINE_PREFIX}${pool}#${instanceId}`;
+
+/** A deadline decision of a lease, in its tenant's partition; zero-padded so the keys sort by instant. */
+export const deadlineDecisionPrefix = (leaseId: string) => `DEADLINE#${leaseId}#`;
+export const deadlineDecisionKey = (leaseId: string, atMs: number) =>
+  `${deadlineDecisionPrefix(leaseId)}${String(atMs).padStart(16, '0')}`;
+/** Value of the sparse GSI key on a lease whose deadline job the schedule still looks at. */
+export const DEADLINE_OPEN = 'OPEN';

@@ -7,13 +7,21 @@ import {
   QueryCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import { taskDeadline } from '../domain/deadlines/job-record';
 import type { Lease, LeaseInstance, LeaseStatus, LeaseView } from '../domain/lease';
 import type { TaskState } from '../domain/tasks/state';
 import type { LeasePage, LeaseRepository, TransitionChanges } from '../ports/lease-repository';
 import type { InstanceRef } from '../ports/metering-work';
 import { batchGetAll } from './dynamodb-batch-get';
 import { decodeCursor, encodeCursor } from './dynamodb-cursor';
-import { instanceKey, instancePrefix, leaseKey, METERING_OPEN, tenantKey } from './dynamodb-keys';
+import {
+  DEADLINE_OPEN,
+  instanceKey,
+  instancePrefix,
+  leaseKey,
+  METERING_OPEN,
+  tenantKey,
+} from './dynamodb-keys';
 import { queryAll } from './dynamodb-query-all';
 
 export class LeaseAlreadyExistsError extends Error {
@@ -28,7 +36,7 @@ const OPEN_METERING_INDEX = 'open-metering-keys';
 type Item = Record<string, unknown>;
 
 function toLease(item: Item): Lease {
-  const { pk: _pk, sk: _sk, entity: _entity, ...lease } = item;
+  const { pk: _pk, sk: _sk, entity: _entity, deadlineOpen: _open, ...lease } = item;
   return lease as unknown as Lease;
 }
 
@@ -59,7 +67,14 @@ export class DynamoDbLeaseRepository implements LeaseRepository {
       await this.client.send(
         new PutCommand({
           TableName: this.tableName,
-          Item: { pk: tenantKey(lease.tenantId), sk: leaseKey(lease.leaseId), entity: 'lease', ...lease },
+          Item: {
+            pk: tenantKey(lease.tenantId),
+            sk: leaseKey(lease.leaseId),
+            entity: 'lease',
+            ...lease,
+            // Listed for the deadline schedule until its job is over.
+            ...(lease.task && taskDeadline(lease.task.spec) ? { deadlineOpen: DEADLINE_OPEN } : {}),
+          },
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
       );

@@ -1,3 +1,4 @@
+import type { StoredDecision } from './deadlines/policy-input';
 import type { TaskState } from './tasks/state';
 
 /** Vocabulary shared by the API, the workers, the planner and the simulator. */
@@ -73,6 +74,8 @@ export interface Lease {
   readonly image?: string | undefined;
   /** The work the lease runs (SSM Run Command on its instance), and where it is. */
   readonly task?: TaskState | undefined;
+  /** A task with a deadline: the deadline policy's latest decision (its history is stored beside the lease). */
+  readonly deadlineDecision?: StoredDecision | undefined;
 }
 
 /** The pool a lease was placed in, as stored on the lease and sent with LeaseRunning. */

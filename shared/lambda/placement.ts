@@ -24,7 +24,7 @@ const jsonObject = z.pipe(
 );
 
 /** The home region and the GPU regions, home region first; default: the home region alone. */
-const regionsEnv = {
+export const regionsEnv = {
   AWS_REGION: nonEmpty,
   GPU_REGIONS: z.optional(
     z.pipe(

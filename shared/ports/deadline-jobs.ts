@@ -1,40 +1,32 @@
-import type {
-  DeadlinePolicyInput,
-  JobPolicyDecision,
-  OnDemandOffer,
-  SpotPoolSignal,
-} from '../domain/deadlines/policy-input';
-import type { CheckpointReport, TaskRun } from '../domain/deadlines/progress';
+import type { DeadlineJobRecord } from '../domain/deadlines/job-record';
+import type { OnDemandOffer, SpotPoolSignal, StoredDecision } from '../domain/deadlines/policy-input';
+import type { MarketQuery } from '../domain/deadlines/pool-signals';
+import type { CheckpointReport } from '../domain/deadlines/progress';
 
-/** What starts a decision: a launch, an interruption, or the worker's schedule. */
-export type DecisionTrigger = 'launch' | 'interruption' | 'schedule';
-
-/** A job with a deadline as stored with its lease: the policy's job, placement, checkpoint and spend, with its runs. */
-export interface DeadlineJobRecord
-  extends Pick<DeadlinePolicyInput, 'job' | 'placement' | 'checkpointRegion' | 'spentMicroUsd'> {
-  readonly tenantId: string;
-  readonly leaseId: string;
-  readonly runs: readonly TaskRun[];
-  readonly reports: readonly CheckpointReport[];
-  /** The zones the lease may run in (its allowed pools). */
-  readonly zones: readonly string[];
-}
-
-export interface StoredDecision extends JobPolicyDecision {
-  readonly atMs: number;
-  readonly trigger: DecisionTrigger;
-  readonly doneMs: number;
-}
+export type { DeadlineJobRecord } from '../domain/deadlines/job-record';
+export type { DecisionTrigger, StoredDecision } from '../domain/deadlines/policy-input';
 
 /** The deadline part of the lease store: the job as the policy reads it, and its decisions. */
 export interface DeadlineJobs {
   get(tenantId: string, leaseId: string): Promise<DeadlineJobRecord | null>;
   /** Appends the decision to the lease's history and makes it the current one. */
   recordDecision(tenantId: string, leaseId: string, decision: StoredDecision): Promise<void>;
+  /** The job is over (its task ended, or its lease): the schedule stops asking. */
+  close(tenantId: string, leaseId: string): Promise<void>;
+}
+
+/** The leases whose deadline jobs the schedule still looks at, across tenants. */
+export interface OpenDeadlineJobs {
+  list(): Promise<readonly { readonly tenantId: string; readonly leaseId: string }[]>;
+}
+
+/** What a task's checkpoints say of its progress: its progress file, else the time of its latest checkpoint. */
+export interface CheckpointProgress {
+  reports(tenantId: string, leaseId: string): Promise<readonly CheckpointReport[]>;
 }
 
 /** What the control plane knows of the market now: the allowed pools' signals and on-demand offers. */
 export interface DeadlineMarketSignals {
-  spotPools(zones: readonly string[], nowMs: number): Promise<readonly SpotPoolSignal[]>;
-  onDemandOffers(zones: readonly string[]): Promise<readonly OnDemandOffer[]>;
+  spotPools(query: MarketQuery, nowMs: number): Promise<readonly SpotPoolSignal[]>;
+  onDemandOffers(query: MarketQuery, nowMs: number): Promise<readonly OnDemandOffer[]>;
 }

@@ -1,11 +1,13 @@
 import * as z from '../zod';
 
 export const leaseCommandSchema = z.object({
-  type: z.enum(['provision', 'release', 'expire', 'replace']),
+  type: z.enum(['provision', 'release', 'expire', 'replace', 'decide']),
   tenantId: z.string().check(z.minLength(1)),
   leaseId: z.string().check(z.minLength(1)),
   /** replace: the interrupted instance whose GPUs are placed again. */
   instanceId: z.optional(z.string().check(z.minLength(1))),
+  /** decide: the deadline schedule's instant; each look is a command of its own (idempotency key). */
+  atMs: z.optional(z.number().check(z.int(), z.nonnegative())),
 });
 export type LeaseCommand = z.infer<typeof leaseCommandSchema>;
 

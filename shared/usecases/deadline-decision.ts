@@ -48,8 +48,8 @@ export async function decideDeadlineJob(
   if (!record) throw new DeadlineJobNotFoundError(request.tenantId, request.leaseId);
   const progress = jobProgress(record.runs, record.reports, record.job.workMs, request.nowMs);
   const [spot, onDemand] = await Promise.all([
-    deps.marketSignals.spotPools(record.zones, request.nowMs),
-    deps.marketSignals.onDemandOffers(record.zones),
+    deps.marketSignals.spotPools(record.market, request.nowMs),
+    deps.marketSignals.onDemandOffers(record.market, request.nowMs),
   ]);
   const decision: JobPolicyDecision = deadlinePolicy({
     job: record.job,

@@ -1,3 +1,5 @@
+import type { StoredDecision } from '../domain/deadlines/policy-input';
+import { steeredLaunch } from '../domain/deadlines/steering';
 import { EC2_EVENT_TYPES, type Ec2Event, ENDED_STATES } from '../domain/ec2-events';
 import type { LeaseInstance, LeaseView } from '../domain/lease';
 import type { Pool } from '../domain/placement';
@@ -5,9 +7,11 @@ import { chooseRentalMode } from '../domain/rental-mode';
 import { planReclaim, RECLAIM_WARNING_MS } from '../domain/spot-reclaim';
 import type { ComputeInstance } from '../ports/compute';
 import type { ControlPlane, InterruptionMarking, Provisioning } from './dependencies';
+import { heldInstances } from './lease-instances';
 import { closeInstanceBill } from './metering';
 import { livePools } from './pools';
 import { adoptedPlacement, failLease, fillMissingGpus, placed } from './provision-lease';
+import { noSteering, type Steer } from './steer';
 import { endWarnedInstances, overdueWarned } from './warned-instances';
 
 /** What an EC2 instance event touches: the lease, its bill, and (when interrupted) the replace command. */
@@ -148,20 +152,23 @@ async function confirmRunning(
   return 'confirmed-running';
 }
 
-export type ReplaceOutcome = 'replaced' | 'failed' | 'not-interrupted' | 'missing';
+/** `waiting`: a job with a deadline whose policy said wait; the lease stays INTERRUPTED for the schedule's next look. */
+export type ReplaceOutcome = 'replaced' | 'waiting' | 'failed' | 'not-interrupted' | 'missing';
 
 /**
  * The worker's side of an interruption: the GPUs of the reclaimed instance
  * are placed again where `planReclaim` says (the next spot pool, else the
- * lease's fallback), the lease is RUNNING again and the tenant hears
- * LeaseReplaced. Instances a crashed attempt launched are adopted, so a
- * redelivered command launches nothing twice.
+ * lease's fallback), or, for a job with a deadline, where its policy says;
+ * the lease is RUNNING again and the tenant hears LeaseReplaced. Instances a
+ * crashed attempt launched are adopted, so a redelivered command launches
+ * nothing twice.
  */
 export async function replaceInterrupted(
   deps: Provisioning,
   tenantId: string,
   leaseId: string,
   instanceId: string,
+  steer: Steer = noSteering,
 ): Promise<ReplaceOutcome> {
   const lease = await deps.leases.get(tenantId, leaseId);
   if (!lease) return 'missing';
@@ -178,6 +185,8 @@ export async function replaceInterrupted(
   );
   const reclaimedPool = poolOf({ ...reclaimed, region: reclaimed.region ?? deps.region });
   deps.placement.unavailable.markUnavailable(reclaimedPool, warnedAtMs);
+  const decision = await steer(lease, 'interruption');
+  if (decision) return resumeOnDecision(deps, lease, instanceId, decision);
   const base = chooseRentalMode({
     workload: lease.workload,
     gpus: lease.gpus,
@@ -203,7 +212,58 @@ export async function replaceInterrupted(
     fallback: plan.pool?.mode === 'spot' ? base.fallback : null,
     reason: plan.reason,
   }));
-  if ('failure' in filled) return failLease(deps, lease, 'INTERRUPTED', `${plan.reason}; ${filled.failure}`);
+  return finishReplacement(deps, lease, instanceId, filled, plan.reason);
+}
+
+/**
+ * The deadline policy moves a running job (spot to on-demand, back, or to
+ * another pool) through the replacement's own steps: the lease goes
+ * INTERRUPTED (nothing was taken back, so no LeaseInterrupted and no pool
+ * marked), its instances end now and their bills close, then the decision's
+ * pool takes the GPUs. The old instances end before the new launch, so the
+ * lease never holds more GPUs than it asked for.
+ */
+export async function switchPlacement(
+  deps: Provisioning,
+  lease: LeaseView,
+  decision: StoredDecision,
+): Promise<ReplaceOutcome> {
+  const leaving = heldInstances(lease.instances);
+  const [first] = leaving;
+  if (!first) return 'not-interrupted';
+  const { tenantId, leaseId } = lease;
+  if (!(await deps.leases.transition(tenantId, leaseId, ['RUNNING'], 'INTERRUPTED', deps.now()))) {
+    return 'not-interrupted';
+  }
+  await retireReclaimed(deps, leaving);
+  return resumeOnDecision(deps, lease, first.instanceId, decision);
+}
+
+/** The GPUs of an INTERRUPTED lease placed where the decision says, or left waiting. */
+async function resumeOnDecision(
+  deps: Provisioning,
+  lease: LeaseView,
+  replacedInstanceId: string,
+  decision: StoredDecision,
+): Promise<ReplaceOutcome> {
+  const steered = steeredLaunch(decision);
+  if (!steered) return 'waiting';
+  // Read again: the instances just retired hold no GPUs any more.
+  const current = (await deps.leases.get(lease.tenantId, lease.leaseId)) ?? lease;
+  const filled = await fillMissingGpus(deps, current, () => steered);
+  return finishReplacement(deps, current, replacedInstanceId, filled, steered.reason);
+}
+
+/** The lease RUNNING again on what was filled (LeaseReplaced), or FAILED when nothing could be. */
+async function finishReplacement(
+  deps: Provisioning,
+  lease: LeaseView,
+  replacedInstanceId: string,
+  filled: Awaited<ReturnType<typeof fillMissingGpus>>,
+  reason: string,
+): Promise<ReplaceOutcome> {
+  if ('failure' in filled) return failLease(deps, lease, 'INTERRUPTED', `${reason}; ${filled.failure}`);
+  const { tenantId, leaseId } = lease;
   const { placement } = filled;
   if (
     !(await deps.leases.transition(
@@ -218,12 +278,12 @@ export async function replaceInterrupted(
     return 'not-interrupted';
   }
   await deps.events.publish([
-    { type: 'LeaseReplaced', tenantId, detail: { leaseId, replacedInstanceId: instanceId, placement } },
+    { type: 'LeaseReplaced', tenantId, detail: { leaseId, replacedInstanceId, placement } },
   ]);
   return 'replaced';
 }
 
-/** The lease's warned instances still billed end now (their two minutes are up), each bill closed there. */
+/** The lease's warned instances still billed (their two minutes are up), or those a switch leaves, end now, each bill closed there. */
 async function retireReclaimed(deps: Provisioning, warned: readonly LeaseInstance[]): Promise<void> {
   const stamped = await endWarnedInstances(
     deps,

@@ -1,13 +1,14 @@
 import { type CommandOutcomes, leaseCommandMetric } from '../metric-names';
 import type { LeaseCommand } from '../ports/lease-commands';
+import { type DeadlineSteeringDeps, deadlineSteering, followScheduledDecision } from './deadline-steering';
 import type { Provisioning } from './dependencies';
 import { replaceInterrupted } from './interruptions';
 import { provisionLease } from './provision-lease';
 import { completeRelease, expireLease } from './release-lease';
 import { advanceTask, startTaskOnLease, type TaskDeps } from './tasks';
 
-/** What the lease worker's commands reach: provisioning, releasing, and the lease's task. */
-export type LeaseCommandDeps = Provisioning & TaskDeps;
+/** What the lease worker's commands reach: provisioning, releasing, the lease's task and its deadline. */
+export type LeaseCommandDeps = Provisioning & TaskDeps & DeadlineSteeringDeps;
 
 export interface LeaseCommandResult {
   readonly outcome: string;
@@ -30,9 +31,10 @@ export async function runLeaseCommand(
   command: LeaseCommand,
 ): Promise<LeaseCommandResult> {
   const { tenantId, leaseId } = command;
+  const steer = deadlineSteering(deps);
   switch (command.type) {
     case 'provision': {
-      const outcome = await provisionLease(deps, tenantId, leaseId);
+      const outcome = await provisionLease(deps, tenantId, leaseId, steer);
       // not-pending: also a redelivery after a run that made the lease RUNNING and died before its task.
       if (outcome === 'running' || outcome === 'not-pending') await startTaskOnLease(deps, tenantId, leaseId);
       if (outcome === 'failed')
@@ -47,7 +49,7 @@ export async function runLeaseCommand(
       const instanceId = command.instanceId ?? '';
       // The old attempt stops before its instance is ended and before the next one can start.
       await advanceTask(deps, tenantId, leaseId, { type: 'instance-lost', instanceId, atMs: deps.now() });
-      const outcome = await replaceInterrupted(deps, tenantId, leaseId, instanceId);
+      const outcome = await replaceInterrupted(deps, tenantId, leaseId, instanceId, steer);
       // Also on a redelivery (the lease already RUNNING again): starting is idempotent.
       if (outcome === 'replaced' || outcome === 'not-interrupted')
         await startTaskOnLease(deps, tenantId, leaseId);
@@ -58,5 +60,8 @@ export async function runLeaseCommand(
     // From the lease's expiry schedule: released like a tenant's DELETE.
     case 'expire':
       return done('expire', await expireLease(deps, tenantId, leaseId));
+    // From the deadline schedule: the policy looks again, and the lease follows.
+    case 'decide':
+      return done('decide', await followScheduledDecision(deps, tenantId, leaseId));
   }
 }

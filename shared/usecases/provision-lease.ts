@@ -1,3 +1,4 @@
+import { type PoolPin, steeredLaunch } from '../domain/deadlines/steering';
 import type { ImageVersion } from '../domain/images';
 import type { LeaseInstance, LeasePlacement, LeaseView, RentalMode } from '../domain/lease';
 import type { MicroUsd } from '../domain/money';
@@ -15,9 +16,11 @@ import { candidateInstanceTypes } from './lease-shape';
 import { livePools } from './pools';
 import { completeRelease, endInstances } from './release-lease';
 import { claimSlots, type ReservedOptions, reservableLease, reservedOptions } from './reserved-slots';
+import { noSteering, type Steer } from './steer';
 import { forgetStartedMachines, startWarmMachines } from './warm-start';
 
-export type ProvisionOutcome = 'running' | 'failed' | 'released' | 'not-pending' | 'missing';
+/** `waiting`: a job with a deadline whose policy said wait; it stays PENDING for the schedule's next look. */
+export type ProvisionOutcome = 'running' | 'waiting' | 'failed' | 'released' | 'not-pending' | 'missing';
 
 /**
  * Launches the lease's instances and marks it RUNNING. Idempotent without help
@@ -29,18 +32,27 @@ export async function provisionLease(
   deps: Provisioning,
   tenantId: string,
   leaseId: string,
+  steer: Steer = noSteering,
 ): Promise<ProvisionOutcome> {
   const lease = await deps.leases.get(tenantId, leaseId);
   if (!lease) return 'missing';
   if (lease.status !== 'PENDING') return 'not-pending';
 
-  const filled = await fillMissingGpus(deps, lease, (reserved, missing) =>
-    chooseRentalMode({
-      workload: lease.workload,
-      gpus: missing.gpus,
-      requestedMode: lease.requestedMode,
-      freeReservedGpus: reserved.freeReservedGpus,
-    }),
+  // A job with a deadline goes where its policy says, or waits.
+  const decision = await steer(lease, 'launch');
+  const steered = decision && steeredLaunch(decision);
+  if (decision && !steered) return 'waiting';
+  const filled = await fillMissingGpus(
+    deps,
+    lease,
+    (reserved, missing) =>
+      steered ??
+      chooseRentalMode({
+        workload: lease.workload,
+        gpus: missing.gpus,
+        requestedMode: lease.requestedMode,
+        freeReservedGpus: reserved.freeReservedGpus,
+      }),
   );
   if ('failure' in filled) return failLease(deps, lease, 'PENDING', filled.failure);
   const placement: LeasePlacement = {
@@ -75,8 +87,11 @@ export function placed(placement: LeasePlacement): TransitionChanges {
   return placement.instanceType === '' ? { placement } : { placement, instanceType: placement.instanceType };
 }
 
+/** The mode for the missing GPUs, and for a job with a deadline the pool its decision names. */
+export type PinnedModeDecision = ModeDecision & { readonly pin?: PoolPin | undefined };
+
 /** Decides the mode for the GPUs still missing, given what reserved commitments could carry. */
-export type MissingGpusDecision = (reserved: ReservedOptions, missing: ReservableLease) => ModeDecision;
+export type MissingGpusDecision = (reserved: ReservedOptions, missing: ReservableLease) => PinnedModeDecision;
 
 /**
  * Places and launches the GPUs the lease does not own yet (open, uninterrupted
@@ -97,16 +112,19 @@ export async function fillMissingGpus(
   );
   const image = await imageForLaunch(deps, lease);
   // With an image version, only regions it has an AMI (and a launch template version) in.
-  const regions = (lease.regions ?? deps.placement.regions).filter(
+  const allowed = (lease.regions ?? deps.placement.regions).filter(
     (region) => !image || image.launchTemplateVersionByRegion[region] !== undefined,
   );
-  if (regions.length === 0)
+  if (allowed.length === 0)
     return { failure: `image ${image?.name}:${image?.version} has no AMI in the allowed regions` };
-  const instanceTypes = candidateInstanceTypes(deps, lease, regions, lease.instanceType);
+  const instanceTypes = candidateInstanceTypes(deps, lease, allowed, lease.instanceType);
   const missing = reservableLease(lease, Math.max(0, lease.gpus - ownedGpus), deps.now());
   // The real free reserved GPUs: what assignReservedGpus would give this lease on its best commitment.
-  const reserved = await reservedOptions(deps, missing, instanceTypes, regions, deps.now());
+  const reserved = await reservedOptions(deps, missing, instanceTypes, allowed, deps.now());
   const decision = decide(reserved, missing);
+  const { pin } = decision;
+  const regions = pin ? allowed.filter((region) => region === pin.region) : allowed;
+  if (regions.length === 0) return { failure: `${decision.reason}; ${pin?.region} is not allowed` };
 
   let launch: Launched | undefined;
   if (missing.gpus > 0) {
@@ -125,6 +143,7 @@ export async function fillMissingGpus(
       regions,
       reservedPools: reserved.pools,
       image,
+      pin,
     });
     if ('failure' in placed) return placed;
     launch = placed;
@@ -208,9 +227,11 @@ async function placeAndLaunch(
     readonly regions: readonly string[];
     readonly reservedPools: readonly Pool[];
     readonly image: ImageVersion | undefined;
+    /** A deadline decision's pool: its zone binds spot launches (the regions are narrowed already). */
+    readonly pin?: PoolPin | undefined;
   },
 ): Promise<Launched | { failure: string }> {
-  const { instanceTypes, regions, reservedPools, image } = where;
+  const { instanceTypes, regions, reservedPools, image, pin } = where;
   const { gpus } = missing;
   const modes: RentalMode[] =
     decision.fallback && decision.fallback !== decision.mode
@@ -219,7 +240,7 @@ async function placeAndLaunch(
   let pools: Pool[] = [
     ...(await livePools(deps, { instanceTypes, regions, modes, nowMs: deps.now() })),
     ...(modes.includes('reserved') ? reservedPools.filter((pool) => regions.includes(pool.region)) : []),
-  ];
+  ].filter((pool) => pin?.zone === undefined || pool.mode !== 'spot' || pool.zone === pin.zone);
   const refused: string[] = [];
   const unplaceable: string[] = [];
   for (const mode of modes) {

@@ -895,7 +895,7 @@ export interface components {
             restartMinutes?: number;
             /** @description GET /v1/leases/{id} only: the work done so far */
             progress?: {
-                /** @description Work in the latest checkpoint */
+                /** @description Work in the latest checkpoint, as the deadline policy's latest decision read it */
                 savedMinutes: number;
                 /** @description Work since, lost if interrupted */
                 unsavedMinutes: number;

@@ -56,6 +56,7 @@ const FUNCTION_NAMES = [
   'leaseWorker',
   'metering',
   'reconciler',
+  'deadlineSchedule',
   'budgetEvaluator',
   'scalingEvaluator',
   'audit',
@@ -90,7 +91,7 @@ describe('gpurent stack: one stack with every resource of the walking skeleton',
     template.resourceCountIs('AWS::SQS::Queue', 2 * Object.keys(QUEUES).length);
     template.resourceCountIs('AWS::SNS::Topic', Object.keys(TOPICS).length);
     template.resourceCountIs('AWS::Events::EventBus', 1);
-    template.resourceCountIs('AWS::Scheduler::Schedule', 6);
+    template.resourceCountIs('AWS::Scheduler::Schedule', 7);
     template.resourceCountIs('AWS::ApiGatewayV2::Api', 1);
     template.resourceCountIs('AWS::ApiGatewayV2::Route', API_ROUTES.length);
     template.resourceCountIs('AWS::ApiGatewayV2::Authorizer', 1);
@@ -353,6 +354,7 @@ describe('schedules', () => {
   it.each([
     ['metering', 'rate(1 minute)', 60],
     ['reconciler', 'rate(5 minutes)', 300],
+    ['deadlineSchedule', 'rate(2 minutes)', 120],
     ['budgetEvaluator', 'rate(5 minutes)', 300],
     ['scalingEvaluator', 'rate(1 minute)', 60],
   ] as const)('invokes %s at %s, without retries', (fn, expression, maxAge) => {

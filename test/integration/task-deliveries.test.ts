@@ -2,10 +2,9 @@ import { ListCommandsCommand, SSMClient } from '@aws-sdk/client-ssm';
 import type { SQSEvent } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { lambdaContext } from '../../local/runtime/lambda-context';
-import { SSM_COMMAND_EVENT_TYPE } from '../../shared/domain/tasks/command-events';
 import { awsProbe } from '../support/aws';
 import { type Harness, startHarness } from '../support/harness';
-import { runQueuedCommands, sqsRecord } from '../support/leases';
+import { runQueuedCommands, sqsRecord, ssmCommandEvent } from '../support/leases';
 
 let h: Harness;
 let worker: typeof import('../../functions/lease-worker/handler').handler;
@@ -21,20 +20,8 @@ const TENANT = 'tenant-dup';
 const queueUrl = () => h.env.LEASE_COMMANDS_QUEUE_URL ?? '';
 const batch = (...bodies: object[]): SQSEvent => ({ Records: bodies.map((body) => sqsRecord(body)) });
 
-function ssmEvent(instanceId: string, commandId: string, status: string, atMs: number) {
-  return {
-    'detail-type': SSM_COMMAND_EVENT_TYPE,
-    source: 'aws.ssm',
-    region: 'us-east-1',
-    time: new Date(atMs).toISOString(),
-    detail: {
-      'command-id': commandId,
-      'instance-id': instanceId,
-      status,
-      ...(status === 'Success' ? { 'exit-code': 0 } : {}),
-    },
-  };
-}
+const ssmEvent = (instanceId: string, commandId: string, status: string, atMs: number) =>
+  ssmCommandEvent('us-east-1', instanceId, commandId, status, atMs);
 
 describe('duplicate deliveries on the emulators never run a task twice', () => {
   it('a provision and SSM status events each delivered twice in one batch: one SendCommand, one release, one bill close', async () => {

@@ -6,7 +6,7 @@ import { lambdaContext } from '../../local/runtime/lambda-context';
 import { scheduledEvent } from '../../local/runtime/schedules';
 import type { LeaseInstance } from '../../shared/domain/lease';
 import { storesOf, useFreshResources } from './function-env';
-import { sqsRecord } from './leases';
+import { runQueuedCommands, sqsRecord } from './leases';
 
 export interface ApiCall {
   readonly body?: unknown;
@@ -19,7 +19,8 @@ export interface ApiCall {
 /**
  * The real handlers over fresh resources on the emulators, driven the way AWS
  * drives them: API Gateway events, the lease worker fed the command the API
- * queued, metering ticks with their on-success destination (the budget evaluator).
+ * queued, metering ticks with their on-success destination (the budget evaluator),
+ * the deadline schedule with the commands it queues.
  */
 export async function startHarness() {
   const env = await useFreshResources();
@@ -27,6 +28,7 @@ export async function startHarness() {
   const worker = (await import('../../functions/lease-worker/handler')).handler;
   const metering = (await import('../../functions/metering/handler')).handler;
   const evaluator = (await import('../../functions/budget-evaluator/handler')).handler;
+  const deadlineSchedule = (await import('../../functions/deadline-schedule/handler')).handler;
   const stores = await storesOf(env);
 
   async function call(tenant: string, routeKey: string, request: ApiCall = {}) {
@@ -85,7 +87,16 @@ export async function startHarness() {
     ]);
   }
 
-  return { env, stores, call, runningLease, tick, tickAndEvaluate };
+  /** The deadline schedule at `atMs`, then every command it queued run by the worker; returns how many ran. */
+  async function deadlineTick(atMs: number) {
+    await deadlineSchedule(
+      scheduledEvent('deadline-schedule', atMs, 'us-east-1'),
+      lambdaContext('deadline', 30_000),
+    );
+    return runQueuedCommands(env.LEASE_COMMANDS_QUEUE_URL ?? '', worker);
+  }
+
+  return { env, stores, call, runningLease, tick, tickAndEvaluate, deadlineTick };
 }
 
 export type Harness = Awaited<ReturnType<typeof startHarness>>;

@@ -2,6 +2,7 @@ import { DeleteMessageCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { lambdaContext } from '../../local/runtime/lambda-context';
 import type { Lease, LeaseInstance } from '../../shared/domain/lease';
+import { SSM_COMMAND_EVENT_TYPE } from '../../shared/domain/tasks/command-events';
 import { newLeaseId } from '../../shared/ids';
 import type { LeaseCommand } from '../../shared/ports/lease-commands';
 import type { LeaseRepository } from '../../shared/ports/lease-repository';
@@ -95,4 +96,26 @@ export async function runQueuedCommands(
   }
   sqs.destroy();
   return ran;
+}
+
+/** SSM's status change of one command invocation, as the rule puts it on the task events queue. */
+export function ssmCommandEvent(
+  region: string,
+  instanceId: string,
+  commandId: string,
+  status: string,
+  atMs: number,
+) {
+  return {
+    'detail-type': SSM_COMMAND_EVENT_TYPE,
+    source: 'aws.ssm',
+    region,
+    time: new Date(atMs).toISOString(),
+    detail: {
+      'command-id': commandId,
+      'instance-id': instanceId,
+      status,
+      ...(status === 'Success' ? { 'exit-code': 0 } : {}),
+    },
+  };
 }

@@ -74,3 +74,13 @@ export interface JobPolicyDecision {
 }
 
 export type DeadlinePolicy = (input: DeadlinePolicyInput) => JobPolicyDecision;
+
+/** What starts a decision: a launch, an interruption, or the deadline schedule. */
+export type DecisionTrigger = 'launch' | 'interruption' | 'schedule';
+
+/** A decision as stored (the lease's current one, and its history) with when, why it was asked and the work it counted. */
+export interface StoredDecision extends JobPolicyDecision {
+  readonly atMs: number;
+  readonly trigger: DecisionTrigger;
+  readonly doneMs: number;
+}

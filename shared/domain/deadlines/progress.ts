@@ -56,3 +56,13 @@ export function jobProgress(
   const saved = Math.min(workMs, savedMs);
   return { savedMs: saved, unsavedMs: Math.min(workMs - saved, unsavedMs) };
 }
+
+/** The runs of a task: each attempt that started, every one paying the job's restart. */
+export function taskRuns(
+  attempts: readonly { readonly startedAtMs?: number | undefined; readonly endedAtMs?: number | undefined }[],
+  restartMs: number,
+): TaskRun[] {
+  return attempts.flatMap((a) =>
+    a.startedAtMs === undefined ? [] : [{ startedAtMs: a.startedAtMs, endedAtMs: a.endedAtMs, restartMs }],
+  );
+}

@@ -12,7 +12,13 @@ import { shellQuote } from './shell';
  * this session policy, which allows only the lease's own prefix, and hands
  * the credentials to the attempt (`checkpointCredentialLines`).
  */
-export function checkpointSessionPolicy(bucket: string, tenantId: string, leaseId: string): PolicyDocument {
+export function checkpointSessionPolicy(
+  bucket: string,
+  tenantId: string,
+  leaseId: string,
+  /** `read`: the control plane reading a task's progress, which never writes its checkpoints. */
+  access: 'readWrite' | 'read' = 'readWrite',
+): PolicyDocument {
   const prefix = checkpointPrefix(tenantId, leaseId);
   return {
     Version: '2012-10-17',
@@ -20,7 +26,10 @@ export function checkpointSessionPolicy(bucket: string, tenantId: string, leaseI
       {
         Sid: 'TheLeaseCheckpointObjects',
         Effect: 'Allow',
-        Action: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject', 's3:AbortMultipartUpload'],
+        Action:
+          access === 'read'
+            ? ['s3:GetObject']
+            : ['s3:GetObject', 's3:PutObject', 's3:DeleteObject', 's3:AbortMultipartUpload'],
         Resource: [`arn:aws:s3:::${bucket}/${prefix}*`],
       },
       {

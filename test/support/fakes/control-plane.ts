@@ -13,6 +13,7 @@ import { FakeBudgetNotifier, FakeBudgetRepository } from './budgets';
 import { FakeClock } from './clock';
 import { FakeCommitmentRepository } from './commitments';
 import { FakeCompute } from './compute';
+import { FakeDeadlineJobs } from './deadline-jobs';
 import { FakeFleetStorageLedger } from './fleet-storage';
 import { FakeIdleEpisodes, FakeIdleLedger, FakeIdleNotifier, FakeIdlePolicies } from './idle';
 import { FakeImageRepository } from './images';
@@ -93,6 +94,7 @@ export function fakeControlPlane(options: FakeControlPlaneOptions = {}) {
     idleEpisodes: new FakeIdleEpisodes(),
     idleLedger: new FakeIdleLedger(),
     idleNotifier: new FakeIdleNotifier(),
+    deadlineJobs: new FakeDeadlineJobs(),
     tasks: {
       runner: new FakeTaskRunner(),
       checkpointBucket: 'checkpoints',

@@ -21,6 +21,25 @@ const list = (prefix: string) =>
   });
 
 describe("a lease's checkpoint credentials", () => {
+  it("for reading its progress, only read and list the lease's own prefix", () => {
+    const read = checkpointSessionPolicy(BUCKET, 'tenant-a', LEASE_A, 'read');
+    const file = object('tenant-a', LEASE_A, 'gpurent-progress');
+    expect(allows(read, { action: 's3:GetObject', resource: file })).toBe(true);
+    for (const action of ['s3:PutObject', 's3:DeleteObject', 's3:AbortMultipartUpload']) {
+      expect(allows(read, { action, resource: file }), action).toBe(false);
+    }
+    expect(
+      allows(read, { action: 's3:GetObject', resource: object('tenant-a', LEASE_B, 'gpurent-progress') }),
+    ).toBe(false);
+    expect(
+      allows(read, {
+        action: 's3:ListBucket',
+        resource: `arn:aws:s3:::${BUCKET}`,
+        context: { 's3:prefix': checkpointPrefix('tenant-a', LEASE_A) },
+      }),
+    ).toBe(true);
+  });
+
   it("read, write, delete and list the lease's own prefix", () => {
     for (const action of ['s3:GetObject', 's3:PutObject', 's3:DeleteObject', 's3:AbortMultipartUpload']) {
       expect(

@@ -12,7 +12,7 @@ const TENANT = 'tenant-a';
 
 const pool = (zone: string, available: boolean): SpotPoolSignal => ({
   zone,
-  region: 'us-east-1',
+  region: zone.slice(0, -1),
   priceMicroUsdPerHour: 1_000_000,
   available,
   recentInterruptions: 0,
@@ -35,7 +35,7 @@ const job = (deadlineAfterMs: number, extra: Partial<DeadlineJobRecord> = {}): D
   runs: [{ startedAtMs: START, restartMs: 5 * 60_000 }],
   reports: [],
   spentMicroUsd: 0,
-  zones: ['us-east-1a', 'us-east-1b'],
+  market: { instanceType: 'p3.2xlarge', regions: ['us-east-1'], machines: 1, history: [] },
   ...extra,
 });
 
@@ -107,11 +107,16 @@ describe('deciding for a job with a deadline', () => {
     ]);
   });
 
-  it('reads only the pools and offers of the zones the lease allows', async () => {
-    jobs.put(job(20 * HOUR, { placement: { kind: 'waiting' }, zones: ['us-east-1b'] }));
+  it('reads only the pools and offers of the regions the lease allows', async () => {
+    jobs.put(
+      job(20 * HOUR, {
+        placement: { kind: 'waiting' },
+        market: { instanceType: 'p3.2xlarge', regions: ['us-west-2'], machines: 1, history: [] },
+      }),
+    );
     signals.pools = [
       pool('us-east-1a', true),
-      { ...pool('us-east-1b', true), priceMicroUsdPerHour: 2_000_000 },
+      { ...pool('us-west-2b', true), priceMicroUsdPerHour: 2_000_000 },
     ];
     const decision = await decideDeadlineJob(deps(), {
       tenantId: TENANT,
@@ -119,7 +124,7 @@ describe('deciding for a job with a deadline', () => {
       trigger: 'launch',
       nowMs: START,
     });
-    expect(decision.action).toEqual({ kind: 'spot', zone: 'us-east-1b', region: 'us-east-1' });
+    expect(decision.action).toEqual({ kind: 'spot', zone: 'us-west-2b', region: 'us-west-2' });
   });
 
   it('refuses a lease without a job with a deadline, writing and sending nothing', async () => {
