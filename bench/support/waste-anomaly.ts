@@ -104,6 +104,30 @@ function normalAt(series: SpendSeries, minute: number, floor: number): number {
 }
 
 /**
+ * Stretches of the unmodified series that already look like the weakest
+ * injected anomaly: from day 10 on (where anomalies go), at least 2 × normal
+ * over normal for 10 minutes or more, stretches less than 30 minutes apart
+ * counted as one. A detector that sees only the rate cannot tell these from
+ * an injected one, yet each of its alerts on them scores as a false positive.
+ */
+export function naturalLookAlikes(series: SpendSeries, floor: number): number {
+  let stretches = 0;
+  let run = 0;
+  let lastEnd = Number.NEGATIVE_INFINITY;
+  for (let minute = 10 * DAY_MINUTES; minute < series.rates.length; minute++) {
+    const normal = normalAt(series, minute, floor);
+    if ((series.rates[minute] ?? 0) - normal < 2 * normal) {
+      run = 0;
+      continue;
+    }
+    run += 1;
+    if (run === 10 && minute - 9 - lastEnd >= 30) stretches += 1;
+    if (run >= 10) lastEnd = minute;
+  }
+  return stretches;
+}
+
+/**
  * One step, one ramp and one spike per tenant, at random times from day 10
  * on (a week of baseline and some), at least a day apart: a step adds 2-5 ×
  * the normal rate for 2-12 hours; a ramp grows to 2-5 × normal over 30-120

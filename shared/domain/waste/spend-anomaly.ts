@@ -18,7 +18,10 @@ import type { MicroUsd } from '../money';
  * busier than the weekdays is normal. The MAD never counts under a tenth of
  * the median (both on the square-root scale) and the excess never under $1/h,
  * so a flat series is not alarmed by one more small lease. `sustainRuns` runs in excess in a row open an
- * episode and raise its one alert; `clearRuns` calm runs close it. Nothing is
+ * episode and raise its one alert; `clearRuns` calm runs in a row close it, a run being calm only once
+ * its rate is back under the middle of expected and line (`clearShare`): a surge that hovers about the
+ * line, dipping under it for half an hour but never back near normal, stays one episode (on the
+ * trace-built tenants three alerts in five were such repeats of one surge). Nothing is
  * alerted before `minHistoryDays` days of the hour exist (a new tenant).
  * Medians come from the history, so a new normal (a step that stays) becomes
  * the baseline within a week, and one anomalous hour moves them little.
@@ -40,8 +43,10 @@ export interface AnomalyParams {
   readonly sensitivity: AnomalySensitivity;
   /** Runs in excess in a row before the alert: 3 (a minute each). */
   readonly sustainRuns: number;
-  /** Runs back under the line in a row that end an episode. */
+  /** Calm runs in a row that end an episode. */
   readonly clearRuns: number;
+  /** A run is calm at or under expected + this share of (line - expected): hysteresis, so one surge is one episode. */
+  readonly clearShare: number;
   readonly minHistoryDays: number;
   readonly dayHistory: number;
   readonly weekHistory: number;
@@ -55,6 +60,7 @@ export const DEFAULT_ANOMALY_PARAMS: AnomalyParams = {
   sensitivity: 'medium',
   sustainRuns: 3,
   clearRuns: 30,
+  clearShare: 0.5,
   minHistoryDays: 7,
   dayHistory: 14,
   weekHistory: 4,
@@ -168,6 +174,12 @@ function rolledOver(state: SpendAnomalyState, hourStartMs: number, params: Anoma
   };
 }
 
+/** Back near normal: at or under `clearShare` of the way from expected to the line (always, without a baseline). */
+function isCalm(state: SpendAnomalyState, rate: MicroUsd, params: AnomalyParams): boolean {
+  if (state.line === null || state.expected === null) return true;
+  return rate <= state.expected + params.clearShare * (state.line - state.expected);
+}
+
 /**
  * One metering run's spend rate (what the series' running instances cost per
  * hour at `atMs`) through the detector: the new state, and the alert when this
@@ -184,7 +196,7 @@ export function observeSpendRate(
   state = { ...state, hourPeak: Math.max(state.hourPeak, rateMicroUsdPerHour) };
   const excess = state.line !== null && rateMicroUsdPerHour > state.line;
   if (!excess) {
-    const calmRuns = state.calmRuns + 1;
+    const calmRuns = isCalm(state, rateMicroUsdPerHour, params) ? state.calmRuns + 1 : 0;
     const episode = state.episode !== null && calmRuns >= params.clearRuns ? null : state.episode;
     return { state: { ...state, excessRuns: 0, excessSinceMs: null, calmRuns, episode } };
   }

@@ -84,6 +84,37 @@ describe('spend anomaly baseline', () => {
     );
   });
 
+  it('keeps a surge that hovers about the line one episode, and a surge after a return to normal a new one', () => {
+    const startMs = Date.UTC(2026, 10, 2);
+    const usual = 10_000_000;
+    const flat = Array.from({ length: minuteOf(8, 12, 0) }, () => usual);
+    let state: SpendAnomalyState = emptyAnomalyState();
+    flat.forEach((rate, minute) => {
+      state = observeSpendRate(state, startMs + minute * 60_000, rate).state;
+    });
+    const baseline = baselineOf(state, startMs + flat.length * 60_000);
+    const line = baseline?.line ?? 0;
+    const expected = baseline?.expected ?? 0;
+    const high = 2 * line;
+    // Under the line, so not in excess, but above the middle of expected and line: not calm either.
+    const hovering = (line + (expected + line) / 2) / 2;
+    const calm = expected;
+    const surge = [
+      ...Array.from({ length: 10 }, () => high),
+      ...Array.from({ length: 40 }, () => hovering),
+      ...Array.from({ length: 10 }, () => high),
+      ...Array.from({ length: 30 }, () => calm),
+      ...Array.from({ length: 10 }, () => high),
+    ];
+    const alerts: number[] = [];
+    surge.forEach((rate, i) => {
+      const step = observeSpendRate(state, startMs + (flat.length + i) * 60_000, rate);
+      state = step.state;
+      if (step.alert) alerts.push(i);
+    });
+    expect(alerts).toEqual([2, 92]);
+  });
+
   it('keeps its state as plain data: a replay resumed from JSON decides the same', () => {
     const tenant = syntheticTenant(9, DAYS, ARRIVALS);
     const rates = injected(tenant, minuteOf(20, 3, 0), 30, 6);
