@@ -24,8 +24,8 @@ import {
   type TenantSplit,
   tenantSeries,
 } from './support/waste-anomaly';
-import { SYNTHETIC_MODEL, syntheticTenantSeries } from './support/waste-synthetic';
 import { replayIdle } from './support/waste-idle';
+import { SYNTHETIC_MODEL, syntheticTenantSeries } from './support/waste-synthetic';
 import { readAlibabaTrace, readSharingTasks } from './support/waste-trace';
 import { UTILIZATION_MODEL } from './support/waste-utilization';
 
