@@ -70,14 +70,19 @@ export async function run(): Promise<BenchmarkResult> {
   const cutGpuSeconds = idle.noPolicy.gpuSeconds - idle.policy.gpuSeconds;
 
   const scoreSeries = (series: readonly SpendSeries[], seeds: readonly number[]) => {
+    const lookAlikes = series.map((s) => naturalLookAlikes(s, gpuPrice));
     const cases = seeds.flatMap((seed) =>
-      series.map((s) => ({ clean: s, ...injectAnomalies(s, seed, gpuPrice) })),
+      series.map((s, i) => ({
+        clean: s,
+        lookAlikes: lookAlikes[i] ?? [],
+        ...injectAnomalies(s, seed, gpuPrice),
+      })),
     );
     return {
       anomalySeeds: seeds,
       tenants: series.length,
       meanUsdPerHourByTenant: series.map((s) => usd(s.rates.reduce((a, b) => a + b, 0) / s.rates.length)),
-      naturalLookAlikes: series.reduce((sum, s) => sum + naturalLookAlikes(s, gpuPrice), 0),
+      naturalLookAlikes: lookAlikes.reduce((sum, stretches) => sum + stretches.length, 0),
       gpurentMedium: score(gpurentDetector('medium'), cases),
       gpurentLow: score(gpurentDetector('low'), cases),
       fixedThreshold: score(fixedThresholdDetector, cases),
