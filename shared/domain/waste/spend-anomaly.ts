@@ -17,10 +17,11 @@ import type { MicroUsd } from '../money';
  * the week can raise the median: the higher of the two applies, so a weekend
  * busier than the weekdays is normal. The spread stays the hour of day's:
  * 2-4 weeks (6-12 peaks with the neighbours) are too few for a steady MAD,
- * and the higher of two noisy lines is biased up (taking it cost recall in
- * the benchmark, BENCHMARKS.md "waste"). The MAD never counts under a tenth
- * of the median (both on the square-root scale) and the excess never under
- * $1/h, so a flat series is not alarmed by one more small lease.
+ * and the higher of two noisy lines is biased up (taking it cost 3-4 points
+ * of recall on two tenant families of three, BENCHMARKS.md "waste"). The
+ * MAD never counts under a tenth of the median (both on the square-root
+ * scale) and the excess never under $1/h, so a flat series is not alarmed by
+ * one more small lease.
  *
  * Episodes: `sustainRuns` runs in excess in a row open one and raise its one
  * alert; `clearRuns` calm runs in a row close it, a run being calm only when
