@@ -19,6 +19,7 @@ import { awaitsCommandId, type TaskAttempt, type TaskState } from '../../shared/
 import { LEASE_TAG, TENANT_TAG } from '../../shared/ports/compute';
 import type { LeaseRepository } from '../../shared/ports/lease-repository';
 import { type CheckpointSync, checkpointSync } from './checkpoint-sync';
+import { type DockerEngine, removeContainer } from './docker-engine';
 
 export interface SsmAgentClients {
   readonly ssm: (region: string) => SSMClient;
@@ -42,9 +43,13 @@ export interface SsmAgentOptions {
   readonly everyMs?: number | undefined;
   /** How often a running attempt's checkpoint folder is uploaded to its prefix. */
   readonly checkpointEveryMs: number;
+  /** The Docker engine tasks with an image run on; undefined: every task runs as a child process. */
+  readonly docker?: DockerEngine | undefined;
 }
 
 export interface LocalSsmAgent {
+  /** The engine tasks with an image run on, if the machine has one. */
+  readonly docker: DockerEngine | undefined;
   /** The attempt's GPURENT_CHECKPOINT_DIR: its copy of the lease's prefix, synced with moto's S3. */
   checkpointDir(commandId: string, instanceId: string): string;
   /** One round: start commands sent since the last, kill those whose instance is gone. */
@@ -58,6 +63,8 @@ interface Run {
   readonly region: string;
   readonly child: ChildProcess;
   readonly checkpoints: CheckpointSync;
+  /** The container it runs in, when the task has an image and the machine an engine. */
+  readonly containerName?: string | undefined;
   killed: boolean;
   readonly output: { stdout: string[]; stderr: string[] };
   readonly done: Promise<void>;
@@ -74,9 +81,10 @@ interface InstanceFacts {
 /**
  * Plays the SSM agent of every running instance: moto stores SendCommand but
  * never runs it. Each AWS-RunShellScript command of a task is run for real,
- * as a child process (no Docker engine here: the command runs on this
- * machine, not in the image) in a working folder of its own with the same
- * variables; its output goes to moto's CloudWatch Logs under the streams SSM
+ * as a child process in a working folder of its own with the same
+ * variables: in its image on the machine's Docker engine when it has one
+ * (without `--gpus all` unless the engine has NVIDIA's runtime), otherwise
+ * on this machine itself, not in the image; its output goes to moto's CloudWatch Logs under the streams SSM
  * names, and its status changes go onto the default bus as SSM's events, so
  * the same rule and queue carry them to the task-events handler. A command
  * whose instance is terminated is killed, as the instance's end kills it.
@@ -180,16 +188,31 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
       checkpoints,
     );
     await sync.download();
-    // The machine has no /workspace of the image's: workdir is left out, the run's folder is the cwd.
-    const script = taskScript(
-      { ...lease.task.spec, workdir: undefined },
-      {
-        tenantId,
-        attempt: attempt.attempt,
-        checkpointUri: checkpointUri(options.checkpointBucket, tenantId, leaseId),
-        runtime: 'host',
-      },
-    );
+    const engine = lease.task.spec.image === undefined ? undefined : options.docker;
+    const containerName = engine === undefined ? undefined : `gpurent-${commandId}-${instanceId}`;
+    const script =
+      engine === undefined || containerName === undefined
+        ? // The machine has no /workspace of the image's: workdir is left out, the run's folder is the cwd.
+          taskScript(
+            { ...lease.task.spec, workdir: undefined },
+            {
+              tenantId,
+              attempt: attempt.attempt,
+              checkpointUri: checkpointUri(options.checkpointBucket, tenantId, leaseId),
+              runtime: 'host',
+            },
+          )
+        : taskScript(
+            // The container sees the attempt's checkpoint folder at the same path, under the same name.
+            { ...lease.task.spec, env: { ...lease.task.spec.env, GPURENT_CHECKPOINT_DIR: checkpoints } },
+            {
+              tenantId,
+              attempt: attempt.attempt,
+              checkpointUri: checkpointUri(options.checkpointBucket, tenantId, leaseId),
+              runtime: 'container',
+              localEngine: { gpus: engine.gpus, mounts: [checkpoints], containerName },
+            },
+          );
     const child = spawn('/bin/bash', ['-c', script.join('\n')], {
       cwd: folder,
       detached: true,
@@ -210,6 +233,7 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
       region,
       child,
       checkpoints: sync,
+      containerName,
       killed: false,
       output,
       done: exited.then(async (code) => {
@@ -268,6 +292,10 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
     } catch {
       // Already gone.
     }
+    if (run.containerName !== undefined)
+      await removeContainer(run.containerName).catch((error) =>
+        console.error('local SSM agent: removing the container of a killed attempt:', error),
+      );
   }
 
   async function tick() {
@@ -334,6 +362,7 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
   if (options.everyMs !== undefined) timer = setTimeout(loop, options.everyMs);
 
   return {
+    docker: options.docker,
     checkpointDir,
     tick,
     async stop() {
