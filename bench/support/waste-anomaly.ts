@@ -86,11 +86,14 @@ export function tenantSeries(
 export const ANOMALY_KINDS = ['step', 'ramp', 'spike'] as const;
 export type AnomalyKind = (typeof ANOMALY_KINDS)[number];
 
-export interface Injected {
-  readonly kind: AnomalyKind;
+export interface Stretch {
   readonly from: number;
   /** First minute after it. */
   readonly to: number;
+}
+
+export interface Injected extends Stretch {
+  readonly kind: AnomalyKind;
 }
 
 /**
@@ -101,6 +104,34 @@ export interface Injected {
 function normalAt(series: SpendSeries, minute: number, floor: number): number {
   const days = Array.from({ length: 7 }, (_, d) => series.rates[minute - (d + 1) * DAY_MINUTES] ?? 0);
   return Math.max(floor, median(days));
+}
+
+/**
+ * Stretches of the unmodified series that already look like the weakest
+ * injected anomaly: from day 10 on (where anomalies go), at least 2 × normal
+ * over normal for 10 minutes or more, stretches less than 30 minutes apart
+ * taken as one. A detector that sees only the rate cannot tell these from an
+ * injected one, yet each of its alerts on them scores as a false positive.
+ */
+export function naturalLookAlikes(series: SpendSeries, floor: number): Stretch[] {
+  const stretches: Stretch[] = [];
+  let from: number | null = null;
+  const close = (to: number) => {
+    const last = stretches.at(-1);
+    if (from !== null && to - from >= 10) {
+      if (last !== undefined && from - last.to < 30)
+        stretches[stretches.length - 1] = { from: last.from, to };
+      else stretches.push({ from, to });
+    }
+    from = null;
+  };
+  for (let minute = 10 * DAY_MINUTES; minute < series.rates.length; minute++) {
+    const normal = normalAt(series, minute, floor);
+    if ((series.rates[minute] ?? 0) - normal >= 2 * normal) from ??= minute;
+    else close(minute);
+  }
+  close(series.rates.length);
+  return stretches;
 }
 
 /**
@@ -225,7 +256,13 @@ export interface DetectionScore {
   readonly medianDelayRuns: number | null;
   readonly delayRunsByKind: Readonly<Record<string, number | null>>;
   readonly alertsOnCleanSeries: number;
+  /** False alerts that meet a natural look-alike (`naturalLookAlikes`): not injected, but shaped like it. */
+  readonly falseOnLookAlikes: number;
 }
+
+/** The scoring's one rule: an alert speaks for a stretch when its own stretch meets it, up to an hour after. */
+const meets = (alert: ScoredAlert, stretch: Stretch) =>
+  alert.coversFrom < stretch.to + 60 && alert.at >= stretch.from;
 
 /**
  * An alert is a true positive when the stretch it speaks for meets an
@@ -235,25 +272,31 @@ export interface DetectionScore {
  */
 export function scoreDetector(
   detector: Detector,
-  cases: readonly { clean: SpendSeries; rates: Float64Array; injected: readonly Injected[] }[],
+  cases: readonly {
+    clean: SpendSeries;
+    rates: Float64Array;
+    injected: readonly Injected[];
+    lookAlikes: readonly Stretch[];
+  }[],
 ): DetectionScore {
   let injected = 0;
   let detected = 0;
   let alerts = 0;
   let truePositives = 0;
   let clean = 0;
+  let falseOnLookAlikes = 0;
   const delays: number[] = [];
   const byKind: Record<string, number[]> = {};
   for (const c of cases) {
     clean += detector(c.clean.rates, c.clean.startMs).length;
     const raised = detector(c.rates, c.clean.startMs);
     alerts += raised.length;
-    truePositives += raised.filter((a) =>
-      c.injected.some((x) => a.coversFrom < x.to + 60 && a.at >= x.from),
-    ).length;
+    const falseAlerts = raised.filter((a) => !c.injected.some((x) => meets(a, x)));
+    truePositives += raised.length - falseAlerts.length;
+    falseOnLookAlikes += falseAlerts.filter((a) => c.lookAlikes.some((s) => meets(a, s))).length;
     for (const x of c.injected) {
       injected += 1;
-      const first = raised.find((a) => a.coversFrom < x.to + 60 && a.at >= x.from);
+      const first = raised.find((a) => meets(a, x));
       if (first === undefined) continue;
       detected += 1;
       delays.push(first.at - x.from + 1);
@@ -272,5 +315,6 @@ export function scoreDetector(
       ANOMALY_KINDS.map((kind) => [kind, byKind[kind] ? median(byKind[kind] as number[]) : null]),
     ),
     alertsOnCleanSeries: clean,
+    falseOnLookAlikes,
   };
 }

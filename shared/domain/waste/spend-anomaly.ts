@@ -13,15 +13,25 @@ import type { MicroUsd } from '../money';
  * of that hour and its two neighbours, taken on square roots: spend is a sum
  * of leases that come and go, roughly compound-Poisson, whose spread grows
  * with the square root of its level, and the square root is the transform
- * that makes such a spread even (Anscombe). The hour-of-week line joins once
- * two weeks exist, and the higher of the two lines applies, so a weekend
- * busier than the weekdays is normal. The MAD never counts under a tenth of
- * the median (both on the square-root scale) and the excess never under $1/h,
- * so a flat series is not alarmed by one more small lease. `sustainRuns` runs in excess in a row open an
- * episode and raise its one alert; `clearRuns` calm runs close it. Nothing is
- * alerted before `minHistoryDays` days of the hour exist (a new tenant).
- * Medians come from the history, so a new normal (a step that stays) becomes
- * the baseline within a week, and one anomalous hour moves them little.
+ * that makes such a spread even (Anscombe). Once two weeks exist the hour of
+ * the week can raise the median: the higher of the two applies, so a weekend
+ * busier than the weekdays is normal. The spread stays the hour of day's:
+ * 2-4 weeks (6-12 peaks with the neighbours) are too few for a steady MAD,
+ * and the higher of two noisy lines is biased up (taking it cost 3-4 points
+ * of recall on two tenant families of three, BENCHMARKS.md "waste"). The
+ * MAD never counts under a tenth of the median (both on the square-root
+ * scale) and the excess never under $1/h, so a flat series is not alarmed by
+ * one more small lease.
+ *
+ * Episodes: `sustainRuns` runs in excess in a row open one and raise its one
+ * alert; `clearRuns` calm runs in a row close it, a run being calm only when
+ * its rate is back under the middle of expected and line (`clearShare`). So a
+ * surge that hovers about the line, dipping under it for half an hour but
+ * never back near normal, stays one episode: on the trace-built tenants three
+ * false alerts in five were such repeats of one surge. Nothing is alerted
+ * before `minHistoryDays` days of the hour exist (a new tenant). Medians come
+ * from the history, so a new normal (a step that stays) becomes the baseline
+ * within a week, and one anomalous hour moves them little.
  * O(1) per run; at an hour's turn O(history) to recompute the line.
  */
 export const ANOMALY_SENSITIVITIES = ['low', 'medium', 'high'] as const;
@@ -40,8 +50,10 @@ export interface AnomalyParams {
   readonly sensitivity: AnomalySensitivity;
   /** Runs in excess in a row before the alert: 3 (a minute each). */
   readonly sustainRuns: number;
-  /** Runs back under the line in a row that end an episode. */
+  /** Calm runs in a row that end an episode. */
   readonly clearRuns: number;
+  /** A run is calm at or under expected + this share of (line - expected): hysteresis, so one surge is one episode. */
+  readonly clearShare: number;
   readonly minHistoryDays: number;
   readonly dayHistory: number;
   readonly weekHistory: number;
@@ -55,6 +67,7 @@ export const DEFAULT_ANOMALY_PARAMS: AnomalyParams = {
   sensitivity: 'medium',
   sustainRuns: 3,
   clearRuns: 30,
+  clearShare: 0.5,
   minHistoryDays: 7,
   dayHistory: 14,
   weekHistory: 4,
@@ -118,10 +131,15 @@ function median(values: readonly number[]): number {
     : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
-function lineOf(values: readonly number[], params: AnomalyParams): { expected: number; line: number } {
+/** Median and floored MAD of peaks, on the square-root scale. */
+function rootStats(values: readonly number[], params: AnomalyParams): { center: number; spread: number } {
   const roots = values.map(Math.sqrt);
   const center = median(roots);
   const spread = Math.max(median(roots.map((v) => Math.abs(v - center))), params.minSpreadShare * center);
+  return { center, spread };
+}
+
+function lineAt(center: number, spread: number, params: AnomalyParams): { expected: number; line: number } {
   const z = Z_BY_SENSITIVITY[params.sensitivity];
   const expected = center ** 2;
   const line = (center + (z / MAD_TO_SIGMA) * spread) ** 2;
@@ -140,11 +158,11 @@ export function baselineOf(
 ): { expected: number; line: number } | null {
   const day = hourOfDay(hourStartMs);
   if ((state.byHourOfDay[day] ?? []).length < params.minHistoryDays) return null;
-  const daily = lineOf(around(state.byHourOfDay, day), params);
+  const daily = rootStats(around(state.byHourOfDay, day), params);
   const week = hourOfWeek(hourStartMs);
-  if ((state.byHourOfWeek[week] ?? []).length < 2) return daily;
-  const weekly = lineOf(around(state.byHourOfWeek, week), params);
-  return weekly.line > daily.line ? weekly : daily;
+  const weekly =
+    (state.byHourOfWeek[week] ?? []).length < 2 ? 0 : median(around(state.byHourOfWeek, week).map(Math.sqrt));
+  return lineAt(Math.max(daily.center, weekly), daily.spread, params);
 }
 
 const pushed = (slots: readonly (readonly number[])[], index: number, value: number, keep: number) =>
@@ -168,6 +186,12 @@ function rolledOver(state: SpendAnomalyState, hourStartMs: number, params: Anoma
   };
 }
 
+/** Back near normal: at or under `clearShare` of the way from expected to the line (always, without a baseline). */
+function isCalm(state: SpendAnomalyState, rate: MicroUsd, params: AnomalyParams): boolean {
+  if (state.line === null || state.expected === null) return true;
+  return rate <= state.expected + params.clearShare * (state.line - state.expected);
+}
+
 /**
  * One metering run's spend rate (what the series' running instances cost per
  * hour at `atMs`) through the detector: the new state, and the alert when this
@@ -184,7 +208,7 @@ export function observeSpendRate(
   state = { ...state, hourPeak: Math.max(state.hourPeak, rateMicroUsdPerHour) };
   const excess = state.line !== null && rateMicroUsdPerHour > state.line;
   if (!excess) {
-    const calmRuns = state.calmRuns + 1;
+    const calmRuns = isCalm(state, rateMicroUsdPerHour, params) ? state.calmRuns + 1 : 0;
     const episode = state.episode !== null && calmRuns >= params.clearRuns ? null : state.episode;
     return { state: { ...state, excessRuns: 0, excessSinceMs: null, calmRuns, episode } };
   }

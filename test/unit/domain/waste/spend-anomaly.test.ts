@@ -41,6 +41,7 @@ function injected(tenant: SyntheticTenant, from: number, minutes: number, factor
 }
 
 const SEEDS = [1, 2, 3, 4, 5];
+const USD = 1_000_000;
 /** About 50 leases running at once on average; much smaller tenants are noisier (see BENCHMARKS.md). */
 const ARRIVALS = 0.2;
 
@@ -82,6 +83,62 @@ describe('spend anomaly baseline', () => {
     expect(baselineOf(state, noon)?.expected).toBeGreaterThan(
       2 * (before?.expected ?? Number.POSITIVE_INFINITY),
     );
+  });
+
+  it('lets the hour of the week raise the median but not widen the spread', () => {
+    // Saturday 2026-11-07 12:00 UTC is hour of week 5 x 24 + 12 = 132 (hour 0 is Monday 00:00).
+    const saturdayNoon = Date.UTC(2026, 10, 7, 12);
+    const flat = emptyAnomalyState();
+    const byHourOfDay = flat.byHourOfDay.map(() => Array.from({ length: 14 }, () => 100 * USD));
+    const week = (values: readonly number[]) =>
+      flat.byHourOfWeek.map((slot, hour) => (hour >= 131 && hour <= 133 ? values : slot));
+    const z = 3.5 / 0.6745;
+    const line = (root: number) => ((root + z) * 1000) ** 2;
+    // Daily peaks all $100/h: median 10,000 on the square-root scale, MAD 0, floored at a tenth of it.
+    const daily = baselineOf({ byHourOfDay, byHourOfWeek: flat.byHourOfWeek }, saturdayNoon);
+    expect(daily?.expected).toBe(100 * USD);
+    expect(daily?.line).toBeCloseTo(line(10), 0);
+    // Busy Saturdays ($400/h in two weeks, or noisy about it): the median doubles, the spread stays the daily one.
+    const busy = baselineOf({ byHourOfDay, byHourOfWeek: week([400 * USD, 400 * USD]) }, saturdayNoon);
+    expect(busy?.expected).toBe(400 * USD);
+    expect(busy?.line).toBeCloseTo(line(20), 0);
+    const noisy = baselineOf({ byHourOfDay, byHourOfWeek: week([100 * USD, 900 * USD]) }, saturdayNoon);
+    expect(noisy?.expected).toBe(400 * USD);
+    expect(noisy?.line).toBeCloseTo(line(20), 0);
+    // Quiet Saturdays never lower the weekday baseline, and one week is not yet a weekly history.
+    expect(baselineOf({ byHourOfDay, byHourOfWeek: week([4 * USD, 4 * USD]) }, saturdayNoon)).toEqual(daily);
+    expect(baselineOf({ byHourOfDay, byHourOfWeek: week([900 * USD]) }, saturdayNoon)).toEqual(daily);
+  });
+
+  it('keeps a surge that hovers about the line one episode, and a surge after a return to normal a new one', () => {
+    const startMs = Date.UTC(2026, 10, 2);
+    const usual = 10_000_000;
+    const flat = Array.from({ length: minuteOf(8, 12, 0) }, () => usual);
+    let state: SpendAnomalyState = emptyAnomalyState();
+    flat.forEach((rate, minute) => {
+      state = observeSpendRate(state, startMs + minute * 60_000, rate).state;
+    });
+    const baseline = baselineOf(state, startMs + flat.length * 60_000);
+    const line = baseline?.line ?? 0;
+    const expected = baseline?.expected ?? 0;
+    const high = 2 * line;
+    // Under the line, so not in excess, but above the middle of expected and line: not calm either.
+    const hovering = (line + (expected + line) / 2) / 2;
+    const calm = expected;
+    const surge = [
+      ...Array.from({ length: 10 }, () => high),
+      ...Array.from({ length: 40 }, () => hovering),
+      ...Array.from({ length: 10 }, () => high),
+      ...Array.from({ length: 30 }, () => calm),
+      ...Array.from({ length: 10 }, () => high),
+    ];
+    const alerts: number[] = [];
+    surge.forEach((rate, i) => {
+      const step = observeSpendRate(state, startMs + (flat.length + i) * 60_000, rate);
+      state = step.state;
+      if (step.alert) alerts.push(i);
+    });
+    expect(alerts).toEqual([2, 92]);
   });
 
   it('keeps its state as plain data: a replay resumed from JSON decides the same', () => {
