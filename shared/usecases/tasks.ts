@@ -1,4 +1,5 @@
 import type { LeaseView } from '../domain/lease';
+import { attemptComment } from '../domain/tasks/attempt-command';
 import {
   CHECKPOINT_CREDENTIALS_SECONDS,
   CHECKPOINT_REFRESH_COMMENT,
@@ -8,7 +9,6 @@ import {
   checkpointSessionPolicy,
 } from '../domain/tasks/checkpoint-access';
 import { type CommandInvocationEvent, commandPhase } from '../domain/tasks/command-events';
-import { attemptComment } from '../domain/tasks/attempt-command';
 import { checkpointUri } from '../domain/tasks/log-streams';
 import { taskScript } from '../domain/tasks/script';
 import {

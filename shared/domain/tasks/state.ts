@@ -75,7 +75,12 @@ export type TaskEvent =
 
 export type TaskEffect =
   /** `takeOver`: the claim's sender is gone; a command it may have sent is adopted instead of a second one. */
-  | { readonly kind: 'send'; readonly attempt: number; readonly instanceId: string; readonly takeOver?: boolean }
+  | {
+      readonly kind: 'send';
+      readonly attempt: number;
+      readonly instanceId: string;
+      readonly takeOver?: boolean;
+    }
   | { readonly kind: 'cancel'; readonly commandId: string; readonly instanceId: string }
   /** onExit release: release the lease, billing to the task's end. */
   | { readonly kind: 'release'; readonly atMs: number };

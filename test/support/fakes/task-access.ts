@@ -53,7 +53,8 @@ export class FakeTaskRunner implements TaskRunner {
   }
 
   async sentWith(target: TaskTarget, comment: string) {
-    return this.sent.find((s) => s.target.instanceId === target.instanceId && s.comment === comment)?.commandId;
+    return this.sent.find((s) => s.target.instanceId === target.instanceId && s.comment === comment)
+      ?.commandId;
   }
 
   async cancel(target: TaskTarget, commandId: string) {
