@@ -660,6 +660,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/quota": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's quota in force and its use
+         * @description The tenant's own quota (or the default when an admin set none), and the GPUs and hourly spend it has admitted now.
+         */
+        get: operations["getQuota"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/tenants/{tenantId}/quota": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Admin: a tenant's quota in force and its use
+         * @description The tenant's own quota, or the default when none is set, and what it runs now.
+         */
+        get: operations["getTenantQuota"];
+        /**
+         * Admin: set a tenant's quota
+         * @description Concurrent GPUs, the sum of hourly prices, optional caps per rental mode and the weight in fair share. Leases that would exceed it wait in the queue. Nothing is stored on a 400.
+         */
+        put: operations["putTenantQuota"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1653,6 +1697,44 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        QuotaRequest: {
+            maxGpus: number;
+            maxHourlyUsd: number;
+            maxGpusByMode?: {
+                "on-demand"?: number;
+                reserved?: number;
+                spot?: number;
+            };
+            /** @description Default: 1. */
+            weight?: number;
+        };
+        TenantQuota: {
+            tenantId: string;
+            quota: {
+                maxGpus: number;
+                maxHourlyUsd: number;
+                maxGpusByMode?: {
+                    "on-demand"?: number;
+                    reserved?: number;
+                    spot?: number;
+                };
+                /** @default 1 */
+                weight: number;
+            };
+            /** @description True when no admin set a quota for the tenant: the configured default applies */
+            isDefault: boolean;
+            /** @description What the tenant runs now, as its quota counts it */
+            usage: {
+                /** @description GPUs admitted and not released */
+                gpus: number;
+                /** @description Sum of the hourly prices of what was admitted */
+                hourlyUsd: number;
+                /** @description GPUs by rental mode */
+                gpusByMode: {
+                    [key: string]: number;
+                };
+            };
         };
         Error: {
             error: {
@@ -4148,6 +4230,148 @@ export interface operations {
             };
             /** @description WARM_POOL_NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getQuota: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The quota and its use */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantQuota"];
+                };
+            };
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTenantQuota: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant the quota is for */
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The quota and its use */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantQuota"];
+                };
+            };
+            /** @description INVALID_TENANT_ID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description ADMIN_REQUIRED: the token is not in the admin group */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putTenantQuota: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant the quota is for */
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuotaRequest"];
+            };
+        };
+        responses: {
+            /** @description The quota now in force and its use */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantQuota"];
+                };
+            };
+            /** @description VALIDATION_FAILED, INVALID_JSON, BODY_REQUIRED or INVALID_TENANT_ID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description ADMIN_REQUIRED: the token is not in the admin group */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
