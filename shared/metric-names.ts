@@ -27,6 +27,7 @@ export const METRIC_NAMES = {
 /** What each lease command can come to, by command: the lease worker counts each as `<type>-<outcome>`. */
 export interface CommandOutcomes {
   provision: ProvisionOutcome;
+  start: ProvisionOutcome;
   release: ReleaseOutcome;
   expire: Awaited<ReturnType<typeof expireLease>>;
   replace: ReplaceOutcome;

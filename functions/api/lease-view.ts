@@ -1,4 +1,4 @@
-import type { LeaseInstance, LeaseView } from '../../shared/domain/lease';
+import type { LeaseInstance, LeaseQueueState, LeaseView } from '../../shared/domain/lease';
 import { microToUsd } from '../../shared/domain/money';
 import { priceInForce } from '../../shared/domain/price-changes';
 import type { PriceChangesOf } from '../../shared/usecases/price-history';
@@ -39,6 +39,13 @@ function instanceBody(instance: LeaseInstance, pricing: LeasePricing | undefined
     costUsd: microToUsd(instance.billedMicroUsd),
   };
 }
+
+const queueBody = (queue: LeaseQueueState) => ({
+  reason: queue.reason,
+  position: queue.position,
+  estimatedStartAt: queue.estimatedStartAtMs === null ? undefined : iso(queue.estimatedStartAtMs),
+  estimateBasis: queue.estimateBasis,
+});
 
 /**
  * The API's shape of a lease: metered cost so far, exact in micro-dollars and
@@ -83,5 +90,8 @@ export function leaseBody(lease: LeaseView, pricing?: LeasePricing) {
     costUsd: microToUsd(costMicroUsd),
     instances: lease.instances.map((instance) => instanceBody(instance, pricing)),
     task: lease.task && taskBody(lease.task, pricing?.nowMs),
+    priority: lease.priority,
+    maxWaitMinutes: lease.maxWaitMinutes,
+    queue: lease.status === 'QUEUED' && lease.queue ? queueBody(lease.queue) : undefined,
   };
 }

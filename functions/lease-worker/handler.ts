@@ -42,10 +42,12 @@ const done = <Type extends LeaseCommand['type']>(type: Type, outcome: CommandOut
 async function dispatch(command: LeaseCommand): Promise<{ outcome: string; metric: string }> {
   const { tenantId, leaseId } = command;
   switch (command.type) {
-    case 'provision': {
+    // start: a lease admission let in after it waited; provisioned the same way.
+    case 'provision':
+    case 'start': {
       const outcome = await provisionLease(controlPlane, tenantId, leaseId);
       if (outcome === 'running') await startTaskOnLease(controlPlane, tenantId, leaseId);
-      return done('provision', outcome);
+      return done(command.type, outcome);
     }
     case 'release':
       // The task stops first (STOPPED), then the instances go.

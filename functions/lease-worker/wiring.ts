@@ -1,9 +1,11 @@
+import { defaultTenantQuota } from '../../shared/lambda/admission';
 import { idempotencyStore } from '../../shared/lambda/idempotency';
 import { leaseExpiryCancel } from '../../shared/lambda/lease-expiry';
 import { domainEventPublisher, leaseCommandQueue, warmPoolFillRequests } from '../../shared/lambda/messaging';
 import { ec2Compute, placementSettings } from '../../shared/lambda/placement';
 import type { Wiring } from '../../shared/lambda/port-factory';
 import {
+  admissionStore,
   commitmentRepository,
   imageRepository,
   leaseRepository,
@@ -41,5 +43,8 @@ export const leaseWorkerWiring = {
   now: wallClock(),
   // Starts a lease's task once it runs, stops it before a release, moves it to a replacement.
   tasks: taskRunning(),
+  // Admission: a lease joins the queue before it launches; ends give back what it held and run a pass.
+  admission: admissionStore('readWrite'),
+  defaultQuota: defaultTenantQuota(),
   idempotency: idempotencyStore(),
 } satisfies Wiring;

@@ -1,3 +1,4 @@
+import type { CapacityShortfall } from '../domain/admission/capacity';
 import type { ImageVersion } from '../domain/images';
 import type { LeaseInstance, LeasePlacement, LeaseView, RentalMode } from '../domain/lease';
 import type { MicroUsd } from '../domain/money';
@@ -5,8 +6,9 @@ import { choosePool, type Pool, poolKey, withCapacityFailure } from '../domain/p
 import { chooseRentalMode, type ModeDecision } from '../domain/rental-mode';
 import type { ReservableLease } from '../domain/reservations';
 import type { WarmMachine } from '../domain/warm-pools/machine';
-import { CapacityUnavailableError, type ComputeInstance } from '../ports/compute';
+import { AccountQuotaExceededError, CapacityUnavailableError, type ComputeInstance } from '../ports/compute';
 import type { TransitionChanges } from '../ports/lease-repository';
+import { admitOrQueue, freeAdmission, queueRefused } from './admission/queue';
 import type { Provisioning } from './dependencies';
 import { imageForLaunch } from './images';
 import { heldInstances, toLeaseInstances, unrecordedInstances } from './lease-instances';
@@ -16,7 +18,7 @@ import { completeRelease, endInstances } from './release-lease';
 import { claimSlots, type ReservedOptions, reservableLease, reservedOptions } from './reserved-slots';
 import { forgetStartedMachines, startWarmMachines } from './warm-start';
 
-export type ProvisionOutcome = 'running' | 'failed' | 'released' | 'not-pending' | 'missing';
+export type ProvisionOutcome = 'running' | 'queued' | 'failed' | 'released' | 'not-pending' | 'missing';
 
 /**
  * Launches the lease's instances and marks it RUNNING. Idempotent without help
@@ -32,6 +34,9 @@ export async function provisionLease(
   const lease = await deps.leases.get(tenantId, leaseId);
   if (!lease) return 'missing';
   if (lease.status !== 'PENDING') return 'not-pending';
+  const admission = await admitOrQueue(deps, lease);
+  if (admission === 'queued') return 'queued';
+  if (admission === 'ended') return 'not-pending';
 
   const filled = await fillMissingGpus(deps, lease, (reserved, missing) =>
     chooseRentalMode({
@@ -41,7 +46,10 @@ export async function provisionLease(
       freeReservedGpus: reserved.freeReservedGpus,
     }),
   );
-  if ('failure' in filled) return failLease(deps, lease, 'PENDING', filled.failure);
+  if ('failure' in filled) {
+    if (filled.shortfall && (await queueRefused(deps, lease, filled.shortfall))) return 'queued';
+    return failLease(deps, lease, 'PENDING', filled.failure);
+  }
   const placement: LeasePlacement = {
     ...filled.placement,
     start: filled.placement.start ?? 'cold',
@@ -74,6 +82,16 @@ export function placed(placement: LeasePlacement): TransitionChanges {
   return placement.instanceType === '' ? { placement } : { placement, instanceType: placement.instanceType };
 }
 
+/**
+ * Why nothing was launched; `shortfall` when pools refused for lack of room
+ * (every refusal the account's vCPU quota: `account-quota`), so the lease can
+ * wait for room instead of failing.
+ */
+export interface PlacementFailure {
+  readonly failure: string;
+  readonly shortfall?: CapacityShortfall | undefined;
+}
+
 /** Decides the mode for the GPUs still missing, given what reserved commitments could carry. */
 export type MissingGpusDecision = (reserved: ReservedOptions, missing: ReservableLease) => ModeDecision;
 
@@ -87,7 +105,7 @@ export async function fillMissingGpus(
   deps: Provisioning,
   lease: LeaseView,
   decide: MissingGpusDecision,
-): Promise<{ placement: LeasePlacement } | { failure: string }> {
+): Promise<{ placement: LeasePlacement } | PlacementFailure> {
   const adopted = await unrecordedInstances(deps, lease.leaseId, lease.instances);
   const kept = heldInstances(lease.instances);
   const ownedGpus = [...kept, ...adopted].reduce(
@@ -169,7 +187,7 @@ async function placeAndLaunch(
     readonly reservedPools: readonly Pool[];
     readonly image: ImageVersion | undefined;
   },
-): Promise<Launched | { failure: string }> {
+): Promise<Launched | PlacementFailure> {
   const { instanceTypes, regions, reservedPools, image } = where;
   const { gpus } = missing;
   const modes: RentalMode[] =
@@ -181,6 +199,7 @@ async function placeAndLaunch(
     ...(modes.includes('reserved') ? reservedPools.filter((pool) => regions.includes(pool.region)) : []),
   ];
   const refused: string[] = [];
+  let onlyAccountQuota = true;
   const unplaceable: string[] = [];
   for (const mode of modes) {
     for (;;) {
@@ -206,6 +225,7 @@ async function placeAndLaunch(
       if (commitmentId && (await claimSlots(deps, commitmentId, missing)) === 'no-room') {
         // Another lease took the room since the pools were read.
         pools = markRefused(deps, pools, pool);
+        onlyAccountQuota = false;
         refused.push(`${poolKey(pool)} (CommitmentFull)`);
         continue;
       }
@@ -245,12 +265,16 @@ async function placeAndLaunch(
         deps.metrics.launchFailed(error.mode, error.code);
         if (commitmentId) await deps.commitments.release(commitmentId, lease.leaseId);
         pools = markRefused(deps, pools, pool);
+        onlyAccountQuota &&= error instanceof AccountQuotaExceededError;
         refused.push(`${poolKey(pool)} (${error.code})`);
       }
     }
   }
-  const refusals = refused.length > 0 ? `every allowed pool refused: ${refused.join(', ')}; ` : '';
-  return { failure: `${refusals}${unplaceable.join('; ')}` };
+  if (refused.length === 0) return { failure: unplaceable.join('; ') };
+  return {
+    failure: `every allowed pool refused: ${refused.join(', ')}; ${unplaceable.join('; ')}`,
+    shortfall: onlyAccountQuota ? 'account-quota' : 'capacity',
+  };
 }
 
 /** The pool refused: it sits out its back-off here and in the container's unavailable-offerings cache. */
@@ -292,5 +316,6 @@ export async function failLease(
     if (lease.expiresAtMs !== undefined) await deps.expiry.cancel(leaseId);
     await deps.events.publish([{ type: 'LeaseFailed', tenantId, detail: { leaseId, reason } }]);
   }
+  await freeAdmission(deps, leaseId);
   return 'failed';
 }

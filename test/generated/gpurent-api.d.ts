@@ -762,6 +762,10 @@ export interface components {
                 /** @description Minutes a restart from checkpoint costs (default 5) */
                 restartMinutes?: number;
             };
+            /** @description 0-1000: orders the tenant's own waiting leases, highest first (never against other tenants). Default: 500. */
+            priority?: number;
+            /** @description How long the lease may wait in the admission queue; past it: FAILED with QUEUE_TIMEOUT. Default: 60. */
+            maxWaitMinutes?: number;
         };
         Instance: {
             instanceId: string;
@@ -797,7 +801,7 @@ export interface components {
         Lease: {
             leaseId: string;
             /** @enum {string} */
-            status: "PENDING" | "RUNNING" | "RELEASING" | "RELEASED" | "FAILED" | "INTERRUPTED";
+            status: "PENDING" | "QUEUED" | "RUNNING" | "RELEASING" | "RELEASED" | "FAILED" | "INTERRUPTED";
             /** @enum {string} */
             workload: "training" | "inference" | "batch";
             /** @description Whole GPUs, or 0.125, 0.25 or 0.5 of one GPU */
@@ -845,6 +849,27 @@ export interface components {
             costUsd: number;
             instances: components["schemas"]["Instance"][];
             task?: components["schemas"]["Task"];
+            /** @description 0-1000: the order of the tenant's own waiting leases */
+            priority?: number;
+            /** @description How long it may wait for admission */
+            maxWaitMinutes?: number;
+            /** @description While QUEUED: where the lease stands in the admission queue */
+            queue?: {
+                /**
+                 * @description Why it waits: its tenant's quota, no capacity in any allowed pool, or the account's EC2 vCPU quota
+                 * @enum {string}
+                 */
+                reason: "quota" | "capacity" | "account-quota";
+                /** @description 1 = the next to be admitted */
+                position: number;
+                /**
+                 * Format: date-time
+                 * @description Absent when no release known now lets it in before maxWaitMinutes
+                 */
+                estimatedStartAt?: string;
+                /** @description What the estimate rests on: fits-now, lease-expiry, declared-runtime, history:tenant-workload, history:workload, default (an hour per lease), outlived-history, after-refusal (EC2 refused it; tried again after the back-off), times-out or no-known-release */
+                estimateBasis: string;
+            };
         };
         /** @description The lease's task: what runs on it and where it is (WAITING for the machine until it runs) */
         Task: {
@@ -1285,7 +1310,7 @@ export interface components {
             members: {
                 leaseId: string;
                 /** @enum {string} */
-                status: "PENDING" | "RUNNING" | "RELEASING" | "RELEASED" | "FAILED" | "INTERRUPTED";
+                status: "PENDING" | "QUEUED" | "RUNNING" | "RELEASING" | "RELEASED" | "FAILED" | "INTERRUPTED";
                 /** @enum {string} */
                 mode: "on-demand" | "reserved" | "spot";
                 /** @description Within its warm-up: never removed, metrics not judged */

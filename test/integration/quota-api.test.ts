@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { LOCAL_DEFAULT_QUOTA } from '../../local/environment';
 import { type Harness, startHarness } from '../support/harness';
 
 let h: Harness;
@@ -17,7 +18,7 @@ describe('quota routes on the real API handler and the admission table', () => {
     expect(own.status).toBe(200);
     expect(own.body).toEqual({
       tenantId: 'fresh',
-      quota: { maxGpus: 8, maxHourlyUsd: 100, weight: 1 },
+      quota: { ...LOCAL_DEFAULT_QUOTA, weight: 1 },
       isDefault: true,
       usage: { gpus: 0, hourlyUsd: 0, gpusByMode: {} },
     });

@@ -21,6 +21,14 @@ export interface WaitingLease {
   readonly maxWaitMinutes: number;
   /** The task's declared `maxRuntimeMinutes` (or the lease's duration): it ends by then once started. */
   readonly maxRuntimeMinutes?: number | undefined;
+  /** When the lease is released on its own (its expiry), once it runs. */
+  readonly expiresAtMs?: number | undefined;
+  /**
+   * EC2 refused it after admission (no capacity in any allowed pool, or the
+   * account's vCPU quota): it sits out passes until `atMs` (the refused pools'
+   * back-off), and waits for that reason meanwhile.
+   */
+  readonly refused?: { readonly atMs: number; readonly reason: CapacityShortfall } | undefined;
 }
 
 /**

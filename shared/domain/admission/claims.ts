@@ -72,6 +72,8 @@ export interface AdmissionClaim {
   readonly zone?: string | undefined;
   /** The pool it takes from, when admission knows one for it (else EC2 is the judge). */
   readonly pool?: { readonly key: string; readonly units: number } | undefined;
+  /** When the pass admitted it: its start, for the wait estimates of the leases behind it. */
+  readonly admittedAtMs?: number | undefined;
 }
 
 /** The claim of an admitted lease on the pools known now (the pool the pure pass charged it to). */

@@ -1,6 +1,7 @@
 import type { Quota } from '../../domain/admission/quota';
 import { NO_USAGE, type TenantUsage } from '../../domain/admission/tenant-ledger';
 import type { AdmissionStore } from '../../ports/admission-store';
+import { type AdmissionControl, admitQueued } from './queue';
 
 export interface QuotaDeps {
   readonly admission: AdmissionStore;
@@ -26,8 +27,13 @@ export async function tenantQuota(deps: QuotaDeps, tenantId: string): Promise<Te
   };
 }
 
-/** Stores the tenant's own quota; a raised quota may let waiting leases in. */
-export async function setTenantQuota(deps: QuotaDeps, tenantId: string, quota: Quota): Promise<TenantQuota> {
+/** Stores the tenant's own quota, then runs a pass: a raised quota may let waiting leases in. */
+export async function setTenantQuota(
+  deps: AdmissionControl,
+  tenantId: string,
+  quota: Quota,
+): Promise<TenantQuota> {
   await deps.admission.putQuota(tenantId, quota);
+  await admitQueued(deps);
   return tenantQuota(deps, tenantId);
 }

@@ -50,18 +50,22 @@ describe('provisioning a lease when EC2 refuses capacity', () => {
     expect(stored?.instances.map((i) => i.mode)).toEqual(['on-demand']);
   });
 
-  it('fails the lease, launching nothing, when every allowed pool refused', async () => {
+  // #19: no room in any allowed pool queues the lease (it used to fail), launching nothing.
+  it('queues the lease for capacity, launching nothing, when every allowed pool refused', async () => {
     const plane = fakeControlPlane();
     plane.compute.insufficientCapacity({ mode: 'on-demand', instanceType: 'g5.xlarge' });
     const lease = await requestLease(plane);
 
-    expect(await provisionLease(plane, TENANT, lease.leaseId)).toBe('failed');
+    expect(await provisionLease(plane, TENANT, lease.leaseId)).toBe('queued');
 
     const stored = plane.leases.peek(TENANT, lease.leaseId);
-    expect(stored?.status).toBe('FAILED');
-    expect(stored?.failureReason).toMatch(/^every allowed pool refused: .*us-west-2a/);
+    expect(stored?.status).toBe('QUEUED');
+    expect(stored?.queue).toMatchObject({ reason: 'capacity', position: 1, estimateBasis: 'after-refusal' });
     expect(plane.compute.live()).toEqual([]);
-    expect(plane.events.ofType('LeaseFailed').map((e) => e.detail.leaseId)).toEqual([lease.leaseId]);
+    expect(plane.events.ofType('LeaseFailed')).toEqual([]);
+    expect(plane.events.ofType('LeaseQueued').map((e) => e.detail.leaseId)).toEqual([lease.leaseId]);
+    // What admission gave it is given back while it waits.
+    expect((await plane.admission.tenant(TENANT))?.usage.gpus).toBe(0);
   });
 
   it('skips a pool that refused lately in this container without asking EC2 again', async () => {
