@@ -22,6 +22,7 @@ const BENCHMARKS: Record<string, () => Promise<BenchmarkModule>> = {
   waste: () => import('./waste'),
   deadlines: () => import('./deadlines'),
   tasks: () => import('./tasks'),
+  'warm-start': () => import('./warm-start'),
 };
 
 const RESULTS_PATH = resolve(REPO_ROOT, 'bench/results.json');

@@ -11,6 +11,7 @@ import {
 import { DEFAULT_USAGE_GROUPING, USAGE_GROUPINGS } from '../shared/domain/usage';
 import { MAX_WARM_POOL_SIZE } from '../shared/domain/warm-pools/pool';
 import { IDLE_ACTIONS } from '../shared/domain/waste/idle-policy';
+import { ANOMALY_SENSITIVITIES } from '../shared/domain/waste/spend-anomaly';
 import { type BudgetSetOptions, budgetList, budgetRemove, budgetSet, budgetShow } from './budgets';
 import type { CliIo, OutputOptions } from './common';
 import { usageError } from './errors';
@@ -38,6 +39,7 @@ import { leaseMetrics, type MetricsOptions } from './metrics';
 import { type QuotaSetOptions, quotaSet, quotaShow, quotaShowFor } from './quota';
 import { type AuditOptions, auditReport, type ProfileOptions, profile } from './reports';
 import { type RunOptions, run } from './run';
+import { type AnomaliesSetOptions, anomaliesSet, anomaliesShow } from './spend-anomalies';
 import { type SshOptions, ssh } from './ssh';
 import { type UsageExportOptions, type UsageOptions, usage, usageExport } from './usage';
 import { VERSION } from './version';
@@ -172,6 +174,24 @@ export function createProgram(io: CliIo): Command {
     .option('--exempt-projects <list>', 'comma-separated projects never acted on')
     .addOption(json())
     .action((options: IdlePolicySetOptions) => idlePolicySet(options, io));
+
+  const anomalies = program
+    .command('anomalies')
+    .description('spend-anomaly alerts: on or off, and how sensitive, for the tenant and each project')
+    .addOption(json())
+    .action((options: OutputOptions) => anomaliesShow(options, io));
+  anomalies
+    .command('set')
+    .description("set the tenant's spend-anomaly settings, or a project's with --project")
+    .option('--project <name>', "a project's own settings (default: the tenant's)")
+    .addOption(
+      new Option('--sensitivity <level>', 'how far above normal alerts (default medium)').choices(
+        ANOMALY_SENSITIVITIES,
+      ),
+    )
+    .option('--off', 'no spend-anomaly alerts for this scope')
+    .addOption(json())
+    .action((options: AnomaliesSetOptions) => anomaliesSet(options, io));
 
   program
     .command('metrics')

@@ -23,6 +23,8 @@ import { type Schedules, startSchedules } from './runtime/schedules';
 import { startSqsPoller } from './runtime/sqs-poller';
 import { type LocalSsmAgent, startLocalSsmAgent } from './runtime/ssm-agent';
 import { LocalTokenIssuer } from './runtime/tokens';
+import { type LocalWarmMachineInit, startLocalWarmMachineInit } from './runtime/warm-machine-init';
+import { defineLocalWarmPool, type LocalWarmPool } from './warm-pool';
 
 export interface LocalStackOptions {
   /** Port of the local HTTP API; 0 picks a free one. */
@@ -38,6 +40,8 @@ export interface LocalStackOptions {
   readonly printAlerts?: (text: string) => void;
   /** How busy the simulated GPUs are (the GPU load schedule publishes it every minute). @default idle */
   readonly gpuLoad?: GpuLoadModel;
+  /** A warm pool to keep in the home region (GPURENT_WARM_POOL). @default none */
+  readonly warmPool?: LocalWarmPool;
 }
 
 export interface LocalStack {
@@ -51,6 +55,8 @@ export interface LocalStack {
   readonly expiries: OneTimeSchedules;
   /** The stand-in of the instances' SSM agent: runs tasks' commands as child processes. */
   readonly tasks: LocalSsmAgent;
+  /** The stand-in of warm machines' user data: tags running warm machines ready. */
+  readonly warmInit: LocalWarmMachineInit;
   stop(): Promise<void>;
 }
 
@@ -84,6 +90,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       audit,
       interruptions,
       taskEvents,
+      warmPoolFiller,
     ] = await Promise.all([
       import('../functions/api/handler'),
       import('../functions/lease-worker/handler'),
@@ -94,7 +101,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       import('../functions/audit/handler'),
       import('../functions/interruption-handler/handler'),
       import('../functions/task-events/handler'),
+      import('../functions/warm-pool-filler/handler'),
     ]);
+    if (options.warmPool) await defineLocalWarmPool(env, region, options.warmPool);
     const telemetry = { ec2: new EC2Client({}), cloudWatch: new CloudWatchClient({}) };
     const gpuLoad = options.gpuLoad ?? { kind: 'idle' };
 
@@ -115,6 +124,16 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         env[QUEUES.meteringWork.envVar] ?? '',
         async (event, context) => (await metering.handler(event, context)) as SQSBatchResponse,
         { functionName: 'gpurent-metering', region, timeoutMs: 50_000 },
+      ),
+      // A lease took a warm machine: the filler launches its successor.
+      startSqsPoller(
+        sqs,
+        env[QUEUES.warmPoolFill.envVar] ?? '',
+        async (event, context) => {
+          await warmPoolFiller.handler(event, context);
+          return undefined;
+        },
+        { functionName: 'gpurent-warm-pool-filler', region, timeoutMs: 60_000 },
       ),
     ];
     // EC2's events reach their queue through moto's EventBridge rules, so that queue is moto's.
@@ -152,6 +171,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       workRoot,
       everyMs: SSM_AGENT_POLL_MS,
     });
+    const warmInit = startLocalWarmMachineInit({
+      ec2: (r) => ec2Client(agentClients, r),
+      regions: LOCAL_GPU_REGIONS,
+      everyMs: SSM_AGENT_POLL_MS,
+    });
     const schedules = startSchedules(
       [
         {
@@ -164,6 +188,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         { name: 'gpurent-reconciler', everyMs: 5 * MINUTE_MS, handler: reconciler.handler },
         { name: 'gpurent-budget-evaluator', everyMs: 5 * MINUTE_MS, handler: budgetEvaluator.handler },
         { name: 'gpurent-scaling-evaluator', everyMs: MINUTE_MS, handler: scalingEvaluator.handler },
+        { name: 'gpurent-warm-pool-filler', everyMs: MINUTE_MS, handler: warmPoolFiller.handler },
         {
           // Plays the CloudWatch agent of every running instance.
           name: 'gpurent-gpu-load',
@@ -203,10 +228,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       schedules,
       expiries,
       tasks,
+      warmInit,
       async stop() {
         schedules.stop();
         expiries.stop();
         await tasks.stop();
+        await warmInit.stop();
         agentLogs.destroy();
         await rm(workRoot, { recursive: true, force: true });
         await Promise.all([...pollers.map((poller) => poller.stop()), alertFeed?.stop()]);

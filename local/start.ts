@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { gpuLoadModelFromEnv } from './runtime/gpu-load-simulator';
 import { startLocalStack, writeLocalManifest } from './stack';
+import { localWarmPoolName, warmPoolFromEnv } from './warm-pool';
 
 // The SDK's notice about Node 20 support says nothing a local user can act on.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
@@ -11,9 +12,10 @@ async function main(): Promise<void> {
   const port = Number(process.env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65_535)
     throw new Error(`PORT must be a port number, got ${process.env.PORT}`);
-  console.log('Starting DynamoDB Local, fauxqs and moto_server…');
   const gpuLoad = gpuLoadModelFromEnv(process.env, Date.now());
-  const stack = await startLocalStack({ port, gpuLoad, printAlerts: (text) => console.log(text) });
+  const warmPool = warmPoolFromEnv(process.env);
+  console.log('Starting DynamoDB Local, fauxqs and moto_server…');
+  const stack = await startLocalStack({ port, gpuLoad, warmPool, printAlerts: (text) => console.log(text) });
   await writeLocalManifest(MANIFEST, stack);
   console.log(`
 gpurent is running locally.
@@ -30,7 +32,8 @@ Set a tiny budget and budget alerts print here as the topic delivers them:
   curl -s -X PUT ${stack.apiUrl}/v1/budgets/demo -H "Authorization: Bearer $TOKEN" \\
        -H 'content-type: application/json' -d '{"monthlyLimitUsd":0.01}'
 Metering and the scaling evaluator run every minute, budgets are judged right after metering;
-simulated GPU load: ${gpuLoad.kind} (GPURENT_GPU_LOAD=idle|steady|azure). Ctrl-C stops everything.`);
+simulated GPU load: ${gpuLoad.kind} (GPURENT_GPU_LOAD=idle|steady|azure).
+Warm pool: ${warmPool ? `${localWarmPoolName(warmPool)}, ${warmPool.size} stopped ${warmPool.instanceType} (filled every minute; on-demand leases of that type start warm)` : 'none (GPURENT_WARM_POOL=g5.xlarge:2 keeps two)'}. Ctrl-C stops everything.`);
 
   let stopping = false;
   const shutdown = async (signal: string) => {

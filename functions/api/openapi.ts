@@ -22,6 +22,7 @@ import { quotaOpenApi } from './routes/quota';
 import { reservationOpenApi } from './routes/reservations';
 import { scalingGroupOpenApi } from './routes/scaling-groups';
 import { settingsOpenApi } from './routes/settings';
+import { spendAnomalyOpenApi } from './routes/spend-anomalies';
 import { usageOpenApi } from './routes/usage';
 import { warmPoolOpenApi } from './routes/warm-pools';
 import type { RouteDeclaration } from './routing';
@@ -43,6 +44,7 @@ const groups: readonly OpenApiGroup<string>[] = [
   reservationOpenApi(),
   imageOpenApi(),
   idlePolicyOpenApi(),
+  spendAnomalyOpenApi(),
   warmPoolOpenApi(),
   quotaOpenApi(),
 ];

@@ -13,6 +13,7 @@ import { quotaRoutes } from './routes/quota';
 import { reservationRoutes } from './routes/reservations';
 import { scalingGroupRoutes } from './routes/scaling-groups';
 import { settingsRoutes } from './routes/settings';
+import { spendAnomalyRoutes } from './routes/spend-anomalies';
 import { usageRoutes } from './routes/usage';
 import { warmPoolRoutes } from './routes/warm-pools';
 import { mergeRoutes, type RouteDeclaration } from './routing';
@@ -38,6 +39,7 @@ export const ROUTE_TABLE = mergeRoutes(
   reservationRoutes,
   imageRoutes,
   idlePolicyRoutes,
+  spendAnomalyRoutes,
   warmPoolRoutes,
   quotaRoutes,
 );

@@ -16,6 +16,7 @@ import {
   leaseRepository,
   meteringLedger,
   scalingGroupRepository,
+  spendAnomalyStore,
   spendCounters,
   spotPriceHistory,
   tenantSettings,
@@ -81,6 +82,8 @@ export const apiWiring = {
   groups: scalingGroupRepository('readWrite'),
   idlePolicies: idlePolicyRepository('readWrite'),
   idleLedger: idleLedger('read'),
+  // PUT /v1/spend-anomaly-settings; metering reads them.
+  anomalies: spendAnomalyStore('readWrite'),
   warmPools: warmPoolRepository('readWrite'),
   // The quota routes: admins set quotas, tenants read theirs and their use.
   admission: admissionStore('readWrite'),

@@ -4,6 +4,7 @@ import {
   auditStore,
   chargedTenants,
   commitmentRepository,
+  idleLedger,
   leaseRepository,
   spendCounters,
 } from '../../shared/lambda/stores';
@@ -22,6 +23,8 @@ export const auditWiring = {
   spend: spendCounters('read'),
   // The fleet's idle reserved time of the month (IDLE#<month> in the usage table).
   commitments: commitmentRepository('read'),
+  // Idle GPU cost by project and lease, from the waste ledger's rollups.
+  idleLedger: idleLedger('read'),
   // Utilization by hour of day from the GPU telemetry.
   metrics: gpuMetricReader(),
   audits: auditStore('readWrite'),

@@ -11,6 +11,7 @@ import {
   type TickSummary,
 } from '../../shared/usecases/metering';
 import { recordIdleReserved } from '../../shared/usecases/reserved-slots';
+import { detectSpendAnomalies } from '../../shared/usecases/spend-anomalies';
 import { meteringWiring } from './wiring';
 
 const { overflow, region: homeRegion, ...stores } = buildPorts(meteringWiring);
@@ -48,7 +49,8 @@ const isSqs = (event: ScheduledEvent | SQSEvent): event is SQSEvent => 'Records'
  * Every minute: charge each open instance up to the tick's scheduled time; what
  * does not fit this invocation's time goes to the metering work queue, which
  * feeds this same function. Then the reserved GPUs nobody used in the window are
- * recorded (paid for all the same, for the audit).
+ * recorded (paid for all the same, for the audit), and every tenant's and
+ * project's spend rate goes through its anomaly baseline (one alert per episode).
  */
 export const handler = observed(async (event: ScheduledEvent | SQSEvent, context: Context) => {
   if (isSqs(event)) return processPartialResponse(event, meterWork, processor, { context });
@@ -59,6 +61,8 @@ export const handler = observed(async (event: ScheduledEvent | SQSEvent, context
   recordFleet(summary, event.time);
   const idle = await recordIdleReserved(stores, Date.parse(event.time));
   metrics.addMetric('IdleReservedGpuSeconds', 'Count', idle.idleGpuSeconds);
+  const anomalies = await detectSpendAnomalies(stores, Date.parse(event.time));
+  metrics.addMetric('SpendAnomalyAlerts', 'Count', anomalies.alerts);
   record('tick', summary);
-  return { ...summary, idle };
+  return { ...summary, idle, anomalies };
 });

@@ -1,14 +1,19 @@
-import { meteringWorkQueue } from '../../shared/lambda/messaging';
+import { budgetNotifier, domainEventPublisher, meteringWorkQueue } from '../../shared/lambda/messaging';
 import type { Wiring } from '../../shared/lambda/port-factory';
 import {
   commitmentRepository,
   leaseRepository,
   meteringLedger,
+  spendAnomalyStore,
   spotPriceHistory,
 } from '../../shared/lambda/stores';
 import { homeRegion, priceCatalogValue } from '../../shared/lambda/values';
 
-/** Metering's ports: the open instances, their charges, and the idle reserved GPUs of each tick. */
+/**
+ * Metering's ports: the open instances, their charges, the idle reserved GPUs of
+ * each tick, and the spend-anomaly baselines each tick advances (alerts on the
+ * budget alerts topic, `SpendAnomaly` on the bus).
+ */
 export const meteringWiring = {
   leases: leaseRepository('readWrite'),
   ledger: meteringLedger('readWrite'),
@@ -19,4 +24,7 @@ export const meteringWiring = {
   /** Instances without a region of their own run in the home region (the RunningGpus dimension). */
   region: homeRegion(),
   overflow: meteringWorkQueue(),
+  anomalies: spendAnomalyStore('readWrite'),
+  notifier: budgetNotifier(),
+  events: domainEventPublisher(),
 } satisfies Wiring;

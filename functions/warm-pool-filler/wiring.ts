@@ -1,12 +1,7 @@
 import { ec2Compute, placementSettings } from '../../shared/lambda/placement';
 import type { Wiring } from '../../shared/lambda/port-factory';
 import { imageRepository, warmPoolRepository } from '../../shared/lambda/stores';
-import {
-  controlPlaneMetrics,
-  priceCatalogValue,
-  wallClock,
-  warmReadySignal,
-} from '../../shared/lambda/values';
+import { controlPlaneMetrics, priceCatalogValue, wallClock } from '../../shared/lambda/values';
 
 /**
  * The warm-pool filler's ports: the pools and their machines, the images they
@@ -20,6 +15,5 @@ export const warmPoolFillerWiring = {
   placement: placementSettings(),
   metrics: controlPlaneMetrics(),
   catalog: priceCatalogValue(),
-  readySignal: warmReadySignal(),
   now: wallClock(),
 } satisfies Wiring;

@@ -25,6 +25,7 @@ import {
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct, type IConstruct } from 'constructs';
 import { GPU_METRIC_NAMESPACE } from '../../shared/domain/gpu-telemetry';
+import { WARM_POOL_TAG, WARM_READY_TAG } from '../../shared/domain/warm-pools/pool';
 import { FLEET_TAG } from '../../shared/ports/compute';
 import { gpuTelemetryUserData } from './gpu-telemetry-agent';
 import { acknowledge, acknowledgeWildcardResource } from './nag';
@@ -136,7 +137,7 @@ export class GpuFleet extends Construct {
       assumedBy: new ServicePrincipal('ec2.amazonaws.com'),
       roleName: props.instanceRoleName,
       description:
-        'gpurent GPU instances: SSM Session Manager, patching and GPU telemetry (CWAgent metrics) only',
+        "gpurent GPU instances: SSM Session Manager, patching, GPU telemetry (CWAgent metrics) and a warm machine's own ready tag only",
       managedPolicies: [ManagedPolicy.fromAwsManagedPolicyName('AmazonSSMManagedInstanceCore')],
     });
     acknowledge(
@@ -157,6 +158,30 @@ export class GpuFleet extends Construct {
       this.instanceRole,
       '*',
       `cloudwatch:PutMetricData supports no resource-level permissions; the condition cloudwatch:namespace = ${GPU_METRIC_NAMESPACE} limits the instances to their GPU telemetry.`,
+    );
+
+    // A warm machine's user data tags the machine itself ready (shared/domain/warm-pools/user-data.ts):
+    // only its own instance (aws:ARN is the instance acted on), only that one tag key, only while it is a warm machine.
+    const ownInstances = this.ec2Arn('instance', '*');
+    this.instanceRole.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['ec2:CreateTags'],
+        resources: [ownInstances],
+        conditions: {
+          StringEquals: {
+            // biome-ignore lint/suspicious/noTemplateCurlyInString: an IAM policy variable, not a template literal
+            'aws:ARN': '${ec2:SourceInstanceARN}',
+            [`aws:ResourceTag/${MANAGED_TAG.key}`]: MANAGED_TAG.value,
+          },
+          'ForAllValues:StringEquals': { 'aws:TagKeys': [WARM_READY_TAG] },
+          Null: { [`aws:ResourceTag/${WARM_POOL_TAG}`]: 'false' },
+        },
+      }),
+    );
+    acknowledgeWildcardResource(
+      this.instanceRole,
+      ownInstances,
+      `An instance cannot name its own id in its role; the conditions limit ec2:CreateTags to the calling instance itself (aws:ARN = ec2:SourceInstanceARN), to the ${WARM_READY_TAG} key, and to gpurent-managed warm machines.`,
     );
 
     this.machineImage = this.resolveMachineImage(props.gpuAmiId);

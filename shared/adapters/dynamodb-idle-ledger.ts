@@ -71,9 +71,14 @@ export class DynamoDbIdleLedger implements IdleLedger {
             TableName: this.tableName,
             Key: { pk, sk: `${ROLLUP_PREFIX}${key}` },
             UpdateExpression: `ADD idleGpuSeconds :gpuSeconds, idleMicroUsd :micro SET #day = :day, #kind = :kind${
-              level === 0 ? '' : ', project = :project'
+              level === 0 ? '' : ', #project = :project'
             }${level === 2 ? ', leaseId = :lease' : ''}`,
-            ExpressionAttributeNames: { '#day': 'day', '#kind': 'kind' },
+            // `day` and `project` are DynamoDB reserved words (`kind` is kept beside them alike).
+            ExpressionAttributeNames: {
+              '#day': 'day',
+              '#kind': 'kind',
+              ...(level === 0 ? {} : { '#project': 'project' }),
+            },
             ExpressionAttributeValues: {
               ':gpuSeconds': day.idleGpuSeconds,
               ':micro': day.idleMicroUsd,

@@ -27,6 +27,7 @@ import {
   WARM_PREPULL_TAG,
   WARM_READY_TAG,
 } from '../domain/warm-pools/pool';
+import { warmMachineUserData } from '../domain/warm-pools/user-data';
 import {
   AccountQuotaExceededError,
   CapacityUnavailableError,
@@ -156,6 +157,7 @@ export class Ec2Compute implements Compute {
             ? [{ Key: WARM_PREPULL_TAG, Value: prePullTagValue(request.prePull) }]
             : []),
         ],
+        userData: warmMachineUserData(request),
       },
     );
     return instances.map((instance) => ({ ...instance, warmPool: request.pool }));
@@ -168,7 +170,7 @@ export class Ec2Compute implements Compute {
   }
 
   async startForLease(
-    instance: InstanceRef,
+    instance: InstanceRef & { readonly instanceType: string; readonly zone: string },
     owner: { readonly tenantId: string; readonly leaseId: string },
   ): Promise<void> {
     const ids = [instance.instanceId];
@@ -187,7 +189,13 @@ export class Ec2Compute implements Compute {
     await this.call(instance.region, (ec2) =>
       ec2.send(new DeleteTagsCommand({ Resources: ids, Tags: [{ Key: WARM_POOL_TAG }] })),
     );
-    await this.call(instance.region, (ec2) => ec2.send(new StartInstancesCommand({ InstanceIds: ids })));
+    try {
+      await this.call(instance.region, (ec2) => ec2.send(new StartInstancesCommand({ InstanceIds: ids })));
+    } catch (error) {
+      const code = errorCode(error);
+      if (code === undefined || !CAPACITY_ERROR_CODES.has(code)) throw error;
+      throw new CapacityUnavailableError('on-demand', instance.instanceType, code, instance.zone);
+    }
   }
 
   /** RunInstances from the region's fleet launch template into the zone's subnet; capacity errors typed. */
@@ -200,6 +208,8 @@ export class Ec2Compute implements Compute {
       readonly tags: { Key: string; Value: string }[];
       readonly market?: RunInstancesCommandInput['InstanceMarketOptions'];
       readonly capacity?: RunInstancesCommandInput['CapacityReservationSpecification'];
+      /** Replaces the launch template's user data. */
+      readonly userData?: string;
     },
   ): Promise<ComputeInstance[]> {
     const fleet = await this.regionFleet(request.region);
@@ -222,6 +232,7 @@ export class Ec2Compute implements Compute {
             ClientToken: request.clientToken,
             InstanceMarketOptions: options.market,
             CapacityReservationSpecification: options.capacity,
+            UserData: options.userData && Buffer.from(options.userData, 'utf8').toString('base64'),
             TagSpecifications: [{ ResourceType: 'instance', Tags: options.tags }],
           }),
         ),
@@ -442,7 +453,7 @@ function toComputeInstance(region: string, instance: Instance): ComputeInstance 
     commitmentId: tag(COMMITMENT_TAG),
     state: instance.State?.Name,
     warmPool: tag(WARM_POOL_TAG),
-    warmReady: tag(WARM_READY_TAG) === 'true' ? true : undefined,
+    warmReadyImage: tag(WARM_READY_TAG),
     endedAtMs: TERMINATION_STATES.has(instance.State?.Name ?? '')
       ? transitionTimeMs(instance.StateTransitionReason)
       : undefined,

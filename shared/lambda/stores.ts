@@ -10,6 +10,7 @@ import { DynamoDbImageRepository } from '../adapters/dynamodb-images';
 import { DynamoDbLeaseRepository } from '../adapters/dynamodb-lease-repository';
 import { DynamoDbMeteringLedger } from '../adapters/dynamodb-metering-ledger';
 import { DynamoDbScalingGroupRepository } from '../adapters/dynamodb-scaling-group-repository';
+import { DynamoDbSpendAnomalies } from '../adapters/dynamodb-spend-anomalies';
 import { DynamoDbSpendCounters } from '../adapters/dynamodb-spend-counters';
 import { DynamoDbSpotPriceHistory } from '../adapters/dynamodb-spot-price-history';
 import { DynamoDbTenantSettings } from '../adapters/dynamodb-tenant-settings';
@@ -179,4 +180,12 @@ export const warmPoolRepository = (access: TableAccess) =>
     env: LEASES,
     reaches: [table('leases', access)],
     create: (env, clients) => new DynamoDbWarmPoolRepository(clients.documents, env.LEASES_TABLE_NAME),
+  });
+
+/** Spend-anomaly baselines (metering writes them each run) and the tenants' anomaly settings, in the spend table. */
+export const spendAnomalyStore = (access: TableAccess) =>
+  portFactory({
+    env: SPEND,
+    reaches: [table('spend', access)],
+    create: (env, clients) => new DynamoDbSpendAnomalies(clients.documents, env.SPEND_TABLE_NAME),
   });

@@ -71,11 +71,3 @@ export const gpuTemperatureLimit = () =>
     reaches: [],
     create: (env) => env.GPU_TEMPERATURE_LIMIT_C,
   });
-
-/** How a warm machine says it is initialised: its own tag (AWS) or running at all (emulated instances). */
-export const warmReadySignal = () =>
-  portFactory({
-    env: { WARM_READY_SIGNAL: z._default(z.enum(['tag', 'running']), 'tag') },
-    reaches: [],
-    create: (env) => env.WARM_READY_SIGNAL,
-  });

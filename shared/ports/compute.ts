@@ -37,7 +37,7 @@ export interface WarmLaunchRequest {
   /** `name:version` the machines are built from, tagged so the filler knows when they are outdated. */
   readonly imageVersion: string;
   readonly launchTemplateVersion: string | undefined;
-  /** Container images the instance pulls while it initialises (tagged for its init script). */
+  /** Container images the instance pulls while it initialises (its user data; also tagged, for people). */
   readonly prePull: readonly string[];
 }
 
@@ -61,8 +61,8 @@ export interface ComputeInstance extends InstanceRef {
   readonly endedAtMs?: number | undefined;
   /** The warm pool the machine is kept for (until a lease takes it). */
   readonly warmPool?: string | undefined;
-  /** The instance signalled that its initialisation (agent, drivers, pre-pulled images) is done. */
-  readonly warmReady?: boolean | undefined;
+  /** The image version (`name:version`) the instance said it finished initialising from (agent, drivers, pre-pulled images). */
+  readonly warmReadyImage?: string | undefined;
 }
 
 /** A GPU region the fleet can launch into, with the zones it has subnets in. */
@@ -132,10 +132,11 @@ export interface Compute {
   /**
    * Hands a stopped warm machine to a lease: tagged to the lease and tenant
    * (on-demand) and untagged from its pool first, so a worker dying after the
-   * start leaves an instance its lease adopts, then StartInstances.
+   * start leaves an instance its lease adopts, then StartInstances. EC2 having
+   * no capacity to start it is a `CapacityUnavailableError`.
    */
   startForLease(
-    instance: InstanceRef,
+    instance: InstanceRef & { readonly instanceType: string; readonly zone: string },
     owner: { readonly tenantId: string; readonly leaseId: string },
   ): Promise<void>;
   /**

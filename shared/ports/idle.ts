@@ -1,4 +1,4 @@
-import type { MicroUsd } from '../domain/money';
+import type { IdleRollup } from '../domain/audit/idle-cost';
 import type { IdleCheckpoint, IdleDay } from '../domain/waste/idle-ledger';
 import type { IdleAlertMessage } from '../domain/waste/idle-message';
 import type { IdlePolicy } from '../domain/waste/idle-policy';
@@ -60,13 +60,8 @@ export interface IdleChargeRecord {
  * One idle rollup of a tenant's day: the whole tenant, one project (`-`: no
  * project) or one lease (with its project).
  */
-export interface IdleDayTotals {
+export interface IdleDayTotals extends IdleRollup {
   readonly day: string;
-  readonly kind: 'tenant' | 'project' | 'lease';
-  readonly project?: string | undefined;
-  readonly leaseId?: string | undefined;
-  readonly idleGpuSeconds: number;
-  readonly idleMicroUsd: MicroUsd;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { SpendAnomalyMessage } from '../domain/waste/anomaly-message';
 import type {
   LeaseSpend,
   SpendAnomalyAlert,
@@ -35,4 +36,9 @@ export interface SpendAnomalyStore {
   /** A tenant's settings: under '' its own, under a project name that project's. */
   settings(tenantId: string): Promise<Readonly<Record<string, SpendAnomalySettings>>>;
   putSettings(tenantId: string, project: string | undefined, settings: SpendAnomalySettings): Promise<void>;
+}
+
+/** Where an episode's one alert goes: the budget alerts topic. */
+export interface AnomalyNotifier {
+  publish(message: SpendAnomalyMessage): Promise<void>;
 }

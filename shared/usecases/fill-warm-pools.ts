@@ -2,22 +2,14 @@ import { createHash } from 'node:crypto';
 import { planFill } from '../domain/warm-pools/fill';
 import type { WarmMachine, WarmMachineObservation } from '../domain/warm-pools/machine';
 import type { WarmPool } from '../domain/warm-pools/pool';
-import { CapacityUnavailableError, type ComputeInstance } from '../ports/compute';
+import { CapacityUnavailableError } from '../ports/compute';
 import type { ControlPlane } from './dependencies';
 import { poolImageVersion, type WarmPoolDeps } from './warm-pools';
-
-/**
- * How a machine says it is initialised: `tag` (its init script tags itself
- * gpurent:warm-ready=true once agent, drivers and pre-pulled images are in
- * place) or `running` (locally: an emulated instance is ready once it runs).
- */
-export type WarmReadySignal = 'tag' | 'running';
 
 /** A claim older than this whose lease never recorded the machine: the worker died; the record goes. */
 export const STALE_CLAIM_MS = 10 * 60_000;
 
-export type FillDeps = WarmPoolDeps &
-  Pick<ControlPlane, 'metrics'> & { readonly readySignal: WarmReadySignal };
+export type FillDeps = WarmPoolDeps & Pick<ControlPlane, 'metrics'>;
 
 export interface FillSummary {
   readonly launched: number;
@@ -44,8 +36,16 @@ export async function fillWarmPools(deps: FillDeps): Promise<FillSummary> {
     deps.warmPools.listMachines(),
     deps.compute.managedInstances(),
   ]);
+  // Ready: the machine's user data tagged it with the very image version it was launched from.
+  const builtFrom = new Map(machines.map((m) => [m.instanceId, m.imageVersion]));
   const observed = new Map<string, WarmMachineObservation>(
-    instances.map((i) => [i.instanceId, { state: i.state ?? '', readySignal: isReady(deps, i) }]),
+    instances.map((i) => [
+      i.instanceId,
+      {
+        state: i.state ?? '',
+        readySignal: i.warmReadyImage !== undefined && i.warmReadyImage === builtFrom.get(i.instanceId),
+      },
+    ]),
   );
   const nowMs = deps.now();
   for (const stale of machines.filter(
@@ -94,12 +94,6 @@ export async function fillWarmPools(deps: FillDeps): Promise<FillSummary> {
     }
   }
   return totals;
-}
-
-function isReady(deps: Pick<FillDeps, 'readySignal'>, instance: ComputeInstance): boolean {
-  return deps.readySignal === 'running'
-    ? instance.state === 'running' || instance.warmReady === true
-    : instance.warmReady === true;
 }
 
 /** Launches `count` machines of the pool, zone by zone until one has capacity; returns how many launched. */

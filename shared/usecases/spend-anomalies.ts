@@ -1,5 +1,5 @@
 import type { LeaseInstance } from '../domain/lease';
-import { type SpendAnomalyMessage, spendAnomalyMessage } from '../domain/waste/anomaly-message';
+import { spendAnomalyMessage } from '../domain/waste/anomaly-message';
 import {
   DEFAULT_ANOMALY_PARAMS,
   emptyAnomalyState,
@@ -10,14 +10,10 @@ import {
 } from '../domain/waste/spend-anomaly';
 import type { DomainEventPublisher } from '../ports/domain-events';
 import type { LeaseRepository } from '../ports/lease-repository';
-import type { SpendAnomalyStore, StoredSpendSeries } from '../ports/spend-anomalies';
+import type { AnomalyNotifier, SpendAnomalyStore, StoredSpendSeries } from '../ports/spend-anomalies';
 
 /** A claimed alert not yet on the topic after this long is taken over (its run died). */
 export const ANOMALY_CLAIM_GRACE_MS = 2 * 60_000;
-
-export interface AnomalyNotifier {
-  publish(message: SpendAnomalyMessage): Promise<void>;
-}
 
 export interface SpendAnomalyDeps {
   readonly leases: Pick<LeaseRepository, 'openInstances'>;

@@ -2,7 +2,7 @@ import type { LeasePlacement, LeaseView } from '../domain/lease';
 import type { MicroUsd } from '../domain/money';
 import { warmCandidates } from '../domain/warm-pools/claim';
 import type { WarmMachine } from '../domain/warm-pools/machine';
-import type { ComputeInstance } from '../ports/compute';
+import { CapacityUnavailableError, type ComputeInstance } from '../ports/compute';
 import type { Provisioning } from './dependencies';
 
 export interface WarmStarted {
@@ -18,6 +18,8 @@ export interface WarmStarted {
  * racing for one machine: one gets it, the other tries the next or launches
  * cold), then started for the lease. The instances are metered from the start
  * at the on-demand price: the time a machine sat stopped is never the tenant's.
+ * EC2 refusing to start one (no capacity) ends the claimed machines (the
+ * filler replaces them) and the lease launches cold.
  * Undefined: no warm machine serves this lease, launch as usual.
  */
 export async function startWarmMachines(
@@ -57,11 +59,23 @@ export async function startWarmMachines(
     for (const machine of claimed) await deps.warmPools.changeState(machine, ['claimed'], 'ready', nowMs);
     return undefined;
   }
-  for (const machine of claimed) {
-    await deps.compute.startForLease(machine, { tenantId: lease.tenantId, leaseId: lease.leaseId });
+  const pools = new Set(claimed.map((m) => m.pool));
+  try {
+    for (const machine of claimed) {
+      await deps.compute.startForLease(machine, { tenantId: lease.tenantId, leaseId: lease.leaseId });
+    }
+  } catch (error) {
+    // Already retagged to the lease, a machine that did not start would be adopted stopped on a
+    // retry: every claimed machine ends, and the filler launches their successors.
+    await deps.compute.terminate(claimed);
+    await forgetStartedMachines(deps, claimed);
+    for (const pool of pools) await deps.warmFill.requestFill(pool);
+    if (!(error instanceof CapacityUnavailableError)) throw error;
+    deps.metrics.launchFailed('on-demand', error.code);
+    return undefined;
   }
   const startedAtMs = deps.now();
-  for (const pool of new Set(claimed.map((m) => m.pool))) await deps.warmFill.requestFill(pool);
+  for (const pool of pools) await deps.warmFill.requestFill(pool);
   const first = claimed[0] as WarmMachine;
   return {
     instances: claimed.map((machine) => ({

@@ -77,6 +77,7 @@ const audit = buildMonthlyAudit({
   ],
   instances: [{ workload: 'batch', interruptedAtMs: OCT + 30 * HOUR }],
   tasks: [],
+  idleRollups: [],
   recommendation: {
     model: {
       instanceType: 'p3.2xlarge',
@@ -121,6 +122,7 @@ const reports: Record<string, string> = {
       idleReserved: [],
       instances: [],
       tasks: [],
+      idleRollups: [],
       recommendation: null,
     }),
   ),

@@ -612,6 +612,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/spend-anomaly-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's spend-anomaly settings
+         * @description The tenant's own (medium and on when never set) and those of the projects that have their own; a project without its own follows the tenant's.
+         */
+        get: operations["getSpendAnomalySettings"];
+        /**
+         * Set the sensitivity of spend-anomaly alerts, or turn them off, for the tenant or a project
+         * @description Replaces the settings of one scope (the tenant when project is absent). New tenants and projects are not alerted until a week of baseline exists.
+         */
+        put: operations["putSpendAnomalySettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/warm-pools": {
         parameters: {
             query?: never;
@@ -1459,7 +1483,29 @@ export interface components {
                     day?: string;
                 } & components["schemas"]["TaskTime"])[];
             };
-            /** @description What idle reserved capacity and interruptions mean for the tenant */
+            /** @description What the tenant's GPUs cost while idle (every GPU of a lease below its policy's line), from the waste ledger's daily rollups: the month, by project (dearest first, '-' for no project) and the five idlest leases; share is of the month's cost */
+            idle: {
+                /** @enum {string} */
+                source?: "idle-ledger";
+                idleGpuHours?: number;
+                /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+                idleMicroUsd?: number;
+                share?: number;
+                byProject?: {
+                    project?: string;
+                    idleGpuHours?: number;
+                    /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+                    idleMicroUsd?: number;
+                }[];
+                idlestLeases?: {
+                    leaseId?: string;
+                    project?: string;
+                    idleGpuHours?: number;
+                    /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+                    idleMicroUsd?: number;
+                }[];
+            };
+            /** @description What idle reserved capacity, idle GPUs (past 20% of the cost) and interruptions mean for the tenant */
             findings: string[];
             recommendation: components["schemas"]["AuditRecommendation"] | null;
         };
@@ -1685,6 +1731,33 @@ export interface components {
             tenant: components["schemas"]["IdlePolicy"] | null;
             /** @description The stricter of the two, field by field; null: no policy, leases are never acted on */
             effective: components["schemas"]["IdlePolicy"] | null;
+        };
+        SpendAnomalySettingsRequest: {
+            /**
+             * @description Default: "medium".
+             * @enum {string}
+             */
+            sensitivity?: "low" | "medium" | "high";
+            /** @description Default: true. */
+            enabled?: boolean;
+            /** @description The project these settings are for; absent: the tenant's own */
+            project?: string;
+        };
+        /** @description Sensitivity (low, medium, high: a lower line the higher it is) and whether anomalies are watched at all */
+        SpendAnomalySettings: {
+            /**
+             * @default medium
+             * @enum {string}
+             */
+            sensitivity: "low" | "medium" | "high";
+            /** @default true */
+            enabled: boolean;
+        };
+        SpendAnomalySettingsView: {
+            tenant: components["schemas"]["SpendAnomalySettings"];
+            projects: {
+                [key: string]: components["schemas"]["SpendAnomalySettings"];
+            };
         };
         WarmPoolRequest: {
             region: string;
@@ -1918,7 +1991,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_FAILED, INVALID_JSON, BODY_REQUIRED, IDEMPOTENCY_KEY_REQUIRED, UNSUPPORTED_INSTANCE_TYPE, UNKNOWN_REGION, UNKNOWN_GPU_MODEL, UNKNOWN_IMAGE, MAX_PRICE_BELOW_EVERY_POOL, or for a task deadline deadline-in-past, deadline-before-work, deadline-without-task or deadline-with-on-demand (details name the field) */
+            /** @description VALIDATION_FAILED, INVALID_JSON, BODY_REQUIRED, IDEMPOTENCY_KEY_REQUIRED, UNSUPPORTED_INSTANCE_TYPE, UNKNOWN_REGION, UNKNOWN_GPU_MODEL, UNKNOWN_IMAGE, MAX_PRICE_BELOW_EVERY_POOL, or for a task deadline DEADLINE_IN_PAST, DEADLINE_BEFORE_WORK, DEADLINE_WITHOUT_TASK or DEADLINE_WITH_ON_DEMAND (details name the field) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4037,6 +4110,95 @@ export interface operations {
             };
             /** @description IDLE_POLICY_NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSpendAnomalySettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tenant's own settings and each project's that has its own */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpendAnomalySettingsView"];
+                };
+            };
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putSpendAnomalySettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SpendAnomalySettingsRequest"];
+            };
+        };
+        responses: {
+            /** @description The tenant's own settings and each project's that has its own */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpendAnomalySettingsView"];
+                };
+            };
+            /** @description VALIDATION_FAILED (an unknown sensitivity, a non-boolean enabled, a bad project label, an unknown field), INVALID_JSON or BODY_REQUIRED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

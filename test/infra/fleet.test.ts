@@ -2,8 +2,8 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { GPU_AMI_SSM_PARAMETER, GpuFleet, MANAGED_TAG } from '../../infra/constructs/fleet';
-import { cloudWatchAgentConfig, INSTANCE_ID_PLACEHOLDER } from '../../infra/constructs/gpu-telemetry-agent';
 import { NVIDIA_SMI_METRICS } from '../../shared/domain/gpu-telemetry';
+import { cloudWatchAgentConfig, INSTANCE_ID_PLACEHOLDER } from '../../shared/domain/gpu-telemetry-agent';
 
 // GpuFleet alone (no functions to bundle), so the AMI variants are cheap to synthesize.
 function fleetTemplate(props: ConstructorParameters<typeof GpuFleet>[2] = {}) {
@@ -119,5 +119,30 @@ describe('GpuFleet', () => {
         Condition: { StringEquals: { 'cloudwatch:namespace': 'CWAgent' } },
       },
     ]);
+  });
+
+  it('lets an instance set only its own warm-ready tag, and only while it is a gpurent warm machine', () => {
+    const template = fleetTemplate();
+    const statements = Object.values(template.findResources('AWS::IAM::Policy')).flatMap(
+      (policy) =>
+        (policy as { Properties: { PolicyDocument: { Statement: Record<string, unknown>[] } } }).Properties
+          .PolicyDocument.Statement,
+    );
+    const tagging = statements.filter((s) => String(s.Action).startsWith('ec2:'));
+    expect(tagging).toHaveLength(1);
+    expect(tagging[0]).toMatchObject({
+      Effect: 'Allow',
+      Action: 'ec2:CreateTags',
+      Condition: {
+        StringEquals: {
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: an IAM policy variable
+          'aws:ARN': '${ec2:SourceInstanceARN}',
+          'aws:ResourceTag/gpurent:managed': 'true',
+        },
+        'ForAllValues:StringEquals': { 'aws:TagKeys': ['gpurent:warm-ready'] },
+        Null: { 'aws:ResourceTag/gpurent:warm-pool': 'false' },
+      },
+    });
+    expect(JSON.stringify(tagging[0]?.Resource)).toContain(':instance/*');
   });
 });

@@ -407,11 +407,12 @@ describe('budgets', () => {
     });
   });
 
-  it('lets only the budget evaluator publish, and only to the budget alerts topic', () => {
+  it('lets only the budget evaluator and metering (spend anomalies) publish, and only to the budget alerts topic', () => {
     const budgetTopic = { Ref: logicalIdOf(stack, stack.alerts.topics.budgetAlerts) };
-    const publish = statementWith(statementsOf('budgetEvaluator'), 'sns:Publish');
-    expect(publish?.Resource).toEqual(budgetTopic);
-    for (const fn of ['api', 'leaseWorker', 'metering', 'reconciler'] as const) {
+    for (const fn of ['budgetEvaluator', 'metering'] as const) {
+      expect(statementWith(statementsOf(fn), 'sns:Publish')?.Resource, fn).toEqual(budgetTopic);
+    }
+    for (const fn of ['api', 'leaseWorker', 'reconciler'] as const) {
       expect(statementWith(statementsOf(fn), 'sns:Publish')).toBeUndefined();
     }
   });

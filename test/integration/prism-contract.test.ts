@@ -342,6 +342,19 @@ async function validCalls(leaseId: string, taskLeaseId: string): Promise<Call[]>
       status: 200,
     },
     { operationId: 'getIdlePolicy', method: 'GET', path: '/v1/idle-policy', status: 200 },
+    {
+      operationId: 'putSpendAnomalySettings',
+      method: 'PUT',
+      path: '/v1/spend-anomaly-settings',
+      body: { project: 'vision', sensitivity: 'high' },
+      status: 200,
+    },
+    {
+      operationId: 'getSpendAnomalySettings',
+      method: 'GET',
+      path: '/v1/spend-anomaly-settings',
+      status: 200,
+    },
     { operationId: 'deleteIdlePolicy', method: 'DELETE', path: '/v1/idle-policy', status: 204 },
     {
       operationId: 'deleteAdminIdlePolicy',
@@ -466,6 +479,13 @@ function invalidCalls(): Call[] {
       status: 400,
     },
     { operationId: 'putSettings', method: 'PUT', path: '/v1/settings', body: { other: 1 }, status: 400 },
+    {
+      operationId: 'putSpendAnomalySettings',
+      method: 'PUT',
+      path: '/v1/spend-anomaly-settings',
+      body: { sensitivity: 'extreme' },
+      status: 400,
+    },
     { operationId: 'listPools', method: 'GET', path: '/v1/pools', status: 403 },
     { operationId: 'listPools', method: 'GET', path: '/v1/pools?gpus=99', token: 'admin', status: 400 },
     {

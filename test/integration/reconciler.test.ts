@@ -1,6 +1,7 @@
 import {
   DescribeInstancesCommand,
   RunInstancesCommand,
+  StopInstancesCommand,
   type Tag,
   TerminateInstancesCommand,
 } from '@aws-sdk/client-ec2';
@@ -11,6 +12,7 @@ import { scheduledEvent } from '../../local/runtime/schedules';
 import { transitionTimeMs } from '../../shared/adapters/ec2-compute';
 import { costOfRun } from '../../shared/domain/billing';
 import type { Lease } from '../../shared/domain/lease';
+import { WARM_POOL_TAG } from '../../shared/domain/warm-pools/pool';
 import { newLeaseId } from '../../shared/ids';
 import { LEASE_TAG, MANAGED_TAG, TENANT_TAG } from '../../shared/ports/compute';
 import type { LeaseRepository } from '../../shared/ports/lease-repository';
@@ -83,6 +85,24 @@ describe('reconciler', () => {
     expect(await isLive(stray)).toBe(true);
     const adopted = (await leases.get(running.tenantId, running.leaseId))?.instances ?? [];
     expect(adopted.map((i) => [i.instanceId, i.meteringOpen, i.mode])).toEqual([[stray, true, 'on-demand']]);
+  });
+
+  it('keeps a stopped warm machine and ends a started one that no lease owns', async () => {
+    const warm = [{ Key: WARM_POOL_TAG, Value: 'reconciled-pool' }];
+    const stopped = await launch(warm);
+    const started = await launch(warm);
+    await awsProbe().ec2.send(new StopInstancesCommand({ InstanceIds: [stopped] }));
+
+    const summary = await reconcile();
+    expect(summary.terminated).toBeGreaterThanOrEqual(1);
+    const live = await awsProbe().instancesTagged(WARM_POOL_TAG, 'reconciled-pool', [
+      'pending',
+      'running',
+      'stopping',
+      'stopped',
+    ]);
+    expect(live.map((i) => i.InstanceId)).toEqual([stopped]);
+    expect(started).not.toBe(stopped);
   });
 
   it('leaves a healthy fleet alone on the next run', async () => {

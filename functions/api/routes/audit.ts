@@ -194,9 +194,45 @@ export const auditOpenApi = (): OpenApiGroup<keyof typeof auditRoutes> => {
               },
             },
           },
+          idle: {
+            type: 'object',
+            description:
+              "What the tenant's GPUs cost while idle (every GPU of a lease below its policy's line), from the waste ledger's daily rollups: the month, by project (dearest first, '-' for no project) and the five idlest leases; share is of the month's cost",
+            properties: {
+              source: { type: 'string', enum: ['idle-ledger'] },
+              idleGpuHours: { type: 'number' },
+              idleMicroUsd: micro,
+              share: { type: 'number' },
+              byProject: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  properties: {
+                    project: { type: 'string' },
+                    idleGpuHours: { type: 'number' },
+                    idleMicroUsd: micro,
+                  },
+                },
+              },
+              idlestLeases: {
+                type: 'array',
+                maxItems: 5,
+                items: {
+                  type: 'object',
+                  properties: {
+                    leaseId: { type: 'string' },
+                    project: { type: 'string' },
+                    idleGpuHours: { type: 'number' },
+                    idleMicroUsd: micro,
+                  },
+                },
+              },
+            },
+          },
           findings: {
             type: 'array',
-            description: 'What idle reserved capacity and interruptions mean for the tenant',
+            description:
+              'What idle reserved capacity, idle GPUs (past 20% of the cost) and interruptions mean for the tenant',
             items: { type: 'string' },
           },
           recommendation: { oneOf: [ref('AuditRecommendation'), { type: 'null' }] },

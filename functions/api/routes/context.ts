@@ -7,6 +7,7 @@ import type { IdleLedger, IdlePolicyRepository } from '../../../shared/ports/idl
 import type { MetricReader } from '../../../shared/ports/metrics';
 import type { ScalingGroup } from '../../../shared/ports/scaling-groups';
 import type { ScopedCredentials } from '../../../shared/ports/scoped-credentials';
+import type { SpendAnomalyStore } from '../../../shared/ports/spend-anomalies';
 import type { TaskLogs } from '../../../shared/ports/task-logs';
 import type { WarmPoolRepository } from '../../../shared/ports/warm-pools';
 import type { CreateLeaseRequest, LeaseCreationDeps } from '../../../shared/usecases/create-lease';
@@ -27,6 +28,8 @@ export type ApiDeps = LeaseCreationDeps &
     readonly idlePolicies: IdlePolicyRepository;
     /** The waste ledger's rollups: usage, the profile and the audit show idle time. */
     readonly idleLedger: IdleLedger;
+    /** The tenants' spend-anomaly settings (GET/PUT /v1/spend-anomaly-settings). */
+    readonly anomalies: Pick<SpendAnomalyStore, 'settings' | 'putSettings'>;
     /** Warm pools (the admin routes define them; the filler keeps them at size). */
     readonly warmPools: WarmPoolRepository;
     /** Tenants' quotas and use (the quota routes); the admission queue. */

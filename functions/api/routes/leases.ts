@@ -363,7 +363,7 @@ export const leaseOpenApi = (): OpenApiGroup<keyof typeof leaseRoutes> => ({
           ),
         },
         '400': errorResponse(
-          'VALIDATION_FAILED, INVALID_JSON, BODY_REQUIRED, IDEMPOTENCY_KEY_REQUIRED, UNSUPPORTED_INSTANCE_TYPE, UNKNOWN_REGION, UNKNOWN_GPU_MODEL, UNKNOWN_IMAGE, MAX_PRICE_BELOW_EVERY_POOL, or for a task deadline deadline-in-past, deadline-before-work, deadline-without-task or deadline-with-on-demand (details name the field)',
+          'VALIDATION_FAILED, INVALID_JSON, BODY_REQUIRED, IDEMPOTENCY_KEY_REQUIRED, UNSUPPORTED_INSTANCE_TYPE, UNKNOWN_REGION, UNKNOWN_GPU_MODEL, UNKNOWN_IMAGE, MAX_PRICE_BELOW_EVERY_POOL, or for a task deadline DEADLINE_IN_PAST, DEADLINE_BEFORE_WORK, DEADLINE_WITHOUT_TASK or DEADLINE_WITH_ON_DEMAND (details name the field)',
         ),
         '402': errorResponse(
           'BUDGET_EXCEEDED: a block-new-leases budget in the lease’s scope (tenant or project) has reached its limit; details name the budget',

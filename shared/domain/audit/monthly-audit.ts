@@ -11,6 +11,7 @@ import { RENTAL_MODES, type RentalMode, type Workload } from '../lease';
 import { costOfSeconds, formatUsdForPeople, type MicroUsd } from '../money';
 import { monthBounds } from '../spend';
 import { dailyTaskTime, type TaskOfWorkload, type TaskTimeOfWindow, taskTimeOf } from '../tasks/task-time';
+import { type IdleCost, type IdleRollup, idleCostOf, idleFinding } from './idle-cost';
 
 const HOUR_MS = 3_600_000;
 
@@ -147,7 +148,9 @@ export interface MonthlyAudit {
     /** Every day of the month (to date). */
     readonly daily: readonly ({ readonly day: string } & TaskTimeOfWindow)[];
   };
-  /** What idle reserved capacity and interruptions mean for the tenant, in sentences. */
+  /** What the tenant's GPUs cost while idle, from the waste ledger's rollups (not raw metrics). */
+  readonly idle: IdleCost;
+  /** What idle reserved capacity, idle GPUs and interruptions mean for the tenant, in sentences. */
   readonly findings: readonly string[];
   /** null when the month had no lease to replay. */
   readonly recommendation: AuditRecommendation | null;
@@ -170,6 +173,8 @@ export interface AuditInput {
   readonly gpus: readonly MeasuredGpu[];
   /** The tasks of the tenant's leases. */
   readonly tasks: readonly TaskOfWorkload[];
+  /** The waste ledger's daily idle rollups of the month (tenant, project, lease). */
+  readonly idleRollups: readonly IdleRollup[];
 }
 
 export interface InstanceOfWorkload {
@@ -208,6 +213,7 @@ export function buildMonthlyAudit(input: AuditInput): MonthlyAudit {
   const total = RENTAL_MODES.reduce((sum, mode) => sum + cost[mode], 0);
   const reserved = reservedCapacity(input.idleReserved);
   const interruptions = interruptionsIn(input.instances, startMs, untilMs);
+  const idle = idleCostOf(input.idleRollups, total);
   const recommendation = input.recommendation && {
     ...input.recommendation,
     estimatedSavingOfPaidMicroUsd: Math.round(total * input.recommendation.savingShare),
@@ -252,7 +258,8 @@ export function buildMonthlyAudit(input: AuditInput): MonthlyAudit {
         ...time,
       })),
     },
-    findings: findingsOf(reserved, interruptions),
+    idle,
+    findings: findingsOf(reserved, interruptions, idle),
     recommendation,
   };
 }
@@ -284,8 +291,10 @@ function interruptionsIn(
   return { source: 'interruption-notices', count, byWorkload };
 }
 
-function findingsOf(reserved: ReservedCapacity, interruptions: Interruptions): string[] {
+function findingsOf(reserved: ReservedCapacity, interruptions: Interruptions, idle: IdleCost): string[] {
   const findings: string[] = [];
+  const idleGpus = idleFinding(idle);
+  if (idleGpus) findings.push(idleGpus);
   if (reserved.idleMicroUsd > 0) {
     findings.push(
       `The fleet's ${reserved.commitments} reserved commitment(s) (${reserved.gpus} GPUs, shared by every ` +
@@ -308,12 +317,12 @@ function findingsOf(reserved: ReservedCapacity, interruptions: Interruptions): s
 
 /**
  * Audits stored before utilization, idle reserved time and interruptions were
- * recorded have no `findings`, those stored before task time no `tasks`: they
- * lack the figures the report now draws.
+ * recorded have no `findings`, those stored before task time no `tasks`, before
+ * the waste ledger no `idle`: they lack the figures the report now draws.
  */
 export function hasCurrentShape(audit: MonthlyAudit): boolean {
   const stored = audit as Partial<MonthlyAudit>;
-  return Array.isArray(stored.findings) && stored.tasks !== undefined;
+  return Array.isArray(stored.findings) && stored.tasks !== undefined && stored.idle !== undefined;
 }
 
 /** The most GPUs held at once within each hour of [fromMs, toMs). */

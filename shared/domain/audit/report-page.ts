@@ -44,6 +44,8 @@ ${dailyCostChart(audit)}
 ${concurrencyChart(audit)}
 <h2>GPU utilization by hour of day (UTC)</h2>
 ${utilizationChart(audit)}
+<h2>Idle GPU cost</h2>
+${idleTable(audit)}
 <h2>Task time by workload</h2>
 ${taskTable(audit)}
 <h2>Recommendation</h2>
@@ -268,6 +270,22 @@ function modeTable(audit: MonthlyAudit): string {
 ${rows.join('\n')}
 </table>
 <p>Spot saved <strong>${money(s.savingMicroUsd)}</strong> against on-demand for the same ${hours(s.spotSeconds)} hours (catalog prices, ${escapeXml(s.region)}). Idle reserved: <span data-field="idleGpuHours">${audit.reserved.idleGpuHours}</span> GPU-hours (${money(audit.reserved.idleMicroUsd)}) across the fleet's ${audit.reserved.commitments} commitment(s). Spot interruptions of your instances: <span data-field="interruptions">${audit.interruptions.count}</span>.</p>`;
+}
+
+function idleTable(audit: MonthlyAudit): string {
+  const { idle } = audit;
+  if (idle.idleMicroUsd === 0) return '<p data-idle="none">No idle GPU time was billed this month.</p>';
+  const projects = idle.byProject.map(
+    (p) =>
+      `<tr data-idle-project="${escapeXml(p.project)}"><td>${escapeXml(p.project)}</td><td>${p.idleGpuHours}</td><td>${money(p.idleMicroUsd)}</td></tr>`,
+  );
+  const leases = idle.idlestLeases.map(
+    (l) =>
+      `<tr data-idle-lease="${escapeXml(l.leaseId)}"><td>${escapeXml(l.leaseId)}</td><td>${escapeXml(l.project)}</td><td>${l.idleGpuHours}</td><td>${money(l.idleMicroUsd)}</td></tr>`,
+  );
+  return `<p>Idle GPUs cost <strong data-field="idleMicroUsd">${money(idle.idleMicroUsd)}</strong> (<span data-field="idleShare">${share(idle.share)}</span> of the month, ${idle.idleGpuHours} GPU-hours), from the waste ledger.</p>
+<table data-idle-projects="${projects.length}"><tr><th>project</th><th>idle GPU-hours</th><th>USD</th></tr>${projects.join('')}</table>
+<table data-idle-leases="${leases.length}"><tr><th>idlest leases</th><th>project</th><th>idle GPU-hours</th><th>USD</th></tr>${leases.join('')}</table>`;
 }
 
 function taskTable(audit: MonthlyAudit): string {

@@ -10,7 +10,7 @@ export const MAX_RESTART_MINUTES = 180;
 const MS_PER_MINUTE = 60_000;
 
 /** The codes a bad deadline is refused with, in the issue's `params.code` (the API maps them to a 400). */
-export const DEADLINE_ISSUE_CODES = ['deadline-in-past', 'deadline-before-work'] as const;
+export const DEADLINE_ISSUE_CODES = ['DEADLINE_IN_PAST', 'DEADLINE_BEFORE_WORK'] as const;
 export type DeadlineIssueCode = (typeof DEADLINE_ISSUE_CODES)[number];
 
 const wholeMinutes = (min: number, max: number) =>
@@ -46,14 +46,14 @@ function checkDeadline(nowMs: number) {
         code: 'custom',
         message: 'deadline is in the past',
         path: ['deadline'],
-        params: { code: 'deadline-in-past' satisfies DeadlineIssueCode },
+        params: { code: 'DEADLINE_IN_PAST' satisfies DeadlineIssueCode },
       });
     } else if (deadlineMs < nowMs + fields.workMinutes * MS_PER_MINUTE) {
       ctx.addIssue({
         code: 'custom',
         message: `deadline leaves less than the ${fields.workMinutes} minutes of work`,
         path: ['deadline'],
-        params: { code: 'deadline-before-work' satisfies DeadlineIssueCode },
+        params: { code: 'DEADLINE_BEFORE_WORK' satisfies DeadlineIssueCode },
       });
     }
   };

@@ -5,7 +5,7 @@ import type { TaskSpec } from '../tasks/spec';
 import { type DeadlineFields, type DeadlineIssueCode, deadlineFieldsSchema } from './lease-fields';
 
 /** Why a deadline cannot go with the rest of a lease request (the API's 400 `code`). */
-export type DeadlineRequestCode = 'deadline-without-task' | 'deadline-with-on-demand';
+export type DeadlineRequestCode = 'DEADLINE_WITHOUT_TASK' | 'DEADLINE_WITH_ON_DEMAND';
 
 export interface DeadlineRequestShape {
   readonly hasTask: boolean;
@@ -18,14 +18,14 @@ export interface DeadlineRequestShape {
  * policy nothing to choose. Null: the deadline may go with the request.
  */
 export function deadlineRequestProblem(request: DeadlineRequestShape): DeadlineRequestCode | null {
-  if (!request.hasTask) return 'deadline-without-task';
-  if (request.mode === 'on-demand') return 'deadline-with-on-demand';
+  if (!request.hasTask) return 'DEADLINE_WITHOUT_TASK';
+  if (request.mode === 'on-demand') return 'DEADLINE_WITH_ON_DEMAND';
   return null;
 }
 
 const MESSAGES: Record<DeadlineRequestCode, string> = {
-  'deadline-without-task': 'a deadline needs a task: it is a promise about the work the task does',
-  'deadline-with-on-demand':
+  DEADLINE_WITHOUT_TASK: 'a deadline needs a task: it is a promise about the work the task does',
+  DEADLINE_WITH_ON_DEMAND:
     'a deadline with mode on-demand leaves nothing to choose: drop the mode or the deadline',
 };
 
@@ -39,7 +39,7 @@ export class DeadlineRequestError extends ClientError {
 
 /**
  * Deadline fields that do not hold against the clock or each other: 400 with
- * the first issue's code (`deadline-in-past`, `deadline-before-work`, else
+ * the first issue's code (`DEADLINE_IN_PAST`, `DEADLINE_BEFORE_WORK`, else
  * VALIDATION_FAILED) and its field under `task.`.
  */
 export class DeadlineFieldsError extends ClientError {

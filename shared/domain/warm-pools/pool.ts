@@ -5,9 +5,9 @@ export const MAX_WARM_POOL_SIZE = 100;
 export const WARM_POOL_TAG = 'gpurent:warm-pool';
 /** The image version (`name:version`) a warm machine was built from. */
 export const WARM_IMAGE_TAG = 'gpurent:warm-image';
-/** Set by the instance itself once the agent, drivers and pre-pulled images are in place. */
+/** Set by the instance itself (its user data, user-data.ts) to the image version it initialised from, once the agent, drivers and pre-pulled images are in place. */
 export const WARM_READY_TAG = 'gpurent:warm-ready';
-/** The pre-pull list, space-separated, for the instance's init script (a tag value holds 256 characters). */
+/** The pre-pull list, space-separated, for people looking at the instance (its user data pulls them; a tag value holds 256 characters). */
 export const WARM_PREPULL_TAG = 'gpurent:prepull';
 export const MAX_PREPULL_TAG_LENGTH = 256;
 

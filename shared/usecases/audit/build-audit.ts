@@ -13,6 +13,7 @@ import { type MonthRecommendation, recommendForMonth } from '../../planning/mont
 import type { SpotTraceSource } from '../../ports/audits';
 import type { SpendCounters } from '../../ports/budgets';
 import type { CommitmentRepository } from '../../ports/commitments';
+import type { IdleLedger } from '../../ports/idle';
 import type { LeaseRepository } from '../../ports/lease-repository';
 import type { MetricReader } from '../../ports/metrics';
 import { allLeasesOf } from '../all-leases';
@@ -24,6 +25,8 @@ export interface AuditBuildDeps {
   /** The GPU telemetry (CloudWatch agent metrics). */
   readonly metrics: MetricReader;
   readonly spend: SpendCounters;
+  /** The waste ledger: what idle GPU time cost, by project and lease. */
+  readonly idleLedger: Pick<IdleLedger, 'dailyIdle'>;
   readonly spotTraces: SpotTraceSource;
   readonly catalog: PriceCatalog;
   readonly region: string;
@@ -32,7 +35,7 @@ export interface AuditBuildDeps {
 /**
  * A tenant's audit of `month` (to date while it runs): cost by mode from the
  * daily rollups, spot savings at catalog prices, the fleet's idle reserved
- * time, the tenant's interruptions, GPU utilization and task time, and the planner's
+ * time, the tenant's interruptions, GPU utilization, idle GPU cost and task time, and the planner's
  * replay of the month's leases with the live policies.
  */
 export async function buildAudit(
@@ -42,11 +45,12 @@ export async function buildAudit(
   nowMs: number,
 ): Promise<MonthlyAudit> {
   const { startMs, endMs } = monthBounds(month);
-  const [rollups, leases, spot, idleReserved] = await Promise.all([
+  const [rollups, leases, spot, idleReserved, idleRollups] = await Promise.all([
     deps.spend.dailyUsage(tenantId, `${month}-01`, `${month}-31`),
     allLeasesOf(deps.leases, tenantId),
     deps.spotTraces.load(),
     deps.commitments.idleInMonth(month),
+    deps.idleLedger.dailyIdle(tenantId, `${month}-01`, `${month}-31`),
   ]);
   const untilMs = Math.min(endMs, nowMs);
   const demand = monthDemand(leases, startMs, untilMs);
@@ -70,6 +74,7 @@ export async function buildAudit(
     ),
     gpus,
     tasks: tasksOf(leases),
+    idleRollups,
     recommendation: demand.ran.length === 0 ? null : inAuditTerms(recommendForMonth(demand, spot)),
   });
 }

@@ -179,6 +179,9 @@ export class FakeCompute implements Compute {
     this.faults.leave('terminate');
   }
 
+  /** The image version each warm machine was launched from (its user data's). */
+  private readonly warmImages = new Map<string, string>();
+
   async launchWarm(request: WarmLaunchRequest): Promise<ComputeInstance[]> {
     const launched = await this.launch({
       ...request,
@@ -190,14 +193,18 @@ export class FakeCompute implements Compute {
       const found = this.instances.get(instance.instanceId) as FakeInstance;
       const { leaseId: _lease, tenantId: _tenant, ...warm } = found;
       this.instances.set(instance.instanceId, { ...warm, warmPool: request.pool });
+      this.warmImages.set(instance.instanceId, request.imageVersion);
     }
     return launched.flatMap((instance) => this.find(instance.instanceId));
   }
 
-  /** The instance's init script tags it ready (agent, drivers, pre-pulled images in place). */
-  signalReady(instanceId: string): void {
+  /**
+   * The instance's user data tags it ready (agent, drivers, pre-pulled images in
+   * place) with the image version it was launched from, or `imageVersion`.
+   */
+  signalReady(instanceId: string, imageVersion = this.warmImages.get(instanceId)): void {
     const instance = this.instances.get(instanceId);
-    if (instance) this.instances.set(instanceId, { ...instance, warmReady: true });
+    if (instance) this.instances.set(instanceId, { ...instance, warmReadyImage: imageVersion });
   }
 
   async stop(instances: readonly InstanceRef[]): Promise<void> {

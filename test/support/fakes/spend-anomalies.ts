@@ -1,7 +1,10 @@
 import type { SpendAnomalyMessage } from '../../../shared/domain/waste/anomaly-message';
 import type { SpendAnomalySettings } from '../../../shared/domain/waste/spend-anomaly';
-import type { SpendAnomalyStore, StoredSpendSeries } from '../../../shared/ports/spend-anomalies';
-import type { AnomalyNotifier } from '../../../shared/usecases/spend-anomalies';
+import type {
+  AnomalyNotifier,
+  SpendAnomalyStore,
+  StoredSpendSeries,
+} from '../../../shared/ports/spend-anomalies';
 
 const keyOf = (tenantId: string, project?: string) => `${tenantId}\n${project ?? ''}`;
 

@@ -1,9 +1,12 @@
 import {
+  CreateTagsCommand,
+  DeleteTagsCommand,
   DescribeLaunchTemplatesCommand,
   DescribeSubnetsCommand,
   EC2Client,
   EC2ServiceException,
   RunInstancesCommand,
+  StartInstancesCommand,
   TerminateInstancesCommand,
 } from '@aws-sdk/client-ec2';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -127,6 +130,30 @@ describe('Ec2Compute', () => {
     });
     ec2.on(RunInstancesCommand).rejects(ec2Error('UnauthorizedOperation'));
     await expect(compute().launch(request)).rejects.toMatchObject({ name: 'UnauthorizedOperation' });
+  });
+
+  it('classifies a warm machine EC2 has no capacity to start as a capacity miss, and passes others through', async () => {
+    const machine = {
+      instanceId: 'i-warm',
+      region: 'us-east-1',
+      zone: 'us-east-1a',
+      instanceType: 'g5.xlarge',
+    };
+    const owner = { tenantId: 't', leaseId: 'lease_x' };
+    ec2.on(CreateTagsCommand).resolves({});
+    ec2.on(DeleteTagsCommand).resolves({});
+    ec2.on(StartInstancesCommand).rejects(ec2Error('InsufficientInstanceCapacity'));
+    await expect(compute().startForLease(machine, owner)).rejects.toMatchObject({
+      name: 'CapacityUnavailableError',
+      code: 'InsufficientInstanceCapacity',
+      instanceType: 'g5.xlarge',
+      zone: 'us-east-1a',
+      mode: 'on-demand',
+    });
+    ec2.on(StartInstancesCommand).rejects(ec2Error('IncorrectInstanceState'));
+    await expect(compute().startForLease(machine, owner)).rejects.toMatchObject({
+      name: 'IncorrectInstanceState',
+    });
   });
 
   it.each(['VcpuLimitExceeded', 'MaxSpotInstanceCountExceeded'])(

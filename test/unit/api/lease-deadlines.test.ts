@@ -49,12 +49,12 @@ async function refusal(body: unknown) {
 
 describe('POST /v1/leases with a task deadline', () => {
   it.each([
-    ['a deadline in the past', { deadline: at(T0 - MIN), workMinutes: 60 }, 'deadline-in-past'],
-    ['a deadline at now', { deadline: at(T0), workMinutes: 60 }, 'deadline-in-past'],
+    ['a deadline in the past', { deadline: at(T0 - MIN), workMinutes: 60 }, 'DEADLINE_IN_PAST'],
+    ['a deadline at now', { deadline: at(T0), workMinutes: 60 }, 'DEADLINE_IN_PAST'],
     [
       'a deadline before now plus the work',
       { deadline: at(T0 + 59 * MIN), workMinutes: 60 },
-      'deadline-before-work',
+      'DEADLINE_BEFORE_WORK',
     ],
   ])('refuses %s with its code, judged on the injected clock', async (_, fields, code) => {
     expect(await refusal({ workload: 'training', gpus: 1, task: { ...task, ...fields } })).toEqual({
@@ -98,12 +98,12 @@ describe('POST /v1/leases with a task deadline', () => {
     const fields = { deadline: at(T0 + 24 * 60 * MIN), workMinutes: 60 };
     expect(await refusal({ workload: 'training', gpus: 1, ...fields })).toEqual({
       status: 400,
-      code: 'deadline-without-task',
+      code: 'DEADLINE_WITHOUT_TASK',
       paths: ['deadline'],
     });
     expect(
       await refusal({ workload: 'training', gpus: 1, mode: 'on-demand', task: { ...task, ...fields } }),
-    ).toEqual({ status: 400, code: 'deadline-with-on-demand', paths: ['task.deadline'] });
+    ).toEqual({ status: 400, code: 'DEADLINE_WITH_ON_DEMAND', paths: ['task.deadline'] });
   });
 
   it('stores the deadline on the task, the restart defaulting to 5 minutes, and shows it on the lease', async () => {

@@ -75,6 +75,7 @@ describe('buildMonthlyAudit', () => {
     ],
     spans: [{ gpus: 2, startMs: NOV_2026 + HOUR, endMs: NOV_2026 + 3 * HOUR }],
     recommendation: null,
+    idleRollups: [],
     idleReserved: [
       {
         commitmentId: 'a',

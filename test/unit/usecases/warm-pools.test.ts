@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { WarmPoolSpec } from '../../../shared/domain/warm-pools/pool';
+import { CapacityUnavailableError } from '../../../shared/ports/compute';
 import { fillWarmPools } from '../../../shared/usecases/fill-warm-pools';
 import { promoteImageVersion, registerImageVersion, rollbackImage } from '../../../shared/usecases/images';
 import { meterOpenInstances } from '../../../shared/usecases/metering';
@@ -18,11 +19,8 @@ const POOL: WarmPoolSpec = {
   prePull: ['ghcr.io/acme/trainer:1.4'],
 };
 
-function warmPlane() {
-  const plane = fakeControlPlane();
-  return { ...plane, readySignal: 'tag' as const };
-}
-type Plane = ReturnType<typeof warmPlane>;
+const warmPlane = fakeControlPlane;
+type Plane = FakeControlPlane;
 
 async function imageVersion(plane: FakeControlPlane, version: string) {
   await registerImageVersion(plane, IMAGE, version, { 'us-east-1': 'ami-0123456789abcdef0' });
@@ -69,6 +67,21 @@ describe('the warm-pool filler', () => {
     await fillWarmPools(plane);
     expect(plane.compute.live().map((i) => i.state)).toEqual(['running', 'running']);
     expect(await ready(plane)).toEqual([]);
+  });
+
+  it('counts only the ready signal of the image version the machine was launched from', async () => {
+    const plane = warmPlane();
+    await imageVersion(plane, 'v1');
+    await putWarmPool(plane, { ...POOL, size: 1 });
+    await fillWarmPools(plane);
+    const [instance] = plane.compute.live();
+    plane.compute.signalReady(instance?.instanceId ?? '', 'gpu-base:v0');
+    await fillWarmPools(plane);
+    expect(plane.compute.live().map((i) => i.state)).toEqual(['running']);
+    plane.compute.signalReady(instance?.instanceId ?? '');
+    await fillWarmPools(plane);
+    await fillWarmPools(plane);
+    expect((await ready(plane)).map((m) => m.instanceId)).toEqual([instance?.instanceId]);
   });
 
   it('keeps size through uses: a lease takes a machine, the filler is asked and launches its successor', async () => {
@@ -142,6 +155,33 @@ describe('leases served warm', () => {
     const billed = plane.leases.peek(lease.tenantId, lease.leaseId)?.instances[0];
     expect(billed?.billedSeconds).toBe(600);
     expect(billed?.billedMicroUsd).toBe(Math.round((price * 600) / 3600));
+  });
+
+  it('EC2 refusing to start a warm machine: the lease launches cold, the machine ends, the filler keeps size', async () => {
+    const plane = await readyPool({ size: 1 });
+    const [machine] = await ready(plane);
+    plane.compute.faults.failNext(
+      'startForLease',
+      new CapacityUnavailableError('on-demand', 'g5.xlarge', 'InsufficientInstanceCapacity', 'us-east-1a'),
+    );
+    const lease = await runningLease(plane, { mode: 'on-demand' });
+    expect(lease.placement?.start).toBe('cold');
+    expect(lease.instances.map((i) => i.instanceId)).not.toContain(machine?.instanceId);
+    expect(plane.compute.live().map((i) => i.instanceId)).not.toContain(machine?.instanceId);
+    expect(plane.warmFill.requested).toEqual(['g5-east']);
+    await fillAndSettle(plane);
+    const refilled = await ready(plane);
+    expect(refilled).toHaveLength(1);
+    expect(refilled[0]?.instanceId).not.toBe(machine?.instanceId);
+  });
+
+  it('a start failing otherwise ends the claimed machine and fails the attempt, so a retry cannot adopt it stopped', async () => {
+    const plane = await readyPool({ size: 1 });
+    const [machine] = await ready(plane);
+    plane.compute.faults.failNext('startForLease', new Error('RequestExpired'));
+    await expect(runningLease(plane, { mode: 'on-demand' })).rejects.toThrow('RequestExpired');
+    expect(plane.compute.live().map((i) => i.instanceId)).not.toContain(machine?.instanceId);
+    expect(await plane.warmPools.listMachines()).toEqual([]);
   });
 
   it('two leases racing for one warm machine: one gets it, the other launches cold', async () => {

@@ -31,9 +31,9 @@ describe('deadline fields of a lease', () => {
   });
 
   it('refuses a deadline in the past or at now, and one before now plus the work, each with its code', () => {
-    expect(deadlineCode({ deadline: '2026-12-01T08:00:00Z', workMinutes: 60 })).toBe('deadline-in-past');
-    expect(deadlineCode({ deadline: '2026-12-01T09:00:00Z', workMinutes: 60 })).toBe('deadline-in-past');
-    expect(deadlineCode({ deadline: '2026-12-01T09:59:00Z', workMinutes: 60 })).toBe('deadline-before-work');
+    expect(deadlineCode({ deadline: '2026-12-01T08:00:00Z', workMinutes: 60 })).toBe('DEADLINE_IN_PAST');
+    expect(deadlineCode({ deadline: '2026-12-01T09:00:00Z', workMinutes: 60 })).toBe('DEADLINE_IN_PAST');
+    expect(deadlineCode({ deadline: '2026-12-01T09:59:00Z', workMinutes: 60 })).toBe('DEADLINE_BEFORE_WORK');
     expect(deadlineCode({ deadline: '2026-12-01T10:00:00Z', workMinutes: 60 })).toBeNull();
   });
 

@@ -66,9 +66,9 @@ describe('a deadline with the rest of the request', () => {
   it('needs a task and a mode the policy may choose, else a 400 naming why', () => {
     expect(deadlineRequestProblem({ hasTask: true })).toBeNull();
     expect(deadlineRequestProblem({ hasTask: true, mode: 'spot' })).toBeNull();
-    expect(deadlineRequestProblem({ hasTask: false, mode: 'spot' })).toBe('deadline-without-task');
-    expect(deadlineRequestProblem({ hasTask: true, mode: 'on-demand' })).toBe('deadline-with-on-demand');
-    const error = new DeadlineRequestError('deadline-with-on-demand');
-    expect([error.status, error.code, error.field]).toEqual([400, 'deadline-with-on-demand', 'deadline']);
+    expect(deadlineRequestProblem({ hasTask: false, mode: 'spot' })).toBe('DEADLINE_WITHOUT_TASK');
+    expect(deadlineRequestProblem({ hasTask: true, mode: 'on-demand' })).toBe('DEADLINE_WITH_ON_DEMAND');
+    const error = new DeadlineRequestError('DEADLINE_WITH_ON_DEMAND');
+    expect([error.status, error.code, error.field]).toEqual([400, 'DEADLINE_WITH_ON_DEMAND', 'deadline']);
   });
 });
