@@ -12,6 +12,7 @@ import {
   type CapacityPool,
   type PoolIdentity,
   poolKey,
+  runningOf,
   type TenantAdmission,
 } from '../domain/admission/claims';
 import { type Quota, quotaOf } from '../domain/admission/quota';
@@ -181,21 +182,7 @@ export class DynamoDbAdmissionStore implements AdmissionStore {
       KeyConditionExpression: 'queued = :admitted',
       ExpressionAttributeValues: { ':admitted': ADMITTED },
     });
-    return items.map((item) => {
-      const lease = item.lease as WaitingLease;
-      const claim = item.claim as AdmissionClaim;
-      return {
-        leaseId: lease.leaseId,
-        tenantId: lease.tenantId,
-        workload: lease.workload,
-        gpus: claim.gpus,
-        launch: claim.launch,
-        zone: claim.zone,
-        startedAtMs: claim.admittedAtMs ?? lease.createdAtMs,
-        expiresAtMs: lease.expiresAtMs,
-        maxRuntimeMinutes: lease.maxRuntimeMinutes,
-      };
-    });
+    return items.map((item) => runningOf(item.lease as WaitingLease, item.claim as AdmissionClaim));
   }
 
   async requeue(leaseId: string, refused: NonNullable<WaitingLease['refused']>): Promise<boolean> {

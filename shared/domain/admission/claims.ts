@@ -1,6 +1,6 @@
 import type { RentalMode } from '../lease';
 import type { MicroUsd } from '../money';
-import type { AdmittedLease } from './admission-pass';
+import type { AdmittedLease, WaitingLease } from './admission-pass';
 import {
   type Capacity,
   type InstanceFamily,
@@ -11,6 +11,7 @@ import {
 } from './capacity';
 import type { Quota } from './quota';
 import type { LaunchCandidate, TenantUsage } from './tenant-ledger';
+import type { RunningLease } from './wait-estimate';
 
 /**
  * A pool of fleet capacity as admission stores it: an account vCPU quota
@@ -115,3 +116,16 @@ export interface TenantAdmission {
   readonly quota?: Quota | undefined;
   readonly quotaVersion?: number | undefined;
 }
+
+/** An admitted lease as a wait estimate sees it: what it holds since its admission, and its known ends. */
+export const runningOf = (lease: WaitingLease, claim: AdmissionClaim): RunningLease => ({
+  leaseId: lease.leaseId,
+  tenantId: lease.tenantId,
+  workload: lease.workload,
+  gpus: claim.gpus,
+  launch: claim.launch,
+  zone: claim.zone,
+  startedAtMs: claim.admittedAtMs ?? lease.createdAtMs,
+  expiresAtMs: lease.expiresAtMs,
+  maxRuntimeMinutes: lease.maxRuntimeMinutes,
+});

@@ -1,5 +1,9 @@
 import type { WaitingLease } from '../../../shared/domain/admission/admission-pass';
-import type { AdmissionClaim, TenantAdmission } from '../../../shared/domain/admission/claims';
+import {
+  type AdmissionClaim,
+  runningOf,
+  type TenantAdmission,
+} from '../../../shared/domain/admission/claims';
 import type { Quota } from '../../../shared/domain/admission/quota';
 import { NO_USAGE, type TenantUsage } from '../../../shared/domain/admission/tenant-ledger';
 import type { RunningLease } from '../../../shared/domain/admission/wait-estimate';
@@ -93,21 +97,7 @@ export class FakeAdmissionStore implements AdmissionStore {
 
   async running(): Promise<RunningLease[]> {
     return [...this.entries.values()].flatMap(({ lease, status, claim }) =>
-      status === 'ADMITTED' && claim
-        ? [
-            {
-              leaseId: lease.leaseId,
-              tenantId: lease.tenantId,
-              workload: lease.workload,
-              gpus: claim.gpus,
-              launch: claim.launch,
-              zone: claim.zone,
-              startedAtMs: claim.admittedAtMs ?? lease.createdAtMs,
-              expiresAtMs: lease.expiresAtMs,
-              maxRuntimeMinutes: lease.maxRuntimeMinutes,
-            },
-          ]
-        : [],
+      status === 'ADMITTED' && claim ? [runningOf(lease, claim)] : [],
     );
   }
 
