@@ -320,6 +320,12 @@ function runCommand(io: CliIo): Command {
     )
     .option('--max-attempts <n>', 'attempts after spot interruptions (1-10, default 3)')
     .option('--retry-on-failure', 'also run again a task that exits non-zero')
+    .option(
+      '--deadline <date-time>',
+      'finish by then, e.g. 2026-12-03T09:00Z: spot while ahead, on-demand when it must',
+    )
+    .option('--work <duration>', 'what the task needs on one machine, e.g. 48h (with --deadline)')
+    .option('--restart <duration>', 'what a restart from checkpoint costs, e.g. 10m (default 5m)')
     .option('--timeout <seconds>', 'give up waiting for the task after this long', '3600')
     .addOption(json());
   command.addOption(new Option('--workload <kind>', 'what runs').choices(WORKLOADS).default('batch'));

@@ -1,5 +1,6 @@
 import type { ApiClient } from './api';
 import { type CliIo, client, integerOption, type OutputOptions } from './common';
+import { deadlineFields } from './deadline-options';
 import { CliError, EXIT, usageError } from './errors';
 import { type CreateLeaseOptions, leaseRequestBody } from './leases';
 import { printLogs } from './logs';
@@ -14,6 +15,10 @@ export interface RunOptions extends Omit<CreateLeaseOptions, 'wait' | 'json'>, O
   readonly maxRuntime?: string;
   readonly taskImage?: string;
   readonly workdir?: string;
+  /** The task's deadline (`2026-12-03T09:00Z`), the work it needs (`48h`) and a restart's cost (`10m`). */
+  readonly deadline?: string;
+  readonly work?: string;
+  readonly restart?: string;
 }
 
 interface TaskLease {
@@ -74,6 +79,7 @@ export function commandLineBase(options: RunOptions, command: readonly string[])
     onExit: options.onExit,
     maxAttempts: integerOption('--max-attempts', options.maxAttempts),
     retryOnFailure: options.retryOnFailure,
+    ...deadlineFields(options),
   };
   return {
     ...leaseRequestBody(options),

@@ -22,9 +22,10 @@ import { CreateBucketCommand, PutPublicAccessBlockCommand, S3Client } from '@aws
 import { CreateScheduleGroupCommand, SchedulerClient } from '@aws-sdk/client-scheduler';
 import { CreateTopicCommand, SNSClient } from '@aws-sdk/client-sns';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { FLEET_TAG } from '../shared/ports/compute';
+import { FLEET_TAG, ROOT_VOLUME_GIB } from '../shared/ports/compute';
 import {
   BUCKETS,
+  CHECKPOINT_ROLE,
   EC2_EVENTS_RULE,
   EVENT_BUS,
   LEASE_EXPIRY,
@@ -190,7 +191,10 @@ async function createFleet(client: EC2Client, fleetName: string) {
         ImageId: imageId,
         MetadataOptions: { HttpTokens: 'required', HttpEndpoint: 'enabled' },
         BlockDeviceMappings: [
-          { DeviceName: '/dev/sda1', Ebs: { Encrypted: true, VolumeType: 'gp3', VolumeSize: 200 } },
+          {
+            DeviceName: '/dev/sda1',
+            Ebs: { Encrypted: true, VolumeType: 'gp3', VolumeSize: ROOT_VOLUME_GIB },
+          },
         ],
       },
     }),
@@ -269,6 +273,7 @@ async function createTaskResources(endpoints: EmulatorEndpoints, region: string,
   }
   s3.destroy();
   env[SESSION_ROLE.envVar] = `arn:aws:iam::${MOTO_ACCOUNT}:role/${prefix}-${SESSION_ROLE.id}`;
+  env[CHECKPOINT_ROLE.envVar] = `arn:aws:iam::${MOTO_ACCOUNT}:role/${prefix}-${CHECKPOINT_ROLE.id}`;
   return env;
 }
 

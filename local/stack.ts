@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { EC2Client } from '@aws-sdk/client-ec2';
+import { S3Client } from '@aws-sdk/client-s3';
 import { SchedulerClient } from '@aws-sdk/client-scheduler';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse } from 'aws-lambda';
@@ -66,6 +67,8 @@ const MINUTE_MS = 60_000;
 const EXPIRY_POLL_MS = 1_000;
 /** How often the local SSM agent looks for commands sent and instances gone. */
 const SSM_AGENT_POLL_MS = 250;
+/** How often the agent uploads a running attempt's checkpoint folder (changed files only). */
+const CHECKPOINT_UPLOAD_MS = 2_000;
 
 /**
  * The whole system on emulators: resources from shared/resources.ts, the real
@@ -162,6 +165,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         ec2: (r) => ec2Client(agentClients, r),
         logs: agentLogs,
         events: eventBridgeClient(agentClients),
+        s3: new S3Client({ endpoint: endpoints.s3, forcePathStyle: true }),
       },
       leases: new DynamoDbLeaseRepository(agentClients.documents, env[TABLES.leases.envVar] ?? ''),
       regions: LOCAL_GPU_REGIONS,
@@ -170,6 +174,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       checkpointBucket: env[BUCKETS.checkpoints.envVar] ?? '',
       workRoot,
       everyMs: SSM_AGENT_POLL_MS,
+      checkpointEveryMs: CHECKPOINT_UPLOAD_MS,
     });
     const warmInit = startLocalWarmMachineInit({
       ec2: (r) => ec2Client(agentClients, r),

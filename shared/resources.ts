@@ -271,6 +271,13 @@ export const BUCKETS = {
  */
 export const SESSION_ROLE = { id: 'LeaseSessionRole', envVar: 'SESSION_ROLE_ARN' } as const;
 
+/**
+ * The role whose credentials, narrowed per lease by a session policy to its
+ * checkpoint prefix, are the only way to the checkpoint bucket: the functions
+ * that start attempts assume it and hand the credentials to the attempt.
+ */
+export const CHECKPOINT_ROLE = { id: 'CheckpointRole', envVar: 'CHECKPOINT_ROLE_ARN' } as const;
+
 export type TableName = keyof typeof TABLES;
 export type LogGroupName = keyof typeof LOG_GROUPS;
 export type QueueName = keyof typeof QUEUES;

@@ -1,6 +1,8 @@
 import type { LeaseInstance, LeaseQueueState, LeaseView } from '../../shared/domain/lease';
-import { microToUsd } from '../../shared/domain/money';
+import { type MicroUsd, microToUsd } from '../../shared/domain/money';
 import { priceInForce } from '../../shared/domain/price-changes';
+import { BILLING_DIMENSIONS, type BillingDimension } from '../../shared/domain/spend';
+import { billedByDimension, billedTotalMicroUsd } from '../../shared/domain/storage-billing';
 import type { PriceChangesOf } from '../../shared/usecases/price-history';
 import { taskBody } from './task-view';
 
@@ -35,8 +37,9 @@ function instanceBody(instance: LeaseInstance, pricing: LeasePricing | undefined
     launchedAt: iso(instance.launchedAtMs),
     endedAt: iso(instance.endedAtMs),
     billedSeconds: instance.billedSeconds,
-    costMicroUsd: instance.billedMicroUsd,
-    costUsd: microToUsd(instance.billedMicroUsd),
+    costMicroUsd: billedTotalMicroUsd(instance),
+    costUsd: microToUsd(billedTotalMicroUsd(instance)),
+    costByDimension: billedByDimension(instance),
   };
 }
 
@@ -48,11 +51,17 @@ const queueBody = (queue: LeaseQueueState) => ({
 });
 
 /**
- * The API's shape of a lease: metered cost so far, exact in micro-dollars and
- * as USD; with `pricing`, each instance's price in force and its source.
+ * The API's shape of a lease: metered cost so far (every dimension), exact in
+ * micro-dollars and as USD, and split by dimension; with `pricing`, each
+ * instance's price in force and its source.
  */
 export function leaseBody(lease: LeaseView, pricing?: LeasePricing) {
-  const costMicroUsd = lease.instances.reduce((sum, instance) => sum + instance.billedMicroUsd, 0);
+  const costMicroUsd = lease.instances.reduce((sum, instance) => sum + billedTotalMicroUsd(instance), 0);
+  const costByDimension: Record<BillingDimension, MicroUsd> = { compute: 0, storage: 0, transfer: 0 };
+  for (const instance of lease.instances) {
+    const billed = billedByDimension(instance);
+    for (const dimension of BILLING_DIMENSIONS) costByDimension[dimension] += billed[dimension];
+  }
   const modes = [...new Set(lease.instances.map((instance) => instance.mode))];
   return {
     leaseId: lease.leaseId,
@@ -88,6 +97,7 @@ export function leaseBody(lease: LeaseView, pricing?: LeasePricing) {
     secondsToRunning: lease.placement?.secondsToRunning,
     costMicroUsd,
     costUsd: microToUsd(costMicroUsd),
+    costByDimension,
     instances: lease.instances.map((instance) => instanceBody(instance, pricing)),
     task: lease.task && taskBody(lease.task, pricing?.nowMs),
     priority: lease.priority,

@@ -1,3 +1,4 @@
+import { BILLING_DIMENSIONS } from '../../shared/domain/spend';
 import * as z from '../../shared/zod';
 import type { PathParameter } from './path';
 
@@ -101,6 +102,12 @@ export const unauthorizedResponse = {
 };
 export const usd = { type: 'number', description: 'USD, rounded to the micro-dollar' };
 export const micro = { type: 'integer', description: 'Exact amount in micro-dollars (1 USD = 1,000,000)' };
+
+/** Micro-dollars by billing dimension: compute, storage (instances' volumes), transfer (data moved between regions). */
+export const microByDimension = (description: string) =>
+  responseObject(Object.fromEntries(BILLING_DIMENSIONS.map((dimension) => [dimension, micro])), [], {
+    description,
+  });
 export const instant = { type: 'string', format: 'date-time' };
 const dateOrInstant = { oneOf: [{ type: 'string', format: 'date' }, instant] };
 export const rangeParameters = [

@@ -10,6 +10,7 @@ import {
   auditStore,
   budgetRepository,
   commitmentRepository,
+  fleetStorageLedger,
   idleLedger,
   idlePolicyRepository,
   imageRepository,
@@ -63,6 +64,7 @@ export const apiWiring = {
   budgets: budgetRepository('readWrite'),
   // GET /v1/audit/{month}: the stored audit, else one built on the spot.
   audits: auditStore('read'),
+  fleetStorage: fleetStorageLedger('read'),
   spotTraces: spotTraceFiles(),
   // GET /v1/leases/{id}/metrics, the profile and the audit read the GPU telemetry.
   metrics: gpuMetricReader(),

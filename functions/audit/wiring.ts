@@ -4,6 +4,7 @@ import {
   auditStore,
   chargedTenants,
   commitmentRepository,
+  fleetStorageLedger,
   idleLedger,
   leaseRepository,
   spendCounters,
@@ -21,6 +22,8 @@ export const auditWiring = {
   leases: leaseRepository('read'),
   // Rollups and month-to-date counters.
   spend: spendCounters('read'),
+  // The fleet's storage overhead of the month (warm pools' stopped volumes), shown beside the tenant's split.
+  fleetStorage: fleetStorageLedger('read'),
   // The fleet's idle reserved time of the month (IDLE#<month> in the usage table).
   commitments: commitmentRepository('read'),
   // Idle GPU cost by project and lease, from the waste ledger's rollups.

@@ -4,12 +4,8 @@ import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda'
 import { logger, metrics, observed } from '../../shared/lambda/observability';
 import { buildPorts } from '../../shared/lambda/port-factory';
 import { parseSqsBody } from '../../shared/lambda/sqs-body';
-import { type CommandOutcomes, leaseCommandMetric } from '../../shared/metric-names';
 import { type LeaseCommand, leaseCommandSchema } from '../../shared/ports/lease-commands';
-import { replaceInterrupted } from '../../shared/usecases/interruptions';
-import { provisionLease } from '../../shared/usecases/provision-lease';
-import { completeRelease, expireLease } from '../../shared/usecases/release-lease';
-import { advanceTask, startTaskOnLease } from '../../shared/usecases/tasks';
+import { runLeaseCommand } from '../../shared/usecases/lease-commands';
 import { leaseWorkerWiring } from './wiring';
 
 const { idempotency: persistenceStore, ...controlPlane } = buildPorts(leaseWorkerWiring);
@@ -23,7 +19,7 @@ const idempotency = new IdempotencyConfig({
 
 const runCommand = makeIdempotent(
   async (command: LeaseCommand) => {
-    const { outcome, metric } = await dispatch(command);
+    const { outcome, metric } = await runLeaseCommand(controlPlane, command);
     logger.info('Lease command done', { ...command, outcome });
     metrics.addMetric(metric, 'Count', 1);
     return { outcome };
@@ -33,46 +29,6 @@ const runCommand = makeIdempotent(
     config: idempotency,
   },
 );
-
-const done = <Type extends LeaseCommand['type']>(type: Type, outcome: CommandOutcomes[Type]) => ({
-  outcome,
-  metric: leaseCommandMetric(type, outcome),
-});
-
-async function dispatch(command: LeaseCommand): Promise<{ outcome: string; metric: string }> {
-  const { tenantId, leaseId } = command;
-  switch (command.type) {
-    // start: a lease admission let in after it waited; provisioned the same way.
-    case 'provision':
-    case 'start': {
-      const outcome = await provisionLease(controlPlane, tenantId, leaseId);
-      if (outcome === 'running') await startTaskOnLease(controlPlane, tenantId, leaseId);
-      return done(command.type, outcome);
-    }
-    case 'release':
-      // The task stops first (STOPPED), then the instances go.
-      await advanceTask(controlPlane, tenantId, leaseId, { type: 'stop', atMs: controlPlane.now() });
-      return done('release', await completeRelease(controlPlane, tenantId, leaseId));
-    case 'replace': {
-      const instanceId = command.instanceId ?? '';
-      const outcome = await replaceInterrupted(controlPlane, tenantId, leaseId, instanceId);
-      // Also on a redelivery (the lease already RUNNING again): both steps are idempotent.
-      if (outcome === 'replaced' || outcome === 'not-interrupted') {
-        // The old attempt ended with its instance; the next one runs on the replacement.
-        await advanceTask(controlPlane, tenantId, leaseId, {
-          type: 'instance-lost',
-          instanceId,
-          atMs: controlPlane.now(),
-        });
-        await startTaskOnLease(controlPlane, tenantId, leaseId);
-      }
-      return done('replace', outcome);
-    }
-    // From the lease's expiry schedule: released like a tenant's DELETE.
-    case 'expire':
-      return done('expire', await expireLease(controlPlane, tenantId, leaseId));
-  }
-}
 
 const processor = new BatchProcessor(EventType.SQS);
 

@@ -7,6 +7,7 @@ import type { Wiring } from '../../shared/lambda/port-factory';
 import {
   admissionStore,
   commitmentRepository,
+  fleetStorageLedger,
   imageRepository,
   leaseRepository,
   meteringLedger,
@@ -33,6 +34,8 @@ export const leaseWorkerWiring = {
   // On-demand leases claim stopped warm machines first, then ask the filler to top the pool up.
   warmPools: warmPoolRepository('readWrite'),
   warmFill: warmPoolFillRequests(),
+  // A started warm machine's stopped stretch closes on the fleet's bill at its claim.
+  fleetStorage: fleetStorageLedger('readWrite'),
   events: domainEventPublisher(),
   // An expire command is released like a tenant's DELETE: through a release command.
   commands: leaseCommandQueue(),

@@ -16,9 +16,11 @@ export const handler = observed(async () => {
   const summary = await reconcileFleet(controlPlane);
   if (summary.terminated > 0) logger.warn('Terminated orphan GPU instances', { ...summary });
   if (summary.ended > 0) logger.warn('Closed the bills of instances that vanished', { ...summary });
+  if (summary.retired > 0) logger.warn('Ended warned instances no replace command ended', { ...summary });
   metrics.addMetric(METRIC_NAMES.orphansTerminated, 'Count', summary.terminated);
   metrics.addMetric('InstancesAdopted', 'Count', summary.adopted);
   metrics.addMetric(METRIC_NAMES.vanishedInstancesEnded, 'Count', summary.ended);
+  metrics.addMetric('WarnedInstancesEnded', 'Count', summary.retired);
   const spotPriceChanges = await refreshSpotPrices(controlPlane);
   metrics.addMetric(METRIC_NAMES.spotPriceChangesRecorded, 'Count', spotPriceChanges);
   return { ...summary, spotPriceChanges };

@@ -7,12 +7,14 @@ import {
   spotPriceHistory,
   warmPoolRepository,
 } from '../../shared/lambda/stores';
+import { taskRunning } from '../../shared/lambda/tasks';
 import { homeRegion, priceCatalogValue, wallClock } from '../../shared/lambda/values';
 
 /**
  * The reconciler's ports: EC2 against the table (terminating orphans,
  * adopting strays, stamping vanished instances), re-sent commands of stuck
- * leases, and the spot prices in force. It launches nothing and ends no lease.
+ * leases, the spot prices in force, and running attempts' checkpoint
+ * credentials kept fresh. It launches nothing and ends no lease.
  */
 export const reconcilerWiring = {
   leases: leaseRepository('readWrite'),
@@ -29,4 +31,6 @@ export const reconcilerWiring = {
   catalog: priceCatalogValue(),
   region: homeRegion(),
   now: wallClock(),
+  // Re-sends running attempts' checkpoint credentials (an hour at most) before they expire.
+  tasks: taskRunning(),
 } satisfies Wiring;

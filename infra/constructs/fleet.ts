@@ -26,7 +26,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct, type IConstruct } from 'constructs';
 import { GPU_METRIC_NAMESPACE } from '../../shared/domain/gpu-telemetry';
 import { WARM_POOL_TAG, WARM_READY_TAG } from '../../shared/domain/warm-pools/pool';
-import { FLEET_TAG } from '../../shared/ports/compute';
+import { FLEET_TAG, ROOT_VOLUME_GIB } from '../../shared/ports/compute';
 import { gpuTelemetryUserData } from './gpu-telemetry-agent';
 import { acknowledge, acknowledgeWildcardResource } from './nag';
 
@@ -69,9 +69,6 @@ export interface GpuFleetProps {
     readonly vpcId: string;
     readonly subnets: readonly { readonly subnetId: string; readonly availabilityZone: string }[];
   };
-
-  /** @default 200 */
-  readonly rootVolumeSizeGiB?: number;
 
   /**
    * Value of the `gpurent:fleet` tag on the subnets and the launch template: the
@@ -203,7 +200,7 @@ export class GpuFleet extends Construct {
         {
           // Root device of the Ubuntu Deep Learning AMIs.
           deviceName: '/dev/sda1',
-          volume: BlockDeviceVolume.ebs(props.rootVolumeSizeGiB ?? 200, {
+          volume: BlockDeviceVolume.ebs(ROOT_VOLUME_GIB, {
             volumeType: EbsDeviceVolumeType.GP3,
             encrypted: true,
             deleteOnTermination: true,

@@ -59,7 +59,7 @@ export function bundledDataOf(wiring: Wiring, spotData: BundledData): BundledDat
  * they read: tables (read, or read/write when any port writes), the queues it
  * sends to, topics, the bus, EC2 by capability in every GPU region, lease
  * expiry (arm or cancel), GPU metrics, the task output group, the lease
- * session role, the bundled spot traces.
+ * session role, the checkpoint role, the bundled spot traces.
  */
 export function grantWiring(fn: GpurentFunction, wiring: Wiring, targets: WiringTargets): void {
   const reaches = wiringReaches(wiring);
@@ -85,6 +85,7 @@ export function grantWiring(fn: GpurentFunction, wiring: Wiring, targets: Wiring
   if (ofKind('tasks').length > 0) targets.tasks.bindRunner(fn);
   if (ofKind('logGroup').length > 0) targets.tasks.grantReadTaskOutput(fn);
   if (ofKind('sessionRole').length > 0) targets.tasks.grantAssumeSessionRole(fn);
+  if (ofKind('checkpointRole').length > 0) targets.tasks.grantAssumeCheckpointRole(fn);
   if (ofKind('spotTraces').length > 0) {
     fn.addEnvironment('SPOT_DATA_DIR', `${LAMBDA_TASK_ROOT}/${targets.spotData.into}`);
   }

@@ -3,15 +3,16 @@ import { AccountPrincipal, Effect, PolicyStatement, Role } from 'aws-cdk-lib/aws
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import { CHECKPOINT_CREDENTIALS_SECONDS } from '../../shared/domain/tasks/checkpoint-access';
 import { FLEET_TAG, LEASE_TAG, MANAGED_TAG, TENANT_TAG } from '../../shared/ports/compute';
-import { BUCKETS, LOG_GROUPS, SESSION_ROLE } from '../../shared/resources';
+import { BUCKETS, CHECKPOINT_ROLE, LOG_GROUPS, SESSION_ROLE } from '../../shared/resources';
 import { SESSION_DOCUMENTS, SESSION_DURATION_SECONDS } from '../../shared/usecases/access-policies';
 import type { GpurentFunction } from './gpurent-function';
 import { acknowledgeWildcardResource } from './nag';
 
 export interface GpurentTasksProps {
   readonly fleetName: string;
-  /** The GPU instances' role: it writes the task output and the lease's checkpoints. */
+  /** The GPU instances' role: it writes the task output (and nothing of the checkpoint bucket). */
   readonly instanceRole: Role;
 }
 
@@ -22,13 +23,15 @@ const RUN_SHELL_SCRIPT = 'AWS-RunShellScript';
  * LOG_GROUPS.taskOutput), the checkpoint bucket (encrypted, TLS only, no
  * public access, old checkpoints expire, its server access logged), SSM Run
  * Command rights scoped to AWS-RunShellScript on the fleet's own instances,
- * and the role whose credentials, narrowed to one lease by a session policy,
- * open Session Manager sessions to its instances.
+ * the role whose credentials, narrowed to one lease by a session policy,
+ * open Session Manager sessions to its instances, and the role that is the
+ * only way to the checkpoints, narrowed the same way to one lease's prefix.
  */
 export class GpurentTasks extends Construct {
   public readonly taskOutput: LogGroup;
   public readonly checkpoints: Bucket;
   public readonly sessionRole: Role;
+  public readonly checkpointRole: Role;
   private readonly fleetName: string;
 
   constructor(scope: Construct, id: string, props: GpurentTasksProps) {
@@ -41,6 +44,7 @@ export class GpurentTasks extends Construct {
     this.checkpoints = this.checkpointBucket();
     this.grantInstances(props.instanceRole);
     this.sessionRole = this.leaseSessionRole();
+    this.checkpointRole = this.checkpointAccessRole();
   }
 
   private checkpointBucket(): Bucket {
@@ -69,7 +73,12 @@ export class GpurentTasks extends Construct {
     });
   }
 
-  /** The instances write their task's output and read and write checkpoints: named actions only. */
+  /**
+   * The instances write their task's output, and nothing else here. They get
+   * no checkpoint rights: every lease's instances share this role, and IAM
+   * cannot tell which lease an instance-profile session belongs to, so any
+   * grant here would open every lease's prefix to every instance.
+   */
   private grantInstances(role: Role): void {
     role.addToPrincipalPolicy(
       new PolicyStatement({
@@ -77,6 +86,22 @@ export class GpurentTasks extends Construct {
         resources: [this.taskOutput.logGroupArn],
       }),
     );
+  }
+
+  /**
+   * The only principal with checkpoint rights. Each use is narrowed to one
+   * lease's prefix by the session policy of checkpointSessionPolicy
+   * (shared/domain/tasks/checkpoint-access.ts); the functions that start
+   * attempts assume it and hand the credentials to the attempt.
+   */
+  private checkpointAccessRole(): Role {
+    const stack = Stack.of(this);
+    // Trusts the account: only principals granted sts:AssumeRole on it (the task-starting functions) can assume it.
+    const role = new Role(this, CHECKPOINT_ROLE.id, {
+      assumedBy: new AccountPrincipal(stack.account),
+      maxSessionDuration: Duration.seconds(CHECKPOINT_CREDENTIALS_SECONDS),
+      description: "Lease checkpoints; every use is narrowed to one lease's prefix by a session policy",
+    });
     const objects = this.checkpoints.arnForObjects('*');
     role.addToPrincipalPolicy(
       new PolicyStatement({
@@ -90,8 +115,9 @@ export class GpurentTasks extends Construct {
     acknowledgeWildcardResource(
       role,
       objects,
-      "Checkpoint keys are <tenant>/<lease>/<file>, named by the task at run time; the instances share one role, so IAM cannot narrow it to a lease's own prefix (GPURENT_CHECKPOINT_URI names it).",
+      "Checkpoint keys are <tenant>/<lease>/<file>, named by the task at run time; each credential's session policy narrows this role to its lease's own prefix.",
     );
+    return role;
   }
 
   private leaseSessionRole(): Role {
@@ -216,6 +242,12 @@ export class GpurentTasks extends Construct {
       }),
     );
     fn.addEnvironment(LOG_GROUPS.taskOutput.envVar, this.taskOutput.logGroupName);
+  }
+
+  /** Lets `fn` assume the checkpoint role, and tells it the role's ARN. */
+  grantAssumeCheckpointRole(fn: GpurentFunction): void {
+    this.checkpointRole.grantAssumeRole(fn.role);
+    fn.addEnvironment(CHECKPOINT_ROLE.envVar, this.checkpointRole.roleArn);
   }
 
   /** Lets `fn` assume the session role, and tells it the role's ARN. */

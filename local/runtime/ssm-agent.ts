@@ -8,18 +8,23 @@ import {
 } from '@aws-sdk/client-cloudwatch-logs';
 import { DescribeInstancesCommand, type EC2Client } from '@aws-sdk/client-ec2';
 import { type EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { ListCommandsCommand, type SSMClient } from '@aws-sdk/client-ssm';
+import { CHECKPOINT_REFRESH_COMMENT } from '../../shared/domain/tasks/checkpoint-access';
 import { SSM_COMMAND_EVENT_TYPE } from '../../shared/domain/tasks/command-events';
-import { checkpointUri, taskLogStreams } from '../../shared/domain/tasks/log-streams';
+import { checkpointPrefix, checkpointUri, taskLogStreams } from '../../shared/domain/tasks/log-streams';
 import { taskScript } from '../../shared/domain/tasks/script';
 import { LEASE_TAG, TENANT_TAG } from '../../shared/ports/compute';
 import type { LeaseRepository } from '../../shared/ports/lease-repository';
+import { type CheckpointSync, checkpointSync } from './checkpoint-sync';
 
 export interface SsmAgentClients {
   readonly ssm: (region: string) => SSMClient;
   readonly ec2: (region: string) => EC2Client;
   readonly logs: CloudWatchLogsClient;
   readonly events: EventBridgeClient;
+  /** moto's S3, where the checkpoint bucket is. */
+  readonly s3: S3Client;
 }
 
 export interface SsmAgentOptions {
@@ -29,15 +34,17 @@ export interface SsmAgentOptions {
   readonly homeRegion: string;
   readonly logGroupName: string;
   readonly checkpointBucket: string;
-  /** Each command runs in a folder of its own under here; checkpoints under `<root>/checkpoints`. */
+  /** Each command runs in a folder of its own under here, its checkpoint folder inside it. */
   readonly workRoot: string;
   /** Poll period; undefined: only explicit `tick()` calls. */
   readonly everyMs?: number | undefined;
+  /** How often a running attempt's checkpoint folder is uploaded to its prefix. */
+  readonly checkpointEveryMs: number;
 }
 
 export interface LocalSsmAgent {
-  /** The local folder GPURENT_CHECKPOINT_URI of the lease maps to. */
-  checkpointDir(tenantId: string, leaseId: string): string;
+  /** The attempt's GPURENT_CHECKPOINT_DIR: its copy of the lease's prefix, synced with moto's S3. */
+  checkpointDir(commandId: string, instanceId: string): string;
   /** One round: start commands sent since the last, kill those whose instance is gone. */
   tick(): Promise<void>;
   stop(): Promise<void>;
@@ -48,6 +55,7 @@ interface Run {
   readonly instanceId: string;
   readonly region: string;
   readonly child: ChildProcess;
+  readonly checkpoints: CheckpointSync;
   killed: boolean;
   readonly output: { stdout: string[]; stderr: string[] };
   readonly done: Promise<void>;
@@ -64,13 +72,18 @@ const LIVE_STATES = new Set(['pending', 'running']);
  * names, and its status changes go onto the default bus as SSM's events, so
  * the same rule and queue carry them to the task-events handler. A command
  * whose instance is terminated is killed, as the instance's end kills it.
+ * Checkpoints live in moto's S3 at GPURENT_CHECKPOINT_URI: the prefix is
+ * copied into the attempt's GPURENT_CHECKPOINT_DIR before it starts, and the
+ * folder back every few seconds, when it ends, and before it is killed.
  */
 export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
   const { clients } = options;
   const seen = new Set<string>();
   const runs = new Map<string, Run>();
-  const checkpointDir = (tenantId: string, leaseId: string) =>
-    join(options.workRoot, 'checkpoints', tenantId, leaseId);
+  const runFolder = (commandId: string, instanceId: string) =>
+    join(options.workRoot, 'runs', `${commandId}-${instanceId}`);
+  const checkpointDir = (commandId: string, instanceId: string) =>
+    join(runFolder(commandId, instanceId), 'checkpoints');
 
   async function emit(run: Pick<Run, 'commandId' | 'instanceId'>, status: string, exitCode?: number) {
     const result = await clients.events.send(
@@ -142,10 +155,16 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
     const attempt = lease?.task?.attempts.find((a) => a.commandId === commandId);
     if (!lease?.task) return true;
     if (!attempt) return false;
-    const folder = join(options.workRoot, 'runs', `${commandId}-${instanceId}`);
-    const checkpoints = checkpointDir(tenantId, leaseId);
+    const folder = runFolder(commandId, instanceId);
+    const checkpoints = checkpointDir(commandId, instanceId);
     await mkdir(folder, { recursive: true });
-    await mkdir(checkpoints, { recursive: true });
+    const sync = checkpointSync(
+      clients.s3,
+      options.checkpointBucket,
+      checkpointPrefix(tenantId, leaseId),
+      checkpoints,
+    );
+    await sync.download();
     // The machine has no /workspace of the image's: workdir is left out, the run's folder is the cwd.
     const script = taskScript(
       { ...lease.task.spec, workdir: undefined },
@@ -166,15 +185,22 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
     child.stdout?.on('data', (chunk: Buffer) => output.stdout.push(chunk.toString('utf8')));
     child.stderr?.on('data', (chunk: Buffer) => output.stderr.push(chunk.toString('utf8')));
     const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    const periodic = setInterval(() => {
+      sync.upload().catch((error) => console.error('local SSM agent: checkpoint upload:', error));
+    }, options.checkpointEveryMs);
     const run: Run = {
       commandId,
       instanceId,
       region,
       child,
+      checkpoints: sync,
       killed: false,
       output,
       done: exited.then(async (code) => {
+        clearInterval(periodic);
         runs.delete(commandId);
+        // Before the end is told: a retry sent on it must find what this attempt saved.
+        if (!run.killed) await sync.upload();
         await writeLogs(run);
         if (run.killed) await emit(run, 'Cancelled');
         else await emit(run, code === 0 ? 'Success' : 'Failed', code ?? -1);
@@ -185,8 +211,13 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
     return true;
   }
 
-  function kill(run: Run) {
+  /** As an instance's shutdown would: the attempt's checkpoints are uploaded, then the process is gone. */
+  async function kill(run: Run) {
+    if (run.killed) return;
     run.killed = true;
+    await run.checkpoints
+      .upload()
+      .catch((error) => console.error('local SSM agent: checkpoint upload before kill:', error));
     try {
       if (run.child.pid !== undefined) process.kill(-run.child.pid, 'SIGKILL');
     } catch {
@@ -198,13 +229,18 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
     // Instances gone first: an attempt never outlives its instance, even for one round.
     for (const run of [...runs.values()]) {
       const { state } = await instanceTags(run.region, run.instanceId);
-      if (!LIVE_STATES.has(state)) kill(run);
+      if (!LIVE_STATES.has(state)) await kill(run);
     }
     for (const region of options.regions) {
       const listed = await clients.ssm(region).send(new ListCommandsCommand({}));
       for (const command of listed.Commands ?? []) {
         const commandId = command.CommandId ?? '';
         if (seen.has(commandId) || command.DocumentName !== 'AWS-RunShellScript') continue;
+        // A credentials refresh is no attempt: here the agent itself keeps the checkpoints in moto's S3.
+        if (command.Comment === CHECKPOINT_REFRESH_COMMENT) {
+          seen.add(commandId);
+          continue;
+        }
         let started = true;
         for (const instanceId of command.InstanceIds ?? []) {
           started = (await launch(region, commandId, instanceId)) && started;
@@ -233,7 +269,7 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
       stopped = true;
       if (timer) clearTimeout(timer);
       const pending = [...runs.values()];
-      for (const run of pending) kill(run);
+      await Promise.all(pending.map(kill));
       await Promise.allSettled(pending.map((run) => run.done));
     },
   };

@@ -15,7 +15,8 @@ export const budgetKey = (name: string) => `BUDGET#${name}`;
  * Aggregates (spend table), all under the tenant's partition:
  * `MONTH#<yyyy-mm>#TENANT` | `…#PROJECT#<p>` | `…#MODE#<m>` (month-to-date counters),
  * `DAY#<yyyy-mm-dd>#<mode>#<type>#<project>` (daily rollups),
- * `LEASEDAY#<yyyy-mm-dd>#<leaseId>` (daily per-lease rollups).
+ * `LEASEDAY#<yyyy-mm-dd>#<leaseId>` (daily per-lease rollups),
+ * `DIMDAY#<yyyy-mm-dd>#<storage|transfer>#<mode>` (daily storage and transfer: compute is the rest).
  */
 export function spendKey(month: string, scope: SpendScope): string {
   switch (scope.kind) {
@@ -29,6 +30,7 @@ export function spendKey(month: string, scope: SpendScope): string {
 }
 export const dayRollupPrefix = (day: string) => `DAY#${day}`;
 export const leaseDayPrefix = (day: string) => `LEASEDAY#${day}`;
+export const dimensionDayPrefix = (day: string) => `DIMDAY#${day}`;
 
 export function aggregateKey(aggregate: Aggregate): string {
   switch (aggregate.kind) {
@@ -38,6 +40,8 @@ export function aggregateKey(aggregate: Aggregate): string {
       return `${dayRollupPrefix(aggregate.day)}#${aggregate.mode}#${aggregate.instanceType}#${aggregate.project ?? ''}`;
     case 'lease-day':
       return `${leaseDayPrefix(aggregate.day)}#${aggregate.leaseId}`;
+    case 'dimension-day':
+      return `${dimensionDayPrefix(aggregate.day)}#${aggregate.dimension}#${aggregate.mode}`;
   }
 }
 /** The tenant's settings item, next to its leases. */

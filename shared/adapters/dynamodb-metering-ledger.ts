@@ -6,6 +6,7 @@ import {
   type ChargeBatch,
   type ChargeEntry,
   chargedEntries,
+  chargeLines,
   packChargeBatches,
 } from '../domain/charge-batches';
 import type { ChargeOutcome, MeteringLedger, UsageCharge, UsageRecord } from '../ports/metering-ledger';
@@ -104,7 +105,7 @@ export class DynamoDbMeteringLedger implements MeteringLedger {
     }
   }
 
-  private checkpointUpdate({ instance, charge, atMs, close }: ChargeEntry) {
+  private checkpointUpdate({ instance, charge, atMs, close, storage }: ChargeEntry) {
     const sets = ['billedSeconds = :seconds', 'billedMicroUsd = :micro', 'meteredUntilMs = :at'];
     const values: Record<string, unknown> = {
       ':seconds': charge.checkpoint.billedSeconds,
@@ -115,6 +116,12 @@ export class DynamoDbMeteringLedger implements MeteringLedger {
     if (close) {
       sets.push('endedAtMs = :endedAt');
       values[':endedAt'] = close.endedAtMs;
+    }
+    if (storage) {
+      // Storage moves only with a charge the billedSeconds condition guards, so it is never counted twice.
+      sets.push('storageBilledSeconds = :storageSeconds', 'storageBilledMicroUsd = :storageMicro');
+      values[':storageSeconds'] = storage.checkpoint.storageBilledSeconds;
+      values[':storageMicro'] = storage.checkpoint.storageBilledMicroUsd;
     }
     return {
       Update: {
@@ -141,17 +148,20 @@ export class DynamoDbMeteringLedger implements MeteringLedger {
     const record: UsageRecord = {
       tenantId: instance.tenantId,
       atMs,
-      charges: charged.map(
-        ({ instance: i, charge, atMs: chargedTo }): UsageCharge => ({
-          leaseId: i.leaseId,
-          instanceId: i.instanceId,
-          instanceType: i.instanceType,
-          mode: i.mode,
-          ...(i.project === undefined ? {} : { project: i.project }),
-          atMs: chargedTo,
-          seconds: charge.seconds,
-          microUsd: charge.microUsd,
-        }),
+      charges: charged.flatMap((entry) =>
+        chargeLines(entry).map(
+          (line): UsageCharge => ({
+            leaseId: entry.instance.leaseId,
+            instanceId: entry.instance.instanceId,
+            instanceType: entry.instance.instanceType,
+            mode: entry.instance.mode,
+            ...(entry.instance.project === undefined ? {} : { project: entry.instance.project }),
+            dimension: line.dimension,
+            atMs: entry.atMs,
+            seconds: line.seconds,
+            microUsd: line.microUsd,
+          }),
+        ),
       ),
     };
     const lastMs = Math.max(...charged.map((entry) => entry.atMs));
@@ -184,7 +194,9 @@ export class DynamoDbMeteringLedger implements MeteringLedger {
               instanceType: aggregate.instanceType,
               project: aggregate.project,
             }
-          : { day: aggregate.day, leaseId: aggregate.leaseId, project: aggregate.project };
+          : aggregate.kind === 'lease-day'
+            ? { day: aggregate.day, leaseId: aggregate.leaseId, project: aggregate.project }
+            : { day: aggregate.day, dimension: aggregate.dimension };
     const present = Object.entries({ tenantId: total.tenantId, ...labels }).filter(
       ([, value]) => value !== undefined,
     );

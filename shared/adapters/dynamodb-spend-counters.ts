@@ -2,9 +2,16 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { LeaseSpend } from '../domain/budgets/alert-message';
 import type { RentalMode } from '../domain/lease';
 import type { MicroUsd } from '../domain/money';
-import type { DailyUsage, LeaseDayUsage, SpendCounterKey, SpendCounters } from '../ports/budgets';
+import type { ExtraDimension } from '../domain/spend';
+import type {
+  DailyUsage,
+  DimensionDayUsage,
+  LeaseDayUsage,
+  SpendCounterKey,
+  SpendCounters,
+} from '../ports/budgets';
 import { batchGetAll } from './dynamodb-batch-get';
-import { dayRollupPrefix, leaseDayPrefix, spendKey, tenantKey } from './dynamodb-keys';
+import { dayRollupPrefix, dimensionDayPrefix, leaseDayPrefix, spendKey, tenantKey } from './dynamodb-keys';
 import { queryAll } from './dynamodb-query-all';
 
 type Key = { pk: string; sk: string };
@@ -60,6 +67,20 @@ export class DynamoDbSpendCounters implements SpendCounters {
       leaseId: String(item.leaseId),
       project: item.project === undefined ? undefined : String(item.project),
       seconds: Number(item.seconds ?? 0),
+      microUsd: Number(item.microUsd ?? 0),
+    }));
+  }
+
+  async dimensionDailyUsage(tenantId: string, fromDay: string, toDay: string): Promise<DimensionDayUsage[]> {
+    const items = await this.queryRange(
+      tenantId,
+      dimensionDayPrefix(fromDay),
+      `${dimensionDayPrefix(toDay)}#~`,
+    );
+    return items.map((item) => ({
+      day: String(item.day),
+      dimension: item.dimension as ExtraDimension,
+      mode: item.mode as RentalMode,
       microUsd: Number(item.microUsd ?? 0),
     }));
   }

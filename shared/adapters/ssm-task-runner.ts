@@ -30,7 +30,12 @@ export class SsmTaskRunner implements TaskRunner {
     private readonly logGroupName: string,
   ) {}
 
-  async send(target: TaskTarget, commands: readonly string[], timeoutSeconds: number): Promise<string> {
+  async send(
+    target: TaskTarget,
+    commands: readonly string[],
+    timeoutSeconds: number,
+    comment?: string,
+  ): Promise<string> {
     try {
       const result = await this.client(target.region).send(
         new SendCommandCommand({
@@ -42,6 +47,7 @@ export class SsmTaskRunner implements TaskRunner {
             CloudWatchLogGroupName: this.logGroupName,
           },
           TimeoutSeconds: 600,
+          Comment: comment,
         }),
       );
       const commandId = result.Command?.CommandId;

@@ -1,4 +1,5 @@
 import { type MicroUsd, usdToMicro } from './money';
+import type { StoragePrices } from './storage-prices';
 
 /** One EC2 GPU instance type as the price catalog describes it. */
 export interface InstanceOffering {
@@ -28,7 +29,14 @@ export class UnknownInstanceTypeError extends Error {
 export class PriceCatalog {
   private readonly byType: ReadonlyMap<string, InstanceOffering>;
 
-  constructor(offerings: readonly InstanceOffering[]) {
+  /**
+   * @param storage the region's volume and object storage prices, when the
+   * caller bills storage (the replays of the planner price GPUs only).
+   */
+  constructor(
+    offerings: readonly InstanceOffering[],
+    readonly storage?: StoragePrices,
+  ) {
     this.byType = new Map(offerings.filter((o) => o.instanceType).map((o) => [o.instanceType, o]));
   }
 

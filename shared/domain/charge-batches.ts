@@ -1,6 +1,7 @@
 import type { Charge } from './billing';
 import type { LeaseInstance } from './lease';
-import { type Aggregate, aggregatesOf } from './spend';
+import { type Aggregate, aggregatesOf, type BillingDimension, dayOfCharge } from './spend';
+import type { StorageCharge } from './storage-billing';
 
 /** One charge to write: the instance as read (its checkpoint guards the write) and what it owes up to `atMs`. */
 export interface ChargeEntry {
@@ -9,7 +10,37 @@ export interface ChargeEntry {
   readonly atMs: number;
   /** Closes the bill: the instance leaves the open list. */
   readonly close?: { readonly endedAtMs: number } | undefined;
+  /** The instance's volumes up to `atMs`, on top of their checkpoint. */
+  readonly storage?: StorageCharge | undefined;
+  /** The lease's data moved to the instance's region: only on its first charge. */
+  readonly transferMicroUsd?: number | undefined;
 }
+
+/** One dimension of what an entry owes: a line of its usage record. */
+export interface ChargeLine {
+  readonly dimension: BillingDimension;
+  readonly seconds: number;
+  readonly microUsd: number;
+}
+
+/**
+ * What an entry owes, by dimension: compute whenever it adds seconds, storage
+ * whenever its volumes add seconds, transfer when it carries one.
+ */
+export function chargeLines(entry: ChargeEntry): ChargeLine[] {
+  const lines: ChargeLine[] = [];
+  if (entry.charge.seconds > 0)
+    lines.push({ dimension: 'compute', seconds: entry.charge.seconds, microUsd: entry.charge.microUsd });
+  if (entry.storage && entry.storage.seconds > 0)
+    lines.push({ dimension: 'storage', seconds: entry.storage.seconds, microUsd: entry.storage.microUsd });
+  if (entry.transferMicroUsd)
+    lines.push({ dimension: 'transfer', seconds: 0, microUsd: entry.transferMicroUsd });
+  return lines;
+}
+
+/** Everything an entry owes, every dimension. */
+export const entryMicroUsd = (entry: ChargeEntry): number =>
+  chargeLines(entry).reduce((sum, line) => sum + line.microUsd, 0);
 
 /** What a batch adds to one aggregate. */
 export interface AggregateTotal {
@@ -43,6 +74,8 @@ export function aggregateId(tenantId: string, aggregate: Aggregate): string {
       return `${tenantId}|day|${aggregate.day}|${aggregate.mode}|${aggregate.instanceType}|${aggregate.project ?? ''}`;
     case 'lease-day':
       return `${tenantId}|lease-day|${aggregate.day}|${aggregate.leaseId}`;
+    case 'dimension-day':
+      return `${tenantId}|dimension-day|${aggregate.day}|${aggregate.dimension}|${aggregate.mode}`;
   }
 }
 
@@ -51,8 +84,41 @@ const CHECKPOINT_ACTIONS = 1;
 /** A batch that owes anything writes one usage record holding all its charges. */
 const USAGE_RECORD_ACTIONS = 1;
 
-const owes = (entry: ChargeEntry) => entry.charge.seconds > 0;
-const entryAggregates = (entry: ChargeEntry) => (owes(entry) ? aggregatesOf(entry.instance, entry.atMs) : []);
+const owes = (entry: ChargeEntry) => chargeLines(entry).length > 0;
+
+/** What an entry adds to one aggregate. */
+interface Addition {
+  readonly aggregate: Aggregate;
+  readonly microUsd: number;
+  readonly seconds: number;
+}
+
+/**
+ * The tenant's counters and rollups take every dimension's money (a budget
+ * counts all of it, once) and compute's seconds (instance-seconds); storage
+ * and transfer also add to a daily rollup of their own.
+ */
+function entryAdditions(entry: ChargeEntry): Addition[] {
+  const lines = chargeLines(entry);
+  if (lines.length === 0) return [];
+  const microUsd = lines.reduce((sum, line) => sum + line.microUsd, 0);
+  const seconds = entry.charge.seconds;
+  const day = dayOfCharge(entry.atMs);
+  return [
+    ...aggregatesOf(entry.instance, entry.atMs).map((aggregate) => ({ aggregate, microUsd, seconds })),
+    ...lines.flatMap(({ dimension, microUsd: lineMicroUsd }) =>
+      dimension === 'compute'
+        ? []
+        : [
+            {
+              aggregate: { kind: 'dimension-day', day, dimension, mode: entry.instance.mode } as const,
+              microUsd: lineMicroUsd,
+              seconds: 0,
+            },
+          ],
+    ),
+  ];
+}
 
 /**
  * The order charges are packed in: by tenant (a tenant's month counters are
@@ -88,10 +154,10 @@ export function packChargeBatches(
   let actions = 0;
   let hasRecord = false;
   /** Actions `entry` would add to the open batch. */
-  const cost = (entry: ChargeEntry, aggregates: readonly Aggregate[]) =>
+  const cost = (entry: ChargeEntry, additions: readonly Addition[]) =>
     CHECKPOINT_ACTIONS +
     (owes(entry) && !hasRecord ? USAGE_RECORD_ACTIONS : 0) +
-    aggregates.filter((aggregate) => !totals.has(aggregateId(entry.instance.tenantId, aggregate))).length;
+    additions.filter(({ aggregate }) => !totals.has(aggregateId(entry.instance.tenantId, aggregate))).length;
   const flush = () => {
     if (current.length > 0) batches.push({ entries: current, totals: [...totals.values()] });
     current = [];
@@ -100,22 +166,22 @@ export function packChargeBatches(
     hasRecord = false;
   };
   for (const entry of [...entries].sort(packingOrder)) {
-    const aggregates = entryAggregates(entry);
+    const additions = entryAdditions(entry);
     // A batch's usage record lives in its tenant's partition: one tenant per batch.
     const otherTenant = current[0] !== undefined && current[0].instance.tenantId !== entry.instance.tenantId;
-    if (current.length > 0 && (otherTenant || actions + cost(entry, aggregates) > maxActions)) flush();
-    actions += cost(entry, aggregates);
+    if (current.length > 0 && (otherTenant || actions + cost(entry, additions) > maxActions)) flush();
+    actions += cost(entry, additions);
     hasRecord ||= owes(entry);
     current.push(entry);
     const tenantId = entry.instance.tenantId;
-    for (const aggregate of aggregates) {
+    for (const { aggregate, microUsd, seconds } of additions) {
       const id = aggregateId(tenantId, aggregate);
       const total = totals.get(id);
       totals.set(id, {
         aggregate,
         tenantId,
-        microUsd: (total?.microUsd ?? 0) + entry.charge.microUsd,
-        seconds: (total?.seconds ?? 0) + entry.charge.seconds,
+        microUsd: (total?.microUsd ?? 0) + microUsd,
+        seconds: (total?.seconds ?? 0) + seconds,
       });
     }
   }

@@ -144,6 +144,14 @@ export interface LeaseInstance {
   readonly meteredUntilMs: number;
   /** True while metering still owes a charge for this instance. */
   readonly meteringOpen: boolean;
+  /** Its volumes (GiB) and their GB-month price, fixed at launch; absent on records from before storage was billed. */
+  readonly volumeGb?: number | undefined;
+  readonly storageMicroUsdPerGbMonth?: number | undefined;
+  /** Storage charged so far (the storage part of the checkpoint). */
+  readonly storageBilledSeconds?: number | undefined;
+  readonly storageBilledMicroUsd?: number | undefined;
+  /** Moving the lease's data to this instance's region: owed once, with the instance's first charge. */
+  readonly transferMicroUsd?: number | undefined;
 }
 
 export interface LeaseView extends Lease {

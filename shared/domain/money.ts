@@ -69,6 +69,22 @@ export function costOfSeconds(seconds: number, priceMicroPerHour: MicroUsd): Mic
   return costOfPricedSeconds([{ seconds, priceMicroPerHour }]);
 }
 
+/**
+ * Storage is priced per GB-month and billed per second; AWS's own examples
+ * count a month as 30 days, so a GB-second is 1/2,592,000 of a GB-month.
+ */
+export const SECONDS_PER_STORAGE_MONTH = 30 * 86_400;
+
+/**
+ * Cost of `gb` stored for `seconds` at a GB-month price, rounded half up to
+ * the micro-dollar: one product, one rounding, so a cumulative figure is a
+ * pure function of the seconds however they were reached.
+ */
+export function costOfGbSeconds(gb: number, seconds: number, microPerGbMonth: MicroUsd): MicroUsd {
+  const product = exact(exact(gb * seconds) * microPerGbMonth);
+  return Math.floor((product + SECONDS_PER_STORAGE_MONTH / 2) / SECONDS_PER_STORAGE_MONTH);
+}
+
 const MICRO_PER_CENT = 10_000;
 /** Hourly prices keep a hundredth of a cent: catalog and spot prices have up to four decimals. */
 const MICRO_PER_HOURLY_STEP = 100;

@@ -37,26 +37,49 @@ const SAME_CONTINENT_PENALTY = usdToMicro(0.1);
 
 const continent = (region: string) => region.split('-')[0];
 
+/** Running away from the lease's data: a data region is named and the pool is elsewhere. */
+const awayFromData = (dataRegion: string | undefined, poolRegion: string): dataRegion is string =>
+  dataRegion !== undefined && dataRegion !== poolRegion;
+
 /**
  * The latency penalty for one hour and the transfer of `dataGb`, for running in
  * `poolRegion` with data in `dataRegion`; nothing when they are the same or no
  * data region is named.
  */
-export function placementOverheadMicroUsd(
+export const placementOverheadMicroUsd = (
+  costs: PlacementCosts,
+  dataRegion: string | undefined,
+  poolRegion: string,
+  dataGb: number,
+): MicroUsd =>
+  latencyPenaltyMicroUsd(costs, dataRegion, poolRegion) +
+  transferMicroUsd(costs, dataRegion, poolRegion, dataGb);
+
+function latencyPenaltyMicroUsd(costs: PlacementCosts, dataRegion: string | undefined, poolRegion: string) {
+  if (!awayFromData(dataRegion, poolRegion)) return 0;
+  return (
+    costs.latencyPenaltyMicroUsdPerHour[`${dataRegion}>${poolRegion}`] ??
+    (continent(dataRegion) === continent(poolRegion)
+      ? Math.min(SAME_CONTINENT_PENALTY, costs.defaultLatencyPenaltyMicroUsdPerHour)
+      : costs.defaultLatencyPenaltyMicroUsdPerHour)
+  );
+}
+
+/**
+ * Moving `dataGb` from `dataRegion` to `poolRegion` at the per-GB rate of the
+ * pair: what placement weighs, and what the lease is charged once when it
+ * starts there (one rate table for both).
+ */
+export function transferMicroUsd(
   costs: PlacementCosts,
   dataRegion: string | undefined,
   poolRegion: string,
   dataGb: number,
 ): MicroUsd {
-  if (dataRegion === undefined || dataRegion === poolRegion) return 0;
-  const pair = `${dataRegion}>${poolRegion}`;
-  const latency =
-    costs.latencyPenaltyMicroUsdPerHour[pair] ??
-    (continent(dataRegion) === continent(poolRegion)
-      ? Math.min(SAME_CONTINENT_PENALTY, costs.defaultLatencyPenaltyMicroUsdPerHour)
-      : costs.defaultLatencyPenaltyMicroUsdPerHour);
-  const perGb = costs.transferMicroUsdPerGb[pair] ?? costs.defaultTransferMicroUsdPerGb;
-  return latency + Math.round(dataGb * perGb);
+  if (!awayFromData(dataRegion, poolRegion)) return 0;
+  const perGb =
+    costs.transferMicroUsdPerGb[`${dataRegion}>${poolRegion}`] ?? costs.defaultTransferMicroUsdPerGb;
+  return Math.round(dataGb * perGb);
 }
 
 const usdTable = z.record(

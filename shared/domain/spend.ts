@@ -12,6 +12,15 @@ export type SpendScope =
   | { readonly kind: 'project'; readonly project: string }
   | { readonly kind: 'mode'; readonly mode: RentalMode };
 
+/**
+ * What a charge pays for: instance time, the instance's volumes, or moving the
+ * lease's data between regions.
+ */
+export const BILLING_DIMENSIONS = ['compute', 'storage', 'transfer'] as const;
+export type BillingDimension = (typeof BILLING_DIMENSIONS)[number];
+/** Dimensions with rollups of their own; compute is a day's total less them. */
+export type ExtraDimension = Exclude<BillingDimension, 'compute'>;
+
 export type Aggregate =
   | { readonly kind: 'month'; readonly month: string; readonly scope: SpendScope }
   | {
@@ -26,6 +35,13 @@ export type Aggregate =
       readonly day: string;
       readonly leaseId: string;
       readonly project?: string | undefined;
+    }
+  | {
+      readonly kind: 'dimension-day';
+      readonly day: string;
+      readonly dimension: ExtraDimension;
+      /** Kept apart per mode, so the spot saving compares compute with compute. */
+      readonly mode: RentalMode;
     };
 
 /** What a charge says about where its money goes. */

@@ -6,6 +6,15 @@ import { choosePool, type Pool, poolKey, withCapacityFailure } from './placement
 export const RECLAIM_WARNING_MS = 120_000;
 
 /**
+ * When a warned instance stops holding (and billing) GPUs for its lease: when
+ * gpurent ends it, and never past the two minutes of the warning, whether or
+ * not AWS took it by then.
+ */
+export function warnedInstanceEnd(warnedAtMs: number, nowMs: number): number {
+  return Math.min(nowMs, warnedAtMs + RECLAIM_WARNING_MS);
+}
+
+/**
  * Billed time a replacement spends booting from the pre-baked image and
  * restoring the checkpoint written during the warning before the work moves on.
  */

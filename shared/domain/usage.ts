@@ -1,7 +1,8 @@
 import type { RentalMode } from './lease';
 import type { MicroUsd } from './money';
+import type { BillingDimension, ExtraDimension } from './spend';
 
-export const USAGE_GROUPINGS = ['mode', 'lease', 'instanceType', 'project', 'day'] as const;
+export const USAGE_GROUPINGS = ['mode', 'lease', 'instanceType', 'project', 'day', 'dimension'] as const;
 export type UsageGrouping = (typeof USAGE_GROUPINGS)[number];
 /** The grouping of a usage report that names none. */
 export const DEFAULT_USAGE_GROUPING: UsageGrouping = 'mode';
@@ -18,7 +19,17 @@ export interface UsageLine {
   readonly instanceType?: string | undefined;
   readonly mode?: RentalMode | undefined;
   readonly project?: string | undefined;
+  /** Absent on the daily rollups, which hold every dimension. */
+  readonly dimension?: BillingDimension | undefined;
   readonly seconds: number;
+  readonly microUsd: MicroUsd;
+}
+
+/** A day's charges of one dimension besides compute, from its own rollup. */
+export interface DimensionLine {
+  readonly day: string;
+  readonly dimension: ExtraDimension;
+  readonly mode: RentalMode;
   readonly microUsd: MicroUsd;
 }
 
@@ -43,6 +54,7 @@ const groupKey: Record<UsageGrouping, (line: UsageLine) => string> = {
   instanceType: (line) => line.instanceType ?? 'unknown',
   project: (line) => line.project ?? NO_PROJECT,
   day: (line) => line.day,
+  dimension: (line) => line.dimension ?? 'compute',
 };
 
 /**
@@ -71,4 +83,25 @@ export function summarizeUsage(lines: readonly UsageLine[], grouping: UsageGroup
     microUsd,
     groups: [...groups.entries()].map(([key, group]) => ({ key, ...group })).sort(order),
   };
+}
+
+/**
+ * Daily rollups split by dimension: storage and transfer from their own
+ * rollups, compute the rest of each day (so days metered before storage was
+ * billed read as compute). Seconds are instance-seconds, compute's alone.
+ */
+export function dimensionLines(days: readonly UsageLine[], extras: readonly DimensionLine[]): UsageLine[] {
+  const totals = new Map<string, { seconds: number; microUsd: number }>();
+  for (const line of days) {
+    const total = totals.get(line.day) ?? { seconds: 0, microUsd: 0 };
+    totals.set(line.day, { seconds: total.seconds + line.seconds, microUsd: total.microUsd + line.microUsd });
+  }
+  for (const extra of extras) {
+    const total = totals.get(extra.day) ?? { seconds: 0, microUsd: 0 };
+    totals.set(extra.day, { ...total, microUsd: total.microUsd - extra.microUsd });
+  }
+  return [
+    ...[...totals].map(([day, total]): UsageLine => ({ day, dimension: 'compute', ...total })),
+    ...extras.map((extra): UsageLine => ({ ...extra, seconds: 0 })),
+  ];
 }

@@ -39,6 +39,8 @@ export type Reach =
   | { readonly kind: 'logGroup'; readonly logGroup: LogGroupName; readonly access: 'read' }
   /** Assuming the lease session role (SESSION_ROLE in shared/resources.ts). */
   | { readonly kind: 'sessionRole' }
+  /** Assuming the checkpoint role (CHECKPOINT_ROLE in shared/resources.ts). */
+  | { readonly kind: 'checkpointRole' }
   /** The V100 spot traces bundled into the function package. */
   | { readonly kind: 'spotTraces' };
 

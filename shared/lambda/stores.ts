@@ -2,6 +2,7 @@ import { DynamoDbAdmissionStore } from '../adapters/dynamodb-admission-store';
 import { DynamoDbAuditStore, DynamoDbChargedTenants } from '../adapters/dynamodb-audit-store';
 import { DynamoDbBudgetRepository } from '../adapters/dynamodb-budget-repository';
 import { DynamoDbCommitmentRepository } from '../adapters/dynamodb-commitments';
+import { DynamoDbFleetStorageLedger } from '../adapters/dynamodb-fleet-storage';
 import { DynamoDbGpuHealthMarks } from '../adapters/dynamodb-gpu-health-marks';
 import { DynamoDbIdleEpisodes } from '../adapters/dynamodb-idle-episodes';
 import { DynamoDbIdleLedger } from '../adapters/dynamodb-idle-ledger';
@@ -180,6 +181,14 @@ export const warmPoolRepository = (access: TableAccess) =>
     env: LEASES,
     reaches: [table('leases', access)],
     create: (env, clients) => new DynamoDbWarmPoolRepository(clients.documents, env.LEASES_TABLE_NAME),
+  });
+
+/** The fleet's storage overhead (warm pools' stopped volumes) in the spend table's fleet partition. */
+export const fleetStorageLedger = (access: TableAccess) =>
+  portFactory({
+    env: SPEND,
+    reaches: [table('spend', access)],
+    create: (env, clients) => new DynamoDbFleetStorageLedger(clients.documents, env.SPEND_TABLE_NAME),
   });
 
 /** Spend-anomaly baselines (metering writes them each run) and the tenants' anomaly settings, in the spend table. */

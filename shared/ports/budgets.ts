@@ -3,6 +3,7 @@ import type { AlertRecord, Budget } from '../domain/budgets/budget';
 import type { RentalMode } from '../domain/lease';
 import type { MicroUsd } from '../domain/money';
 import type { SpendScope } from '../domain/spend';
+import type { DimensionLine } from '../domain/usage';
 
 /** Budgets and the alert records that make each alert happen once. */
 export interface BudgetRepository {
@@ -59,6 +60,9 @@ export interface LeaseDayUsage {
   readonly microUsd: MicroUsd;
 }
 
+/** A day's charges of one dimension besides compute (compute is the day's rollups less these). */
+export type DimensionDayUsage = DimensionLine;
+
 /** Month-to-date counters and daily rollups, written by metering with each charge. */
 export interface SpendCounters {
   /** Spend of each key, in the order asked (0 where nothing was charged). */
@@ -69,6 +73,8 @@ export interface SpendCounters {
   dailyUsage(tenantId: string, fromDay: string, toDay: string): Promise<DailyUsage[]>;
   /** Per-lease daily rollups of the days `fromDay`..`toDay` (inclusive). */
   leaseDailyUsage(tenantId: string, fromDay: string, toDay: string): Promise<LeaseDayUsage[]>;
+  /** Daily storage and transfer rollups of the days `fromDay`..`toDay` (inclusive). */
+  dimensionDailyUsage(tenantId: string, fromDay: string, toDay: string): Promise<DimensionDayUsage[]>;
 }
 
 /** The budget alerts topic. */

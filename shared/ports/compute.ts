@@ -8,6 +8,13 @@ export const COMMITMENT_TAG = 'gpurent:commitment';
 /** Subnets and launch templates of one gpurent fleet carry this tag with the fleet's name. */
 export const FLEET_TAG = 'gpurent:fleet';
 
+/**
+ * The root volume every GPU instance launches with (gp3, GiB): the fleet's
+ * launch templates (CDK and the local bootstrap) are built with it, and each
+ * instance records it at launch for metering its storage.
+ */
+export const ROOT_VOLUME_GIB = 200;
+
 export interface LaunchRequest {
   readonly tenantId: string;
   readonly leaseId: string;

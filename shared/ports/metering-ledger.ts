@@ -1,5 +1,6 @@
 import type { ChargeEntry } from '../domain/charge-batches';
 import type { RentalMode } from '../domain/lease';
+import type { BillingDimension } from '../domain/spend';
 
 /** One charge, as a usage record holds it. */
 export interface UsageCharge {
@@ -8,8 +9,11 @@ export interface UsageCharge {
   readonly instanceType: string;
   readonly mode: RentalMode;
   readonly project?: string | undefined;
+  /** What it pays for; records from before storage and transfer were billed hold compute only, and no dimension. */
+  readonly dimension?: BillingDimension | undefined;
   /** The instant the charge runs up to. */
   readonly atMs: number;
+  /** Seconds of the instance (compute) or of its volumes (storage); none for a transfer. */
   readonly seconds: number;
   readonly microUsd: number;
 }

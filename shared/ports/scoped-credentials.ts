@@ -1,4 +1,4 @@
-import type { PolicyDocument } from '../usecases/access-policies';
+import type { PolicyDocument } from '../domain/iam-policy';
 
 export interface TemporaryCredentials {
   readonly accessKeyId: string;

@@ -1,4 +1,5 @@
 import type { CommandOutcome } from '../domain/tasks/state';
+import type { ScopedCredentials } from './scoped-credentials';
 
 /** Where one attempt runs. */
 export interface TaskTarget {
@@ -8,8 +9,13 @@ export interface TaskTarget {
 
 /** The slice of SSM Run Command a task needs. */
 export interface TaskRunner {
-  /** Sends the attempt's script to the instance (AWS-RunShellScript); returns the command id. */
-  send(target: TaskTarget, commands: readonly string[], timeoutSeconds: number): Promise<string>;
+  /** Sends a script to the instance (AWS-RunShellScript), an attempt's or a `comment`ed chore; returns the command id. */
+  send(
+    target: TaskTarget,
+    commands: readonly string[],
+    timeoutSeconds: number,
+    comment?: string,
+  ): Promise<string>;
   /**
    * Stops an attempt. `false` when the service cannot cancel it (the emulator
    * has no CancelCommand): the caller's termination of the instance stops it.
@@ -22,10 +28,12 @@ export interface TaskRunner {
   ): Promise<{ outcome: CommandOutcome | 'Pending'; exitCode?: number }>;
 }
 
-/** What starting and stopping tasks needs: the runner and where attempts keep their checkpoints. */
+/** What starting and stopping tasks needs: the runner, where attempts keep their checkpoints, and the credentials to them. */
 export interface TaskRunning {
   readonly runner: TaskRunner;
   readonly checkpointBucket: string;
+  /** The checkpoint role, each credential narrowed to one lease's prefix. */
+  readonly checkpointAccess: ScopedCredentials;
 }
 
 /** SSM throttled or failed in a way a retry of the message may fix. */

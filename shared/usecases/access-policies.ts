@@ -1,23 +1,10 @@
+import type { PolicyDocument } from '../domain/iam-policy';
 import { LEASE_TAG, TENANT_TAG } from '../ports/compute';
 
-/**
- * IAM session policies the control plane hands out with short-lived
- * credentials. A session policy can only narrow the role it is passed with:
- * the credentials allow what both the role's policy and this document allow,
- * so the role carries the broad fleet-wide rule and each session one lease.
- */
-export interface PolicyStatement {
-  readonly Sid: string;
-  readonly Effect: 'Allow';
-  readonly Action: readonly string[];
-  readonly Resource: readonly string[];
-  readonly Condition?: Readonly<Record<string, Readonly<Record<string, string | readonly string[]>>>>;
-}
-
-export interface PolicyDocument {
-  readonly Version: '2012-10-17';
-  readonly Statement: readonly PolicyStatement[];
-}
+// IAM session policies the control plane hands out with short-lived
+// credentials. A session policy can only narrow the role it is passed with:
+// the credentials allow what both the role's policy and this document allow,
+// so the role carries the broad fleet-wide rule and each session one lease.
 
 /** The Session Manager documents a session may use: the default shell and SSH over SSM. */
 export const SESSION_DOCUMENTS = ['SSM-SessionManagerRunShell', 'AWS-StartSSHSession'] as const;

@@ -6,6 +6,7 @@ import type { CommitmentRepository } from '../ports/commitments';
 import type { Compute } from '../ports/compute';
 import type { ControlPlaneMetrics } from '../ports/control-plane-metrics';
 import type { DomainEventPublisher } from '../ports/domain-events';
+import type { FleetStorageLedger } from '../ports/fleet-storage';
 import type { ImageRepository } from '../ports/images';
 import type { LeaseCommandQueue } from '../ports/lease-commands';
 import type { LeaseExpiryScheduler, TenantSettingsRepository } from '../ports/lease-expiry';
@@ -40,6 +41,8 @@ export interface ControlPlane {
   readonly warmPools: WarmPoolRepository;
   /** Tops a pool up after a lease took one of its machines. */
   readonly warmFill: WarmPoolFillRequests;
+  /** Warm machines' stopped volumes, the fleet's own storage cost (no tenant's). */
+  readonly fleetStorage: FleetStorageLedger;
 }
 
 /*
@@ -63,7 +66,8 @@ export type LeaseEnding = InstanceEnding &
   Pick<ControlPlane, 'events'> & { readonly expiry: Pick<LeaseExpiryScheduler, 'cancel'> };
 
 /** Placing and launching a lease's GPUs, and failing it when no pool has room. */
-export type Provisioning = LeaseEnding & Pick<ControlPlane, 'images' | 'metrics' | 'warmPools' | 'warmFill'>;
+export type Provisioning = LeaseEnding &
+  Pick<ControlPlane, 'images' | 'metrics' | 'warmPools' | 'warmFill' | 'fleetStorage'>;
 
 /** Marking a lease interrupted: its instance, the pool's refusal, the event and the replace command. */
 export type InterruptionMarking = Pick<

@@ -4,12 +4,13 @@ import type { WarmMachine, WarmMachineObservation } from '../domain/warm-pools/m
 import type { WarmPool } from '../domain/warm-pools/pool';
 import { CapacityUnavailableError } from '../ports/compute';
 import type { ControlPlane } from './dependencies';
+import { meterStoppedVolumes, warmMachineStretches } from './fleet-storage';
 import { poolImageVersion, type WarmPoolDeps } from './warm-pools';
 
 /** A claim older than this whose lease never recorded the machine: the worker died; the record goes. */
 export const STALE_CLAIM_MS = 10 * 60_000;
 
-export type FillDeps = WarmPoolDeps & Pick<ControlPlane, 'metrics'>;
+export type FillDeps = WarmPoolDeps & Pick<ControlPlane, 'metrics' | 'fleetStorage'>;
 
 export interface FillSummary {
   readonly launched: number;
@@ -48,6 +49,8 @@ export async function fillWarmPools(deps: FillDeps): Promise<FillSummary> {
     ]),
   );
   const nowMs = deps.now();
+  // The stopped machines' volumes up to now, before any record below goes: the fleet's overhead.
+  await meterStoppedVolumes(deps, warmMachineStretches(machines), nowMs);
   for (const stale of machines.filter(
     (m) => m.state === 'claimed' && nowMs - (m.claimedAtMs ?? 0) > STALE_CLAIM_MS,
   ))

@@ -5,10 +5,10 @@ import { chooseRentalMode } from '../domain/rental-mode';
 import { planReclaim, RECLAIM_WARNING_MS } from '../domain/spot-reclaim';
 import type { ComputeInstance } from '../ports/compute';
 import type { ControlPlane, InterruptionMarking, Provisioning } from './dependencies';
-import { instanceRef } from './lease-instances';
 import { closeInstanceBill } from './metering';
 import { livePools } from './pools';
 import { adoptedPlacement, failLease, fillMissingGpus, placed } from './provision-lease';
+import { endWarnedInstances, overdueWarned } from './warned-instances';
 
 /** What an EC2 instance event touches: the lease, its bill, and (when interrupted) the replace command. */
 export type Ec2EventDeps = InterruptionMarking &
@@ -169,6 +169,13 @@ export async function replaceInterrupted(
   if (lease.status !== 'INTERRUPTED' || !reclaimed) return 'not-interrupted';
 
   const warnedAtMs = reclaimed.interruptedAtMs ?? deps.now();
+  // The command waits for the two minutes: the warned instance goes first, so the
+  // lease never holds its GPUs beside the replacement's, even if no replacement comes.
+  const due = new Set([instanceId, ...overdueWarned(lease.instances, deps.now()).map((i) => i.instanceId)]);
+  await retireReclaimed(
+    deps,
+    lease.instances.filter((i) => due.has(i.instanceId)),
+  );
   const reclaimedPool = poolOf({ ...reclaimed, region: reclaimed.region ?? deps.region });
   deps.placement.unavailable.markUnavailable(reclaimedPool, warnedAtMs);
   const base = chooseRentalMode({
@@ -213,24 +220,22 @@ export async function replaceInterrupted(
   await deps.events.publish([
     { type: 'LeaseReplaced', tenantId, detail: { leaseId, replacedInstanceId: instanceId, placement } },
   ]);
-  await retireReclaimed(deps, reclaimed);
   return 'replaced';
 }
 
-/**
- * The warned instance goes as soon as its replacement runs (the replace
- * command waits for the two minutes at most): gpurent terminates it rather
- * than wait for AWS, which may never take it, so the lease never holds, nor
- * pays for, more GPUs than it asked. Its bill ends here.
- */
-async function retireReclaimed(deps: Provisioning, reclaimed: LeaseInstance): Promise<void> {
-  if (!reclaimed.meteringOpen) return;
-  await deps.compute.terminate([instanceRef(deps, reclaimed)]);
-  await deps.leases.stampInstanceEnds([reclaimed], deps.now());
-  const reload = async () =>
-    (await deps.leases.get(reclaimed.tenantId, reclaimed.leaseId))?.instances.find(
-      (i) => i.instanceId === reclaimed.instanceId,
+/** The lease's warned instances still billed end now (their two minutes are up), each bill closed there. */
+async function retireReclaimed(deps: Provisioning, warned: readonly LeaseInstance[]): Promise<void> {
+  const stamped = await endWarnedInstances(
+    deps,
+    warned.filter((i) => i.meteringOpen),
+  );
+  for (const record of stamped) {
+    if (!record.meteringOpen || record.endedAtMs === undefined) continue;
+    await closeInstanceBill(
+      deps,
+      record,
+      record.endedAtMs,
+      async () => (await deps.leases.instancesByRef([record]))[0],
     );
-  const stamped = await reload();
-  if (stamped?.endedAtMs !== undefined) await closeInstanceBill(deps, stamped, stamped.endedAtMs, reload);
+  }
 }

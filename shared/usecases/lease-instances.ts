@@ -1,7 +1,7 @@
 import type { Lease, LeaseInstance } from '../domain/lease';
 import type { MicroUsd } from '../domain/money';
 import { poolKey } from '../domain/placement';
-import type { ComputeInstance } from '../ports/compute';
+import { type ComputeInstance, ROOT_VOLUME_GIB } from '../ports/compute';
 import type { ControlPlane } from './dependencies';
 import { livePools } from './pools';
 
@@ -36,7 +36,8 @@ export async function priceAtLaunch(deps: Deps, instance: ComputeInstance): Prom
 /**
  * Turns EC2 instances into the lease's records, with an empty metering
  * checkpoint; `price` gives an instance's price when the caller knows it (the
- * pool it was launched into), else it is looked up as at launch.
+ * pool it was launched into), else it is looked up as at launch. Each record
+ * carries its root volume and the region's gp3 price, for metering its storage.
  */
 export function toLeaseInstances(
   deps: Deps,
@@ -61,6 +62,10 @@ export function toLeaseInstances(
       billedSeconds: 0,
       billedMicroUsd: 0,
       meteringOpen: true,
+      ...(deps.catalog.storage && {
+        volumeGb: ROOT_VOLUME_GIB,
+        storageMicroUsdPerGbMonth: deps.catalog.storage.ebsMicroPerGbMonth(instance.region),
+      }),
     })),
   );
 }

@@ -1,7 +1,9 @@
 import { chargeUpTo } from '../domain/billing';
-import type { ChargeEntry } from '../domain/charge-batches';
+import { type ChargeEntry, entryMicroUsd } from '../domain/charge-batches';
 import type { LeaseInstance, RentalMode } from '../domain/lease';
 import type { PriceChange } from '../domain/price-changes';
+import { warnedInstanceEnd } from '../domain/spot-reclaim';
+import { instanceExtrasAt } from '../domain/storage-billing';
 import type { InstanceRef, MeteringWorkQueue } from '../ports/metering-work';
 import type { ControlPlane } from './dependencies';
 import { priceChangesOf } from './price-history';
@@ -82,16 +84,25 @@ export async function meterDeferred(
 /**
  * What an instance owes at a tick. An instance whose end is stamped is charged
  * up to that end and no further, and the charge closes its bill: a tick finishes
- * what a release that died half-way left open.
+ * what a release that died half-way left open. A warned instance not ended yet
+ * is charged up to its two minutes and no further: gpurent ends it then, and
+ * a late end is gpurent's cost, not the tenant's.
  */
 function chargeEntryAt(
   instance: LeaseInstance,
   atMs: number,
   priceChanges: readonly PriceChange[] | undefined,
 ): ChargeEntry {
-  const { endedAtMs } = instance;
+  const { endedAtMs, interruptedAtMs } = instance;
   if (endedAtMs === undefined || atMs < endedAtMs) {
-    return { instance, charge: chargeUpTo({ ...instance, priceChanges }, instance, atMs, false), atMs };
+    // A warned instance is billed no further than its two minutes, its volume included.
+    const untilMs = interruptedAtMs === undefined ? atMs : warnedInstanceEnd(interruptedAtMs, atMs);
+    return {
+      instance,
+      charge: chargeUpTo({ ...instance, priceChanges }, instance, untilMs, false),
+      atMs: untilMs,
+      ...instanceExtrasAt(instance, untilMs, false),
+    };
   }
   return closingEntry(instance, endedAtMs, priceChanges);
 }
@@ -111,6 +122,7 @@ function closingEntry(
     charge: chargeUpTo({ ...instance, priceChanges }, instance, endAt, true),
     atMs: endAt,
     close: { endedAtMs: endAt },
+    ...instanceExtrasAt(instance, endAt, true),
   };
 }
 
@@ -143,7 +155,7 @@ export async function meterInstances(
     chunk.forEach((entry, i) => {
       if (outcomes[i] !== 'recorded') return;
       charged += 1;
-      microUsd += entry.charge.microUsd;
+      microUsd += entryMicroUsd(entry);
     });
   }
   return { instances: instances.length, charged, microUsd, deferred };

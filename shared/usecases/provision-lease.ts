@@ -3,6 +3,7 @@ import type { ImageVersion } from '../domain/images';
 import type { LeaseInstance, LeasePlacement, LeaseView, RentalMode } from '../domain/lease';
 import type { MicroUsd } from '../domain/money';
 import { choosePool, type Pool, poolKey, withCapacityFailure } from '../domain/placement';
+import { transferMicroUsd } from '../domain/placement-costs';
 import { chooseRentalMode, type ModeDecision } from '../domain/rental-mode';
 import type { ReservableLease } from '../domain/reservations';
 import type { WarmMachine } from '../domain/warm-pools/machine';
@@ -150,7 +151,7 @@ export async function fillMissingGpus(
   const records = await toLeaseInstances(deps, lease, [...adopted, ...launched], (instance) =>
     launched.includes(instance) ? launch?.priceMicroUsdPerHour : undefined,
   );
-  await deps.leases.recordInstances(records);
+  await deps.leases.recordInstances(withDataTransfer(deps, lease, records));
   if (launch?.machines) await forgetStartedMachines(deps, launch.machines);
   return {
     placement:
@@ -160,6 +161,23 @@ export async function fillMissingGpus(
         'every GPU runs on instances an earlier attempt launched; adopted them',
       ),
   };
+}
+
+/**
+ * A lease placed away from its data pays for moving `dataGb` once, when it
+ * starts: the charge rides on the first instance it records (a replacement
+ * or a later fill adds none).
+ */
+function withDataTransfer(deps: Provisioning, lease: LeaseView, records: LeaseInstance[]): LeaseInstance[] {
+  const [first, ...rest] = records;
+  if (!first || lease.instances.length > 0) return records;
+  const transfer = transferMicroUsd(
+    deps.placement.costs,
+    lease.dataRegion,
+    first.region ?? '',
+    lease.dataGb ?? 0,
+  );
+  return transfer > 0 ? [{ ...first, transferMicroUsd: transfer }, ...rest] : records;
 }
 
 interface Launched {

@@ -4,7 +4,9 @@ import type { ComputeInstance } from '../ports/compute';
 import type { DomainEvent } from '../ports/domain-events';
 import type { ControlPlane, InterruptionMarking } from './dependencies';
 import { heldInstances, toLeaseInstances } from './lease-instances';
+import { refreshCheckpointAccess, type TaskDeps } from './tasks';
 import { stampVanishedInstances } from './vanished-instances';
+import { endWarnedInstances, overdueWarned } from './warned-instances';
 
 /** How long a lease may sit in PENDING or RELEASING before its command is sent again. */
 export const STUCK_AFTER_MS = 10 * 60_000;
@@ -16,6 +18,10 @@ export interface ReconcileSummary {
   readonly resent: number;
   /** Instances gone from EC2 while still billed, whose end was stamped. */
   readonly ended: number;
+  /** Running attempts whose checkpoint credentials were re-sent before they expire. */
+  readonly checkpointsRefreshed: number;
+  /** Warned instances past their two minutes that no replace command ended (it was lost): ended here. */
+  readonly retired: number;
 }
 
 /**
@@ -23,11 +29,14 @@ export interface ReconcileSummary {
  * to a live lease. Instances of no lease, an unknown lease or an ended lease
  * are terminated; live instances a RUNNING lease does not know are recorded so
  * they are billed; billed instances EC2 no longer runs get their end stamped,
- * so their bill closes; commands of leases stuck in PENDING or RELEASING are re-sent.
+ * so their bill closes; warned instances whose two minutes are up are ended
+ * (the replace command does it first; this is for one that never came);
+ * commands of leases stuck in PENDING or RELEASING are re-sent.
  */
 /** The fleet against the table: EC2, leases, the commands it re-sends, the strays it adopts. */
 export type ReconcileDeps = InterruptionMarking &
-  Pick<ControlPlane, 'compute' | 'catalog' | 'commitments' | 'warmPools'>;
+  Pick<ControlPlane, 'compute' | 'catalog' | 'commitments' | 'warmPools'> &
+  Pick<TaskDeps, 'tasks'>;
 
 /**
  * A warm machine of no lease is kept while stopped (or stopping), and while
@@ -82,6 +91,7 @@ export async function reconcileFleet(deps: ReconcileDeps): Promise<ReconcileSumm
 
   let adopted = 0;
   let resent = 0;
+  let checkpointsRefreshed = 0;
   for (const instances of byLease.values()) {
     const { tenantId = '', leaseId = '' } = instances[0] ?? {};
     const lease = await deps.leases.get(tenantId, leaseId);
@@ -97,6 +107,8 @@ export async function reconcileFleet(deps: ReconcileDeps): Promise<ReconcileSumm
       adopted += adopt.length;
       orphans.push(...surplus);
     }
+    // It visits every live lease anyway: the one place a running attempt's credentials are kept fresh.
+    if (lease.status === 'RUNNING' && (await refreshCheckpointAccess(deps, lease))) checkpointsRefreshed += 1;
     if (
       (lease.status === 'PENDING' || lease.status === 'RELEASING') &&
       deps.now() - lease.updatedAtMs > STUCK_AFTER_MS
@@ -123,5 +135,15 @@ export async function reconcileFleet(deps: ReconcileDeps): Promise<ReconcileSumm
   }));
   await deps.events.publish(events);
   const ended = await stampVanishedInstances(deps, managed);
-  return { managed: managed.length, terminated: orphans.length, adopted, resent, ended };
+  const overdue = overdueWarned(await deps.leases.openInstances(), deps.now());
+  const retired = (await endWarnedInstances(deps, overdue)).length;
+  return {
+    managed: managed.length,
+    terminated: orphans.length,
+    adopted,
+    resent,
+    ended,
+    checkpointsRefreshed,
+    retired,
+  };
 }

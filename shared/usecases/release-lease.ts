@@ -1,4 +1,5 @@
 import { isTerminal, type LeaseView } from '../domain/lease';
+import { billedTotalMicroUsd } from '../domain/storage-billing';
 import { taskReleaseInstant } from '../domain/tasks/state';
 import { LeaseNotFoundError } from '../errors';
 import { freeAdmission } from './admission/queue';
@@ -92,7 +93,7 @@ export async function completeRelease(
   const endedAtMs = await endInstances(deps, lease, taskReleaseInstant(lease.task));
   if (await deps.leases.transition(tenantId, leaseId, ['RELEASING'], 'RELEASED', deps.now())) {
     const final = await deps.leases.get(tenantId, leaseId);
-    const totalMicroUsd = (final?.instances ?? []).reduce((sum, i) => sum + i.billedMicroUsd, 0);
+    const totalMicroUsd = (final?.instances ?? []).reduce((sum, i) => sum + billedTotalMicroUsd(i), 0);
     // Released before its time (or by it): the expiry has nothing left to do.
     if (lease.expiresAtMs !== undefined) await deps.expiry.cancel(leaseId);
     await deps.events.publish([

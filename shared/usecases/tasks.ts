@@ -1,4 +1,12 @@
 import type { LeaseView } from '../domain/lease';
+import {
+  CHECKPOINT_CREDENTIALS_SECONDS,
+  CHECKPOINT_REFRESH_COMMENT,
+  checkpointCredentialLines,
+  checkpointRefreshDue,
+  checkpointSessionName,
+  checkpointSessionPolicy,
+} from '../domain/tasks/checkpoint-access';
 import { type CommandInvocationEvent, commandPhase } from '../domain/tasks/command-events';
 import { checkpointUri } from '../domain/tasks/log-streams';
 import { taskScript } from '../domain/tasks/script';
@@ -68,15 +76,17 @@ async function perform(deps: TaskDeps, lease: LeaseView, task: TaskState, effect
   const { tenantId, leaseId } = lease;
   switch (effect.kind) {
     case 'send': {
-      const commands = taskScript(task.spec, {
-        tenantId,
-        attempt: effect.attempt,
-        checkpointUri: checkpointUri(deps.tasks.checkpointBucket, tenantId, leaseId),
-        runtime: 'container',
-      });
       const limitSeconds = (task.spec.maxRuntimeMinutes ?? MAX_EXECUTION_SECONDS / 60) * 60 + 60;
       let commandId: string;
       try {
+        const credentials = await mintCheckpointAccess(deps, tenantId, leaseId);
+        const commands = taskScript(task.spec, {
+          tenantId,
+          attempt: effect.attempt,
+          checkpointUri: checkpointUri(deps.tasks.checkpointBucket, tenantId, leaseId),
+          runtime: 'container',
+          checkpointAccess: { leaseId, credentials },
+        });
         commandId = await deps.tasks.runner.send(
           targetOf(deps, lease, effect.instanceId),
           commands,
@@ -115,6 +125,39 @@ async function perform(deps: TaskDeps, lease: LeaseView, task: TaskState, effect
       await requestRelease(deps, tenantId, leaseId);
       return;
   }
+}
+
+/** Credentials of the checkpoint role that reach the lease's own prefix and nothing else. */
+function mintCheckpointAccess(deps: TaskDeps, tenantId: string, leaseId: string) {
+  return deps.tasks.checkpointAccess.mint({
+    sessionName: checkpointSessionName(leaseId),
+    policy: checkpointSessionPolicy(deps.tasks.checkpointBucket, tenantId, leaseId),
+    durationSeconds: CHECKPOINT_CREDENTIALS_SECONDS,
+  });
+}
+
+/** How long SSM may take to deliver and run a refresh. */
+const REFRESH_TIMEOUT_SECONDS = 60;
+
+/**
+ * A running attempt outlives its credentials (an hour at most): when due,
+ * fresh ones for the lease's prefix are minted and written over the file its
+ * profile's credential_process reads, by a small command of their own.
+ * Returns whether one was sent.
+ */
+export async function refreshCheckpointAccess(deps: TaskDeps, lease: LeaseView): Promise<boolean> {
+  const task = lease.task;
+  const attempt = task?.attempts.find((a) => a.attempt === task.attempt);
+  if (task?.status !== 'RUNNING' || attempt?.startedAtMs === undefined) return false;
+  if (!checkpointRefreshDue(attempt.startedAtMs, deps.now())) return false;
+  const credentials = await mintCheckpointAccess(deps, lease.tenantId, lease.leaseId);
+  await deps.tasks.runner.send(
+    targetOf(deps, lease, attempt.instanceId),
+    ['set -eu', ...checkpointCredentialLines(lease.leaseId, credentials)],
+    REFRESH_TIMEOUT_SECONDS,
+    CHECKPOINT_REFRESH_COMMENT,
+  );
+  return true;
 }
 
 async function announceEnd(deps: TaskDeps, lease: LeaseView, task: TaskState): Promise<void> {

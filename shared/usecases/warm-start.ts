@@ -4,6 +4,7 @@ import { warmCandidates } from '../domain/warm-pools/claim';
 import type { WarmMachine } from '../domain/warm-pools/machine';
 import { CapacityUnavailableError, type ComputeInstance } from '../ports/compute';
 import type { Provisioning } from './dependencies';
+import { meterStoppedVolumes, warmMachineStretches } from './fleet-storage';
 
 export interface WarmStarted {
   readonly instances: ComputeInstance[];
@@ -46,7 +47,8 @@ export async function startWarmMachines(
   const claimed: WarmMachine[] = [];
   for (const candidate of found.candidates) {
     if (claimed.length === found.needed) break;
-    if (await deps.warmPools.claim(candidate, lease.leaseId, nowMs)) claimed.push(candidate);
+    if (await deps.warmPools.claim(candidate, lease.leaseId, nowMs))
+      claimed.push({ ...candidate, state: 'claimed', claimedBy: lease.leaseId, claimedAtMs: nowMs });
   }
   if (claimed.length < found.needed) {
     // Others took the rest first: give these back and launch cold.
@@ -104,10 +106,15 @@ export async function startWarmMachines(
   };
 }
 
-/** Claimed machines now recorded on their lease: their pool records go. */
+/**
+ * Claimed machines now recorded on their lease: the fleet's bill for their
+ * stopped volumes closes at the claim (the lease pays from its start), then
+ * their pool records go.
+ */
 export async function forgetStartedMachines(
-  deps: Pick<Provisioning, 'warmPools'>,
-  started: readonly { pool: string; instanceId: string }[],
+  deps: Pick<Provisioning, 'warmPools' | 'fleetStorage' | 'catalog' | 'now'>,
+  started: readonly WarmMachine[],
 ): Promise<void> {
+  await meterStoppedVolumes(deps, warmMachineStretches(started), deps.now());
   for (const machine of started) await deps.warmPools.remove(machine, ['claimed']);
 }

@@ -69,7 +69,7 @@ describe('one lease end to end through the local HTTP API', () => {
     expect(health.status).toBe(200);
   });
 
-  it('runs, meters every tick, releases and bills max(60, ceil(duration)) × price exactly', async () => {
+  it('runs, meters every tick, releases and bills max(60, ceil(duration)) × price and its volume exactly', async () => {
     const created = await api(
       'POST',
       '/v1/leases',
@@ -95,7 +95,8 @@ describe('one lease end to end through the local HTTP API', () => {
     await stack.schedules.fire('gpurent-metering', Date.now());
     const first = (await api('GET', `/v1/leases/${leaseId}`)).body;
     expect(first.instances[0]?.billedSeconds).toBe(60);
-    expect(first.costMicroUsd).toBe(costOfSeconds(60, priceMicro));
+    expect(first.costByDimension.compute).toBe(costOfSeconds(60, priceMicro));
+    expect(first.costMicroUsd).toBe(first.costByDimension.compute + first.costByDimension.storage);
 
     clockJumpsTo(launchedAtMs + 63_000);
     await stack.schedules.fire('gpurent-metering', Date.now());
@@ -115,7 +116,16 @@ describe('one lease end to end through the local HTTP API', () => {
     const ended = released.body.instances[0];
     const seconds = Math.max(60, Math.ceil((Date.parse(ended?.endedAt ?? '') - launchedAtMs) / 1000));
     expect(ended?.billedSeconds).toBe(seconds);
-    expect(released.body.costMicroUsd).toBe(costOfSeconds(seconds, priceMicro));
+    expect(ended?.region).toBe('us-east-1');
+    // Past the minute, its 200 GiB gp3 volume is billed the same ceil(duration) seconds at us-east-1's
+    // $0.08/GB-month: 200 × seconds × 80,000 µ$ ÷ 2,592,000 s, rounded half up; no transfer (no dataRegion).
+    const storage = Math.round((200 * seconds * 80_000) / 2_592_000);
+    expect(released.body.costByDimension).toEqual({
+      compute: costOfSeconds(seconds, priceMicro),
+      storage,
+      transfer: 0,
+    });
+    expect(released.body.costMicroUsd).toBe(costOfSeconds(seconds, priceMicro) + storage);
 
     const usage = await api<{ groups: unknown[] }>('GET', '/v1/usage?groupBy=lease');
     expect(usage.body.groups).toContainEqual(

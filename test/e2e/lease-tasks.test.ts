@@ -1,12 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CloudWatchLogsClient, GetLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
+import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { leaseBody } from '../../functions/api/lease-view';
 import { putSpotWarning } from '../../local/ec2-events';
 import { type LocalStack, startLocalStack } from '../../local/stack';
 import { taskLogStreams } from '../../shared/domain/tasks/log-streams';
-import { LOG_GROUPS } from '../../shared/resources';
+import { BUCKETS, LOG_GROUPS } from '../../shared/resources';
 
 let stack: LocalStack;
 
@@ -54,6 +55,24 @@ async function createWithTask(task: Record<string, unknown>, extra: Record<strin
   const created = await api('POST', '/v1/leases', { workload: 'batch', gpus: 1, ...extra, task });
   expect(created.status).toBe(202);
   return created.body.leaseId;
+}
+
+/** The checkpoint bucket in moto's S3, where the local agent keeps GPURENT_CHECKPOINT_URI. */
+const checkpoints = () => ({
+  s3: new S3Client({ endpoint: stack.endpoints.s3, region: 'us-east-1', forcePathStyle: true }),
+  bucket: stack.env[BUCKETS.checkpoints.envVar] ?? '',
+});
+
+async function checkpointKeys(prefix: string): Promise<string[]> {
+  const { s3, bucket } = checkpoints();
+  const listed = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }));
+  return (listed.Contents ?? []).map((object) => object.Key ?? '');
+}
+
+async function checkpointText(key: string): Promise<string> {
+  const { s3, bucket } = checkpoints();
+  const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+  return (await object.Body?.transformToString()) ?? '';
 }
 
 async function logLines(commandId: string, instanceId: string): Promise<string[]> {
@@ -119,8 +138,9 @@ describe('tasks on leases, end to end through the local API, worker, SSM agent a
     const leaseId = await createWithTask({
       command: 'echo $$ > "$GPURENT_CHECKPOINT_DIR/pid"; exec sleep 300',
     });
-    await until('RUNNING task', leaseId, (lease) => lease.task?.status === 'RUNNING');
-    const pidFile = join(stack.tasks.checkpointDir('local-tenant', leaseId), 'pid');
+    const running = await until('RUNNING task', leaseId, (lease) => lease.task?.status === 'RUNNING');
+    const first = running.task?.attempts[0];
+    const pidFile = join(stack.tasks.checkpointDir(first?.commandId ?? '', first?.instanceId ?? ''), 'pid');
     const deadline = Date.now() + 10_000;
     while (!existsSync(pidFile) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     const pid = Number(readFileSync(pidFile, 'utf8').trim());
@@ -147,9 +167,17 @@ describe('tasks on leases, end to end through the local API, worker, SSM agent a
     const running = await until('RUNNING task', leaseId, (lease) => lease.task?.status === 'RUNNING');
     const warned = running.instances[0];
     if (!warned) throw new Error('no instance');
-    const checkpoint = join(stack.tasks.checkpointDir('local-tenant', leaseId), 'step');
-    const deadline = Date.now() + 10_000;
-    while (!existsSync(checkpoint) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    // Attempt 1's checkpoint reaches the lease's prefix in moto's S3 (the agent's periodic upload)
+    // before the warning: attempt 2 starts in a fresh folder, filled only from there.
+    const prefix = `local-tenant/${leaseId}/`;
+    const deadline = Date.now() + 20_000;
+    let keys: string[] = [];
+    while (!keys.includes(`${prefix}step`) && Date.now() < deadline) {
+      keys = await checkpointKeys(prefix);
+      if (!keys.includes(`${prefix}step`)) await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(keys).toEqual([`${prefix}step`]);
+    expect(await checkpointText(`${prefix}step`)).toBe('attempt 1\n');
     // Dated two minutes back: the replacement is due at once.
     await putSpotWarning(
       stack.endpoints.events,

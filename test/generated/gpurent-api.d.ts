@@ -157,7 +157,7 @@ export interface paths {
         };
         /**
          * Metered usage in a time range, grouped
-         * @description Instance-seconds and cost billed in the range, in total and per group (mode, lease, instance type, project or day, as groupBy says).
+         * @description Instance-seconds and cost billed in the range, in total and per group (mode, lease, instance type, project, day or dimension, as groupBy says). Cost holds every dimension: compute, the volumes of the instances (storage) and data moved between regions (transfer); by dimension, storage and transfer count no instance-seconds.
          */
         get: operations["getUsage"];
         put?: never;
@@ -817,10 +817,19 @@ export interface components {
             /** Format: date-time */
             endedAt?: string;
             billedSeconds: number;
-            /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+            /** @description Every dimension: compute, its volume, the transfer once charged */
             costMicroUsd: number;
             /** @description USD, rounded to the micro-dollar */
             costUsd: number;
+            /** @description The instance’s cost so far by billing dimension */
+            costByDimension: {
+                /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+                compute: number;
+                /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+                storage: number;
+                /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+                transfer: number;
+            };
         };
         Lease: {
             leaseId: string;
@@ -867,10 +876,19 @@ export interface components {
             start?: "warm" | "cold";
             /** @description From the lease’s creation to RUNNING */
             secondsToRunning?: number;
-            /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+            /** @description Every dimension: compute, storage and transfer */
             costMicroUsd: number;
             /** @description USD, rounded to the micro-dollar */
             costUsd: number;
+            /** @description The lease’s cost so far by billing dimension */
+            costByDimension: {
+                /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+                compute: number;
+                /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+                storage: number;
+                /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+                transfer: number;
+            };
             instances: components["schemas"]["Instance"][];
             task?: components["schemas"]["Task"];
             /** @description 0-1000: the order of the tenant's own waiting leases */
@@ -1088,7 +1106,7 @@ export interface components {
             /** @enum {string} */
             granularity: "day";
             /** @enum {string} */
-            groupBy: "mode" | "lease" | "instanceType" | "project" | "day";
+            groupBy: "mode" | "lease" | "instanceType" | "project" | "day" | "dimension";
             /** @description Instance-seconds billed (a multi-GPU instance counts once; GPU-hours are in /v1/profile) */
             seconds: number;
             /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
@@ -1391,6 +1409,22 @@ export interface components {
             costMicroUsd: number;
             /** @description Instance-seconds metered */
             seconds: number;
+            /** @description The month's cost by what it paid for: instance time, the instances' volumes, data moved between regions */
+            byDimension: {
+                /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+                compute: number;
+                /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+                storage: number;
+                /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+                transfer: number;
+            };
+            /** @description The fleet's stopped machines' volumes (the operator's overhead, in no tenant's cost) */
+            fleetOverhead: {
+                /** @enum {string} */
+                scope?: "fleet";
+                /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
+                storageMicroUsd?: number;
+            };
             byMode: {
                 /** @enum {string} */
                 mode?: "on-demand" | "reserved" | "spot";
@@ -1412,7 +1446,7 @@ export interface components {
                     spot?: number;
                 };
             }[];
-            /** @description Spot seconds at the catalog on-demand price of each instance type, minus what spot cost */
+            /** @description Spot seconds at the catalog on-demand price of each instance type, minus what those seconds cost on spot (compute alone: volumes and transfers cost the same in either mode) */
             spotSavings: {
                 spotSeconds?: number;
                 /** @description Exact amount in micro-dollars (1 USD = 1,000,000) */
@@ -2383,7 +2417,7 @@ export interface operations {
                 from?: string;
                 /** @description End (exclusive), a date or date-time; default: now */
                 to?: string;
-                groupBy?: "mode" | "lease" | "instanceType" | "project" | "day";
+                groupBy?: "mode" | "lease" | "instanceType" | "project" | "day" | "dimension";
             };
             header?: never;
             path?: never;

@@ -684,10 +684,14 @@ describe('least privilege: every grant follows from what the handler builds', ()
             logicalIdOf(stack, stack.tasks.taskOutput),
           );
         } else if (service === 'sts') {
-          expect(of('sessionRole').length, where).toBeGreaterThan(0);
-          expect(JSON.stringify(statement.Resource), where).toContain(
-            logicalIdOf(stack, stack.tasks.sessionRole),
-          );
+          // Each role it may assume is one its wiring reaches.
+          const role = JSON.stringify(statement.Resource).includes(
+            logicalIdOf(stack, stack.tasks.checkpointRole),
+          )
+            ? 'checkpointRole'
+            : 'sessionRole';
+          expect(of(role).length, where).toBeGreaterThan(0);
+          expect(JSON.stringify(statement.Resource), where).toContain(logicalIdOf(stack, stack.tasks[role]));
         } else {
           // Tracing, the function's own log group, and the alerts topic's key.
           expect(['xray', 'logs', 'kms'], where).toContain(service);
@@ -716,6 +720,39 @@ describe('least privilege: every grant follows from what the handler builds', ()
     for (const fn of ['reconciler', 'interruptionHandler'] as const) {
       expect(statementWith(statementsOf(fn), 'scheduler:DeleteSchedule'), fn).toBeUndefined();
     }
+  });
+});
+
+describe('checkpoint permissions', () => {
+  const bucketId = () => logicalIdOf(stack, stack.tasks.checkpoints);
+  /** The roles of every IAM policy with a statement on the checkpoint bucket or its objects. */
+  const rolesReachingCheckpoints = () =>
+    Object.values(resourcesOfType('AWS::IAM::Policy'))
+      .filter((policy) =>
+        (
+          (policy.Properties?.PolicyDocument as { Statement?: Statement[] } | undefined)?.Statement ?? []
+        ).some((statement) => JSON.stringify(statement.Resource).includes(bucketId())),
+      )
+      .flatMap((policy) => policy.Properties?.Roles as unknown[]);
+
+  it('leaves the instance role without any statement on the checkpoint bucket: the checkpoint role is the only one', () => {
+    const roles = rolesReachingCheckpoints();
+    expect(roles).toEqual([{ Ref: logicalIdOf(stack, stack.tasks.checkpointRole) }]);
+    expect(roles).not.toContainEqual({ Ref: logicalIdOf(stack, stack.fleet.instanceRole) });
+  });
+
+  it('lets only the functions that start attempts or refresh their credentials assume the checkpoint role, for at most an hour', () => {
+    const roleId = logicalIdOf(stack, stack.tasks.checkpointRole);
+    const assuming = FUNCTION_NAMES.filter((fn) =>
+      statementsOf(fn).some(
+        (statement) =>
+          actionsOf(statement).includes('sts:AssumeRole') &&
+          JSON.stringify(statement.Resource).includes(roleId),
+      ),
+    );
+    expect(assuming.sort()).toEqual(['leaseWorker', 'reconciler', 'taskEvents']);
+    const role = resourcesOfType('AWS::IAM::Role')[roleId];
+    expect(role?.Properties?.MaxSessionDuration).toBe(3600);
   });
 });
 

@@ -7,6 +7,7 @@ import { publishGpuSamples } from '../../local/runtime/gpu-telemetry-publisher';
 import { type LocalStack, startLocalStack, writeLocalManifest } from '../../local/stack';
 import { buildCli } from '../../scripts/build-cli';
 import { DEFAULT_DATA_DIR } from '../../shared/adapters/reference-data';
+import { BILLING_DIMENSIONS } from '../../shared/domain/spend';
 import { runCommand } from '../support/cli';
 
 let stack: LocalStack;
@@ -244,6 +245,22 @@ describe('gpurent CLI against the local stack', () => {
     expect(byDay.code).toBe(0);
     expect(json(byDay)).toMatchObject({ groupBy: 'day', granularity: 'day' });
     expect((await gpurent(['usage'])).stdout).toMatch(/^MODE\s+INSTANCE-SECONDS\s+COST USD/m);
+  });
+
+  it('usage --group-by dimension: compute, storage and transfer add up to the total; other keys are refused', async () => {
+    const result = await gpurent(['usage', '--group-by', 'dimension', '--json']);
+    expect(result.code).toBe(0);
+    const body = json(result) as {
+      groupBy: string;
+      costMicroUsd: number;
+      groups: { key: string; costMicroUsd: number }[];
+    };
+    expect(body.groupBy).toBe('dimension');
+    for (const group of body.groups) expect(BILLING_DIMENSIONS).toContain(group.key);
+    expect(body.groups.reduce((sum, g) => sum + g.costMicroUsd, 0)).toBe(body.costMicroUsd);
+    const refused = await gpurent(['usage', '--group-by', 'volume']);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/dimension/);
   });
 
   it('budget set, ls, show and rm', async () => {

@@ -141,11 +141,22 @@ describe('releasing', () => {
       // A few seconds of life: the one-minute minimum at $1.006/h.
       expect(instance.billedSeconds).toBe(60);
       expect(instance.billedMicroUsd).toBe(16_767);
+      // Its 200 GiB volume, no minimum: ceil(life) seconds at us-east-1's $0.08/GB-month,
+      // 200 × seconds × 80,000 µ$ ÷ 2,592,000 s, rounded half up.
+      const lifeSeconds = Math.ceil(((instance.endedAtMs ?? 0) - instance.launchedAtMs) / 1000);
+      expect(instance.storageBilledSeconds).toBe(lifeSeconds);
+      expect(instance.storageBilledMicroUsd).toBe(Math.round((200 * lifeSeconds * 80_000) / 2_592_000));
     }
     const usage = (await usageCharges(env.USAGE_TABLE_NAME ?? '')).filter(
       (row) => row.leaseId === lease.leaseId,
     );
-    expect(usage.reduce((sum, row) => sum + Number(row.microUsd), 0)).toBe(2 * 16_767);
+    const sumOf = (dimension: string) =>
+      usage.filter((row) => row.dimension === dimension).reduce((sum, row) => sum + Number(row.microUsd), 0);
+    expect(sumOf('compute')).toBe(2 * 16_767);
+    expect(sumOf('storage')).toBe(
+      (stored?.instances ?? []).reduce((sum, instance) => sum + (instance.storageBilledMicroUsd ?? 0), 0),
+    );
+    expect(usage.every((row) => row.dimension === 'compute' || row.dimension === 'storage')).toBe(true);
   });
 
   it('bills nothing twice when the release is delivered again', async () => {

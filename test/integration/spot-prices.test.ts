@@ -103,8 +103,14 @@ describe('spot billed at the price in force (DynamoDB Local + moto)', () => {
     const charges = (await usageCharges(env.USAGE_TABLE_NAME ?? '')).filter(
       (charge) => charge.instanceId === instance.instanceId,
     );
-    expect(charges.reduce((sum, charge) => sum + Number(charge.microUsd), 0)).toBe(expected);
-    expect(charges).toHaveLength(3);
+    const compute = charges.filter((charge) => charge.dimension === 'compute');
+    expect(compute.reduce((sum, charge) => sum + Number(charge.microUsd), 0)).toBe(expected);
+    expect(compute).toHaveLength(3);
+    // Its 200 GiB volume for the 720 s, at us-east-1's $0.08/GB-month whatever spot's price:
+    // 200 × 720 × 80,000 ÷ 2,592,000 = 4,444.4 µ$.
+    const storage = charges.filter((charge) => charge.dimension === 'storage');
+    expect(storage.reduce((sum, charge) => sum + Number(charge.microUsd), 0)).toBe(4_444);
+    expect(charges).toHaveLength(compute.length + storage.length);
   });
 
   it("with EC2 as the source, records the price moto's DescribeSpotPriceHistory publishes and bills from then on", async () => {

@@ -41,6 +41,10 @@ beforeAll(async () => {
               billedSeconds: 0,
               billedMicroUsd: 0,
               meteringOpen: true,
+              // The first of each five also pays its volume and a transfer of its data.
+              ...(n === 0
+                ? { volumeGb: 200, storageMicroUsdPerGbMonth: 80_000, transferMicroUsd: 20_000 + 1 }
+                : {}),
             });
           }
         }
@@ -79,7 +83,7 @@ const rows = async () =>
 
 describe('usage from daily rollups', () => {
   it('reads one item per day, mode, instance type and project, however many ticks and instances', async () => {
-    const raw = await rows();
+    const raw = (await rows()).filter((row) => (row.dimension ?? 'compute') === 'compute');
     // Day 1: its 40 instances tick 30 times; day 2: those and 40 more.
     expect(raw).toHaveLength((40 + 80) * TICKS_PER_DAY);
     const counting = countingReader();
@@ -90,7 +94,7 @@ describe('usage from daily rollups', () => {
     expect(leases).toHaveLength(2 * 40);
   });
 
-  it.each(['mode', 'instanceType', 'project', 'day', 'lease'] as const)(
+  it.each(['mode', 'instanceType', 'project', 'day', 'lease', 'dimension'] as const)(
     'GET /v1/usage?groupBy=%s equals the sum of the raw rows, to the micro-dollar',
     async (groupBy) => {
       const raw = await rows();
@@ -100,6 +104,7 @@ describe('usage from daily rollups', () => {
         project: (row) => String(row.project ?? '(none)'),
         day: (row) => new Date(Number(row.atMs) - 1).toISOString().slice(0, 10),
         lease: (row) => String(row.leaseId),
+        dimension: (row) => String(row.dimension ?? 'compute'),
       };
       const expected = new Map<string, number>();
       for (const row of raw)
@@ -114,9 +119,16 @@ describe('usage from daily rollups', () => {
         response.body.groups.map((g: { key: string; costMicroUsd: number }) => [g.key, g.costMicroUsd]),
       );
       expect(groups).toEqual(expected);
+      if (groupBy === 'dimension')
+        expect([...groups.keys()].sort()).toEqual(['compute', 'storage', 'transfer']);
       expect(response.body.costMicroUsd).toBe(raw.reduce((sum, row) => sum + Number(row.microUsd), 0));
     },
   );
+
+  it('refuses a grouping it does not know', async () => {
+    const response = await harness.call(TENANT, 'GET /v1/usage', { query: { groupBy: 'volume' } });
+    expect(response.status).toBe(400);
+  });
 
   it('widens a range to the whole days it touches, and says so', async () => {
     const response = await harness.call(TENANT, 'GET /v1/usage', {

@@ -1,4 +1,4 @@
-import type { PolicyDocument } from '../../shared/usecases/access-policies';
+import type { PolicyDocument } from '../../shared/domain/iam-policy';
 
 /** A request as IAM sees it: the action, the resource ARN and the request's condition keys. */
 export interface PolicyRequest {

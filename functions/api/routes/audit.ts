@@ -10,6 +10,7 @@ import {
   instant,
   jsonContent,
   micro,
+  microByDimension,
   type OpenApiGroup,
   ref,
   responseObject,
@@ -94,6 +95,15 @@ export const auditOpenApi = (): OpenApiGroup<keyof typeof auditRoutes> => {
           complete: { type: 'boolean', description: 'False while the month runs: figures are month to date' },
           costMicroUsd: micro,
           seconds: { type: 'integer', description: 'Instance-seconds metered' },
+          byDimension: microByDimension(
+            "The month's cost by what it paid for: instance time, the instances' volumes, data moved between regions",
+          ),
+          fleetOverhead: {
+            type: 'object',
+            description:
+              "The fleet's stopped machines' volumes (the operator's overhead, in no tenant's cost)",
+            properties: { scope: { type: 'string', enum: ['fleet'] }, storageMicroUsd: micro },
+          },
           byMode: {
             type: 'array',
             items: {
@@ -116,7 +126,7 @@ export const auditOpenApi = (): OpenApiGroup<keyof typeof auditRoutes> => {
           spotSavings: {
             type: 'object',
             description:
-              'Spot seconds at the catalog on-demand price of each instance type, minus what spot cost',
+              'Spot seconds at the catalog on-demand price of each instance type, minus what those seconds cost on spot (compute alone: volumes and transfers cost the same in either mode)',
             properties: {
               spotSeconds: { type: 'integer' },
               spotMicroUsd: micro,

@@ -3,6 +3,7 @@ import type { LeaseStatus, LeaseView } from '../../../shared/domain/lease';
 import type { ScalingGroupSpec } from '../../../shared/domain/scaling';
 import type { AdmissionStore } from '../../../shared/ports/admission-store';
 import type { AuditStore, SpotTraceSource } from '../../../shared/ports/audits';
+import type { FleetStorageLedger } from '../../../shared/ports/fleet-storage';
 import type { IdleLedger, IdlePolicyRepository } from '../../../shared/ports/idle';
 import type { MetricReader } from '../../../shared/ports/metrics';
 import type { ScalingGroup } from '../../../shared/ports/scaling-groups';
@@ -36,6 +37,8 @@ export type ApiDeps = LeaseCreationDeps &
     readonly admission: AdmissionStore;
     /** The quota of tenants an admin set none for. */
     readonly defaultQuota: Quota;
+    /** The fleet's storage overhead, shown in the audit. */
+    readonly fleetStorage: Pick<FleetStorageLedger, 'monthTotal'>;
   };
 
 /** What the routes are given by the API's composition root. */

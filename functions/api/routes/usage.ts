@@ -2,6 +2,7 @@ import { microToUsd } from '../../../shared/domain/money';
 import { dayOf } from '../../../shared/domain/spend';
 import {
   DEFAULT_USAGE_GROUPING,
+  dimensionLines,
   readsLeaseRollups,
   summarizeUsage,
   USAGE_GROUPINGS,
@@ -56,9 +57,7 @@ export async function getUsage(event: ApiEvent, ctx: ApiContext): Promise<ApiRes
   const range = validate(usageQuery(nowMs), event.queryStringParameters ?? {}, 'query');
   const fromDay = dayOf(range.fromMs);
   const toDay = dayOf(range.toMs - 1);
-  const lines: UsageLine[] = readsLeaseRollups(range.groupBy)
-    ? await ctx.deps.spend.leaseDailyUsage(tenantId, fromDay, toDay)
-    : await ctx.deps.spend.dailyUsage(tenantId, fromDay, toDay);
+  const lines = await usageLines(ctx, tenantId, range.groupBy, fromDay, toDay);
   const summary = summarizeUsage(lines, range.groupBy);
   const idle = idleUsage(await ctx.deps.idleLedger.dailyIdle(tenantId, fromDay, toDay), range.groupBy);
   const endOfLastDay = Date.parse(`${toDay}T00:00:00Z`) + DAY_MS;
@@ -79,6 +78,23 @@ export async function getUsage(event: ApiEvent, ctx: ApiContext): Promise<ApiRes
       idleMicroUsd: idle.byGroup === undefined ? undefined : (idle.byGroup.get(group.key) ?? 0),
     })),
   });
+}
+
+/** The rollups a grouping reads: per lease, per day, or per day with storage and transfer apart. */
+async function usageLines(
+  ctx: ApiContext,
+  tenantId: string,
+  groupBy: UsageGrouping,
+  fromDay: string,
+  toDay: string,
+): Promise<UsageLine[]> {
+  if (readsLeaseRollups(groupBy)) return ctx.deps.spend.leaseDailyUsage(tenantId, fromDay, toDay);
+  if (groupBy !== 'dimension') return ctx.deps.spend.dailyUsage(tenantId, fromDay, toDay);
+  const [days, extras] = await Promise.all([
+    ctx.deps.spend.dailyUsage(tenantId, fromDay, toDay),
+    ctx.deps.spend.dimensionDailyUsage(tenantId, fromDay, toDay),
+  ]);
+  return dimensionLines(days, extras);
 }
 
 export async function exportUsage(event: ApiEvent, ctx: ApiContext): Promise<ApiResult> {
@@ -151,7 +167,7 @@ export const usageOpenApi = (): OpenApiGroup<keyof typeof usageRoutes> => ({
       operationId: 'getUsage',
       summary: 'Metered usage in a time range, grouped',
       description:
-        'Instance-seconds and cost billed in the range, in total and per group (mode, lease, instance type, project or day, as groupBy says).',
+        'Instance-seconds and cost billed in the range, in total and per group (mode, lease, instance type, project, day or dimension, as groupBy says). Cost holds every dimension: compute, the volumes of the instances (storage) and data moved between regions (transfer); by dimension, storage and transfer count no instance-seconds.',
       parameters: [
         ...rangeParameters,
         {

@@ -9,8 +9,9 @@ import {
 } from '../gpu-utilization';
 import { RENTAL_MODES, type RentalMode, type Workload } from '../lease';
 import { costOfSeconds, formatUsdForPeople, type MicroUsd } from '../money';
-import { monthBounds } from '../spend';
+import { BILLING_DIMENSIONS, type BillingDimension, monthBounds } from '../spend';
 import { dailyTaskTime, type TaskOfWorkload, type TaskTimeOfWindow, taskTimeOf } from '../tasks/task-time';
+import { type DimensionLine, dimensionLines } from '../usage';
 import { type IdleCost, type IdleRollup, idleCostOf, idleFinding } from './idle-cost';
 
 const HOUR_MS = 3_600_000;
@@ -105,6 +106,10 @@ export interface MonthlyAudit {
   readonly complete: boolean;
   readonly costMicroUsd: MicroUsd;
   readonly seconds: number;
+  /** The month's cost split by what it paid for: compute, the instances' volumes, data moved between regions. */
+  readonly byDimension?: Readonly<Record<BillingDimension, MicroUsd>>;
+  /** The fleet's own storage (stopped machines' volumes): the operator's overhead, billed to no tenant. */
+  readonly fleetOverhead?: { readonly scope: 'fleet'; readonly storageMicroUsd: MicroUsd };
   readonly byMode: readonly {
     readonly mode: RentalMode;
     readonly seconds: number;
@@ -163,6 +168,10 @@ export interface AuditInput {
   readonly region: string;
   readonly catalog: PriceCatalog;
   readonly rollups: readonly DayModeCost[];
+  /** The month's storage and transfer rollups (compute is the rest; none: all compute). */
+  readonly dimensions?: readonly DimensionLine[] | undefined;
+  /** The fleet's storage overhead of the month, where the fleet meters it. */
+  readonly fleetStorageMicroUsd?: MicroUsd | undefined;
   readonly spans: readonly GpuSpan[];
   readonly recommendation: Omit<AuditRecommendation, 'estimatedSavingOfPaidMicroUsd'> | null;
   /** The fleet's commitments' idle time recorded in the month. */
@@ -211,6 +220,10 @@ export function buildMonthlyAudit(input: AuditInput): MonthlyAudit {
     }
   }
   const total = RENTAL_MODES.reduce((sum, mode) => sum + cost[mode], 0);
+  // Spot's saving compares instance time with instance time: its volumes and transfers would cost the same on-demand.
+  const spotCompute =
+    cost.spot -
+    (input.dimensions ?? []).reduce((sum, line) => sum + (line.mode === 'spot' ? line.microUsd : 0), 0);
   const reserved = reservedCapacity(input.idleReserved);
   const interruptions = interruptionsIn(input.instances, startMs, untilMs);
   const idle = idleCostOf(input.idleRollups, total);
@@ -225,6 +238,10 @@ export function buildMonthlyAudit(input: AuditInput): MonthlyAudit {
     complete: input.nowMs >= endMs,
     costMicroUsd: total,
     seconds: RENTAL_MODES.reduce((sum, mode) => sum + seconds[mode], 0),
+    byDimension: byDimension(input),
+    ...(input.fleetStorageMicroUsd === undefined
+      ? {}
+      : { fleetOverhead: { scope: 'fleet' as const, storageMicroUsd: input.fleetStorageMicroUsd } }),
     byMode: RENTAL_MODES.map((mode) => ({
       mode,
       seconds: seconds[mode],
@@ -236,9 +253,9 @@ export function buildMonthlyAudit(input: AuditInput): MonthlyAudit {
       .map(([day, byMode]) => ({ day, costMicroUsd: byMode })),
     spotSavings: {
       spotSeconds,
-      spotMicroUsd: cost.spot,
+      spotMicroUsd: spotCompute,
       onDemandMicroUsd: onDemandForSpot,
-      savingMicroUsd: onDemandForSpot - cost.spot,
+      savingMicroUsd: onDemandForSpot - spotCompute,
       region: input.region,
     },
     reserved,
@@ -313,6 +330,16 @@ function findingsOf(reserved: ReservedCapacity, interruptions: Interruptions, id
     );
   }
   return findings;
+}
+
+function byDimension(input: AuditInput): Record<BillingDimension, MicroUsd> {
+  const split = Object.fromEntries(BILLING_DIMENSIONS.map((d) => [d, 0])) as Record<
+    BillingDimension,
+    MicroUsd
+  >;
+  for (const line of dimensionLines(input.rollups, input.dimensions ?? []))
+    split[line.dimension ?? 'compute'] += line.microUsd;
+  return split;
 }
 
 /**

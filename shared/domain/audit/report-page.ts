@@ -265,11 +265,19 @@ function modeTable(audit: MonthlyAudit): string {
       `<tr data-mode="${m.mode}"><td>${m.mode}</td><td>${money(m.costMicroUsd)}</td><td>${share(m.share)}</td><td>${hours(m.seconds)}</td></tr>`,
   );
   const s = audit.spotSavings;
+  const d = audit.byDimension;
+  const split = d
+    ? `<p data-field="byDimension">Compute ${money(d.compute)}, storage ${money(d.storage)}, transfer ${money(d.transfer)}.${
+        audit.fleetOverhead
+          ? ` Fleet overhead (stopped machines' volumes): ${money(audit.fleetOverhead.storageMicroUsd)}.`
+          : ''
+      }</p>\n`
+    : '';
   return `<table>
 <tr><th>Mode</th><th>USD</th><th>Share</th><th>Instance-hours</th></tr>
 ${rows.join('\n')}
 </table>
-<p>Spot saved <strong>${money(s.savingMicroUsd)}</strong> against on-demand for the same ${hours(s.spotSeconds)} hours (catalog prices, ${escapeXml(s.region)}). Idle reserved: <span data-field="idleGpuHours">${audit.reserved.idleGpuHours}</span> GPU-hours (${money(audit.reserved.idleMicroUsd)}) across the fleet's ${audit.reserved.commitments} commitment(s). Spot interruptions of your instances: <span data-field="interruptions">${audit.interruptions.count}</span>.</p>`;
+${split}<p>Spot saved <strong>${money(s.savingMicroUsd)}</strong> against on-demand for the same ${hours(s.spotSeconds)} hours (catalog prices, ${escapeXml(s.region)}). Idle reserved: <span data-field="idleGpuHours">${audit.reserved.idleGpuHours}</span> GPU-hours (${money(audit.reserved.idleMicroUsd)}) across the fleet's ${audit.reserved.commitments} commitment(s). Spot interruptions of your instances: <span data-field="interruptions">${audit.interruptions.count}</span>.</p>`;
 }
 
 function idleTable(audit: MonthlyAudit): string {

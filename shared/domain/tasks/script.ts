@@ -1,3 +1,10 @@
+import {
+  type CheckpointCredentials,
+  checkpointCredentialLines,
+  checkpointCredentialsDir,
+  checkpointProfileVariables,
+} from './checkpoint-access';
+import { shellQuote } from './shell';
 import { secretSourceOf, type TaskSpec } from './spec';
 
 /** What an attempt's script knows beyond the spec. */
@@ -7,10 +14,9 @@ export interface AttemptContext {
   readonly checkpointUri: string;
   /** `container`: `docker run --gpus all` when the spec names an image; `host`: the command on the machine. */
   readonly runtime: 'container' | 'host';
+  /** The lease's checkpoint credentials, narrowed to its prefix; none locally, where the agent syncs the prefix itself. */
+  readonly checkpointAccess?: { readonly leaseId: string; readonly credentials: CheckpointCredentials };
 }
-
-/** Single-quoted for the shell: nothing inside is expanded. */
-export const shellQuote = (text: string) => `'${text.replaceAll("'", `'"'"'`)}'`;
 
 /** A shell string runs in `sh -c`; an argv runs as it is, each argument quoted. */
 function commandLine(spec: TaskSpec): string {
@@ -39,7 +45,14 @@ export function taskScript(spec: TaskSpec, context: AttemptContext): string[] {
     ['GPURENT_ATTEMPT', String(context.attempt)],
     ['GPURENT_CHECKPOINT_URI', context.checkpointUri],
   ];
-  const names = [...variables.map(([name]) => name), ...Object.keys(spec.secrets ?? {})];
+  const access = context.checkpointAccess;
+  // After the secrets: they are resolved with the instance's own role, the task runs with the lease's profile.
+  const profile = access === undefined ? [] : checkpointProfileVariables(access.leaseId);
+  const names = [
+    ...variables.map(([name]) => name),
+    ...Object.keys(spec.secrets ?? {}),
+    ...profile.map(([name]) => name),
+  ];
   const lines = [
     'set -eu',
     ...variables.map(([name, value]) => `export ${name}=${shellQuote(value)}`),
@@ -47,15 +60,22 @@ export function taskScript(spec: TaskSpec, context: AttemptContext): string[] {
       secretLine(name, reference, context.tenantId),
       `export ${name}`,
     ]),
+    ...(access === undefined ? [] : checkpointCredentialLines(access.leaseId, access.credentials)),
+    ...profile.map(([name, value]) => `export ${name}=${shellQuote(value)}`),
   ];
   const limit = spec.maxRuntimeMinutes === undefined ? '' : `timeout ${spec.maxRuntimeMinutes * 60}s `;
   const command = commandLine(spec);
   if (context.runtime === 'container' && spec.image !== undefined) {
     const workdir = spec.workdir === undefined ? '' : ` -w ${shellQuote(spec.workdir)}`;
     const envFlags = names.map((name) => ` -e ${name}`).join('');
+    // The profile's credential_process reads the refreshed file: mounted read-only at the same path.
+    const mount =
+      access === undefined
+        ? ''
+        : ` -v ${shellQuote(`${checkpointCredentialsDir(access.leaseId)}:${checkpointCredentialsDir(access.leaseId)}:ro`)}`;
     return [
       ...lines,
-      `${limit}docker run --rm --gpus all --network host${envFlags}${workdir} ${shellQuote(spec.image)} ${command}`,
+      `${limit}docker run --rm --gpus all --network host${envFlags}${mount}${workdir} ${shellQuote(spec.image)} ${command}`,
     ];
   }
   return [

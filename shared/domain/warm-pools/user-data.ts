@@ -1,5 +1,5 @@
 import { gpuTelemetryCommands } from '../gpu-telemetry-agent';
-import { shellQuote } from '../tasks/script';
+import { shellQuote } from '../tasks/shell';
 import { WARM_READY_TAG } from './pool';
 
 const IMDS = 'http://169.254.169.254/latest';

@@ -13,6 +13,7 @@ import { type MonthRecommendation, recommendForMonth } from '../../planning/mont
 import type { SpotTraceSource } from '../../ports/audits';
 import type { SpendCounters } from '../../ports/budgets';
 import type { CommitmentRepository } from '../../ports/commitments';
+import type { FleetStorageLedger } from '../../ports/fleet-storage';
 import type { IdleLedger } from '../../ports/idle';
 import type { LeaseRepository } from '../../ports/lease-repository';
 import type { MetricReader } from '../../ports/metrics';
@@ -25,6 +26,8 @@ export interface AuditBuildDeps {
   /** The GPU telemetry (CloudWatch agent metrics). */
   readonly metrics: MetricReader;
   readonly spend: SpendCounters;
+  /** The fleet's storage overhead: warm pools' stopped machines are metered to the fleet. */
+  readonly fleetStorage: Pick<FleetStorageLedger, 'monthTotal'>;
   /** The waste ledger: what idle GPU time cost, by project and lease. */
   readonly idleLedger: Pick<IdleLedger, 'dailyIdle'>;
   readonly spotTraces: SpotTraceSource;
@@ -45,13 +48,16 @@ export async function buildAudit(
   nowMs: number,
 ): Promise<MonthlyAudit> {
   const { startMs, endMs } = monthBounds(month);
-  const [rollups, leases, spot, idleReserved, idleRollups] = await Promise.all([
-    deps.spend.dailyUsage(tenantId, `${month}-01`, `${month}-31`),
-    allLeasesOf(deps.leases, tenantId),
-    deps.spotTraces.load(),
-    deps.commitments.idleInMonth(month),
-    deps.idleLedger.dailyIdle(tenantId, `${month}-01`, `${month}-31`),
-  ]);
+  const [rollups, dimensions, fleetStorageMicroUsd, leases, spot, idleReserved, idleRollups] =
+    await Promise.all([
+      deps.spend.dailyUsage(tenantId, `${month}-01`, `${month}-31`),
+      deps.spend.dimensionDailyUsage(tenantId, `${month}-01`, `${month}-31`),
+      deps.fleetStorage.monthTotal(month),
+      allLeasesOf(deps.leases, tenantId),
+      deps.spotTraces.load(),
+      deps.commitments.idleInMonth(month),
+      deps.idleLedger.dailyIdle(tenantId, `${month}-01`, `${month}-31`),
+    ]);
   const untilMs = Math.min(endMs, nowMs);
   const demand = monthDemand(leases, startMs, untilMs);
   const gpus = await readGpuUtilization(deps.metrics, deps.catalog, leases, {
@@ -67,6 +73,8 @@ export async function buildAudit(
     region: deps.region,
     catalog: deps.catalog,
     rollups,
+    dimensions,
+    fleetStorageMicroUsd,
     spans: demand.ran,
     idleReserved,
     instances: leases.flatMap((lease) =>

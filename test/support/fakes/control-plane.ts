@@ -16,6 +16,7 @@ import { FakeBudgetNotifier, FakeBudgetRepository } from './budgets';
 import { FakeClock } from './clock';
 import { FakeCommitmentRepository } from './commitments';
 import { FakeCompute } from './compute';
+import { FakeFleetStorageLedger } from './fleet-storage';
 import { FakeIdleEpisodes, FakeIdleLedger, FakeIdleNotifier, FakeIdlePolicies } from './idle';
 import { FakeImageRepository } from './images';
 import { FakeLeaseRepository } from './lease-repository';
@@ -24,6 +25,7 @@ import { FakeMeteringLedger, FakeSpendCounters } from './metering';
 import { FakeControlPlaneMetrics, FakeMetricReader, FakeSpotPriceHistory } from './readings';
 import { FakeGpuHealthMarks, FakeScalingGroupRepository } from './scaling-groups';
 import { FakeLeaseExpiryScheduler, FakeTenantSettings } from './schedules';
+import { FakeScopedCredentials, FakeTaskRunner } from './task-access';
 import { FakeWarmPoolFillRequests, FakeWarmPoolRepository } from './warm-pools';
 
 /** Noon UTC on a Monday in the middle of a month: far from every month and day edge. */
@@ -81,6 +83,7 @@ export function fakeControlPlane(options: FakeControlPlaneOptions = {}) {
     images: new FakeImageRepository(),
     warmPools: new FakeWarmPoolRepository(),
     warmFill: new FakeWarmPoolFillRequests(),
+    fleetStorage: new FakeFleetStorageLedger(),
     budgets: new FakeBudgetRepository(),
     notifier: new FakeBudgetNotifier(),
     settings: new FakeTenantSettings(),
@@ -99,6 +102,11 @@ export function fakeControlPlane(options: FakeControlPlaneOptions = {}) {
       ...DEFAULT_QUOTA,
       maxGpus: MAX_QUOTA_GPUS,
       maxHourlyMicroUsd: usdToMicro(MAX_QUOTA_HOURLY_USD),
+    },
+    tasks: {
+      runner: new FakeTaskRunner(),
+      checkpointBucket: 'checkpoints',
+      checkpointAccess: new FakeScopedCredentials(clock.now),
     },
   } satisfies ControlPlane & BudgetControl & TenantControl & Record<string, unknown>;
 }

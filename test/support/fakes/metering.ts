@@ -1,10 +1,16 @@
 import type { LeaseSpend } from '../../../shared/domain/budgets/alert-message';
-import { type AggregateTotal, aggregateId, type ChargeEntry } from '../../../shared/domain/charge-batches';
+import {
+  type AggregateTotal,
+  aggregateId,
+  type ChargeEntry,
+  chargeLines,
+  packChargeBatches,
+} from '../../../shared/domain/charge-batches';
 import type { MicroUsd } from '../../../shared/domain/money';
-import { aggregatesOf } from '../../../shared/domain/spend';
 import type { ChargedTenants } from '../../../shared/ports/audits';
 import type {
   DailyUsage,
+  DimensionDayUsage,
   LeaseDayUsage,
   SpendCounterKey,
   SpendCounters,
@@ -70,6 +76,15 @@ export class FakeSpendCounters implements SpendCounters, ChargedTenants {
     );
   }
 
+  async dimensionDailyUsage(tenantId: string, fromDay: string, toDay: string): Promise<DimensionDayUsage[]> {
+    this.faults.enter('dimensionDailyUsage', [tenantId, fromDay, toDay]);
+    return this.ofTenant(tenantId).flatMap(({ aggregate: a, microUsd }) =>
+      a.kind === 'dimension-day' && a.day >= fromDay && a.day <= toDay
+        ? [{ day: a.day, dimension: a.dimension, mode: a.mode, microUsd }]
+        : [],
+    );
+  }
+
   async chargedIn(month: string): Promise<string[]> {
     this.faults.enter('chargedIn', [month]);
     return [...this.totals.values()]
@@ -112,37 +127,32 @@ export class FakeMeteringLedger implements MeteringLedger {
     return outcomes;
   }
 
-  private apply({ instance, charge, atMs, close }: ChargeEntry): boolean {
+  private apply(entry: ChargeEntry): boolean {
+    const { instance, charge, atMs, close, storage } = entry;
     const moved = this.leases.checkpoint(instance, instance.billedSeconds, {
       billedSeconds: charge.checkpoint.billedSeconds,
       billedMicroUsd: charge.checkpoint.billedMicroUsd,
       meteredUntilMs: atMs,
       ...(close ? { endedAtMs: close.endedAtMs, meteringOpen: false } : {}),
+      ...(storage ? storage.checkpoint : {}),
     });
-    if (!moved || charge.seconds <= 0) return moved;
-    for (const aggregate of aggregatesOf(instance, atMs)) {
-      this.spend.add({
-        aggregate,
-        tenantId: instance.tenantId,
-        microUsd: charge.microUsd,
-        seconds: charge.seconds,
-      });
-    }
+    const lines = chargeLines(entry);
+    if (!moved || lines.length === 0) return moved;
+    for (const batch of packChargeBatches([entry])) for (const total of batch.totals) this.spend.add(total);
     this.usage.push({
       tenantId: instance.tenantId,
       atMs,
-      charges: [
-        {
-          leaseId: instance.leaseId,
-          instanceId: instance.instanceId,
-          instanceType: instance.instanceType,
-          mode: instance.mode,
-          project: instance.project,
-          atMs,
-          seconds: charge.seconds,
-          microUsd: charge.microUsd,
-        },
-      ],
+      charges: lines.map((line) => ({
+        leaseId: instance.leaseId,
+        instanceId: instance.instanceId,
+        instanceType: instance.instanceType,
+        mode: instance.mode,
+        project: instance.project,
+        dimension: line.dimension,
+        atMs,
+        seconds: line.seconds,
+        microUsd: line.microUsd,
+      })),
     });
     return true;
   }

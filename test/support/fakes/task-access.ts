@@ -1,9 +1,10 @@
+import type { PolicyDocument } from '../../../shared/domain/iam-policy';
 import type { TaskLogEvent } from '../../../shared/domain/task-logs';
 import { taskSpecSchema } from '../../../shared/domain/tasks/spec';
 import { newTask, type TaskAttempt, type TaskState } from '../../../shared/domain/tasks/state';
 import type { ScopedCredentials, TemporaryCredentials } from '../../../shared/ports/scoped-credentials';
 import type { TaskLogPage, TaskLogRead, TaskLogs } from '../../../shared/ports/task-logs';
-import type { PolicyDocument } from '../../../shared/usecases/access-policies';
+import type { TaskRunner, TaskTarget } from '../../../shared/ports/task-runner';
 
 /**
  * Log streams in memory with CloudWatch's forward tokens: a token is the index
@@ -28,6 +29,36 @@ export class FakeTaskLogs implements TaskLogs {
     const page = stream.slice(start, start + request.limit);
     const events: TaskLogEvent[] = page.map((event) => ({ ...event, output: request.output }));
     return { events, forwardToken: String(start + page.length) };
+  }
+}
+
+/**
+ * SSM as the task core sees it: every send gets the next command id and is
+ * kept, with its script and comment; every cancel is kept; an ended
+ * invocation reads as a success.
+ */
+export class FakeTaskRunner implements TaskRunner {
+  readonly sent: {
+    target: TaskTarget;
+    commandId: string;
+    commands: string[];
+    comment?: string | undefined;
+  }[] = [];
+  readonly cancelled: { target: TaskTarget; commandId: string }[] = [];
+
+  async send(target: TaskTarget, commands: readonly string[], _timeoutSeconds: number, comment?: string) {
+    const commandId = `cmd-${this.sent.length + 1}`;
+    this.sent.push({ target, commandId, commands: [...commands], comment });
+    return commandId;
+  }
+
+  async cancel(target: TaskTarget, commandId: string) {
+    this.cancelled.push({ target, commandId });
+    return true;
+  }
+
+  async result() {
+    return { outcome: 'Success' as const, exitCode: 0 };
   }
 }
 

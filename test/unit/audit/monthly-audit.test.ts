@@ -150,6 +150,32 @@ describe('buildMonthlyAudit', () => {
     expect(audit.spotSavings).toMatchObject({ onDemandMicroUsd: 5_072_000, savingMicroUsd: 3_354_000 });
   });
 
+  it('compares spot compute with on-demand compute: the spot instances’ volumes and transfer are not a saving', () => {
+    // Nov 2's spot rollup also holds its volume (44,444 µ$) and a transfer (20,000 µ$), its on-demand
+    // rollup a volume (22,222 µ$): the cost by mode counts them, the saving does not (they cost the
+    // same on-demand).
+    const extras: Record<string, number> = { spot: 44_444 + 20_000, 'on-demand': 22_222 };
+    const withExtras = buildMonthlyAudit({
+      ...input,
+      rollups: input.rollups.map((r) =>
+        r.day === '2026-11-02' ? { ...r, microUsd: r.microUsd + (extras[r.mode] ?? 0) } : r,
+      ),
+      dimensions: [
+        { day: '2026-11-02', dimension: 'storage', mode: 'spot', microUsd: 44_444 },
+        { day: '2026-11-02', dimension: 'transfer', mode: 'spot', microUsd: 20_000 },
+        { day: '2026-11-02', dimension: 'storage', mode: 'on-demand', microUsd: 22_222 },
+      ],
+    });
+    expect(withExtras.byMode.find((m) => m.mode === 'spot')?.costMicroUsd).toBe(1_718_000 + 64_444);
+    expect(withExtras.spotSavings).toMatchObject({
+      spotMicroUsd: 1_718_000,
+      onDemandMicroUsd: 5_072_000,
+      savingMicroUsd: 3_354_000,
+    });
+    // The rollups' 2,724,000 + 86,666 less the 86,666 of storage and transfer is compute.
+    expect(withExtras.byDimension).toEqual({ compute: 2_724_000, storage: 66_666, transfer: 20_000 });
+  });
+
   it('lists every day to date, and concurrency hour by hour to now', () => {
     expect(audit.daily).toHaveLength(30);
     expect(audit.daily[1]).toEqual({

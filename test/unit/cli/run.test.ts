@@ -132,6 +132,44 @@ describe('gpurent run request bodies', () => {
   });
 });
 
+describe('gpurent run --deadline --work --restart', () => {
+  it('maps to the task fields deadline (UTC), workMinutes and restartMinutes', () => {
+    const base = commandLineBase(options({ deadline: '2026-12-03T09:00Z', work: '48h', restart: '10m' }), [
+      'python',
+      'train.py',
+    ]);
+    expect(base.task).toEqual({
+      command: ['python', 'train.py'],
+      deadline: '2026-12-03T09:00:00.000Z',
+      workMinutes: 2880,
+      restartMinutes: 10,
+    });
+    const offset = commandLineBase(options({ deadline: '2026-12-03T10:30+01:00', work: '1d2h30m' }), [
+      'true',
+    ]);
+    expect(offset.task).toMatchObject({ deadline: '2026-12-03T09:30:00.000Z', workMinutes: 1590 });
+    expect(offset.task).not.toHaveProperty('restartMinutes');
+    expect(
+      commandLineBase(options({ deadline: '2026-12-03T09:00Z', work: '90', restart: '0m' }), ['true']).task,
+    ).toMatchObject({ workMinutes: 90, restartMinutes: 0 });
+  });
+
+  it('refuses durations, date-times and combinations the API would not take, before any request', () => {
+    const bad = (extra: Partial<RunOptions>) => usage(() => commandLineBase(options(extra), ['true']));
+    expect(bad({ deadline: '2026-12-03T09:00Z', work: '2 days' })).toBe(EXIT.usage);
+    expect(bad({ deadline: '2026-12-03T09:00Z', work: '90s' })).toBe(EXIT.usage);
+    expect(bad({ deadline: '2026-12-03T09:00Z', work: '0m' })).toBe(EXIT.usage);
+    expect(bad({ deadline: '2026-12-03T09:00Z', work: '31d' })).toBe(EXIT.usage);
+    expect(bad({ deadline: '2026-12-03T09:00Z', work: '1h', restart: '4h' })).toBe(EXIT.usage);
+    expect(bad({ deadline: '2026-12-03', work: '1h' })).toBe(EXIT.usage);
+    expect(bad({ deadline: '2026-12-03T09:00', work: '1h' })).toBe(EXIT.usage);
+    expect(bad({ deadline: 'tomorrow', work: '1h' })).toBe(EXIT.usage);
+    expect(bad({ deadline: '2026-12-03T09:00Z' })).toBe(EXIT.usage);
+    expect(bad({ work: '48h' })).toBe(EXIT.usage);
+    expect(bad({ restart: '10m' })).toBe(EXIT.usage);
+  });
+});
+
 describe('gpurent ssh prerequisites', () => {
   const folderWith = async (...programs: string[]) => {
     const folder = await mkdtemp(join(tmpdir(), 'gpurent-path-'));

@@ -14,6 +14,8 @@ import { runningLease, TENANT } from '../../support/fakes/leases';
 
 const HOUR = 3_600_000;
 const G5_EAST = 1_006_000;
+/** Ten hours of a 200 GiB root volume at $0.08/GB-month: 200 × 36,000 × 80,000 ÷ 2,592,000 µ$. */
+const EAST_VOLUME_10H = 222_222;
 const DEC_1 = Date.parse('2026-12-01T00:30:00Z');
 // Made-up V100 traces (one zone, always capacity at $1.00/h): files, not AWS, so they load in the unit suite.
 const spotTraces = new SpotTraceFiles(
@@ -50,10 +52,11 @@ describe('the monthly audit', () => {
       tenantId: TENANT,
       month: '2026-11',
       complete: true,
-      costMicroUsd: 10 * G5_EAST,
+      costMicroUsd: 10 * G5_EAST + EAST_VOLUME_10H,
+      byDimension: { compute: 10 * G5_EAST, storage: EAST_VOLUME_10H, transfer: 0 },
     });
     expect(audit.byMode.map((m) => [m.mode, m.seconds, m.costMicroUsd])).toEqual([
-      ['on-demand', 36_000, 10 * G5_EAST],
+      ['on-demand', 36_000, 10 * G5_EAST + EAST_VOLUME_10H],
       ['reserved', 0, 0],
       ['spot', 0, 0],
     ]);
@@ -74,7 +77,9 @@ describe('the monthly audit', () => {
     expect(await announceMonthlyAudits(deps, '2026-11', DEC_1)).toMatchObject({ stored: 0, announced: 0 });
 
     expect(plane.auditNotifier.messages).toHaveLength(1);
-    expect(plane.events.ofType('AuditReady').map((e) => e.detail.costMicroUsd)).toEqual([10 * G5_EAST]);
+    expect(plane.events.ofType('AuditReady').map((e) => e.detail.costMicroUsd)).toEqual([
+      10 * G5_EAST + EAST_VOLUME_10H,
+    ]);
     expect((await plane.audits.get(TENANT, '2026-11'))?.announcedAtMs).toBe(DEC_1);
   });
 

@@ -12,6 +12,9 @@ import { runningLease, TENANT } from '../../support/fakes/leases';
 
 const HOUR = 3_600_000;
 const G5_EAST = 1_006_000;
+/** The hour's storage of its 200 GiB root volume at $0.08/GB-month: 200 × 3600 × 80,000 ÷ 2,592,000 µ$. */
+const EAST_VOLUME_HOUR = 22_222;
+const G5_EAST_BILL = G5_EAST + EAST_VOLUME_HOUR;
 const tenantMonth = { tenantId: TENANT, month: '2026-11', scope: { kind: 'tenant' } } as const;
 
 describe('a metering tick', () => {
@@ -26,13 +29,13 @@ describe('a metering tick', () => {
     expect(summary).toMatchObject({ instances: 2, charged: 2, deferred: 0, runningLeases: 2 });
     const spot = plane.leases.openInstances().then((all) => all.find((i) => i.mode === 'spot'));
     const spotHourly = (await spot)?.priceMicroUsdPerHour ?? 0;
-    expect(summary.microUsd).toBe(G5_EAST + spotHourly);
+    expect(summary.microUsd).toBe(G5_EAST_BILL + spotHourly + EAST_VOLUME_HOUR);
     expect(
       await plane.spend.spendOf([
         tenantMonth,
         { ...tenantMonth, scope: { kind: 'project', project: 'vision' } },
       ]),
-    ).toEqual([G5_EAST + spotHourly, G5_EAST]);
+    ).toEqual([G5_EAST_BILL + spotHourly + EAST_VOLUME_HOUR, G5_EAST_BILL]);
     expect([...summary.fleet].sort((a, b) => a.mode.localeCompare(b.mode))).toEqual([
       { mode: 'on-demand', region: 'us-east-1', instances: 1, gpus: 1 },
       { mode: 'spot', region: 'us-east-1', instances: 1, gpus: 1 },
@@ -48,7 +51,7 @@ describe('a metering tick', () => {
     const again = await meterOpenInstances(plane, atMs);
 
     expect(again.charged).toBe(0);
-    expect(await plane.spend.spendOf([tenantMonth])).toEqual([G5_EAST]);
+    expect(await plane.spend.spendOf([tenantMonth])).toEqual([G5_EAST_BILL]);
   });
 
   it('a tick whose invocation died after the ledger wrote is not billed again by its redelivery', async () => {
@@ -60,7 +63,7 @@ describe('a metering tick', () => {
 
     await meterOpenInstances(plane, atMs);
 
-    expect(await plane.spend.spendOf([tenantMonth])).toEqual([G5_EAST]);
+    expect(await plane.spend.spendOf([tenantMonth])).toEqual([G5_EAST_BILL]);
     expect(plane.ledger.usage).toHaveLength(1);
   });
 
@@ -80,7 +83,7 @@ describe('a metering tick', () => {
     expect(work?.atMs).toBe(atMs);
     plane.clock.advance(60_000);
     const rest = await meterDeferred(plane, work?.atMs ?? 0, work?.refs as never);
-    expect(rest).toMatchObject({ charged: 1, microUsd: G5_EAST });
+    expect(rest).toMatchObject({ charged: 1, microUsd: G5_EAST_BILL });
   });
 });
 
@@ -95,7 +98,7 @@ describe('racing writers', () => {
     const late = await meterInstances(plane, stale, atMs, {});
 
     expect(late).toMatchObject({ instances: 1, charged: 0, microUsd: 0 });
-    expect(await plane.spend.spendOf([tenantMonth])).toEqual([G5_EAST]);
+    expect(await plane.spend.spendOf([tenantMonth])).toEqual([G5_EAST_BILL]);
   });
 
   it('closing a bill read before a tick moved it recomputes from the new checkpoint', async () => {
@@ -118,7 +121,7 @@ describe('racing writers', () => {
       billedSeconds: 3600,
       billedMicroUsd: G5_EAST,
     });
-    expect(await plane.spend.spendOf([tenantMonth])).toEqual([G5_EAST]);
+    expect(await plane.spend.spendOf([tenantMonth])).toEqual([G5_EAST_BILL]);
   });
 });
 

@@ -7,6 +7,8 @@ import { runningLease, TENANT } from '../../support/fakes/leases';
 
 const HOUR = 3_600_000;
 const G5_EAST = 1_006_000;
+/** An hour of its 200 GiB root volume at $0.08/GB-month: 200 × 3600 × 80,000 ÷ 2,592,000 µ$. */
+const EAST_VOLUME_HOUR = 22_222;
 
 describe('releasing a lease', () => {
   it('terminates its instances, closes each bill at the termination and publishes the total', async () => {
@@ -31,12 +33,12 @@ describe('releasing a lease', () => {
     ]);
     expect(plane.compute.live()).toEqual([]);
     expect(plane.events.ofType('LeaseReleased').map((e) => e.detail)).toEqual([
-      { leaseId: lease.leaseId, totalMicroUsd: G5_EAST, endedAtMs: plane.now() },
+      { leaseId: lease.leaseId, totalMicroUsd: G5_EAST + EAST_VOLUME_HOUR, endedAtMs: plane.now() },
     ]);
     const [tenantSpend] = await plane.spend.spendOf([
       { tenantId: TENANT, month: '2026-11', scope: { kind: 'tenant' } },
     ]);
-    expect(tenantSpend).toBe(G5_EAST);
+    expect(tenantSpend).toBe(G5_EAST + EAST_VOLUME_HOUR);
   });
 
   it('also ends and bills an instance EC2 runs for the lease that was never recorded', async () => {
@@ -59,7 +61,9 @@ describe('releasing a lease', () => {
     const stored = plane.leases.peek(TENANT, lease.leaseId);
     expect(stored?.instances.map((i) => i.instanceId)).toContain(stray.instanceId);
     expect(stored?.instances.every((i) => !i.meteringOpen && i.billedMicroUsd === G5_EAST)).toBe(true);
-    expect(plane.events.ofType('LeaseReleased')[0]?.detail.totalMicroUsd).toBe(2 * G5_EAST);
+    expect(plane.events.ofType('LeaseReleased')[0]?.detail.totalMicroUsd).toBe(
+      2 * (G5_EAST + EAST_VOLUME_HOUR),
+    );
     expect(plane.compute.live()).toEqual([]);
   });
 

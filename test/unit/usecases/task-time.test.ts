@@ -8,6 +8,7 @@ import { buildAudit } from '../../../shared/usecases/audit/build-audit';
 import { advanceTask, startTaskOnLease } from '../../../shared/usecases/tasks';
 import { type FakeControlPlane, fakeControlPlane } from '../../support/fakes/control-plane';
 import { runningLease, TENANT } from '../../support/fakes/leases';
+import { FakeScopedCredentials } from '../../support/fakes/task-access';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -34,7 +35,14 @@ const auditDeps = (plane: FakeControlPlane) => ({
 
 /** A training lease whose task waits, runs three hours and succeeds; every SSM event is delivered twice. */
 async function taskRunThreeHours(plane: FakeControlPlane) {
-  const deps = { ...plane, tasks: { runner: countingRunner(), checkpointBucket: 'checkpoints' } };
+  const deps = {
+    ...plane,
+    tasks: {
+      runner: countingRunner(),
+      checkpointBucket: 'checkpoints',
+      checkpointAccess: new FakeScopedCredentials(plane.now),
+    },
+  };
   const lease = await runningLease(plane, {
     task: taskSpecSchema.parse({ command: ['python', 'train.py'], onExit: 'keep' }),
   });

@@ -157,6 +157,29 @@ describe('leases served warm', () => {
     expect(billed?.billedMicroUsd).toBe(Math.round((price * 600) / 3600));
   });
 
+  it('a warm machine’s stopped volume is the fleet’s until the claim, the lease’s from its start', async () => {
+    const plane = await readyPool({ size: 1 });
+    const [machine] = await ready(plane);
+    // Stopped three hours, a filler run (metering the fleet's share so far), three more hours.
+    plane.clock.advance(3 * 3_600_000);
+    await fillWarmPools(plane);
+    plane.clock.advance(3 * 3_600_000);
+    const lease = await runningLease(plane, { mode: 'on-demand' });
+    expect(lease.instances.map((i) => i.instanceId)).toEqual([machine?.instanceId]);
+    await meterOpenInstances(plane, plane.now() + 600_000);
+    // The filler runs again after the start: the stretch is closed, nothing more.
+    await fillWarmPools(plane);
+
+    // Fleet: 200 GiB × 21,600 s at $0.08/GB-month = 200 × 21,600 × 80,000 ÷ 2,592,000 = 133,333.3 µ$.
+    expect(await plane.fleetStorage.monthTotal('2026-11')).toBe(133_333);
+    // Lease: 600 s of compute at $1.006/h = 167,666.7 µ$; its volume 200 × 600 × 80,000 ÷ 2,592,000 = 3,703.7 µ$.
+    const charges = plane.ledger.usage.flatMap((record) => record.charges);
+    expect(charges.map((c) => [c.dimension, c.seconds, c.microUsd])).toEqual([
+      ['compute', 600, 167_667],
+      ['storage', 600, 3_704],
+    ]);
+  });
+
   it('EC2 refusing to start a warm machine: the lease launches cold, the machine ends, the filler keeps size', async () => {
     const plane = await readyPool({ size: 1 });
     const [machine] = await ready(plane);

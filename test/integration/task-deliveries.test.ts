@@ -1,0 +1,80 @@
+import { ListCommandsCommand, SSMClient } from '@aws-sdk/client-ssm';
+import type { SQSEvent } from 'aws-lambda';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { lambdaContext } from '../../local/runtime/lambda-context';
+import { SSM_COMMAND_EVENT_TYPE } from '../../shared/domain/tasks/command-events';
+import { awsProbe } from '../support/aws';
+import { type Harness, startHarness } from '../support/harness';
+import { runQueuedCommands, sqsRecord } from '../support/leases';
+
+let h: Harness;
+let worker: typeof import('../../functions/lease-worker/handler').handler;
+let taskEvents: typeof import('../../functions/task-events/handler').handler;
+
+beforeAll(async () => {
+  h = await startHarness();
+  ({ handler: worker } = await import('../../functions/lease-worker/handler'));
+  ({ handler: taskEvents } = await import('../../functions/task-events/handler'));
+});
+
+const TENANT = 'tenant-dup';
+const queueUrl = () => h.env.LEASE_COMMANDS_QUEUE_URL ?? '';
+const batch = (...bodies: object[]): SQSEvent => ({ Records: bodies.map((body) => sqsRecord(body)) });
+
+function ssmEvent(instanceId: string, commandId: string, status: string, atMs: number) {
+  return {
+    'detail-type': SSM_COMMAND_EVENT_TYPE,
+    source: 'aws.ssm',
+    region: 'us-east-1',
+    time: new Date(atMs).toISOString(),
+    detail: {
+      'command-id': commandId,
+      'instance-id': instanceId,
+      status,
+      ...(status === 'Success' ? { 'exit-code': 0 } : {}),
+    },
+  };
+}
+
+describe('duplicate deliveries on the emulators never run a task twice', () => {
+  it('a provision and SSM status events each delivered twice in one batch: one SendCommand, one release, one bill close', async () => {
+    const created = await h.call(TENANT, 'POST /v1/leases', {
+      body: { workload: 'training', gpus: 1, task: { command: ['true'] } },
+    });
+    expect(created.status).toBe(202);
+    const leaseId = String(created.body.leaseId);
+    await awsProbe().purge(queueUrl());
+
+    const provision = { type: 'provision', tenantId: TENANT, leaseId };
+    await worker(batch(provision, provision), lambdaContext('lease-worker', 120_000));
+    // The copy that found the first in progress is retried: it reuses the first run's result.
+    await worker(batch(provision), lambdaContext('lease-worker', 120_000));
+
+    const running = await h.stores.leases.get(TENANT, leaseId);
+    expect(running?.status).toBe('RUNNING');
+    const instanceId = running?.instances[0]?.instanceId ?? '';
+    const listed = await new SSMClient({ region: 'us-east-1' }).send(
+      new ListCommandsCommand({ InstanceId: instanceId }),
+    );
+    expect(listed.Commands?.map((c) => c.CommandId)).toEqual([running?.task?.attempts[0]?.commandId]);
+    const commandId = running?.task?.attempts[0]?.commandId ?? '';
+
+    const startedAtMs = Date.now();
+    const started = ssmEvent(instanceId, commandId, 'InProgress', startedAtMs);
+    const exitedAtMs = startedAtMs + 2_000;
+    const exited = ssmEvent(instanceId, commandId, 'Success', exitedAtMs);
+    await taskEvents(batch(started, started), lambdaContext('task-events', 30_000));
+    await taskEvents(batch(exited, exited), lambdaContext('task-events', 30_000));
+    await taskEvents(batch(exited), lambdaContext('task-events', 30_000));
+
+    expect(await runQueuedCommands(queueUrl(), worker)).toBe(1);
+    const released = await h.stores.leases.get(TENANT, leaseId);
+    expect(released?.status).toBe('RELEASED');
+    expect(released?.task).toMatchObject({ status: 'SUCCEEDED', exitCode: 0, attempt: 1 });
+    const [instance] = released?.instances ?? [];
+    expect(instance).toMatchObject({ meteringOpen: false, endedAtMs: exitedAtMs });
+    expect(instance?.billedSeconds).toBe(
+      Math.max(60, Math.ceil((exitedAtMs - (instance?.launchedAtMs ?? 0)) / 1000)),
+    );
+  });
+});

@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest';
+import { EC2_EVENT_TYPES } from '../../../shared/domain/ec2-events';
+import {
+  type CommandInvocationEvent,
+  SSM_COMMAND_EVENT_TYPE,
+} from '../../../shared/domain/tasks/command-events';
+import { taskSpecSchema } from '../../../shared/domain/tasks/spec';
+import type { LeaseCommand } from '../../../shared/ports/lease-commands';
+import { handleEc2Event } from '../../../shared/usecases/interruptions';
+import { runLeaseCommand } from '../../../shared/usecases/lease-commands';
+import { provisionLease } from '../../../shared/usecases/provision-lease';
+import { handleCommandEvent } from '../../../shared/usecases/tasks';
+import { type FakeControlPlane, fakeControlPlane } from '../../support/fakes/control-plane';
+import { requestLease, TENANT } from '../../support/fakes/leases';
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+
+type Plane = FakeControlPlane;
+
+const twice = <T>(run: () => Promise<T>) => Promise.all([run(), run()]);
+
+function ssmEvent(
+  plane: Plane,
+  instanceId: string,
+  commandId: string,
+  status: string,
+): CommandInvocationEvent {
+  return {
+    'detail-type': SSM_COMMAND_EVENT_TYPE,
+    source: 'aws.ssm',
+    region: 'us-east-1',
+    time: new Date(plane.now()).toISOString(),
+    detail: {
+      'command-id': commandId,
+      'instance-id': instanceId,
+      status,
+      ...(status === 'Success' ? { 'exit-code': 0 } : {}),
+    },
+  };
+}
+
+async function taskLease(plane: Plane, workload: 'batch' | 'training' = 'training') {
+  const lease = await requestLease(plane, {
+    workload,
+    task: taskSpecSchema.parse({ command: ['python3', '-c', 'print(1)'] }),
+  });
+  const provision: LeaseCommand = { type: 'provision', tenantId: TENANT, leaseId: lease.leaseId };
+  return { leaseId: lease.leaseId, provision };
+}
+
+const peek = (plane: Plane, leaseId: string) => plane.leases.peek(TENANT, leaseId);
+const commandsOf = (plane: Plane, type: LeaseCommand['type']) =>
+  plane.commands.commands().filter((c) => c.type === type);
+
+/** Runs every release command queued so far, each delivered twice at once. */
+async function deliverReleases(plane: Plane) {
+  for (const command of commandsOf(plane, 'release')) await twice(() => runLeaseCommand(plane, command));
+}
+
+describe('a lease command delivered twice starts its task once', () => {
+  it('the provision command delivered twice at once launches once and sends one SendCommand', async () => {
+    const plane = fakeControlPlane();
+    const { leaseId, provision } = await taskLease(plane);
+
+    const outcomes = await twice(() => runLeaseCommand(plane, provision));
+
+    expect(outcomes.map((o) => o.outcome).sort()).toEqual(['not-pending', 'running']);
+    expect(plane.compute.live()).toHaveLength(1);
+    expect(plane.tasks.runner.sent).toHaveLength(1);
+    expect(peek(plane, leaseId)?.task).toMatchObject({ status: 'STARTING', attempt: 1 });
+    expect(plane.events.ofType('TaskStarted')).toHaveLength(1);
+  });
+
+  it('a provision redelivered after a run that made the lease RUNNING and died before the task starts it, once', async () => {
+    const plane = fakeControlPlane();
+    const { leaseId, provision } = await taskLease(plane);
+    // The first delivery's worker died between the lease's RUNNING and its task.
+    expect(await provisionLease(plane, TENANT, leaseId)).toBe('running');
+    expect(plane.tasks.runner.sent).toHaveLength(0);
+
+    await twice(() => runLeaseCommand(plane, provision));
+    await runLeaseCommand(plane, provision);
+
+    expect(plane.tasks.runner.sent).toHaveLength(1);
+    expect(peek(plane, leaseId)?.task).toMatchObject({ status: 'STARTING', attempt: 1 });
+  });
+
+  it('the replace command delivered twice at once launches one replacement and sends one attempt on it', async () => {
+    const plane = fakeControlPlane();
+    const { leaseId, provision } = await taskLease(plane, 'batch');
+    await runLeaseCommand(plane, provision);
+    const [warned] = peek(plane, leaseId)?.instances ?? [];
+    if (!warned) throw new Error('no instance');
+    await handleEc2Event(plane, {
+      id: 'warning',
+      source: 'aws.ec2',
+      region: 'us-east-1',
+      time: new Date(plane.now()).toISOString(),
+      'detail-type': EC2_EVENT_TYPES.spotWarning,
+      detail: { 'instance-id': warned.instanceId, 'instance-action': 'terminate' },
+    });
+    const [replace] = commandsOf(plane, 'replace');
+    if (!replace) throw new Error('no replace command');
+    plane.clock.advance(2 * MINUTE);
+
+    await twice(() => runLeaseCommand(plane, replace));
+
+    expect(plane.compute.live().map((i) => i.instanceId)).not.toContain(warned.instanceId);
+    expect(plane.compute.live()).toHaveLength(1);
+    expect(plane.tasks.runner.sent.map((s) => s.target.instanceId)).toEqual([
+      warned.instanceId,
+      plane.compute.live()[0]?.instanceId,
+    ]);
+    expect(plane.tasks.runner.cancelled.map((c) => c.commandId)).toEqual(['cmd-1']);
+    expect(peek(plane, leaseId)?.task).toMatchObject({ status: 'STARTING', attempt: 2 });
+    expect(plane.events.ofType('LeaseReplaced')).toHaveLength(1);
+  });
+});
+
+describe("SSM's status-change event delivered twice moves the task once", () => {
+  it('the end of a task, delivered twice at once, releases the lease once and closes its bill once, at the end', async () => {
+    const plane = fakeControlPlane();
+    const { leaseId, provision } = await taskLease(plane);
+    await runLeaseCommand(plane, provision);
+    const instanceId = peek(plane, leaseId)?.instances[0]?.instanceId ?? '';
+    plane.clock.advance(20 * SECOND);
+    const started = ssmEvent(plane, instanceId, 'cmd-1', 'InProgress');
+    expect((await twice(() => handleCommandEvent(plane, started))).sort()).toEqual(['RUNNING', 'unchanged']);
+
+    plane.clock.advance(5 * MINUTE);
+    const endedAtMs = plane.now();
+    const ended = ssmEvent(plane, instanceId, 'cmd-1', 'Success');
+    expect((await twice(() => handleCommandEvent(plane, ended))).sort()).toEqual(['SUCCEEDED', 'unchanged']);
+    expect(await handleCommandEvent(plane, ended)).toBe('unchanged');
+    // The release command runs a little later, twice at once.
+    plane.clock.advance(3 * SECOND);
+    await deliverReleases(plane);
+
+    const lease = peek(plane, leaseId);
+    const launchedAtMs = lease?.instances[0]?.launchedAtMs ?? 0;
+    expect(lease?.status).toBe('RELEASED');
+    expect(commandsOf(plane, 'release')).toHaveLength(1);
+    expect(plane.events.ofType('TaskEnded')).toHaveLength(1);
+    expect(plane.events.ofType('LeaseReleased')).toHaveLength(1);
+    expect(lease?.instances[0]).toMatchObject({
+      meteringOpen: false,
+      endedAtMs,
+      billedSeconds: (endedAtMs - launchedAtMs) / SECOND,
+    });
+    const charged = plane.ledger.usage
+      .flatMap((u) => u.charges)
+      .filter((charge) => charge.dimension === 'compute')
+      .reduce((sum, charge) => sum + charge.seconds, 0);
+    expect(charged).toBe((endedAtMs - launchedAtMs) / SECOND);
+    expect(plane.tasks.runner.sent).toHaveLength(1);
+  });
+});
