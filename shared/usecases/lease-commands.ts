@@ -37,6 +37,8 @@ export async function runLeaseCommand(
       const outcome = await provisionLease(deps, tenantId, leaseId);
       // not-pending: also a redelivery after a run that made the lease RUNNING and died before its task.
       if (outcome === 'running' || outcome === 'not-pending') await startTaskOnLease(deps, tenantId, leaseId);
+      if (outcome === 'failed')
+        await advanceTask(deps, tenantId, leaseId, { type: 'lease-failed', atMs: deps.now() });
       return done(command.type, outcome);
     }
     case 'release':
@@ -51,6 +53,8 @@ export async function runLeaseCommand(
       // Also on a redelivery (the lease already RUNNING again): starting is idempotent.
       if (outcome === 'replaced' || outcome === 'not-interrupted')
         await startTaskOnLease(deps, tenantId, leaseId);
+      if (outcome === 'failed')
+        await advanceTask(deps, tenantId, leaseId, { type: 'lease-failed', atMs: deps.now() });
       return done('replace', outcome);
     }
     // From the lease's expiry schedule: released like a tenant's DELETE.

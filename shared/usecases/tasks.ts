@@ -12,6 +12,7 @@ import { checkpointUri } from '../domain/tasks/log-streams';
 import { taskScript } from '../domain/tasks/script';
 import {
   applyTaskEvent,
+  awaitsCommandId,
   isTaskEnded,
   type TaskEffect,
   type TaskEvent,
@@ -32,6 +33,19 @@ const MAX_EXECUTION_SECONDS = 172_800;
 /** Conditional writes lost to another writer before giving up (the message is retried). */
 const MAX_CONFLICTS = 5;
 
+/** An SSM event came before its attempt's command id was written: thrown so that its queue delivers it again. */
+export class TaskCommandNotRecordedError extends Error {
+  constructor(
+    readonly leaseId: string,
+    readonly commandId: string,
+  ) {
+    super(
+      `lease ${leaseId}: command ${commandId} may be the attempt being sent; retried once its id is recorded`,
+    );
+    this.name = 'TaskCommandNotRecordedError';
+  }
+}
+
 export class TaskConflictError extends Error {
   constructor(readonly leaseId: string) {
     super(`The task of ${leaseId} kept changing under ${MAX_CONFLICTS} writes`);
@@ -47,11 +61,47 @@ export type TaskOutcome = TaskState['status'] | 'unchanged' | 'no-task';
  * workers, act once), then its effects run: an attempt is sent (and its
  * command id recorded), an old one cancelled, the lease released.
  */
-export async function advanceTask(
+export function advanceTask(
   deps: TaskDeps,
   tenantId: string,
   leaseId: string,
   event: TaskEvent,
+): Promise<TaskOutcome> {
+  return stepTask(deps, tenantId, leaseId, event, (lease, task, effect) =>
+    perform(deps, lease, task, effect),
+  );
+}
+
+/**
+ * The lease FAILED without ever running (QUEUE_TIMEOUT): its task fails with
+ * it. That step sends and cancels nothing, so SSM is not needed: the
+ * admission pass, which has no SSM access, calls this.
+ */
+export function failTaskWithLease(
+  deps: TaskWriteDeps,
+  tenantId: string,
+  leaseId: string,
+): Promise<TaskOutcome> {
+  return stepTask(
+    deps,
+    tenantId,
+    leaseId,
+    { type: 'lease-failed', atMs: deps.now() },
+    async (_l, _t, effect) => {
+      throw new Error(`lease ${leaseId}: a failed lease's task has no ${effect.kind} to run`);
+    },
+  );
+}
+
+/** What writing a task's next state takes, its effects aside. */
+type TaskWriteDeps = Pick<ControlPlane, 'leases' | 'events' | 'now'>;
+
+async function stepTask(
+  deps: TaskWriteDeps,
+  tenantId: string,
+  leaseId: string,
+  event: TaskEvent,
+  run: (lease: LeaseView, task: TaskState, effect: TaskEffect) => Promise<void>,
 ): Promise<TaskOutcome> {
   for (let tries = 0; tries < MAX_CONFLICTS; tries += 1) {
     const lease = await deps.leases.get(tenantId, leaseId);
@@ -61,7 +111,7 @@ export async function advanceTask(
     if (!(await deps.leases.saveTask(tenantId, leaseId, step.task))) continue;
     if (isTaskEnded(step.task.status) && !isTaskEnded(lease.task.status))
       await announceEnd(deps, lease, step.task);
-    for (const effect of step.effects) await perform(deps, lease, step.task, effect);
+    for (const effect of step.effects) await run(lease, step.task, effect);
     return step.task.status;
   }
   throw new TaskConflictError(leaseId);
@@ -160,7 +210,7 @@ export async function refreshCheckpointAccess(deps: TaskDeps, lease: LeaseView):
   return true;
 }
 
-async function announceEnd(deps: TaskDeps, lease: LeaseView, task: TaskState): Promise<void> {
+async function announceEnd(deps: TaskWriteDeps, lease: LeaseView, task: TaskState): Promise<void> {
   await deps.events.publish([
     {
       type: 'TaskEnded',
@@ -220,6 +270,9 @@ export async function handleCommandEvent(
   if (!instance?.leaseId || !instance.tenantId) return 'not-ours';
   const atMs = Date.parse(event.time);
   const commandId = detail['command-id'];
+  const lease = await deps.leases.get(instance.tenantId, instance.leaseId);
+  if (lease?.task && awaitsCommandId(lease.task, instance.instanceId, commandId))
+    throw new TaskCommandNotRecordedError(instance.leaseId, commandId);
   if (phase === 'in-progress')
     return advanceTask(deps, instance.tenantId, instance.leaseId, { type: 'in-progress', commandId, atMs });
   const exitCode =

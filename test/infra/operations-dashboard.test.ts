@@ -154,12 +154,12 @@ describe('the operations dashboard', () => {
       if (key) {
         expect(emitters, name).toMatch(new RegExp(`addMetric\\(\\s*METRIC_NAMES\\.${key}\\b`));
       } else {
-        // The lease worker and the interruption handler count outcomes, named by the same helpers.
+        // The lease worker (through its command use case) and the interruption handler count outcomes, named by the same helpers.
         expect(name).toMatch(/^(provision|release|expire|replace|ec2-event)-[a-z-]+$/);
       }
     }
     for (const [file, helper] of [
-      ['functions/lease-worker/handler.ts', 'leaseCommandMetric('],
+      ['shared/usecases/lease-commands.ts', 'leaseCommandMetric('],
       ['functions/interruption-handler/handler.ts', 'ec2EventMetric('],
     ] as const) {
       expect(readFileSync(join(__dirname, '../..', file), 'utf8')).toContain(helper);

@@ -41,12 +41,12 @@ describe('budget alerts over SNS', () => {
     const instance = await firstInstance(tenant, { workload: 'training', gpus: 1, mode: 'on-demand' });
     const launched = instance?.launchedAtMs ?? 0;
 
-    // First tick: 33.5% spent, but the forecast (a month of $1.006/h) is far over every threshold.
+    // First tick: 34.3% spent (compute and the volume), but the forecast (a month of $1.006/h) is far over every threshold.
     await tickAndEvaluate(launched + 60_000, 3);
     expect(keysOf(await everything.drain())).toEqual(['forecast#100', 'forecast#50', 'forecast#80']);
     await tickAndEvaluate(launched + 90_000, 3);
     expect(keysOf(await everything.drain())).toEqual(['actual#50']);
-    await tickAndEvaluate(launched + 120_000, 3); // 66.8%: nothing new
+    await tickAndEvaluate(launched + 120_000, 3); // 68.5%: nothing new
     expect(await everything.drain()).toEqual([]);
     await tickAndEvaluate(launched + 150_000, 3);
     await tickAndEvaluate(launched + 180_000, 3);
@@ -74,7 +74,9 @@ describe('budget alerts over SNS', () => {
     expect(keysOf(await actualOnly.drain())).toEqual(['actual#100', 'actual#50', 'actual#80']);
 
     const status = await call(tenant, 'GET /v1/budgets/{name}', { params: { name: 'gpu-month' } });
-    expect(status.body).toMatchObject({ spendMicroUsd: 50_300, alertsSent: 6, percentUsed: 100.6 });
+    // 180 s of compute at $1.006/h = 50,300 µ$, and the 200 GB volume's 180 s at
+    // $0.08/GB-month: 200 × 180 × 80,000 / 2,592,000 = 1,111.1, rounded to 1,111 µ$; 51,411 of $0.05 = 102.82%.
+    expect(status.body).toMatchObject({ spendMicroUsd: 51_411, alertsSent: 6, percentUsed: 102.82 });
     expect(status.body.thresholdsCrossed).toHaveLength(6);
     expect(status.body.thresholdsCrossed.every((t: { sentAt?: string }) => t.sentAt)).toBe(true);
 

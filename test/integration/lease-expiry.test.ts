@@ -3,7 +3,7 @@ import { DeleteMessageCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type OneTimeSchedules, startOneTimeSchedules } from '../../local/runtime/expiry-schedules';
 import { lambdaContext } from '../../local/runtime/lambda-context';
-import { MAX_LEASE_MINUTES } from '../../shared/domain/lease-expiry';
+import { instantOfAtExpression, MAX_LEASE_MINUTES } from '../../shared/domain/lease-expiry';
 import { type Harness, startHarness } from '../support/harness';
 import { sqsRecord } from '../support/leases';
 
@@ -105,7 +105,9 @@ describe('lease expiry', () => {
     const { expiry } = buildPorts({ expiry: leaseExpiryScheduler() }, harness.env);
     await expiry.schedule('tenant-exp', lease.leaseId, Date.parse(lease.expiresAt) + 10 * MINUTE);
     expect((await scheduleNames()).filter((n) => n === `expire-${lease.leaseId}`)).toHaveLength(1);
-    expect((await schedule(lease.leaseId)).ScheduleExpression).toContain(lease.expiresAt.slice(0, 16));
+    // The first arming stands: the schedule fires at the lease's expiry (rounded up to the second), not 10 minutes later.
+    const armedAt = instantOfAtExpression((await schedule(lease.leaseId)).ScheduleExpression ?? '');
+    expect(armedAt).toBe(Math.ceil(Date.parse(lease.expiresAt) / 1000) * 1000);
 
     await harness.call('tenant-exp', 'DELETE /v1/leases/{id}', { params: { id: lease.leaseId } });
     await runQueuedCommands();

@@ -67,7 +67,9 @@ export type TaskEvent =
   /** The instance of the attempt is taken back (spot): the attempt ends, a replacement may carry on. */
   | { readonly type: 'instance-lost'; readonly instanceId: string; readonly atMs: number }
   /** The lease is being released: the task stops. */
-  | { readonly type: 'stop'; readonly atMs: number };
+  | { readonly type: 'stop'; readonly atMs: number }
+  /** The lease failed (no capacity for it or for a replacement): its task can never run. */
+  | { readonly type: 'lease-failed'; readonly atMs: number };
 
 export type TaskEffect =
   | { readonly kind: 'send'; readonly attempt: number; readonly instanceId: string }
@@ -125,6 +127,42 @@ function startOn(task: TaskState, instanceId: string): TaskStep {
     effects: [{ kind: 'send', attempt, instanceId }],
     changed: true,
   };
+}
+
+/**
+ * SSM's events come in any order: an InProgress that arrives after its
+ * attempt moved on (an instant task's Success came first) still gives the
+ * attempt, and the task, the instant it started.
+ */
+function lateStart(task: TaskState, event: Extract<TaskEvent, { type: 'in-progress' }>): TaskStep {
+  const record = task.attempts.find((a) => a.commandId === event.commandId);
+  if (!record || record.startedAtMs !== undefined) return unchanged(task);
+  return {
+    task: {
+      ...task,
+      startedAtMs: Math.min(task.startedAtMs ?? event.atMs, event.atMs),
+      attempts: withAttempt(task, record.attempt, { startedAtMs: event.atMs }),
+    },
+    effects: [],
+    changed: true,
+  };
+}
+
+/**
+ * Whether the current attempt was sent to `instanceId` but its command id is
+ * not recorded yet: an event of that instance's command may be this
+ * attempt's, arrived before the sender wrote the id, and must be retried, not
+ * dropped (dropped, the attempt would stay STARTING for good).
+ */
+export function awaitsCommandId(task: TaskState, instanceId: string, commandId: string): boolean {
+  const record = current(task);
+  return (
+    task.status === 'STARTING' &&
+    record !== undefined &&
+    record.commandId === undefined &&
+    record.instanceId === instanceId &&
+    !task.attempts.some((a) => a.commandId === commandId)
+  );
 }
 
 function failureOf(task: TaskState, outcome: CommandOutcome, exitCode: number | undefined): string {
@@ -208,7 +246,7 @@ function transition(task: TaskState, event: TaskEvent): TaskStep {
     }
     case 'in-progress': {
       const record = current(task);
-      if (task.status !== 'STARTING' || record?.commandId !== event.commandId) return unchanged(task);
+      if (task.status !== 'STARTING' || record?.commandId !== event.commandId) return lateStart(task, event);
       return {
         task: {
           ...task,
@@ -242,6 +280,20 @@ function transition(task: TaskState, event: TaskEvent): TaskStep {
         { failureReason: `its instance was reclaimed on the last of ${task.spec.maxAttempts} attempts` },
         cancel,
       );
+    }
+    case 'lease-failed': {
+      if (isTaskEnded(task.status)) return unchanged(task);
+      // No release effect: the lease already ended, FAILED.
+      return {
+        task: {
+          ...task,
+          status: 'FAILED',
+          endedAtMs: event.atMs,
+          failureReason: 'the lease failed before the task could finish: no capacity for it (see the lease)',
+        },
+        effects: [],
+        changed: true,
+      };
     }
     case 'stop': {
       if (isTaskEnded(task.status)) return unchanged(task);

@@ -8,6 +8,7 @@ import type { Lease, LeaseQueueState } from '../../domain/lease';
 import type { AdmissionStore } from '../../ports/admission-store';
 import type { LeaseExpiryScheduler } from '../../ports/lease-expiry';
 import type { ControlPlane } from '../dependencies';
+import { failTaskWithLease } from '../tasks';
 import { type AdmissionRun, decideAdmissions, quotasOf, runAdmissionPass, usageOf } from './admission-pass';
 
 /** What admitting, queuing and timing out leases reaches. */
@@ -148,6 +149,7 @@ async function failTimedOut(deps: AdmissionControl, lease: WaitingLease): Promis
   )
     return;
   if (lease.expiresAtMs !== undefined) await deps.expiry.cancel(leaseId);
+  await failTaskWithLease(deps, tenantId, leaseId);
   await deps.events.publish([
     { type: 'LeaseQueueTimedOut', tenantId, detail: { leaseId, maxWaitMinutes } },
     { type: 'LeaseFailed', tenantId, detail: { leaseId, reason } },

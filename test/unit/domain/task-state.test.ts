@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { taskSpecSchema } from '../../../shared/domain/tasks/spec';
 import {
   applyTaskEvent,
+  awaitsCommandId,
   newTask,
   type TaskEvent,
   type TaskState,
@@ -174,5 +175,36 @@ describe('the task state machine', () => {
   it('counts every change in the revision, and none for an event that changes nothing', () => {
     const { task } = run(newTask(spec()), ready(), sent(1, 'c1'), sent(1, 'c1'));
     expect(task.revision).toBe(2);
+  });
+
+  it('records the start of an instant task whose InProgress came after its Success, and only once', () => {
+    const { task } = run(newTask(spec()), ready(), sent(1, 'c1'), ended('c1', 'Success'), progress('c1'));
+    expect(task).toMatchObject({ status: 'SUCCEEDED', startedAtMs: 1_200, endedAtMs: 5_000 });
+    expect(task.attempts[0]).toMatchObject({ status: 'SUCCEEDED', startedAtMs: 1_200 });
+    expect(applyTaskEvent(task, progress('c1')).changed).toBe(false);
+    expect(applyTaskEvent(task, progress('other')).changed).toBe(false);
+  });
+
+  it("says an event of the instance may be the attempt's until the attempt's command id is recorded", () => {
+    const sending = run(newTask(spec()), ready('i-1')).task;
+    expect(awaitsCommandId(sending, 'i-1', 'c1')).toBe(true);
+    expect(awaitsCommandId(sending, 'i-2', 'c1')).toBe(false);
+    const recorded = run(sending, sent(1, 'c1')).task;
+    expect(awaitsCommandId(recorded, 'i-1', 'c1')).toBe(false);
+    expect(awaitsCommandId(recorded, 'i-1', 'c2')).toBe(false);
+  });
+
+  it('fails the task, without a release, when its lease fails before the task could run', () => {
+    const waiting = run(newTask(spec()), ready(), sent(1, 'c1'), {
+      type: 'instance-lost',
+      instanceId: 'i-1',
+      atMs: 2_000,
+    });
+    expect(waiting.task.status).toBe('WAITING');
+    const step = applyTaskEvent(waiting.task, { type: 'lease-failed', atMs: 3_000 });
+    expect(step.task).toMatchObject({ status: 'FAILED', endedAtMs: 3_000 });
+    expect(step.task.failureReason).toContain('the lease failed');
+    expect(step.effects).toEqual([]);
+    expect(applyTaskEvent(step.task, { type: 'lease-failed', atMs: 4_000 }).changed).toBe(false);
   });
 });

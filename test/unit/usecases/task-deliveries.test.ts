@@ -6,22 +6,21 @@ import {
 } from '../../../shared/domain/tasks/command-events';
 import { taskSpecSchema } from '../../../shared/domain/tasks/spec';
 import type { LeaseCommand } from '../../../shared/ports/lease-commands';
+import { admitQueued } from '../../../shared/usecases/admission/queue';
 import { handleEc2Event } from '../../../shared/usecases/interruptions';
 import { runLeaseCommand } from '../../../shared/usecases/lease-commands';
 import { provisionLease } from '../../../shared/usecases/provision-lease';
-import { handleCommandEvent } from '../../../shared/usecases/tasks';
+import { advanceTask, handleCommandEvent, TaskCommandNotRecordedError } from '../../../shared/usecases/tasks';
 import { type FakeControlPlane, fakeControlPlane } from '../../support/fakes/control-plane';
 import { requestLease, TENANT } from '../../support/fakes/leases';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 
-type Plane = FakeControlPlane;
-
 const twice = <T>(run: () => Promise<T>) => Promise.all([run(), run()]);
 
 function ssmEvent(
-  plane: Plane,
+  plane: FakeControlPlane,
   instanceId: string,
   commandId: string,
   status: string,
@@ -40,7 +39,7 @@ function ssmEvent(
   };
 }
 
-async function taskLease(plane: Plane, workload: 'batch' | 'training' = 'training') {
+async function taskLease(plane: FakeControlPlane, workload: 'batch' | 'training' = 'training') {
   const lease = await requestLease(plane, {
     workload,
     task: taskSpecSchema.parse({ command: ['python3', '-c', 'print(1)'] }),
@@ -49,12 +48,12 @@ async function taskLease(plane: Plane, workload: 'batch' | 'training' = 'trainin
   return { leaseId: lease.leaseId, provision };
 }
 
-const peek = (plane: Plane, leaseId: string) => plane.leases.peek(TENANT, leaseId);
-const commandsOf = (plane: Plane, type: LeaseCommand['type']) =>
+const peek = (plane: FakeControlPlane, leaseId: string) => plane.leases.peek(TENANT, leaseId);
+const commandsOf = (plane: FakeControlPlane, type: LeaseCommand['type']) =>
   plane.commands.commands().filter((c) => c.type === type);
 
 /** Runs every release command queued so far, each delivered twice at once. */
-async function deliverReleases(plane: Plane) {
+async function deliverReleases(plane: FakeControlPlane) {
   for (const command of commandsOf(plane, 'release')) await twice(() => runLeaseCommand(plane, command));
 }
 
@@ -154,5 +153,64 @@ describe("SSM's status-change event delivered twice moves the task once", () => 
       .reduce((sum, charge) => sum + charge.seconds, 0);
     expect(charged).toBe((endedAtMs - launchedAtMs) / SECOND);
     expect(plane.tasks.runner.sent).toHaveLength(1);
+  });
+});
+
+describe("SSM's event that comes before its attempt's command id is written", () => {
+  it('is handed back for redelivery, not dropped, and moves the task once the id is recorded', async () => {
+    const plane = fakeControlPlane();
+    const { leaseId, provision } = await taskLease(plane);
+    await runLeaseCommand(plane, provision);
+    const lease = peek(plane, leaseId);
+    const task = lease?.task;
+    const instanceId = lease?.instances[0]?.instanceId ?? '';
+    if (!task) throw new Error('the lease has no task');
+    // As the sender left it between SendCommand and writing the id.
+    const sending = {
+      ...task,
+      attempts: task.attempts.map((a) => ({ ...a, commandId: undefined, status: 'SENDING' as const })),
+      revision: task.revision + 1,
+    };
+    expect(await plane.leases.saveTask(TENANT, leaseId, sending)).toBe(true);
+
+    const started = ssmEvent(plane, instanceId, 'cmd-1', 'InProgress');
+    await expect(handleCommandEvent(plane, started)).rejects.toBeInstanceOf(TaskCommandNotRecordedError);
+    expect(peek(plane, leaseId)?.task?.status).toBe('STARTING');
+
+    await advanceTask(plane, TENANT, leaseId, {
+      type: 'sent',
+      attempt: 1,
+      commandId: 'cmd-1',
+      atMs: plane.now(),
+    });
+    expect(await handleCommandEvent(plane, started)).toBe('RUNNING');
+  });
+});
+
+describe('a task whose lease finds no capacity', () => {
+  // #19: no capacity no longer fails the lease; it waits QUEUED, and the task waits with it.
+  it('waits with its QUEUED lease, sending nothing, and fails with it at QUEUE_TIMEOUT', async () => {
+    const plane = fakeControlPlane();
+    plane.compute.insufficientCapacity({ mode: 'on-demand', instanceType: 'g5.xlarge' });
+    const lease = await requestLease(plane, {
+      workload: 'training',
+      maxWaitMinutes: 5,
+      task: taskSpecSchema.parse({ command: ['python3', '-c', 'print(1)'] }),
+    });
+    const provision: LeaseCommand = { type: 'provision', tenantId: TENANT, leaseId: lease.leaseId };
+    expect((await runLeaseCommand(plane, provision)).outcome).toBe('queued');
+    expect(peek(plane, lease.leaseId)?.status).toBe('QUEUED');
+    expect(peek(plane, lease.leaseId)?.task?.status).toBe('WAITING');
+
+    plane.clock.advance(5 * MINUTE);
+    await admitQueued(plane);
+    const failed = peek(plane, lease.leaseId);
+    expect(failed?.status).toBe('FAILED');
+    expect(failed?.failureReason).toContain('QUEUE_TIMEOUT');
+    expect(failed?.task).toMatchObject({ status: 'FAILED', endedAtMs: plane.now() });
+    expect(failed?.task?.failureReason).toContain('the lease failed');
+    expect(plane.events.ofType('TaskEnded').map((e) => e.detail.status)).toEqual(['FAILED']);
+    expect(plane.tasks.runner.sent).toEqual([]);
+    expect(commandsOf(plane, 'release')).toEqual([]);
   });
 });

@@ -13,8 +13,6 @@ import { requestLease, TENANT } from '../../support/fakes/leases';
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 
-type Plane = FakeControlPlane;
-
 /** The GPUs of the lease's instances EC2 runs now. */
 function liveGpus(plane: FakeControlPlane, leaseId: string): number {
   return plane.compute
@@ -35,7 +33,7 @@ function gpusHeldAtLaunches(plane: FakeControlPlane, leaseId: string): number[] 
 }
 
 /** A batch lease on spot whose task runs as attempt 1 (cmd-1) on its one instance; then EC2 warns. */
-async function warnedTaskLease(plane: Plane) {
+async function warnedTaskLease(plane: FakeControlPlane) {
   const { sent } = plane.commands;
   const lease = await requestLease(plane, {
     workload: 'batch',
