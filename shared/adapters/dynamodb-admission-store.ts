@@ -38,8 +38,8 @@ const QUEUE_INDEX = 'queue';
 const QUEUED = 'QUEUED';
 /** Admitted leases stay in the queue index under this partition until released: the running list. */
 const ADMITTED = 'ADMITTED';
-/** Waiting leases sort by creation in the queue index: zero-padded milliseconds, then the id. */
-const queuedAt = (lease: WaitingLease) => `${String(lease.createdAtMs).padStart(15, '0')}#${lease.leaseId}`;
+/** Waiting leases sort by when they joined the queue in the index: zero-padded milliseconds, then the id. */
+const queuedAt = (lease: WaitingLease) => `${String(lease.queuedAtMs).padStart(15, '0')}#${lease.leaseId}`;
 const modeAttribute = (mode: RentalMode) => `gpus_${mode}`;
 /** A transaction takes at most 100 items. */
 const MAX_TRANSACTION_ITEMS = 100;
@@ -173,6 +173,11 @@ export class DynamoDbAdmissionStore implements AdmissionStore {
 
   async status(leaseId: string): Promise<AdmissionStatus | undefined> {
     return (await this.leaseItem(leaseId))?.status as AdmissionStatus | undefined;
+  }
+
+  async claim(leaseId: string): Promise<AdmissionClaim | undefined> {
+    const item = await this.leaseItem(leaseId);
+    return item?.status === 'ADMITTED' ? (item.claim as AdmissionClaim) : undefined;
   }
 
   async running(): Promise<RunningLease[]> {

@@ -48,6 +48,8 @@ export interface AdmissionStore {
   putPoolLimit(pool: PoolLimit): Promise<void>;
   /** Where the lease stands with admission; undefined when it never asked. */
   status(leaseId: string): Promise<AdmissionStatus | undefined>;
+  /** What an ADMITTED lease holds; undefined when it is not admitted (now). */
+  claim(leaseId: string): Promise<AdmissionClaim | undefined>;
   /** Every admitted lease not yet released, with what it holds: the releases a wait estimate foresees. */
   running(): Promise<RunningLease[]>;
   /**

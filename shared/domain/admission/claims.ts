@@ -75,6 +75,8 @@ export interface AdmissionClaim {
   readonly pool?: { readonly key: string; readonly units: number } | undefined;
   /** When the pass admitted it: its start, for the wait estimates of the leases behind it. */
   readonly admittedAtMs?: number | undefined;
+  /** When it joined the queue: what it waited is `admittedAtMs - queuedAtMs`. */
+  readonly queuedAtMs: number;
 }
 
 /** The claim of an admitted lease on the pools known now (the pool the pure pass charged it to). */
@@ -106,6 +108,7 @@ export function claimOf(
     launch,
     zone,
     pool: key !== undefined && pools.has(key) ? { key, units } : undefined,
+    queuedAtMs: lease.queuedAtMs,
   };
 }
 
@@ -125,7 +128,7 @@ export const runningOf = (lease: WaitingLease, claim: AdmissionClaim): RunningLe
   gpus: claim.gpus,
   launch: claim.launch,
   zone: claim.zone,
-  startedAtMs: claim.admittedAtMs ?? lease.createdAtMs,
+  startedAtMs: claim.admittedAtMs ?? lease.queuedAtMs,
   expiresAtMs: lease.expiresAtMs,
   maxRuntimeMinutes: lease.maxRuntimeMinutes,
 });

@@ -1,5 +1,5 @@
 import type { WaitingLease } from '../../domain/admission/admission-pass';
-import { capacityOfPools } from '../../domain/admission/claims';
+import { type AdmissionClaim, capacityOfPools } from '../../domain/admission/claims';
 import { durationSamplesOf } from '../../domain/admission/duration-history';
 import { QUEUE_TIMEOUT, splitTimedOut } from '../../domain/admission/queue-timeout';
 import { DEFAULT_MAX_WAIT_MINUTES, DEFAULT_PRIORITY, type Quota } from '../../domain/admission/quota';
@@ -29,7 +29,7 @@ export type AdmissionControl = Pick<
  * so the hourly quota is never exceeded by a lease placed more cheaply.
  */
 export function waitingLeaseOf(
-  deps: Pick<AdmissionControl, 'catalog' | 'placement' | 'region'>,
+  deps: Pick<AdmissionControl, 'catalog' | 'placement' | 'region' | 'now'>,
   lease: Lease,
 ) {
   const region = lease.regions?.[0] ?? deps.placement.regions[0] ?? deps.region;
@@ -49,7 +49,7 @@ export function waitingLeaseOf(
       },
     ],
     priority: lease.priority ?? DEFAULT_PRIORITY,
-    createdAtMs: lease.createdAtMs,
+    queuedAtMs: deps.now(),
     maxWaitMinutes: lease.maxWaitMinutes ?? DEFAULT_MAX_WAIT_MINUTES,
     maxRuntimeMinutes: lease.task?.spec.maxRuntimeMinutes,
     expiresAtMs: lease.expiresAtMs,
@@ -70,7 +70,7 @@ export async function admitQueued(
 ): Promise<{ run: AdmissionRun; states: ReadonlyMap<string, LeaseQueueState> }> {
   const run = await runAdmissionPass(deps);
   for (const lease of run.timedOut) await failTimedOut(deps, lease);
-  for (const claim of run.admitted) await handOver(deps, claim.tenantId, claim.leaseId);
+  for (const claim of run.admitted) await handOver(deps, claim);
   const states = await queueStates(deps);
   for (const [leaseId, state] of states) {
     const tenantId = state.tenantId;
@@ -127,12 +127,16 @@ async function queueStates(
 }
 
 /** QUEUED → PENDING and its start command; false when the lease was not QUEUED (its own worker carries on). */
-export async function handOver(deps: AdmissionControl, tenantId: string, leaseId: string): Promise<boolean> {
+export async function handOver(
+  deps: AdmissionControl,
+  claim: Pick<AdmissionClaim, 'tenantId' | 'leaseId' | 'queuedAtMs'>,
+): Promise<boolean> {
+  const { tenantId, leaseId } = claim;
   const lease = await deps.leases.get(tenantId, leaseId);
   if (lease?.status !== 'QUEUED') return false;
   if (!(await deps.leases.transition(tenantId, leaseId, ['QUEUED'], 'PENDING', deps.now()))) return false;
   await deps.events.publish([
-    { type: 'LeaseAdmitted', tenantId, detail: { leaseId, waitedMs: deps.now() - lease.createdAtMs } },
+    { type: 'LeaseAdmitted', tenantId, detail: { leaseId, waitedMs: deps.now() - claim.queuedAtMs } },
   ]);
   await deps.commands.send({ type: 'start', tenantId, leaseId });
   return true;
@@ -179,7 +183,8 @@ export async function admitOrQueue(deps: AdmissionControl, lease: Lease): Promis
     return 'ended';
   }
   await deps.events.publish([{ type: 'LeaseQueued', tenantId, detail: { leaseId, ...queue } }]);
-  if ((await deps.admission.status(leaseId)) === 'ADMITTED') await handOver(deps, tenantId, leaseId);
+  const claim = await deps.admission.claim(leaseId);
+  if (claim) await handOver(deps, claim);
   return 'queued';
 }
 
@@ -198,7 +203,8 @@ export const REFUSAL_BACKOFF_MS = 3 * 60_000;
 
 /**
  * EC2 refused an admitted lease in every allowed pool: it gives back what it
- * held and waits again (QUEUED, LeaseQueued) instead of failing.
+ * held and waits again (QUEUED, LeaseQueued) instead of failing. It keeps
+ * when it first joined the queue: its maxWaitMinutes is one wait, not one per refusal.
  */
 export async function queueRefused(
   deps: AdmissionControl,

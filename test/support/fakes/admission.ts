@@ -41,7 +41,7 @@ export class FakeAdmissionStore implements AdmissionStore {
     const queue = [...this.entries.values()]
       .filter((entry) => entry.status === 'QUEUED')
       .map((entry) => entry.lease)
-      .sort((a, b) => a.createdAtMs - b.createdAtMs || a.leaseId.localeCompare(b.leaseId));
+      .sort((a, b) => a.queuedAtMs - b.queuedAtMs || a.leaseId.localeCompare(b.leaseId));
     const tenants: Record<string, TenantAdmission> = {};
     for (const [tenantId, tenant] of this.tenants) tenants[tenantId] = { tenantId, ...tenant };
     return { queue, tenants, pools: [] };
@@ -93,6 +93,11 @@ export class FakeAdmissionStore implements AdmissionStore {
 
   async status(leaseId: string): Promise<AdmissionStatus | undefined> {
     return this.entries.get(leaseId)?.status;
+  }
+
+  async claim(leaseId: string): Promise<AdmissionClaim | undefined> {
+    const entry = this.entries.get(leaseId);
+    return entry?.status === 'ADMITTED' ? entry.claim : undefined;
   }
 
   async running(): Promise<RunningLease[]> {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AccountQuotaExceededError } from '../../../shared/ports/compute';
+import { admitQueued } from '../../../shared/usecases/admission/queue';
 import { setTenantQuota } from '../../../shared/usecases/admission/quotas';
 import { provisionLease } from '../../../shared/usecases/provision-lease';
 import { completeRelease, requestRelease } from '../../../shared/usecases/release-lease';
@@ -69,6 +70,42 @@ describe('the admission queue on the fakes (injected clock)', () => {
     await requestRelease(plane, TENANT, first.leaseId);
     await completeRelease(plane, TENANT, first.leaseId);
     expect(plane.leases.peek(TENANT, waiting.leaseId)?.status).toBe('FAILED');
+  });
+
+  it('counts maxWaitMinutes, and the wait LeaseAdmitted reports, from when the lease joined the queue', async () => {
+    const plane = fakeControlPlane();
+    await setTenantQuota(plane, TENANT, ONE_GPU);
+    const first = await runningLease(plane);
+    const waiting = await requestLease(plane, { maxWaitMinutes: 5 });
+    // Its provision command is delivered late: the wait starts with provisioning, not at creation.
+    plane.clock.advance(4 * 60_000);
+    expect(await provisionLease(plane, TENANT, waiting.leaseId)).toBe('queued');
+
+    plane.clock.advance(4 * 60_000);
+    await admitQueued(plane);
+    expect(plane.leases.peek(TENANT, waiting.leaseId)?.status).toBe('QUEUED');
+
+    await requestRelease(plane, TENANT, first.leaseId);
+    await completeRelease(plane, TENANT, first.leaseId);
+    expect(plane.leases.peek(TENANT, waiting.leaseId)?.status).toBe('PENDING');
+    expect(plane.events.ofType('LeaseAdmitted').map((e) => e.detail)).toEqual([
+      { leaseId: waiting.leaseId, waitedMs: 4 * 60_000 },
+    ]);
+  });
+
+  it('times a lease out maxWaitMinutes after it joined the queue', async () => {
+    const plane = fakeControlPlane();
+    await setTenantQuota(plane, TENANT, ONE_GPU);
+    await runningLease(plane);
+    const waiting = await requestLease(plane, { maxWaitMinutes: 5 });
+    plane.clock.advance(4 * 60_000);
+    expect(await provisionLease(plane, TENANT, waiting.leaseId)).toBe('queued');
+    plane.clock.advance(5 * 60_000 - 1);
+    await admitQueued(plane);
+    expect(plane.leases.peek(TENANT, waiting.leaseId)?.status).toBe('QUEUED');
+    plane.clock.advance(1);
+    await admitQueued(plane);
+    expect(plane.leases.peek(TENANT, waiting.leaseId)?.failureReason).toMatch(/^QUEUE_TIMEOUT/);
   });
 
   it('a released QUEUED lease leaves the queue without launching', async () => {
