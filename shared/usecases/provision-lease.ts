@@ -192,7 +192,9 @@ interface Launched {
  * Ranks the pools of the chosen mode, then of its fallback, with choosePool and
  * launches into the best one; a pool that refuses capacity is marked
  * unavailable (here and in the container's cache) and the next is tried.
- * Fails only when every allowed pool refused or none is left, saying which.
+ * Fails only when every allowed pool refused or none is left, saying which;
+ * the shortfall says when that is for lack of room (refusals, or pools still
+ * backed off after earlier ones), which the lease waits out in the queue.
  */
 async function placeAndLaunch(
   deps: Provisioning,
@@ -219,6 +221,8 @@ async function placeAndLaunch(
   const refused: string[] = [];
   let onlyAccountQuota = true;
   const unplaceable: string[] = [];
+  // Pools backed off after earlier refusals (this container's marks) or without spot capacity now.
+  let backedOff = false;
   for (const mode of modes) {
     for (;;) {
       const choice = choosePool(
@@ -237,6 +241,7 @@ async function placeAndLaunch(
       const pool = choice.pool;
       if (pool === null) {
         unplaceable.push(choice.reason);
+        backedOff ||= choice.shortOfCapacity;
         break;
       }
       const commitmentId = pool.commitmentId;
@@ -288,7 +293,12 @@ async function placeAndLaunch(
       }
     }
   }
-  if (refused.length === 0) return { failure: unplaceable.join('; ') };
+  if (refused.length === 0) {
+    // Only pools short of capacity for now: like a refusal, the lease waits for room rather than failing.
+    return backedOff
+      ? { failure: `no pool has capacity now: ${unplaceable.join('; ')}`, shortfall: 'capacity' }
+      : { failure: unplaceable.join('; ') };
+  }
   return {
     failure: `every allowed pool refused: ${refused.join(', ')}; ${unplaceable.join('; ')}`,
     shortfall: onlyAccountQuota ? 'account-quota' : 'capacity',

@@ -5,6 +5,7 @@ import { QUEUE_TIMEOUT, splitTimedOut } from '../../domain/admission/queue-timeo
 import { DEFAULT_MAX_WAIT_MINUTES, DEFAULT_PRIORITY, type Quota } from '../../domain/admission/quota';
 import { estimateWaits } from '../../domain/admission/wait-estimate';
 import type { Lease, LeaseQueueState } from '../../domain/lease';
+import { FAILED_POOL_BACKOFF_MS } from '../../domain/placement';
 import type { AdmissionStore } from '../../ports/admission-store';
 import type { LeaseExpiryScheduler } from '../../ports/lease-expiry';
 import type { ControlPlane } from '../dependencies';
@@ -199,7 +200,7 @@ export async function freeAdmission(deps: AdmissionControl, leaseId: string): Pr
 }
 
 /** How long a lease EC2 refused sits out of passes: the refused pools' back-off. */
-export const REFUSAL_BACKOFF_MS = 3 * 60_000;
+const REFUSAL_BACKOFF_MS = FAILED_POOL_BACKOFF_MS;
 
 /**
  * EC2 refused an admitted lease in every allowed pool: it gives back what it
