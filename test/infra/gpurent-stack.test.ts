@@ -61,6 +61,7 @@ const FUNCTION_NAMES = [
   'interruptionHandler',
   'taskEvents',
   'warmPoolFiller',
+  'admission',
 ] as const satisfies readonly (keyof GpurentStack['functions'])[];
 
 /** The wiring the function's handler builds its ports from: functions/<handler>/wiring.ts, its one export. */
@@ -89,7 +90,7 @@ describe('gpurent stack: one stack with every resource of the walking skeleton',
     template.resourceCountIs('AWS::SQS::Queue', 2 * Object.keys(QUEUES).length);
     template.resourceCountIs('AWS::SNS::Topic', Object.keys(TOPICS).length);
     template.resourceCountIs('AWS::Events::EventBus', 1);
-    template.resourceCountIs('AWS::Scheduler::Schedule', 6);
+    template.resourceCountIs('AWS::Scheduler::Schedule', 7);
     template.resourceCountIs('AWS::ApiGatewayV2::Api', 1);
     template.resourceCountIs('AWS::ApiGatewayV2::Route', API_ROUTES.length);
     template.resourceCountIs('AWS::ApiGatewayV2::Authorizer', 1);
@@ -345,6 +346,7 @@ describe('schedules', () => {
     ['reconciler', 'rate(5 minutes)', 300],
     ['budgetEvaluator', 'rate(5 minutes)', 300],
     ['scalingEvaluator', 'rate(1 minute)', 60],
+    ['admission', 'rate(1 minute)', 60],
   ] as const)('invokes %s at %s, without retries', (fn, expression, maxAge) => {
     template.hasResourceProperties('AWS::Scheduler::Schedule', {
       ScheduleExpression: expression,
@@ -720,6 +722,19 @@ describe('least privilege: every grant follows from what the handler builds', ()
     for (const fn of ['reconciler', 'interruptionHandler'] as const) {
       expect(statementWith(statementsOf(fn), 'scheduler:DeleteSchedule'), fn).toBeUndefined();
     }
+  });
+});
+
+describe('the scheduled admission pass', () => {
+  it('reaches the queue, the leases, the start commands and expiry cancels, and nothing of EC2 or SSM', () => {
+    const statements = statementsOf('admission');
+    const actions = statements.flatMap(actionsOf);
+    expect(actions.filter((action) => action.startsWith('ec2:') || action.startsWith('ssm:'))).toEqual([]);
+    expect(statementWith(statements, 'sqs:SendMessage')).toBeDefined();
+    expect(statementWith(statements, 'scheduler:DeleteSchedule')).toBeDefined();
+    expect(statementWith(statements, 'scheduler:CreateSchedule')).toBeUndefined();
+    const admissionId = logicalIdOf(stack, stack.data.tables.admission);
+    expect(statements.some((statement) => JSON.stringify(statement.Resource).includes(admissionId))).toBe(true);
   });
 });
 

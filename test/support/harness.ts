@@ -19,7 +19,8 @@ export interface ApiCall {
 /**
  * The real handlers over fresh resources on the emulators, driven the way AWS
  * drives them: API Gateway events, the lease worker fed the command the API
- * queued, metering ticks with their on-success destination (the budget evaluator).
+ * queued, metering ticks with their on-success destination (the budget evaluator),
+ * the scheduled admission pass.
  */
 export async function startHarness() {
   const env = await useFreshResources();
@@ -27,6 +28,7 @@ export async function startHarness() {
   const worker = (await import('../../functions/lease-worker/handler')).handler;
   const metering = (await import('../../functions/metering/handler')).handler;
   const evaluator = (await import('../../functions/budget-evaluator/handler')).handler;
+  const admission = (await import('../../functions/admission/handler')).handler;
   const stores = await storesOf(env);
 
   async function call(tenant: string, routeKey: string, request: ApiCall = {}) {
@@ -85,7 +87,12 @@ export async function startHarness() {
     ]);
   }
 
-  return { env, stores, call, runningLease, tick, tickAndEvaluate };
+  /** The scheduled admission pass, as its schedule fires it at `atMs`. */
+  async function admissionPass(atMs: number) {
+    return admission(scheduledEvent('admission', atMs, 'us-east-1'), lambdaContext('admission', 55_000));
+  }
+
+  return { env, stores, call, runningLease, tick, tickAndEvaluate, admissionPass };
 }
 
 export type Harness = Awaited<ReturnType<typeof startHarness>>;

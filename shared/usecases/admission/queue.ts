@@ -12,15 +12,19 @@ import type { ControlPlane } from '../dependencies';
 import { failTaskWithLease } from '../tasks';
 import { type AdmissionRun, decideAdmissions, quotasOf, runAdmissionPass, usageOf } from './admission-pass';
 
-/** What admitting, queuing and timing out leases reaches. */
-export type AdmissionControl = Pick<
-  ControlPlane,
-  'leases' | 'commands' | 'events' | 'catalog' | 'now' | 'placement' | 'region'
-> & {
+/**
+ * What a pass over the queue reaches: admitting (hand-over to provisioning),
+ * timing out and placing the waiting leases. The scheduled admission
+ * function's whole wiring.
+ */
+export type AdmissionPassControl = Pick<ControlPlane, 'leases' | 'commands' | 'events' | 'catalog' | 'now'> & {
   readonly admission: AdmissionStore;
   readonly defaultQuota: Quota;
   readonly expiry: Pick<LeaseExpiryScheduler, 'cancel'>;
 };
+
+/** What admitting, queuing and timing out leases reaches; joining the queue also needs where a lease may run. */
+export type AdmissionControl = AdmissionPassControl & Pick<ControlPlane, 'placement' | 'region'>;
 
 /**
  * The lease as the queue stores it. Its one launch candidate is its instance
@@ -67,7 +71,7 @@ export function waitingLeaseOf(
  * by lease id are returned.
  */
 export async function admitQueued(
-  deps: AdmissionControl,
+  deps: AdmissionPassControl,
 ): Promise<{ run: AdmissionRun; states: ReadonlyMap<string, LeaseQueueState> }> {
   const run = await runAdmissionPass(deps);
   for (const lease of run.timedOut) await failTimedOut(deps, lease);
@@ -88,7 +92,7 @@ export async function admitQueued(
  * after the start (basis `default`).
  */
 async function queueStates(
-  deps: AdmissionControl,
+  deps: AdmissionPassControl,
 ): Promise<Map<string, { tenantId: string; queue: LeaseQueueState }>> {
   const nowMs = deps.now();
   const [snapshot, running] = await Promise.all([deps.admission.snapshot(), deps.admission.running()]);
@@ -129,7 +133,7 @@ async function queueStates(
 
 /** QUEUED → PENDING and its start command; false when the lease was not QUEUED (its own worker carries on). */
 export async function handOver(
-  deps: AdmissionControl,
+  deps: AdmissionPassControl,
   claim: Pick<AdmissionClaim, 'tenantId' | 'leaseId' | 'queuedAtMs'>,
 ): Promise<boolean> {
   const { tenantId, leaseId } = claim;
@@ -144,7 +148,7 @@ export async function handOver(
 }
 
 /** Waited its maxWaitMinutes: FAILED with QUEUE_TIMEOUT. It never launched, so nothing ran or billed. */
-async function failTimedOut(deps: AdmissionControl, lease: WaitingLease): Promise<void> {
+async function failTimedOut(deps: AdmissionPassControl, lease: WaitingLease): Promise<void> {
   const { tenantId, leaseId, maxWaitMinutes } = lease;
   const reason = `${QUEUE_TIMEOUT}: not admitted within maxWaitMinutes (${maxWaitMinutes}); it never ran`;
   if (
