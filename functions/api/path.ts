@@ -1,6 +1,6 @@
 import { ClientError } from '../../shared/client-error';
 import * as z from '../../shared/zod';
-import type { ApiEvent } from './http';
+import { type ApiEvent, TENANT_ID } from './http';
 
 /** A path parameter: its schema, and the 400 (code, message) a value outside it is answered with. */
 export interface PathParameter {
@@ -44,3 +44,11 @@ export function pathValue(event: ApiEvent, parameter: PathParameter): string {
   }
   return value;
 }
+
+/** `{tenantId}` of the admin routes about one tenant (idle policy, quota). */
+export const tenantIdParameter = pathParameter(
+  'tenantId',
+  TENANT_ID,
+  'INVALID_TENANT_ID',
+  (id) => `"${id}" is not a tenant id: 1-64 of A-Z a-z 0-9 _ -`,
+);

@@ -734,7 +734,9 @@ describe('the scheduled admission pass', () => {
     expect(statementWith(statements, 'scheduler:DeleteSchedule')).toBeDefined();
     expect(statementWith(statements, 'scheduler:CreateSchedule')).toBeUndefined();
     const admissionId = logicalIdOf(stack, stack.data.tables.admission);
-    expect(statements.some((statement) => JSON.stringify(statement.Resource).includes(admissionId))).toBe(true);
+    expect(statements.some((statement) => JSON.stringify(statement.Resource).includes(admissionId))).toBe(
+      true,
+    );
   });
 });
 

@@ -7,7 +7,6 @@ import {
   json,
   parseJsonBody,
   requireAdmin,
-  TENANT_ID,
   tenantOf,
   validate,
 } from '../http';
@@ -22,16 +21,9 @@ import {
   ref,
   responseObject,
 } from '../openapi-parts';
-import { pathParameter, pathValue } from '../path';
+import { pathValue, tenantIdParameter } from '../path';
 import type { Routes } from '../routing';
 import type { ApiContext } from './context';
-
-const tenantParameter = pathParameter(
-  'tenantId',
-  TENANT_ID,
-  'INVALID_TENANT_ID',
-  (tenantId) => `"${tenantId}" is not a tenant id: 1-64 of A-Z a-z 0-9 _ -`,
-);
 
 const quotaView = (view: TenantQuota) => ({
   tenantId: view.tenantId,
@@ -46,14 +38,14 @@ const quotaView = (view: TenantQuota) => ({
 
 export async function putTenantQuota(event: ApiEvent, ctx: ApiContext): Promise<ApiResult> {
   requireAdmin(event);
-  const tenantId = pathValue(event, tenantParameter);
+  const tenantId = pathValue(event, tenantIdParameter);
   const body = validate(quotaBodySchema, parseJsonBody(event), 'body');
   return json(200, quotaView(await setTenantQuota(ctx.deps, tenantId, quotaFromBody(body))));
 }
 
 export async function getTenantQuota(event: ApiEvent, ctx: ApiContext): Promise<ApiResult> {
   requireAdmin(event);
-  return json(200, quotaView(await tenantQuota(ctx.deps, pathValue(event, tenantParameter))));
+  return json(200, quotaView(await tenantQuota(ctx.deps, pathValue(event, tenantIdParameter))));
 }
 
 export async function getOwnQuota(event: ApiEvent, ctx: ApiContext): Promise<ApiResult> {
@@ -67,7 +59,7 @@ export const quotaRoutes = {
 } as const satisfies Routes;
 
 export const quotaOpenApi = (): OpenApiGroup<keyof typeof quotaRoutes> => {
-  const tenantIdParameter = pathParameterDoc(tenantParameter, 'The tenant the quota is for');
+  const tenantIdDoc = pathParameterDoc(tenantIdParameter, 'The tenant the quota is for');
   const quotaResponse = (description: string) => ({
     description,
     content: jsonContent(ref('TenantQuota')),
@@ -115,7 +107,7 @@ export const quotaOpenApi = (): OpenApiGroup<keyof typeof quotaRoutes> => {
         summary: "Admin: set a tenant's quota",
         description:
           'Concurrent GPUs, the sum of hourly prices, optional caps per rental mode and the weight in fair share. Leases that would exceed it wait in the queue. Nothing is stored on a 400.',
-        parameters: [tenantIdParameter],
+        parameters: [tenantIdDoc],
         requestBody: { required: true, content: jsonContent(ref('QuotaRequest')) },
         responses: {
           '200': quotaResponse('The quota now in force and its use'),
@@ -127,7 +119,7 @@ export const quotaOpenApi = (): OpenApiGroup<keyof typeof quotaRoutes> => {
         operationId: 'getTenantQuota',
         summary: "Admin: a tenant's quota in force and its use",
         description: "The tenant's own quota, or the default when none is set, and what it runs now.",
-        parameters: [tenantIdParameter],
+        parameters: [tenantIdDoc],
         responses: {
           '200': quotaResponse('The quota and its use'),
           '400': errorResponse('INVALID_TENANT_ID'),

@@ -17,7 +17,10 @@ import { type AdmissionRun, decideAdmissions, quotasOf, runAdmissionPass, usageO
  * timing out and placing the waiting leases. The scheduled admission
  * function's whole wiring.
  */
-export type AdmissionPassControl = Pick<ControlPlane, 'leases' | 'commands' | 'events' | 'catalog' | 'now'> & {
+export type AdmissionPassControl = Pick<
+  ControlPlane,
+  'leases' | 'commands' | 'events' | 'catalog' | 'now'
+> & {
   readonly admission: AdmissionStore;
   readonly defaultQuota: Quota;
   readonly expiry: Pick<LeaseExpiryScheduler, 'cancel'>;
