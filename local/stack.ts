@@ -17,6 +17,7 @@ import { LOCAL_GPU_REGIONS } from './bootstrap';
 import { type EmulatorEndpoints, startEmulators } from './emulators';
 import { prepareFunctionEnvironment } from './environment';
 import { startAlertFeed } from './runtime/alert-feed';
+import { probeDockerEngine } from './runtime/docker-engine';
 import { type OneTimeSchedules, startOneTimeSchedules } from './runtime/expiry-schedules';
 import { type GpuLoadModel, publishSimulatedGpuLoad } from './runtime/gpu-load-simulator';
 import { startHttpGateway } from './runtime/http-gateway';
@@ -177,6 +178,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       workRoot,
       everyMs: SSM_AGENT_POLL_MS,
       checkpointEveryMs: CHECKPOINT_UPLOAD_MS,
+      docker: await probeDockerEngine(),
     });
     const warmInit = startLocalWarmMachineInit({
       ec2: (r) => ec2Client(agentClients, r),

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { DockerEngine } from './runtime/docker-engine';
 import { gpuLoadModelFromEnv } from './runtime/gpu-load-simulator';
 import { startLocalStack, writeLocalManifest } from './stack';
 import { localWarmPoolName, warmPoolFromEnv } from './warm-pool';
@@ -7,6 +8,12 @@ import { localWarmPoolName, warmPoolFromEnv } from './warm-pool';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 const MANIFEST = join(process.cwd(), '.gpurent', 'local.json');
+
+function taskRuntime(docker: DockerEngine | undefined): string {
+  if (docker === undefined)
+    return 'child processes of this machine, image not used (no Docker engine reachable)';
+  return `in their image on this machine's Docker engine (${docker.gpus ? 'with' : 'without'} GPUs); without an image, child processes`;
+}
 
 async function main(): Promise<void> {
   const port = Number(process.env.PORT ?? 3000);
@@ -33,6 +40,7 @@ Set a tiny budget and budget alerts print here as the topic delivers them:
        -H 'content-type: application/json' -d '{"monthlyLimitUsd":0.01}'
 Metering and the scaling evaluator run every minute, budgets are judged right after metering;
 simulated GPU load: ${gpuLoad.kind} (GPURENT_GPU_LOAD=idle|steady|azure).
+Tasks: ${taskRuntime(stack.tasks.docker)}.
 Warm pool: ${warmPool ? `${localWarmPoolName(warmPool)}, ${warmPool.size} stopped ${warmPool.instanceType} (filled every minute; on-demand leases of that type start warm)` : 'none (GPURENT_WARM_POOL=g5.xlarge:2 keeps two)'}. Ctrl-C stops everything.`);
 
   let stopping = false;

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startFauxqs } from 'fauxqs';
 import { freePort, type ManagedProcess, requireTool, startProcess } from './processes';
 
@@ -27,6 +28,15 @@ const require = createRequire(import.meta.url);
 /** DynamoDB Local 1.25 ships inside amplify-dynamodb-simulator; only its jar is used. */
 function dynamoDbLocalDir(): string {
   return join(dirname(require.resolve('amplify-dynamodb-simulator/package.json')), 'emulator');
+}
+
+/**
+ * moto_server's module path with our start-up shim first (sitecustomize.py
+ * there says what it fixes), keeping any PYTHONPATH already set.
+ */
+function motoPythonPath(): string {
+  const startup = fileURLToPath(new URL('./moto-startup', import.meta.url));
+  return [startup, process.env.PYTHONPATH].filter(Boolean).join(delimiter);
 }
 
 /**
@@ -58,7 +68,9 @@ export async function startEmulators(): Promise<RunningEmulators> {
       dynamoPort,
       { cwd: dynamoDbLocalDir() },
     ),
-    startProcess('moto_server', 'moto_server', ['-H', '127.0.0.1', '-p', String(motoPort)], motoPort),
+    startProcess('moto_server', 'moto_server', ['-H', '127.0.0.1', '-p', String(motoPort)], motoPort, {
+      env: { PYTHONPATH: motoPythonPath() },
+    }),
     startFauxqs({ port: 0, logger: false }).then(
       (server): ManagedProcess => ({ name: 'fauxqs', port: server.port, stop: () => server.stop() }),
     ),

@@ -53,10 +53,11 @@ export async function startProcess(
   command: string,
   args: readonly string[],
   port: number,
-  options: { cwd?: string; timeoutMs?: number } = {},
+  options: { cwd?: string; timeoutMs?: number; env?: Readonly<Record<string, string>> } = {},
 ): Promise<ManagedProcess> {
   const child: ChildProcess = spawn(command, [...args], {
     cwd: options.cwd,
+    env: options.env === undefined ? undefined : { ...process.env, ...options.env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';

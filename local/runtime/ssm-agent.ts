@@ -10,13 +10,16 @@ import { DescribeInstancesCommand, type EC2Client } from '@aws-sdk/client-ec2';
 import { type EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { ListCommandsCommand, type SSMClient } from '@aws-sdk/client-ssm';
+import type { LeaseView } from '../../shared/domain/lease';
 import { CHECKPOINT_REFRESH_COMMENT } from '../../shared/domain/tasks/checkpoint-access';
 import { SSM_COMMAND_EVENT_TYPE } from '../../shared/domain/tasks/command-events';
 import { checkpointPrefix, checkpointUri, taskLogStreams } from '../../shared/domain/tasks/log-streams';
 import { taskScript } from '../../shared/domain/tasks/script';
+import { awaitsCommandId, type TaskAttempt, type TaskState } from '../../shared/domain/tasks/state';
 import { LEASE_TAG, TENANT_TAG } from '../../shared/ports/compute';
 import type { LeaseRepository } from '../../shared/ports/lease-repository';
 import { type CheckpointSync, checkpointSync } from './checkpoint-sync';
+import { type DockerEngine, removeContainer } from './docker-engine';
 
 export interface SsmAgentClients {
   readonly ssm: (region: string) => SSMClient;
@@ -40,9 +43,13 @@ export interface SsmAgentOptions {
   readonly everyMs?: number | undefined;
   /** How often a running attempt's checkpoint folder is uploaded to its prefix. */
   readonly checkpointEveryMs: number;
+  /** The Docker engine tasks with an image run on; undefined: every task runs as a child process. */
+  readonly docker?: DockerEngine | undefined;
 }
 
 export interface LocalSsmAgent {
+  /** The engine tasks with an image run on, if the machine has one. */
+  readonly docker: DockerEngine | undefined;
   /** The attempt's GPURENT_CHECKPOINT_DIR: its copy of the lease's prefix, synced with moto's S3. */
   checkpointDir(commandId: string, instanceId: string): string;
   /** One round: start commands sent since the last, kill those whose instance is gone. */
@@ -56,6 +63,8 @@ interface Run {
   readonly region: string;
   readonly child: ChildProcess;
   readonly checkpoints: CheckpointSync;
+  /** The container it runs in, when the task has an image and the machine an engine. */
+  readonly containerName?: string | undefined;
   killed: boolean;
   readonly output: { stdout: string[]; stderr: string[] };
   readonly done: Promise<void>;
@@ -63,12 +72,19 @@ interface Run {
 
 const LIVE_STATES = new Set(['pending', 'running']);
 
+interface InstanceFacts {
+  readonly state: string;
+  readonly leaseId: string | undefined;
+  readonly tenantId: string | undefined;
+}
+
 /**
  * Plays the SSM agent of every running instance: moto stores SendCommand but
  * never runs it. Each AWS-RunShellScript command of a task is run for real,
- * as a child process (no Docker engine here: the command runs on this
- * machine, not in the image) in a working folder of its own with the same
- * variables; its output goes to moto's CloudWatch Logs under the streams SSM
+ * as a child process in a working folder of its own with the same
+ * variables: in its image on the machine's Docker engine when it has one
+ * (without `--gpus all` unless the engine has NVIDIA's runtime), otherwise
+ * on this machine itself, not in the image; its output goes to moto's CloudWatch Logs under the streams SSM
  * names, and its status changes go onto the default bus as SSM's events, so
  * the same rule and queue carry them to the task-events handler. A command
  * whose instance is terminated is killed, as the instance's end kills it.
@@ -79,6 +95,7 @@ const LIVE_STATES = new Set(['pending', 'running']);
 export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
   const { clients } = options;
   const seen = new Set<string>();
+  const spawned = new Set<string>();
   const runs = new Map<string, Run>();
   const runFolder = (commandId: string, instanceId: string) =>
     join(options.workRoot, 'runs', `${commandId}-${instanceId}`);
@@ -134,27 +151,33 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
     }
   }
 
-  async function instanceTags(region: string, instanceId: string) {
+  /** The state and lease tags of each of `instanceIds`, in one call (a command's whole fan-out). */
+  async function describe(region: string, instanceIds: readonly string[]) {
+    const facts = new Map<string, InstanceFacts>();
+    if (instanceIds.length === 0) return facts;
     const described = await clients
       .ec2(region)
-      .send(new DescribeInstancesCommand({ InstanceIds: [instanceId] }));
-    const instance = described.Reservations?.[0]?.Instances?.[0];
-    const tag = (key: string) => instance?.Tags?.find((t) => t.Key === key)?.Value;
-    return {
-      state: instance?.State?.Name ?? 'terminated',
-      leaseId: tag(LEASE_TAG),
-      tenantId: tag(TENANT_TAG),
-    };
+      .send(new DescribeInstancesCommand({ InstanceIds: [...instanceIds] }));
+    for (const instance of (described.Reservations ?? []).flatMap((r) => r.Instances ?? [])) {
+      const tag = (key: string) => instance.Tags?.find((t) => t.Key === key)?.Value;
+      facts.set(instance.InstanceId ?? '', {
+        state: instance.State?.Name ?? 'terminated',
+        leaseId: tag(LEASE_TAG),
+        tenantId: tag(TENANT_TAG),
+      });
+    }
+    return facts;
   }
 
-  /** Starts one invocation; false when its lease does not know the command yet (tried again next round). */
-  async function launch(region: string, commandId: string, instanceId: string): Promise<boolean> {
-    const { tenantId, leaseId, state } = await instanceTags(region, instanceId);
-    if (!tenantId || !leaseId || !LIVE_STATES.has(state)) return true;
-    const lease = await options.leases.get(tenantId, leaseId);
-    const attempt = lease?.task?.attempts.find((a) => a.commandId === commandId);
-    if (!lease?.task) return true;
-    if (!attempt) return false;
+  /** Runs one attempt on its instance: the lease recorded this command as the attempt's. */
+  async function launch(
+    region: string,
+    commandId: string,
+    instanceId: string,
+    lease: LeaseView & { task: TaskState },
+    attempt: TaskAttempt,
+  ): Promise<void> {
+    const { tenantId, leaseId } = lease;
     const folder = runFolder(commandId, instanceId);
     const checkpoints = checkpointDir(commandId, instanceId);
     await mkdir(folder, { recursive: true });
@@ -165,22 +188,38 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
       checkpoints,
     );
     await sync.download();
-    // The machine has no /workspace of the image's: workdir is left out, the run's folder is the cwd.
-    const script = taskScript(
-      { ...lease.task.spec, workdir: undefined },
-      {
-        tenantId,
-        attempt: attempt.attempt,
-        checkpointUri: checkpointUri(options.checkpointBucket, tenantId, leaseId),
-        runtime: 'host',
-      },
-    );
+    const engine = lease.task.spec.image === undefined ? undefined : options.docker;
+    const containerName = engine === undefined ? undefined : `gpurent-${commandId}-${instanceId}`;
+    const script =
+      engine === undefined || containerName === undefined
+        ? // The machine has no /workspace of the image's: workdir is left out, the run's folder is the cwd.
+          taskScript(
+            { ...lease.task.spec, workdir: undefined },
+            {
+              tenantId,
+              attempt: attempt.attempt,
+              checkpointUri: checkpointUri(options.checkpointBucket, tenantId, leaseId),
+              runtime: 'host',
+            },
+          )
+        : taskScript(
+            // The container sees the attempt's checkpoint folder at the same path, under the same name.
+            { ...lease.task.spec, env: { ...lease.task.spec.env, GPURENT_CHECKPOINT_DIR: checkpoints } },
+            {
+              tenantId,
+              attempt: attempt.attempt,
+              checkpointUri: checkpointUri(options.checkpointBucket, tenantId, leaseId),
+              runtime: 'container',
+              localEngine: { gpus: engine.gpus, mounts: [checkpoints], containerName },
+            },
+          );
     const child = spawn('/bin/bash', ['-c', script.join('\n')], {
       cwd: folder,
       detached: true,
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: folder, GPURENT_CHECKPOINT_DIR: checkpoints },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    spawned.add(commandId);
     const output = { stdout: [] as string[], stderr: [] as string[] };
     child.stdout?.on('data', (chunk: Buffer) => output.stdout.push(chunk.toString('utf8')));
     child.stderr?.on('data', (chunk: Buffer) => output.stderr.push(chunk.toString('utf8')));
@@ -194,6 +233,7 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
       region,
       child,
       checkpoints: sync,
+      containerName,
       killed: false,
       output,
       done: exited.then(async (code) => {
@@ -208,7 +248,36 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
     };
     runs.set(commandId, run);
     await emit(run, 'InProgress');
-    return true;
+  }
+
+  /**
+   * Finds the one instance a command was sent to and runs it there. moto
+   * (5.2) names every instance of the region in a command sent to one (an
+   * empty Targets filter matches them all), so the instance is the one whose
+   * lease recorded the command as its attempt. `pending` when an instance's
+   * lease is still writing the id of the attempt being sent (tried next round);
+   * `done` once it runs, or when no lease of the region will ever claim it.
+   */
+  async function startCommand(
+    region: string,
+    commandId: string,
+    instanceIds: readonly string[],
+    leaseOf: (tenantId: string, leaseId: string) => Promise<LeaseView | undefined>,
+  ): Promise<'done' | 'pending'> {
+    let pending = false;
+    for (const [instanceId, facts] of await describe(region, instanceIds)) {
+      if (!facts.tenantId || !facts.leaseId || !LIVE_STATES.has(facts.state)) continue;
+      const lease = await leaseOf(facts.tenantId, facts.leaseId);
+      const task = lease?.task;
+      if (!lease || !task) continue;
+      const attempt = task.attempts.find((a) => a.commandId === commandId && a.instanceId === instanceId);
+      if (attempt) {
+        await launch(region, commandId, instanceId, { ...lease, task }, attempt);
+        return 'done';
+      }
+      if (awaitsCommandId(task, instanceId, commandId)) pending = true;
+    }
+    return pending ? 'pending' : 'done';
   }
 
   /** As an instance's shutdown would: the attempt's checkpoints are uploaded, then the process is gone. */
@@ -223,14 +292,34 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
     } catch {
       // Already gone.
     }
+    if (run.containerName !== undefined)
+      await removeContainer(run.containerName).catch((error) =>
+        console.error('local SSM agent: removing the container of a killed attempt:', error),
+      );
   }
 
   async function tick() {
     // Instances gone first: an attempt never outlives its instance, even for one round.
-    for (const run of [...runs.values()]) {
-      const { state } = await instanceTags(run.region, run.instanceId);
-      if (!LIVE_STATES.has(state)) await kill(run);
+    for (const region of new Set([...runs.values()].map((run) => run.region))) {
+      const live = [...runs.values()].filter((run) => run.region === region);
+      const facts = await describe(
+        region,
+        live.map((run) => run.instanceId),
+      );
+      for (const run of live) {
+        if (!LIVE_STATES.has(facts.get(run.instanceId)?.state ?? 'terminated')) await kill(run);
+      }
     }
+    // One read per lease a round, however many commands name its instance.
+    const leaseReads = new Map<string, Promise<LeaseView | undefined>>();
+    const leaseOf = (tenantId: string, leaseId: string) => {
+      const key = `${tenantId}/${leaseId}`;
+      const read = leaseReads.get(key) ?? options.leases.get(tenantId, leaseId);
+      leaseReads.set(key, read);
+      return read;
+    };
+    // Each instance's agent starts its commands on its own: one slow start never holds up another's.
+    const starts: Promise<void>[] = [];
     for (const region of options.regions) {
       const listed = await clients.ssm(region).send(new ListCommandsCommand({}));
       for (const command of listed.Commands ?? []) {
@@ -241,13 +330,23 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
           seen.add(commandId);
           continue;
         }
-        let started = true;
-        for (const instanceId of command.InstanceIds ?? []) {
-          started = (await launch(region, commandId, instanceId)) && started;
-        }
-        if (started) seen.add(commandId);
+        seen.add(commandId);
+        starts.push(
+          startCommand(region, commandId, command.InstanceIds ?? [], leaseOf).then(
+            (outcome) => {
+              if (outcome === 'pending') seen.delete(commandId);
+            },
+            (error: unknown) => {
+              // Tried again next round only if nothing ran: a started attempt is never started twice.
+              if (!spawned.has(commandId)) seen.delete(commandId);
+              throw error;
+            },
+          ),
+        );
       }
     }
+    const failed = (await Promise.allSettled(starts)).find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 
   let stopped = false;
@@ -263,6 +362,7 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
   if (options.everyMs !== undefined) timer = setTimeout(loop, options.everyMs);
 
   return {
+    docker: options.docker,
     checkpointDir,
     tick,
     async stop() {

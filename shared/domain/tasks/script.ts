@@ -16,6 +16,17 @@ export interface AttemptContext {
   readonly runtime: 'container' | 'host';
   /** The lease's checkpoint credentials, narrowed to its prefix; none locally, where the agent syncs the prefix itself. */
   readonly checkpointAccess?: { readonly leaseId: string; readonly credentials: CheckpointCredentials };
+  /**
+   * How the local stand-in runs an image on a Docker engine of its own: no
+   * `--gpus all` unless the engine has the NVIDIA runtime, its folder mounted
+   * at the same path, and a name to remove the container by when the attempt
+   * is killed. In AWS none is given: the instance has the toolkit and SSM ends the process.
+   */
+  readonly localEngine?: {
+    readonly gpus: boolean;
+    readonly mounts: readonly string[];
+    readonly containerName: string;
+  };
 }
 
 /** A shell string runs in `sh -c`; an argv runs as it is, each argument quoted. */
@@ -69,13 +80,21 @@ export function taskScript(spec: TaskSpec, context: AttemptContext): string[] {
     const workdir = spec.workdir === undefined ? '' : ` -w ${shellQuote(spec.workdir)}`;
     const envFlags = names.map((name) => ` -e ${name}`).join('');
     // The profile's credential_process reads the refreshed file: mounted read-only at the same path.
-    const mount =
-      access === undefined
-        ? ''
-        : ` -v ${shellQuote(`${checkpointCredentialsDir(access.leaseId)}:${checkpointCredentialsDir(access.leaseId)}:ro`)}`;
+    const local = context.localEngine;
+    const mounts = [
+      // The profile's credential_process reads the refreshed file: mounted read-only at the same path.
+      ...(access === undefined
+        ? []
+        : [`${checkpointCredentialsDir(access.leaseId)}:${checkpointCredentialsDir(access.leaseId)}:ro`]),
+      ...(local?.mounts ?? []).map((folder) => `${folder}:${folder}`),
+    ]
+      .map((mount) => ` -v ${shellQuote(mount)}`)
+      .join('');
+    const gpus = local === undefined || local.gpus ? ' --gpus all' : '';
+    const name = local === undefined ? '' : ` --name ${shellQuote(local.containerName)}`;
     return [
       ...lines,
-      `${limit}docker run --rm --gpus all --network host${envFlags}${mount}${workdir} ${shellQuote(spec.image)} ${command}`,
+      `${limit}docker run --rm${name}${gpus} --network host${envFlags}${mounts}${workdir} ${shellQuote(spec.image)} ${command}`,
     ];
   }
   return [

@@ -29,6 +29,21 @@ describe('the task script', () => {
     expect(script).toContain(`'python' 'train.py' '--lr=it'"'"'s'`);
   });
 
+  it("runs the image on the local stand-in's engine without --gpus when it has no NVIDIA runtime, its folder mounted, by name", () => {
+    const spec = z.parse(taskSpecSchema, {
+      image: 'python:3.12-slim',
+      command: ['python', '-V'],
+      workdir: '/app',
+    });
+    const local = { gpus: false, mounts: ['/tmp/run 1/checkpoints'], containerName: 'gpurent-c1-i-1' };
+    const line = taskScript(spec, { ...context, localEngine: local }).at(-1);
+    expect(line).toBe(
+      "docker run --rm --name 'gpurent-c1-i-1' --network host -e GPURENT_ATTEMPT -e GPURENT_CHECKPOINT_URI -v '/tmp/run 1/checkpoints:/tmp/run 1/checkpoints' -w '/app' 'python:3.12-slim' 'python' '-V'",
+    );
+    const withGpus = taskScript(spec, { ...context, localEngine: { ...local, gpus: true } }).at(-1);
+    expect(withGpus).toContain("--name 'gpurent-c1-i-1' --gpus all --network host");
+  });
+
   it('runs the bare command on the machine without an image', () => {
     const spec = z.parse(taskSpecSchema, { command: 'echo hi' });
     const script = taskScript(spec, context);
