@@ -112,7 +112,7 @@ function throughputSetup(): StorePassSetup {
       gpus,
       candidates: [v100Candidate(gpus)],
       priority: Math.floor(random() * 1001),
-      createdAtMs: nowMs - Math.floor(random() * 3_600_000),
+      queuedAtMs: nowMs - Math.floor(random() * 3_600_000),
       maxWaitMinutes: 60,
     };
   });

@@ -32,6 +32,7 @@ type Lease = {
   createdAt?: string;
   expiresAt?: string;
   failureReason?: string;
+  queue?: LeaseQueue;
   placement?: { region: string; zone: string; hourlyUsd: number; reason: string };
   instances: {
     instanceId: string;
@@ -43,6 +44,23 @@ type Lease = {
     costUsd: number;
   }[];
 };
+
+/** Where a QUEUED lease stands, as GET /v1/leases answers. */
+export interface LeaseQueue {
+  reason: string;
+  position: number;
+  estimatedStartAt?: string;
+  estimateBasis: string;
+}
+
+/** A QUEUED lease's place for people: `#2 (quota), starts ~2026-12-01T21:10Z (running-ends)`. */
+export function queueForPeople(queue: LeaseQueue | undefined): string | undefined {
+  if (!queue) return undefined;
+  const start = queue.estimatedStartAt
+    ? `starts ~${queue.estimatedStartAt.slice(0, 16)}Z`
+    : 'no start estimate';
+  return `#${queue.position} (${queue.reason}), ${start} (${queue.estimateBasis})`;
+}
 
 export interface CreateLeaseOptions extends OutputOptions {
   readonly workload: Workload;
@@ -101,13 +119,15 @@ async function waitUntilRunning(
 ): Promise<Lease> {
   let lease = first;
   const started = Date.now();
-  while (lease.status === 'PENDING') {
+  // A QUEUED lease waits for admission, then goes PENDING: both wait for RUNNING.
+  while (lease.status === 'PENDING' || lease.status === 'QUEUED') {
     const waited = Math.round((Date.now() - started) / 1000);
-    io.progress(`\r${lease.leaseId}: ${lease.status}, waiting for RUNNING (${waited}s)`);
+    const place = lease.status === 'QUEUED' ? ` ${queueForPeople(lease.queue)}` : '';
+    io.progress(`\r${lease.leaseId}: ${lease.status}${place}, waiting for RUNNING (${waited}s)`);
     if (waited >= timeoutSeconds) {
       io.progress('\n');
       throw new CliError(
-        `lease ${lease.leaseId} is still PENDING after ${timeoutSeconds}s (it keeps going; see gpurent lease show)`,
+        `lease ${lease.leaseId} is still ${lease.status} after ${timeoutSeconds}s (it keeps going; see gpurent lease show)`,
       );
     }
     await io.sleep(POLL_MS);
@@ -128,6 +148,7 @@ function leaseDetails(lease: Lease): string {
     ['project', lease.project],
     ['created', lease.createdAt],
     ['expires', lease.expiresAt],
+    ['queue', queueForPeople(lease.queue)],
     [
       'placed in',
       lease.placement && `${lease.placement.zone} at ${usdPerHourForPeople(lease.placement.hourlyUsd)}`,
@@ -172,14 +193,17 @@ export async function leaseList(options: LeaseListOptions, io: CliIo) {
       l.project,
       usdForPeople(l.costUsd),
       l.expiresAt,
+      queueForPeople(l.queue),
     ]);
     // The next page's command keeps every option of this one.
     const more = page.body.nextCursor
       ? `more: gpurent lease ls --limit ${limit} --cursor ${page.body.nextCursor}\n`
       : '';
     return (
-      table(['LEASE', 'STATUS', 'WORKLOAD', 'GPUS', 'TYPE', 'MODE', 'PROJECT', 'COST USD', 'EXPIRES'], rows) +
-      more
+      table(
+        ['LEASE', 'STATUS', 'WORKLOAD', 'GPUS', 'TYPE', 'MODE', 'PROJECT', 'COST USD', 'EXPIRES', 'QUEUE'],
+        rows,
+      ) + more
     );
   });
 }

@@ -36,6 +36,7 @@ import {
 import { type LoginOptions, login } from './login';
 import { type LogsOptions, logs } from './logs';
 import { leaseMetrics, type MetricsOptions } from './metrics';
+import { type QuotaSetOptions, quotaSet, quotaShow, quotaShowFor } from './quota';
 import { type AuditOptions, auditReport, type ProfileOptions, profile } from './reports';
 import { type RunOptions, run } from './run';
 import { type AnomaliesSetOptions, anomaliesSet, anomaliesShow } from './spend-anomalies';
@@ -153,6 +154,12 @@ export function createProgram(io: CliIo): Command {
   program.addCommand(budgetCommand(io));
   program.addCommand(groupCommand(io));
   program.addCommand(adminCommand(io));
+
+  program
+    .command('quota')
+    .description('your quota in force and what you run against it (over it, leases wait in the queue)')
+    .addOption(json())
+    .action((options: OutputOptions) => quotaShow(options, io));
 
   const idlePolicy = program
     .command('idle-policy')
@@ -412,7 +419,31 @@ function groupCommand(io: CliIo): Command {
 function adminCommand(io: CliIo): Command {
   const admin = new Command('admin').description('for operators (the token must be in the admin group)');
   admin.addCommand(warmPoolCommand(io));
+  admin.addCommand(quotaCommand(io));
   return admin;
+}
+
+function quotaCommand(io: CliIo): Command {
+  const quota = new Command('quota').description(
+    "tenants' quotas: leases over them wait in the admission queue",
+  );
+  const set = quota
+    .command('set')
+    .description("set a tenant's quota (waiting leases it now fits are admitted)")
+    .argument('<tenant>', 'the tenant id');
+  required(set, new Option('--max-gpus <n>', 'GPUs the tenant may run at once'));
+  required(set, new Option('--max-hourly-usd <usd>', 'sum of the hourly prices of its running instances'));
+  set
+    .option('--max-on-demand-gpus <n>', 'cap on its on-demand GPUs')
+    .option('--max-spot-gpus <n>', 'cap on its spot GPUs')
+    .option('--max-reserved-gpus <n>', 'cap on its reserved GPUs')
+    .option('--weight <w>', 'its weight in fair share, 0.01-100 (default 1)')
+    .addOption(json())
+    .action((tenant: string, options: QuotaSetOptions) => quotaSet(tenant, options, io));
+  onOne(quota, 'show', "a tenant's quota in force and its use", '<tenant>', (tenant, options) =>
+    quotaShowFor(tenant, options, io),
+  );
+  return quota;
 }
 
 function warmPoolCommand(io: CliIo): Command {

@@ -5,6 +5,7 @@ import { SqsQueue } from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { Construct } from 'constructs';
+import { admissionWiring } from '../functions/admission/wiring';
 import { apiWiring } from '../functions/api/wiring';
 import { auditWiring } from '../functions/audit/wiring';
 import { budgetEvaluatorWiring } from '../functions/budget-evaluator/wiring';
@@ -129,6 +130,7 @@ export class GpurentStack extends Stack {
     readonly interruptionHandler: GpurentFunction;
     readonly taskEvents: GpurentFunction;
     readonly warmPoolFiller: GpurentFunction;
+    readonly admission: GpurentFunction;
   };
   public readonly tasks: GpurentTasks;
 
@@ -251,6 +253,12 @@ export class GpurentStack extends Stack {
       description: 'gpurent scaling evaluator: every scaling group against its GPU metrics, every minute',
       timeout: Duration.seconds(55),
     });
+    const admission = wiredFunction('AdmissionFunction', admissionWiring, {
+      handlerName: 'admission',
+      description:
+        'gpurent admission: every minute, one pass over the admission queue; fails leases past their maxWaitMinutes',
+      timeout: Duration.seconds(55),
+    });
     const audit = wiredFunction('AuditFunction', auditWiring, {
       handlerName: 'audit',
       description:
@@ -338,6 +346,11 @@ export class GpurentStack extends Stack {
       description: 'gpurent scaling evaluator, every minute',
     });
 
+    this.schedules.addFunctionSchedule('AdmissionSchedule', admission, {
+      every: Duration.minutes(1),
+      description: 'gpurent admission pass, every minute (also after each release, failure and quota change)',
+    });
+
     this.schedules.addFunctionSchedule('AuditSchedule', audit, {
       cron: {
         minute: String(AUDIT_SCHEDULE.minute),
@@ -359,6 +372,7 @@ export class GpurentStack extends Stack {
       interruptionHandler,
       taskEvents,
       warmPoolFiller,
+      admission,
     };
 
     // --- alarms ---------------------------------------------------------------------

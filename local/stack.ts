@@ -97,6 +97,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       interruptions,
       taskEvents,
       warmPoolFiller,
+      admission,
     ] = await Promise.all([
       import('../functions/api/handler'),
       import('../functions/lease-worker/handler'),
@@ -109,6 +110,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       import('../functions/interruption-handler/handler'),
       import('../functions/task-events/handler'),
       import('../functions/warm-pool-filler/handler'),
+      import('../functions/admission/handler'),
     ]);
     if (options.warmPool) await defineLocalWarmPool(env, region, options.warmPool);
     const telemetry = { ec2: new EC2Client({}), cloudWatch: new CloudWatchClient({}) };
@@ -204,6 +206,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         { name: 'gpurent-budget-evaluator', everyMs: 5 * MINUTE_MS, handler: budgetEvaluator.handler },
         { name: 'gpurent-scaling-evaluator', everyMs: MINUTE_MS, handler: scalingEvaluator.handler },
         { name: 'gpurent-warm-pool-filler', everyMs: MINUTE_MS, handler: warmPoolFiller.handler },
+        { name: 'gpurent-admission', everyMs: MINUTE_MS, handler: admission.handler },
         {
           // Plays the CloudWatch agent of every running instance.
           name: 'gpurent-gpu-load',

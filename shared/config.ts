@@ -35,3 +35,16 @@ export const commaList = z.pipe(
       .filter(Boolean),
   ),
 );
+
+/** A variable holding JSON, parsed (a schema piped after it checks the shape). */
+export const jsonText = z.pipe(
+  z.string(),
+  z.transform((text: string, ctx) => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      ctx.issues.push({ code: 'custom', message: 'must be JSON', input: text });
+      return z.NEVER;
+    }
+  }),
+);

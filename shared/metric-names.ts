@@ -23,11 +23,15 @@ export const METRIC_NAMES = {
   orphansTerminated: 'OrphansTerminated',
   vanishedInstancesEnded: 'VanishedInstancesEnded',
   spotPriceChangesRecorded: 'SpotPriceChangesRecorded',
+  queuedLeases: 'QueuedLeases',
+  leasesAdmitted: 'LeasesAdmitted',
+  queueTimeouts: 'QueueTimeouts',
 } as const;
 
 /** What each lease command can come to, by command: the lease worker counts each as `<type>-<outcome>`. */
 export interface CommandOutcomes {
   provision: ProvisionOutcome;
+  start: ProvisionOutcome;
   release: ReleaseOutcome;
   expire: Awaited<ReturnType<typeof expireLease>>;
   replace: ReplaceOutcome;

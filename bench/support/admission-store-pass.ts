@@ -2,16 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createTable } from '../../local/bootstrap';
-import {
-  type AdmissionStatus,
-  admissionLeaseKey,
-  DynamoDbAdmissionStore,
-} from '../../shared/adapters/dynamodb-admission-store';
+import { admissionLeaseKey, DynamoDbAdmissionStore } from '../../shared/adapters/dynamodb-admission-store';
 import { priceCatalog } from '../../shared/catalog';
 import { admissionPass, type WaitingLease } from '../../shared/domain/admission/admission-pass';
 import { capacityOfPools } from '../../shared/domain/admission/claims';
 import type { Quota } from '../../shared/domain/admission/quota';
-import type { PoolLimit } from '../../shared/ports/admission-store';
+import type { AdmissionStatus, PoolLimit } from '../../shared/ports/admission-store';
 import { TABLES } from '../../shared/resources';
 import { quotasOf, runAdmissionPass, usageOf } from '../../shared/usecases/admission/admission-pass';
 import { countingClient } from './dynamodb';

@@ -4,7 +4,8 @@
  * handler (some repeated with the same Idempotency-Key), their commands
  * delivered to the real lease worker in batches (some delivered twice, failed
  * ones redelivered as SQS would), then one reconciler run, all on the
- * emulators. EC2 is moto; the faults moto cannot produce (capacity errors,
+ * emulators; leases no pool had room for wait QUEUED until the admission
+ * schedule, fired past their maxWaitMinutes, fails them. EC2 is moto; the faults moto cannot produce (capacity errors,
  * throttling, a worker that dies between RunInstances and recording) are
  * injected with aws-sdk-client-mock, every other call passing through to moto.
  */
@@ -23,13 +24,15 @@ import {
   type RunInstancesCommandInput,
   TerminateInstancesCommand,
 } from '@aws-sdk/client-ec2';
-import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { DeleteMessageBatchCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { APIGatewayProxyStructuredResultV2, SQSRecord } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { apiEvent } from '../../local/runtime/api-event';
 import { lambdaContext } from '../../local/runtime/lambda-context';
 import { scheduledEvent } from '../../local/runtime/schedules';
 import { toRecord } from '../../local/runtime/sqs-poller';
+import { QUEUE_TIMEOUT } from '../../shared/domain/admission/queue-timeout';
+import { DEFAULT_MAX_WAIT_MINUTES } from '../../shared/domain/admission/quota';
 import type { LeaseView } from '../../shared/domain/lease';
 import { LEASE_TAG, TENANT_TAG } from '../../shared/ports/compute';
 import { seededRandom } from './random';
@@ -56,6 +59,13 @@ export interface ScenarioResult {
   readonly overLaunched: number;
   /** RUNNING leases with fewer live GPUs than they asked for. */
   readonly underLaunched: number;
+  /** Leases waiting QUEUED after every command was delivered (no allowed pool had room), and why. */
+  readonly queued: number;
+  readonly queueReasons: readonly string[];
+  /** Leases the admission schedule failed with QUEUE_TIMEOUT past their maxWaitMinutes. */
+  readonly timedOut: number;
+  /** Of those, leases with an instance recorded or live: must be 0 (they never ran, nothing billed). */
+  readonly timedOutWithInstances: number;
   readonly deliveries: number;
   readonly rounds: number;
   readonly injected: { readonly capacity: number; readonly throttled: number; readonly crashes: number };
@@ -197,55 +207,86 @@ export async function runProvisioningScenario(
 
     // --- the commands, delivered in batches, some twice; failures come back ------------
     const sqs = new SQSClient({ useQueueUrlAsEndpoint: false });
-    const bodies: string[] = [];
-    for (;;) {
-      const received = await sqs.send(
-        new ReceiveMessageCommand({
-          QueueUrl: env.LEASE_COMMANDS_QUEUE_URL,
-          MaxNumberOfMessages: 10,
-          WaitTimeSeconds: 0,
-        }),
-      );
-      if (!received.Messages?.length) break;
-      bodies.push(...received.Messages.map((m) => m.Body ?? ''));
-    }
-    sqs.destroy();
-    let pending: string[] = [...bodies, ...bodies.filter(() => random() < DUPLICATE_DELIVERY_SHARE)];
+    const receiveAll = async () => {
+      const bodies: string[] = [];
+      for (;;) {
+        const received = await sqs.send(
+          new ReceiveMessageCommand({
+            QueueUrl: env.LEASE_COMMANDS_QUEUE_URL,
+            MaxNumberOfMessages: 10,
+            WaitTimeSeconds: 0,
+          }),
+        );
+        if (!received.Messages?.length) return bodies;
+        bodies.push(...received.Messages.map((m) => m.Body ?? ''));
+        // Taken, as the event source takes them: they do not come back after the visibility timeout.
+        await sqs.send(
+          new DeleteMessageBatchCommand({
+            QueueUrl: env.LEASE_COMMANDS_QUEUE_URL,
+            Entries: received.Messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle })),
+          }),
+        );
+      }
+    };
     let deliveries = 0;
     let rounds = 0;
-    while (pending.length > 0 && rounds < MAX_ROUNDS) {
-      rounds += 1;
-      shuffle(pending, random);
-      const failed: string[] = [];
-      for (let start = 0; start < pending.length; start += BATCH) {
-        const records: SQSRecord[] = pending
-          .slice(start, start + BATCH)
-          .map((body, index) =>
-            toRecord({ MessageId: `m-${deliveries + index}`, Body: body }, COMMANDS_ARN, 'us-east-1'),
-          );
-        deliveries += records.length;
-        let failures: string[];
-        try {
-          const result = await worker({ Records: records }, lambdaContext('lease-worker', 120_000));
-          failures = result.batchItemFailures.map((f) => f.itemIdentifier);
-        } catch {
-          failures = records.map((r) => r.messageId); // the whole batch failed: all come back
+    const deliver = async (bodies: string[]) => {
+      let pending = bodies;
+      for (let round = 0; pending.length > 0 && round < MAX_ROUNDS; round++) {
+        rounds += 1;
+        shuffle(pending, random);
+        const failed: string[] = [];
+        for (let start = 0; start < pending.length; start += BATCH) {
+          const records: SQSRecord[] = pending
+            .slice(start, start + BATCH)
+            .map((body, index) =>
+              toRecord({ MessageId: `m-${deliveries + index}`, Body: body }, COMMANDS_ARN, 'us-east-1'),
+            );
+          deliveries += records.length;
+          let failures: string[];
+          try {
+            const result = await worker({ Records: records }, lambdaContext('lease-worker', 120_000));
+            failures = result.batchItemFailures.map((f) => f.itemIdentifier);
+          } catch {
+            failures = records.map((r) => r.messageId); // the whole batch failed: all come back
+          }
+          for (const r of records) if (failures.includes(r.messageId)) failed.push(r.body);
         }
-        for (const r of records) if (failures.includes(r.messageId)) failed.push(r.body);
+        pending = failed;
       }
-      pending = failed;
-    }
+    };
+    const bodies = await receiveAll();
+    await deliver([...bodies, ...bodies.filter(() => random() < DUPLICATE_DELIVERY_SHARE)]);
+    // Start commands of leases a pass admitted from the queue meanwhile (a refusal's back-off ended),
+    // and of those admitted while these run.
+    for (let more = await receiveAll(); more.length > 0; more = await receiveAll()) await deliver(more);
 
     // --- one reconcile, then look at EC2 and the table ---------------------------------
     await reconciler(
       scheduledEvent('reconciler', Date.now(), 'us-east-1'),
       lambdaContext('reconciler', 120_000),
     );
-    const stored: LeaseView[] = [];
-    for (const { tenant, leaseId } of created.values()) {
-      const lease = await leases.get(tenant, leaseId);
-      if (lease) stored.push(lease);
-    }
+    const storedLeases = async () => {
+      const found: LeaseView[] = [];
+      for (const { tenant, leaseId } of created.values()) {
+        const lease = await leases.get(tenant, leaseId);
+        if (lease) found.push(lease);
+      }
+      return found;
+    };
+    // --- leases no pool had room for wait QUEUED; the admission schedule past their wait fails them
+    const waiting = (await storedLeases()).filter((l) => l.status === 'QUEUED');
+    const admission = (await import('../../functions/admission/handler')).handler;
+    const afterEveryWaitMs = Date.now() + (DEFAULT_MAX_WAIT_MINUTES + 1) * 60_000;
+    await admission(
+      scheduledEvent('admission', afterEveryWaitMs, 'us-east-1'),
+      lambdaContext('admission', 55_000),
+    );
+    sqs.destroy();
+    const stored = await storedLeases();
+    const timedOut = stored.filter(
+      (l) => l.status === 'FAILED' && l.failureReason?.startsWith(QUEUE_TIMEOUT),
+    );
     const live = await liveInstancesOf(tenants, realSend);
     const byLease = new Map<string, Instance[]>();
     for (const instance of live) {
@@ -269,6 +310,12 @@ export async function runProvisioningScenario(
       orphansAfterReconcile: live.filter((i) => !owned.has(i.InstanceId ?? '')).length,
       overLaunched: stored.filter((l) => gpusOf(byLease.get(l.leaseId) ?? []) > l.gpus).length,
       underLaunched: runningLeases.filter((l) => gpusOf(byLease.get(l.leaseId) ?? []) < l.gpus).length,
+      queued: waiting.length,
+      queueReasons: [...new Set(waiting.map((l) => l.queue?.reason))].sort() as string[],
+      timedOut: timedOut.length,
+      timedOutWithInstances: timedOut.filter(
+        (l) => l.instances.length > 0 || (byLease.get(l.leaseId) ?? []).length > 0,
+      ).length,
       deliveries,
       rounds,
       injected,

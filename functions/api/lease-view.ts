@@ -1,4 +1,4 @@
-import type { LeaseInstance, LeaseView } from '../../shared/domain/lease';
+import type { LeaseInstance, LeaseQueueState, LeaseView } from '../../shared/domain/lease';
 import { type MicroUsd, microToUsd } from '../../shared/domain/money';
 import { priceInForce } from '../../shared/domain/price-changes';
 import { BILLING_DIMENSIONS, type BillingDimension } from '../../shared/domain/spend';
@@ -42,6 +42,13 @@ function instanceBody(instance: LeaseInstance, pricing: LeasePricing | undefined
     costByDimension: billedByDimension(instance),
   };
 }
+
+const queueBody = (queue: LeaseQueueState) => ({
+  reason: queue.reason,
+  position: queue.position,
+  estimatedStartAt: queue.estimatedStartAtMs === null ? undefined : iso(queue.estimatedStartAtMs),
+  estimateBasis: queue.estimateBasis,
+});
 
 /**
  * The API's shape of a lease: metered cost so far (every dimension), exact in
@@ -93,5 +100,8 @@ export function leaseBody(lease: LeaseView, pricing?: LeasePricing) {
     costByDimension,
     instances: lease.instances.map((instance) => instanceBody(instance, pricing)),
     task: lease.task && taskBody(lease.task, lease.deadlineDecision, pricing?.nowMs),
+    priority: lease.priority,
+    maxWaitMinutes: lease.maxWaitMinutes,
+    queue: lease.status === 'QUEUED' && lease.queue ? queueBody(lease.queue) : undefined,
   };
 }

@@ -18,6 +18,7 @@ import { leaseOpenApi } from './routes/leases';
 import { metaOpenApi } from './routes/meta';
 import { poolOpenApi } from './routes/pools';
 import { profileOpenApi } from './routes/profile';
+import { quotaOpenApi } from './routes/quota';
 import { reservationOpenApi } from './routes/reservations';
 import { scalingGroupOpenApi } from './routes/scaling-groups';
 import { settingsOpenApi } from './routes/settings';
@@ -45,6 +46,7 @@ const groups: readonly OpenApiGroup<string>[] = [
   idlePolicyOpenApi(),
   spendAnomalyOpenApi(),
   warmPoolOpenApi(),
+  quotaOpenApi(),
 ];
 
 /**

@@ -1,4 +1,5 @@
 import { ClientError } from '../../shared/client-error';
+import { TENANT_ID, TENANT_ID_RULE } from '../../shared/ids';
 import * as z from '../../shared/zod';
 import type { ApiEvent } from './http';
 
@@ -44,3 +45,11 @@ export function pathValue(event: ApiEvent, parameter: PathParameter): string {
   }
   return value;
 }
+
+/** `{tenantId}` of the admin routes about one tenant (idle policy, quota). */
+export const tenantIdParameter = pathParameter(
+  'tenantId',
+  TENANT_ID,
+  'INVALID_TENANT_ID',
+  (id) => `"${id}" is not a tenant id: it ${TENANT_ID_RULE}`,
+);

@@ -9,6 +9,7 @@ import { leaseRoutes } from './routes/leases';
 import { metaRoutes } from './routes/meta';
 import { poolRoutes } from './routes/pools';
 import { profileRoutes } from './routes/profile';
+import { quotaRoutes } from './routes/quota';
 import { reservationRoutes } from './routes/reservations';
 import { scalingGroupRoutes } from './routes/scaling-groups';
 import { settingsRoutes } from './routes/settings';
@@ -40,6 +41,7 @@ export const ROUTE_TABLE = mergeRoutes(
   idlePolicyRoutes,
   spendAnomalyRoutes,
   warmPoolRoutes,
+  quotaRoutes,
 );
 
 export type RouteKey = keyof typeof ROUTE_TABLE;

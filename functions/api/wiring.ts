@@ -1,10 +1,12 @@
 import { nonEmpty } from '../../shared/config';
+import { defaultTenantQuota } from '../../shared/lambda/admission';
 import { idempotencyStore } from '../../shared/lambda/idempotency';
 import { leaseExpiryScheduler } from '../../shared/lambda/lease-expiry';
 import { domainEventPublisher, leaseCommandQueue } from '../../shared/lambda/messaging';
 import { ec2Compute, placementSettings } from '../../shared/lambda/placement';
 import { portFactory, type Wiring } from '../../shared/lambda/port-factory';
 import {
+  admissionStore,
   auditStore,
   budgetRepository,
   commitmentRepository,
@@ -85,6 +87,9 @@ export const apiWiring = {
   // PUT /v1/spend-anomaly-settings; metering reads them.
   anomalies: spendAnomalyStore('readWrite'),
   warmPools: warmPoolRepository('readWrite'),
+  // The quota routes: admins set quotas, tenants read theirs and their use.
+  admission: admissionStore('readWrite'),
+  defaultQuota: defaultTenantQuota(),
   temperatureLimitC: gpuTemperatureLimit(),
   idempotency: idempotencyStore(),
   api: apiSettings,

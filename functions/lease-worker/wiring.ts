@@ -1,3 +1,4 @@
+import { defaultTenantQuota } from '../../shared/lambda/admission';
 import { deadlineJobs } from '../../shared/lambda/deadlines';
 import { idempotencyStore } from '../../shared/lambda/idempotency';
 import { leaseExpiryCancel } from '../../shared/lambda/lease-expiry';
@@ -5,6 +6,7 @@ import { domainEventPublisher, leaseCommandQueue, warmPoolFillRequests } from '.
 import { ec2Compute, placementSettings } from '../../shared/lambda/placement';
 import type { Wiring } from '../../shared/lambda/port-factory';
 import {
+  admissionStore,
   commitmentRepository,
   fleetStorageLedger,
   imageRepository,
@@ -48,5 +50,8 @@ export const leaseWorkerWiring = {
   tasks: taskRunning(),
   // Jobs with deadlines: their progress (checkpoints, read through the checkpoint role) and decisions.
   deadlineJobs: deadlineJobs(),
+  // Admission: a lease joins the queue before it launches; ends give back what it held and run a pass.
+  admission: admissionStore('readWrite'),
+  defaultQuota: defaultTenantQuota(),
   idempotency: idempotencyStore(),
 } satisfies Wiring;

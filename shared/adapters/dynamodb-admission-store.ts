@@ -12,11 +12,19 @@ import {
   type CapacityPool,
   type PoolIdentity,
   poolKey,
+  runningOf,
   type TenantAdmission,
 } from '../domain/admission/claims';
 import { type Quota, quotaOf } from '../domain/admission/quota';
+import type { RunningLease } from '../domain/admission/wait-estimate';
 import { RENTAL_MODES, type RentalMode } from '../domain/lease';
-import type { AdmissionSnapshot, AdmissionStore, AdmitOutcome, PoolLimit } from '../ports/admission-store';
+import type {
+  AdmissionSnapshot,
+  AdmissionStatus,
+  AdmissionStore,
+  AdmitOutcome,
+  PoolLimit,
+} from '../ports/admission-store';
 import { queryAll } from './dynamodb-query-all';
 
 type Item = Record<string, unknown>;
@@ -28,13 +36,13 @@ const TENANTS = 'TENANTS';
 const CAPACITY = 'CAPACITY';
 const QUEUE_INDEX = 'queue';
 const QUEUED = 'QUEUED';
-/** Waiting leases sort by creation in the queue index: zero-padded milliseconds, then the id. */
-const queuedAt = (lease: WaitingLease) => `${String(lease.createdAtMs).padStart(15, '0')}#${lease.leaseId}`;
+/** Admitted leases stay in the queue index under this partition until released: the running list. */
+const ADMITTED = 'ADMITTED';
+/** Waiting leases sort by when they joined the queue in the index: zero-padded milliseconds, then the id. */
+const queuedAt = (lease: WaitingLease) => `${String(lease.queuedAtMs).padStart(15, '0')}#${lease.leaseId}`;
 const modeAttribute = (mode: RentalMode) => `gpus_${mode}`;
 /** A transaction takes at most 100 items. */
 const MAX_TRANSACTION_ITEMS = 100;
-
-export type AdmissionStatus = 'QUEUED' | 'ADMITTED' | 'RELEASED' | 'TIMED_OUT';
 
 function tenantOf(item: Item): TenantAdmission {
   const gpusByMode: Partial<Record<RentalMode, number>> = {};
@@ -163,6 +171,60 @@ export class DynamoDbAdmissionStore implements AdmissionStore {
     }
   }
 
+  async status(leaseId: string): Promise<AdmissionStatus | undefined> {
+    return (await this.leaseItem(leaseId))?.status as AdmissionStatus | undefined;
+  }
+
+  async claim(leaseId: string): Promise<AdmissionClaim | undefined> {
+    const item = await this.leaseItem(leaseId);
+    return item?.status === 'ADMITTED' ? (item.claim as AdmissionClaim) : undefined;
+  }
+
+  async running(): Promise<RunningLease[]> {
+    const items = await queryAll(this.client, {
+      TableName: this.table,
+      IndexName: QUEUE_INDEX,
+      KeyConditionExpression: 'queued = :admitted',
+      ExpressionAttributeValues: { ':admitted': ADMITTED },
+    });
+    return items.map((item) => runningOf(item.lease as WaitingLease, item.claim as AdmissionClaim));
+  }
+
+  async requeue(leaseId: string, refused: NonNullable<WaitingLease['refused']>): Promise<boolean> {
+    for (;;) {
+      const item = await this.leaseItem(leaseId);
+      if (item?.status !== 'ADMITTED') return false;
+      const lease = { ...(item.lease as WaitingLease), refused };
+      const waitAgain: Update = {
+        Update: {
+          TableName: this.table,
+          Key: admissionLeaseKey(leaseId),
+          UpdateExpression:
+            'SET #status = :queued, lease = :lease, queued = :queued, queuedAt = :queuedAt REMOVE claim',
+          ConditionExpression: '#status = :admitted',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':queued': QUEUED,
+            ':admitted': ADMITTED,
+            ':lease': lease,
+            ':queuedAt': queuedAt(lease),
+          },
+        },
+      };
+      try {
+        await this.client.send(
+          new TransactWriteCommand({
+            TransactItems: [waitAgain, ...this.givenBack(item.claim as AdmissionClaim)],
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (!(error instanceof TransactionCanceledException)) throw error;
+        // Released meanwhile, or a racing admission touched the same counters: look again.
+      }
+    }
+  }
+
   timeOut(leaseId: string): Promise<boolean> {
     return this.leaveQueue(leaseId, 'TIMED_OUT');
   }
@@ -264,7 +326,7 @@ export class DynamoDbAdmissionStore implements AdmissionStore {
         Update: {
           TableName: this.table,
           Key: admissionLeaseKey(claim.leaseId),
-          UpdateExpression: 'SET #status = :admitted, claim = :claim REMOVE queued, queuedAt',
+          UpdateExpression: 'SET #status = :admitted, claim = :claim, queued = :admitted',
           ConditionExpression: '#status = :queued',
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: {
@@ -343,13 +405,12 @@ export class DynamoDbAdmissionStore implements AdmissionStore {
   }
 
   private releaseItems(claim: AdmissionClaim): Update[] {
-    const mode = modeAttribute(claim.mode);
-    const items: Update[] = [
+    return [
       {
         Update: {
           TableName: this.table,
           Key: admissionLeaseKey(claim.leaseId),
-          UpdateExpression: 'SET #status = :released',
+          UpdateExpression: 'SET #status = :released REMOVE queued, queuedAt',
           ConditionExpression: '#status = :admitted',
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: {
@@ -358,13 +419,20 @@ export class DynamoDbAdmissionStore implements AdmissionStore {
           },
         },
       },
+      ...this.givenBack(claim),
+    ];
+  }
+
+  /** What the claim took from its tenant's counters and its pool, given back. */
+  private givenBack(claim: AdmissionClaim): Update[] {
+    const items: Update[] = [
       {
         Update: {
           TableName: this.table,
           Key: { pk: TENANTS, sk: claim.tenantId },
           UpdateExpression:
             'SET gpus = gpus - :gpus, hourlyMicroUsd = hourlyMicroUsd - :hourly, #mode = #mode - :gpus',
-          ExpressionAttributeNames: { '#mode': mode },
+          ExpressionAttributeNames: { '#mode': modeAttribute(claim.mode) },
           ExpressionAttributeValues: { ':gpus': claim.gpus, ':hourly': claim.hourlyMicroUsd },
         },
       },

@@ -1,3 +1,5 @@
+import type { QueueReason } from './admission/admission-pass';
+import type { EstimateBasis } from './admission/wait-estimate';
 import type { StoredDecision } from './deadlines/policy-input';
 import type { TaskState } from './tasks/state';
 
@@ -19,13 +21,15 @@ export const MIN_LEASE_MINUTES = 1;
 export const MAX_LEASE_MINUTES = 30 * 24 * 60;
 
 /**
- * PENDING: stored, waiting for the provisioner. RUNNING: instances launched and owned.
+ * PENDING: stored, waiting for the provisioner. QUEUED: waiting for admission (its tenant's
+ * quota, capacity or the account's EC2 quota), see `queue`. RUNNING: instances launched and owned.
  * RELEASING: the tenant asked to stop; billing ends at `releaseRequestedAt`.
  * RELEASED: every instance terminated and billed. FAILED: nothing could be launched.
  * INTERRUPTED: spot capacity of the lease is being reclaimed; a replacement is queued.
  */
 export const LEASE_STATUSES = [
   'PENDING',
+  'QUEUED',
   'RUNNING',
   'RELEASING',
   'RELEASED',
@@ -76,6 +80,22 @@ export interface Lease {
   readonly task?: TaskState | undefined;
   /** A task with a deadline: the deadline policy's latest decision (its history is stored beside the lease). */
   readonly deadlineDecision?: StoredDecision | undefined;
+  /** 0-1000: orders the tenant's own waiting leases (absent on leases from before admission: 500). */
+  readonly priority?: number | undefined;
+  /** How long it may wait for admission before it FAILS with QUEUE_TIMEOUT (absent: 60). */
+  readonly maxWaitMinutes?: number | undefined;
+  /** While QUEUED: why, its place and when it is expected to start. */
+  readonly queue?: LeaseQueueState | undefined;
+}
+
+/** Where a QUEUED lease stands, as the last admission pass saw it. */
+export interface LeaseQueueState {
+  readonly reason: QueueReason;
+  /** 1 = the next to be admitted. */
+  readonly position: number;
+  /** Null when no release known now lets it in before its maxWaitMinutes. */
+  readonly estimatedStartAtMs: number | null;
+  readonly estimateBasis: EstimateBasis;
 }
 
 /** The pool a lease was placed in, as stored on the lease and sent with LeaseRunning. */

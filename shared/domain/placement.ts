@@ -68,6 +68,12 @@ export interface Placement {
   /** The ranking score: the first hour's compute, plus latency penalty and data transfer. */
   readonly scoreMicroUsd: MicroUsd;
   readonly reason: string;
+  /**
+   * No pool chosen, and some pool that would take the lease lacks capacity
+   * only for now (no spot capacity, or backed off after a refusal): room may
+   * come back, so the lease can wait for it instead of failing.
+   */
+  readonly shortOfCapacity: boolean;
 }
 
 /** A pool as one request sees it: eligible with its cost, or skipped with the reason. */
@@ -79,7 +85,13 @@ export type PoolAssessment =
       readonly hourlyMicroUsd: MicroUsd;
       readonly scoreMicroUsd: MicroUsd;
     }
-  | { readonly eligible: false; readonly pool: Pool; readonly skipped: string | null };
+  | {
+      readonly eligible: false;
+      readonly pool: Pool;
+      readonly skipped: string | null;
+      /** Skipped for lack of capacity now (not for its type, GPUs or price). */
+      readonly lacksCapacity?: true;
+    };
 
 export function poolKey(
   pool: Pick<Pool, 'region' | 'zone' | 'instanceType' | 'mode' | 'commitmentId'>,
@@ -127,10 +139,11 @@ export function assessPool(request: PlacementRequest, pool: Pool): PoolAssessmen
   const where = `${pool.instanceType} in ${pool.zone}`;
   const instances = instancesOfShare(gpus, perInstance);
   if (instances === null) return { eligible: false, pool, skipped: null };
-  if (!pool.available) return { eligible: false, pool, skipped: `${pool.zone} has no capacity` };
+  if (!pool.available)
+    return { eligible: false, pool, skipped: `${pool.zone} has no capacity`, lacksCapacity: true };
   if (isBackedOff(pool, request.nowMs)) {
     const ago = Math.round((request.nowMs - (pool.lastCapacityFailureAtMs ?? 0)) / 1000);
-    return { eligible: false, pool, skipped: `${pool.zone} failed ${ago} s ago` };
+    return { eligible: false, pool, skipped: `${pool.zone} failed ${ago} s ago`, lacksCapacity: true };
   }
   const hourlyMicroUsd = instances * pool.priceMicroUsdPerHour;
   if (request.maxHourlyMicroUsd !== undefined && hourlyMicroUsd > request.maxHourlyMicroUsd) {
@@ -154,10 +167,12 @@ export function assessPool(request: PlacementRequest, pool: Pool): PoolAssessmen
 export function choosePool(request: PlacementRequest, pools: readonly Pool[]): Placement {
   let best: Extract<PoolAssessment, { eligible: true }> | null = null;
   const skipped: string[] = [];
+  let shortOfCapacity = false;
   for (const pool of pools) {
     const assessment = assessPool(request, pool);
     if (!assessment.eligible) {
       if (assessment.skipped !== null) skipped.push(assessment.skipped);
+      if (assessment.lacksCapacity) shortOfCapacity = true;
     } else if (best === null || better(assessment, best)) {
       best = assessment;
     }
@@ -171,9 +186,14 @@ export function choosePool(request: PlacementRequest, pools: readonly Pool[]): P
       hourlyMicroUsd: 0,
       scoreMicroUsd: 0,
       reason: `no ${request.mode} pool for ${types} can launch now${skippedText}`,
+      shortOfCapacity,
     };
   }
-  return { ...best, reason: `${describe(request, best)}, the cheapest open pool${skippedText}` };
+  return {
+    ...best,
+    reason: `${describe(request, best)}, the cheapest open pool${skippedText}`,
+    shortOfCapacity: false,
+  };
 }
 
 /** Every eligible pool, best first (stable between equal scores), for listings and tables. */

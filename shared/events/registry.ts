@@ -117,6 +117,29 @@ export const DOMAIN_EVENTS = {
     description: 'Nothing could be launched for the lease; it costs nothing.',
     detail: z.strictObject({ leaseId, reason: z.string() }),
   },
+  LeaseQueued: {
+    version: 1,
+    description:
+      "No room for the lease now (its tenant's quota, capacity, or the account's EC2 quota): it waits in the admission queue; nothing runs or bills.",
+    detail: z.strictObject({
+      leaseId,
+      reason: z.enum(['quota', 'capacity', 'account-quota']),
+      position: z.number().check(z.int(), z.gte(1)),
+      estimatedStartAtMs: z.nullable(epochMs),
+      estimateBasis: z.string(),
+    }),
+  },
+  LeaseAdmitted: {
+    version: 1,
+    description: 'A queued lease fits now: it goes to provisioning, once.',
+    detail: z.strictObject({ leaseId, waitedMs: z.number().check(z.int(), z.nonnegative()) }),
+  },
+  LeaseQueueTimedOut: {
+    version: 1,
+    description:
+      'The lease waited its maxWaitMinutes without admission: it is FAILED with QUEUE_TIMEOUT, never ran and never billed.',
+    detail: z.strictObject({ leaseId, maxWaitMinutes: z.number().check(z.int(), z.gte(1)) }),
+  },
   OrphanInstanceTerminated: {
     version: 1,
     description: 'The reconciler ended a managed GPU instance that no live lease owned.',

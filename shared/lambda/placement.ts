@@ -1,5 +1,5 @@
 import { Ec2Compute } from '../adapters/ec2-compute';
-import { commaList, nonEmpty } from '../config';
+import { commaList, jsonText, nonEmpty } from '../config';
 import { IMAGE_NAME_PATTERN } from '../domain/images';
 import { DEFAULT_PLACEMENT_COSTS, placementCostsSchema } from '../domain/placement-costs';
 import { UnavailableOfferings } from '../domain/unavailable-offerings';
@@ -10,18 +10,6 @@ import { ec2Client } from './clients';
 import { type Ec2Capability, type EnvOf, portFactory } from './port-factory';
 
 const REGION_NAME = /^[a-z]{2}(-gov)?-[a-z]+-\d$/;
-
-const jsonObject = z.pipe(
-  z.string(),
-  z.transform((text: string, ctx) => {
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      ctx.issues.push({ code: 'custom', message: 'must be JSON', input: text });
-      return z.NEVER;
-    }
-  }),
-);
 
 /** The home region and the GPU regions, home region first; default: the home region alone. */
 export const regionsEnv = {
@@ -39,7 +27,7 @@ export const regionsEnv = {
 /** How leases are placed: regions, costs, spot prices and the default image. */
 const placementEnv = {
   ...regionsEnv,
-  PLACEMENT_COSTS: z.optional(z.pipe(jsonObject, placementCostsSchema)),
+  PLACEMENT_COSTS: z.optional(z.pipe(jsonText, placementCostsSchema)),
   SPOT_PRICE_SOURCE: z._default(z.enum(['ec2', 'catalog']), 'ec2'),
   /** Spot price as a share of on-demand where EC2 publishes none (1: bill spot at on-demand, never less). */
   SPOT_CATALOG_RATIO: z._default(z.coerce.number().check(z.gt(0), z.lte(1)), 1),

@@ -1,6 +1,7 @@
 import type { WaitingLease } from '../domain/admission/admission-pass';
 import type { AdmissionClaim, CapacityPool, PoolIdentity, TenantAdmission } from '../domain/admission/claims';
 import type { Quota } from '../domain/admission/quota';
+import type { RunningLease } from '../domain/admission/wait-estimate';
 
 /** What one admission pass reads: the queue, every tenant's use and quota, the known capacity. */
 export interface AdmissionSnapshot {
@@ -45,4 +46,17 @@ export interface AdmissionStore {
   putQuota(tenantId: string, quota: Quota): Promise<void>;
   tenant(tenantId: string): Promise<TenantAdmission | undefined>;
   putPoolLimit(pool: PoolLimit): Promise<void>;
+  /** Where the lease stands with admission; undefined when it never asked. */
+  status(leaseId: string): Promise<AdmissionStatus | undefined>;
+  /** What an ADMITTED lease holds; undefined when it is not admitted (now). */
+  claim(leaseId: string): Promise<AdmissionClaim | undefined>;
+  /** Every admitted lease not yet released, with what it holds: the releases a wait estimate foresees. */
+  running(): Promise<RunningLease[]>;
+  /**
+   * EC2 refused an admitted lease: what it holds is given back and it waits
+   * again, sitting out passes until `refused.atMs`. False when it was not admitted.
+   */
+  requeue(leaseId: string, refused: NonNullable<WaitingLease['refused']>): Promise<boolean>;
 }
+
+export type AdmissionStatus = 'QUEUED' | 'ADMITTED' | 'RELEASED' | 'TIMED_OUT';

@@ -1,7 +1,8 @@
 import * as z from '../zod';
 
 export const leaseCommandSchema = z.object({
-  type: z.enum(['provision', 'release', 'expire', 'replace', 'decide']),
+  /** start: provision a lease admission let in after it was QUEUED (its own key, so never deduplicated against its first provision). */
+  type: z.enum(['provision', 'start', 'release', 'expire', 'replace', 'decide']),
   tenantId: z.string().check(z.minLength(1)),
   leaseId: z.string().check(z.minLength(1)),
   /** replace: the interrupted instance whose GPUs are placed again. */

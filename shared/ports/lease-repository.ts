@@ -1,4 +1,11 @@
-import type { Lease, LeaseInstance, LeasePlacement, LeaseStatus, LeaseView } from '../domain/lease';
+import type {
+  Lease,
+  LeaseInstance,
+  LeasePlacement,
+  LeaseQueueState,
+  LeaseStatus,
+  LeaseView,
+} from '../domain/lease';
 import type { TaskState } from '../domain/tasks/state';
 import type { InstanceRef } from './metering-work';
 
@@ -15,6 +22,8 @@ export interface TransitionChanges {
   readonly placement?: LeasePlacement;
   /** The type the lease now runs on (a GPU-model lease is stored with a provisional one). */
   readonly instanceType?: string;
+  /** Where a QUEUED lease stands (shown only while it is QUEUED). */
+  readonly queue?: LeaseQueueState;
 }
 
 /** Leases and the instances they own, always addressed within one tenant. */

@@ -19,6 +19,10 @@ export interface CreateLeaseRequest extends PlacementAsk {
   readonly durationMinutes?: number | undefined;
   /** Work to run once the lease runs (validated, secrets under the tenant's prefix). */
   readonly task?: TaskSpec | undefined;
+  /** 0-1000, the order of the tenant's own waiting leases (default 500). */
+  readonly priority?: number | undefined;
+  /** How long it may wait for admission (default 60). */
+  readonly maxWaitMinutes?: number | undefined;
 }
 
 /** What creating a lease needs: the API, and the scaling evaluator that creates members, give it. */
@@ -76,6 +80,8 @@ export async function createLease(
     updatedAtMs: now,
     expiresAtMs,
     task: request.task && newTask({ ...request.task, ...deadline }),
+    priority: request.priority,
+    maxWaitMinutes: request.maxWaitMinutes,
   };
   await deps.leases.create(lease);
   try {

@@ -15,6 +15,7 @@ import type { MeteringLedger } from '../ports/metering-ledger';
 import type { SpotPriceHistory } from '../ports/spot-price-history';
 import type { WarmPoolFillRequests } from '../ports/warm-pool-fill';
 import type { WarmPoolRepository } from '../ports/warm-pools';
+import type { AdmissionControl } from './admission/queue';
 
 /** Everything a use case may touch, injected by each function's composition root. */
 export interface ControlPlane {
@@ -56,8 +57,12 @@ export type InstanceEnding = Pick<
   'leases' | 'ledger' | 'spotPrices' | 'compute' | 'catalog' | 'placement' | 'commitments' | 'region' | 'now'
 >;
 
-/** Ending a lease: its instances, then its expiry (cancelled, never armed) and its event. */
+/**
+ * Ending a lease: its instances, then its expiry (cancelled, never armed), its
+ * event, and what admission gave it (a pass follows: room may have opened).
+ */
 export type LeaseEnding = InstanceEnding &
+  AdmissionControl &
   Pick<ControlPlane, 'events'> & { readonly expiry: Pick<LeaseExpiryScheduler, 'cancel'> };
 
 /** Placing and launching a lease's GPUs, and failing it when no pool has room. */

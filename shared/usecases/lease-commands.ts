@@ -33,13 +33,15 @@ export async function runLeaseCommand(
   const { tenantId, leaseId } = command;
   const steer = deadlineSteering(deps);
   switch (command.type) {
-    case 'provision': {
+    // start: a lease the admission pass let in after it waited, provisioned the same way.
+    case 'provision':
+    case 'start': {
       const outcome = await provisionLease(deps, tenantId, leaseId, steer);
       // not-pending: also a redelivery after a run that made the lease RUNNING and died before its task.
       if (outcome === 'running' || outcome === 'not-pending') await startTaskOnLease(deps, tenantId, leaseId);
       if (outcome === 'failed')
         await advanceTask(deps, tenantId, leaseId, { type: 'lease-failed', atMs: deps.now() });
-      return done('provision', outcome);
+      return done(command.type, outcome);
     }
     case 'release':
       // The task stops first (STOPPED), then the instances go.

@@ -1,3 +1,4 @@
+import type { CapacityShortfall } from '../domain/admission/capacity';
 import { type PoolPin, steeredLaunch } from '../domain/deadlines/steering';
 import type { ImageVersion } from '../domain/images';
 import type { LeaseInstance, LeasePlacement, LeaseView, RentalMode } from '../domain/lease';
@@ -7,8 +8,9 @@ import { transferMicroUsd } from '../domain/placement-costs';
 import { chooseRentalMode, type ModeDecision } from '../domain/rental-mode';
 import type { ReservableLease } from '../domain/reservations';
 import type { WarmMachine } from '../domain/warm-pools/machine';
-import { CapacityUnavailableError, type ComputeInstance } from '../ports/compute';
+import { AccountQuotaExceededError, CapacityUnavailableError, type ComputeInstance } from '../ports/compute';
 import type { TransitionChanges } from '../ports/lease-repository';
+import { admitOrQueue, freeAdmission, queueRefused } from './admission/queue';
 import type { Provisioning } from './dependencies';
 import { imageForLaunch } from './images';
 import { heldInstances, toLeaseInstances, unrecordedInstances } from './lease-instances';
@@ -20,7 +22,14 @@ import { noSteering, type Steer } from './steer';
 import { forgetStartedMachines, startWarmMachines } from './warm-start';
 
 /** `waiting`: a job with a deadline whose policy said wait; it stays PENDING for the schedule's next look. */
-export type ProvisionOutcome = 'running' | 'waiting' | 'failed' | 'released' | 'not-pending' | 'missing';
+export type ProvisionOutcome =
+  | 'running'
+  | 'queued'
+  | 'waiting'
+  | 'failed'
+  | 'released'
+  | 'not-pending'
+  | 'missing';
 
 /**
  * Launches the lease's instances and marks it RUNNING. Idempotent without help
@@ -37,6 +46,9 @@ export async function provisionLease(
   const lease = await deps.leases.get(tenantId, leaseId);
   if (!lease) return 'missing';
   if (lease.status !== 'PENDING') return 'not-pending';
+  const admission = await admitOrQueue(deps, lease);
+  if (admission === 'queued') return 'queued';
+  if (admission === 'ended') return 'not-pending';
 
   // A job with a deadline goes where its policy says, or waits.
   const decision = await steer(lease, 'launch');
@@ -54,7 +66,10 @@ export async function provisionLease(
         freeReservedGpus: reserved.freeReservedGpus,
       }),
   );
-  if ('failure' in filled) return failLease(deps, lease, 'PENDING', filled.failure);
+  if ('failure' in filled) {
+    if (filled.shortfall && (await queueRefused(deps, lease, filled.shortfall))) return 'queued';
+    return failLease(deps, lease, 'PENDING', filled.failure);
+  }
   const placement: LeasePlacement = {
     ...filled.placement,
     start: filled.placement.start ?? 'cold',
@@ -90,6 +105,16 @@ export function placed(placement: LeasePlacement): TransitionChanges {
 /** The mode for the missing GPUs, and for a job with a deadline the pool its decision names. */
 export type PinnedModeDecision = ModeDecision & { readonly pin?: PoolPin | undefined };
 
+/**
+ * Why nothing was launched; `shortfall` when pools refused for lack of room
+ * (every refusal the account's vCPU quota: `account-quota`), so the lease can
+ * wait for room instead of failing.
+ */
+export interface PlacementFailure {
+  readonly failure: string;
+  readonly shortfall?: CapacityShortfall | undefined;
+}
+
 /** Decides the mode for the GPUs still missing, given what reserved commitments could carry. */
 export type MissingGpusDecision = (reserved: ReservedOptions, missing: ReservableLease) => PinnedModeDecision;
 
@@ -103,7 +128,7 @@ export async function fillMissingGpus(
   deps: Provisioning,
   lease: LeaseView,
   decide: MissingGpusDecision,
-): Promise<{ placement: LeasePlacement } | { failure: string }> {
+): Promise<{ placement: LeasePlacement } | PlacementFailure> {
   const adopted = await unrecordedInstances(deps, lease.leaseId, lease.instances);
   const kept = heldInstances(lease.instances);
   const ownedGpus = [...kept, ...adopted].reduce(
@@ -215,7 +240,9 @@ interface Launched {
  * Ranks the pools of the chosen mode, then of its fallback, with choosePool and
  * launches into the best one; a pool that refuses capacity is marked
  * unavailable (here and in the container's cache) and the next is tried.
- * Fails only when every allowed pool refused or none is left, saying which.
+ * Fails only when every allowed pool refused or none is left, saying which;
+ * the shortfall says when that is for lack of room (refusals, or pools still
+ * backed off after earlier ones), which the lease waits out in the queue.
  */
 async function placeAndLaunch(
   deps: Provisioning,
@@ -230,7 +257,7 @@ async function placeAndLaunch(
     /** A deadline decision's pool: its zone binds spot launches (the regions are narrowed already). */
     readonly pin?: PoolPin | undefined;
   },
-): Promise<Launched | { failure: string }> {
+): Promise<Launched | PlacementFailure> {
   const { instanceTypes, regions, reservedPools, image, pin } = where;
   const { gpus } = missing;
   const modes: RentalMode[] =
@@ -242,7 +269,10 @@ async function placeAndLaunch(
     ...(modes.includes('reserved') ? reservedPools.filter((pool) => regions.includes(pool.region)) : []),
   ].filter((pool) => pin?.zone === undefined || pool.mode !== 'spot' || pool.zone === pin.zone);
   const refused: string[] = [];
+  let onlyAccountQuota = true;
   const unplaceable: string[] = [];
+  // Pools backed off after earlier refusals (this container's marks) or without spot capacity now.
+  let backedOff = false;
   for (const mode of modes) {
     for (;;) {
       const choice = choosePool(
@@ -261,12 +291,14 @@ async function placeAndLaunch(
       const pool = choice.pool;
       if (pool === null) {
         unplaceable.push(choice.reason);
+        backedOff ||= choice.shortOfCapacity;
         break;
       }
       const commitmentId = pool.commitmentId;
       if (commitmentId && (await claimSlots(deps, commitmentId, missing)) === 'no-room') {
         // Another lease took the room since the pools were read.
         pools = markRefused(deps, pools, pool);
+        onlyAccountQuota = false;
         refused.push(`${poolKey(pool)} (CommitmentFull)`);
         continue;
       }
@@ -306,12 +338,21 @@ async function placeAndLaunch(
         deps.metrics.launchFailed(error.mode, error.code);
         if (commitmentId) await deps.commitments.release(commitmentId, lease.leaseId);
         pools = markRefused(deps, pools, pool);
+        onlyAccountQuota &&= error instanceof AccountQuotaExceededError;
         refused.push(`${poolKey(pool)} (${error.code})`);
       }
     }
   }
-  const refusals = refused.length > 0 ? `every allowed pool refused: ${refused.join(', ')}; ` : '';
-  return { failure: `${refusals}${unplaceable.join('; ')}` };
+  if (refused.length === 0) {
+    // Only pools short of capacity for now: like a refusal, the lease waits for room rather than failing.
+    return backedOff
+      ? { failure: `no pool has capacity now: ${unplaceable.join('; ')}`, shortfall: 'capacity' }
+      : { failure: unplaceable.join('; ') };
+  }
+  return {
+    failure: `every allowed pool refused: ${refused.join(', ')}; ${unplaceable.join('; ')}`,
+    shortfall: onlyAccountQuota ? 'account-quota' : 'capacity',
+  };
 }
 
 /** The pool refused: it sits out its back-off here and in the container's unavailable-offerings cache. */
@@ -353,5 +394,6 @@ export async function failLease(
     if (lease.expiresAtMs !== undefined) await deps.expiry.cancel(leaseId);
     await deps.events.publish([{ type: 'LeaseFailed', tenantId, detail: { leaseId, reason } }]);
   }
+  await freeAdmission(deps, leaseId);
   return 'failed';
 }

@@ -2,6 +2,7 @@ import { isTerminal, type LeaseView } from '../domain/lease';
 import { billedTotalMicroUsd } from '../domain/storage-billing';
 import { taskReleaseInstant } from '../domain/tasks/state';
 import { LeaseNotFoundError } from '../errors';
+import { freeAdmission } from './admission/queue';
 import type { ControlPlane, InstanceEnding, LeaseEnding } from './dependencies';
 import { instanceRef, toLeaseInstances, unrecordedInstances } from './lease-instances';
 import { closeInstanceBill } from './metering';
@@ -25,7 +26,7 @@ export async function requestRelease(
   const moved = await deps.leases.transition(
     tenantId,
     leaseId,
-    ['PENDING', 'RUNNING', 'INTERRUPTED'],
+    ['PENDING', 'QUEUED', 'RUNNING', 'INTERRUPTED'],
     'RELEASING',
     now,
     reason === undefined
@@ -99,6 +100,7 @@ export async function completeRelease(
       { type: 'LeaseReleased', tenantId, detail: { leaseId, totalMicroUsd, endedAtMs } },
     ]);
   }
+  await freeAdmission(deps, leaseId);
   return 'released';
 }
 

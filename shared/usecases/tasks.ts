@@ -62,11 +62,47 @@ export type TaskOutcome = TaskState['status'] | 'unchanged' | 'no-task';
  * workers, act once), then its effects run: an attempt is sent (and its
  * command id recorded), an old one cancelled, the lease released.
  */
-export async function advanceTask(
+export function advanceTask(
   deps: TaskDeps,
   tenantId: string,
   leaseId: string,
   event: TaskEvent,
+): Promise<TaskOutcome> {
+  return stepTask(deps, tenantId, leaseId, event, (lease, task, effect) =>
+    perform(deps, lease, task, effect),
+  );
+}
+
+/**
+ * The lease FAILED without ever running (QUEUE_TIMEOUT): its task fails with
+ * it. That step sends and cancels nothing, so SSM is not needed: the
+ * admission pass, which has no SSM access, calls this.
+ */
+export function failTaskWithLease(
+  deps: TaskWriteDeps,
+  tenantId: string,
+  leaseId: string,
+): Promise<TaskOutcome> {
+  return stepTask(
+    deps,
+    tenantId,
+    leaseId,
+    { type: 'lease-failed', atMs: deps.now() },
+    async (_l, _t, effect) => {
+      throw new Error(`lease ${leaseId}: a failed lease's task has no ${effect.kind} to run`);
+    },
+  );
+}
+
+/** What writing a task's next state takes, its effects aside. */
+type TaskWriteDeps = Pick<ControlPlane, 'leases' | 'events' | 'now'>;
+
+async function stepTask(
+  deps: TaskWriteDeps,
+  tenantId: string,
+  leaseId: string,
+  event: TaskEvent,
+  run: (lease: LeaseView, task: TaskState, effect: TaskEffect) => Promise<void>,
 ): Promise<TaskOutcome> {
   for (let tries = 0; tries < MAX_CONFLICTS; tries += 1) {
     const lease = await deps.leases.get(tenantId, leaseId);
@@ -76,7 +112,7 @@ export async function advanceTask(
     if (!(await deps.leases.saveTask(tenantId, leaseId, step.task))) continue;
     if (isTaskEnded(step.task.status) && !isTaskEnded(lease.task.status))
       await announceEnd(deps, lease, step.task);
-    for (const effect of step.effects) await perform(deps, lease, step.task, effect);
+    for (const effect of step.effects) await run(lease, step.task, effect);
     return step.task.status;
   }
   throw new TaskConflictError(leaseId);
@@ -188,7 +224,7 @@ export async function refreshCheckpointAccess(deps: TaskDeps, lease: LeaseView):
   return true;
 }
 
-async function announceEnd(deps: TaskDeps, lease: LeaseView, task: TaskState): Promise<void> {
+async function announceEnd(deps: TaskWriteDeps, lease: LeaseView, task: TaskState): Promise<void> {
   await deps.events.publish([
     {
       type: 'TaskEnded',

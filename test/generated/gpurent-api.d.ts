@@ -684,6 +684,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/quota": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's quota in force and its use
+         * @description The tenant's own quota (or the default when an admin set none), and the GPUs and hourly spend it has admitted now.
+         */
+        get: operations["getQuota"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/tenants/{tenantId}/quota": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Admin: a tenant's quota in force and its use
+         * @description The tenant's own quota, or the default when none is set, and what it runs now.
+         */
+        get: operations["getTenantQuota"];
+        /**
+         * Admin: set a tenant's quota
+         * @description Concurrent GPUs, the sum of hourly prices, optional caps per rental mode and the weight in fair share. Leases that would exceed it wait in the queue. Nothing is stored on a 400.
+         */
+        put: operations["putTenantQuota"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -742,6 +786,10 @@ export interface components {
                 /** @description Minutes a restart from checkpoint costs (default 5) */
                 restartMinutes?: number;
             };
+            /** @description 0-1000: orders the tenant's own waiting leases, highest first (never against other tenants). Default: 500. */
+            priority?: number;
+            /** @description How long the lease may wait in the admission queue; past it: FAILED with QUEUE_TIMEOUT. Default: 60. */
+            maxWaitMinutes?: number;
         };
         Instance: {
             instanceId: string;
@@ -786,7 +834,7 @@ export interface components {
         Lease: {
             leaseId: string;
             /** @enum {string} */
-            status: "PENDING" | "RUNNING" | "RELEASING" | "RELEASED" | "FAILED" | "INTERRUPTED";
+            status: "PENDING" | "QUEUED" | "RUNNING" | "RELEASING" | "RELEASED" | "FAILED" | "INTERRUPTED";
             /** @enum {string} */
             workload: "training" | "inference" | "batch";
             /** @description Whole GPUs, or 0.125, 0.25 or 0.5 of one GPU */
@@ -843,6 +891,27 @@ export interface components {
             };
             instances: components["schemas"]["Instance"][];
             task?: components["schemas"]["Task"];
+            /** @description 0-1000: the order of the tenant's own waiting leases */
+            priority?: number;
+            /** @description How long it may wait for admission */
+            maxWaitMinutes?: number;
+            /** @description While QUEUED: where the lease stands in the admission queue */
+            queue?: {
+                /**
+                 * @description Why it waits: its tenant's quota, no capacity in any allowed pool, or the account's EC2 vCPU quota
+                 * @enum {string}
+                 */
+                reason: "quota" | "capacity" | "account-quota";
+                /** @description 1 = the next to be admitted */
+                position: number;
+                /**
+                 * Format: date-time
+                 * @description Absent when no release known now lets it in before maxWaitMinutes
+                 */
+                estimatedStartAt?: string;
+                /** @description What the estimate rests on: fits-now, lease-expiry, declared-runtime, history:tenant-workload, history:workload, default (an hour per lease), outlived-history, after-refusal (EC2 refused it; tried again after the back-off), times-out or no-known-release */
+                estimateBasis: string;
+            };
         };
         /** @description The lease's task: what runs on it and where it is (WAITING for the machine until it runs) */
         Task: {
@@ -1283,7 +1352,7 @@ export interface components {
             members: {
                 leaseId: string;
                 /** @enum {string} */
-                status: "PENDING" | "RUNNING" | "RELEASING" | "RELEASED" | "FAILED" | "INTERRUPTED";
+                status: "PENDING" | "QUEUED" | "RUNNING" | "RELEASING" | "RELEASED" | "FAILED" | "INTERRUPTED";
                 /** @enum {string} */
                 mode: "on-demand" | "reserved" | "spot";
                 /** @description Within its warm-up: never removed, metrics not judged */
@@ -1760,6 +1829,44 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        QuotaRequest: {
+            maxGpus: number;
+            maxHourlyUsd: number;
+            maxGpusByMode?: {
+                "on-demand"?: number;
+                reserved?: number;
+                spot?: number;
+            };
+            /** @description Default: 1. */
+            weight?: number;
+        };
+        TenantQuota: {
+            tenantId: string;
+            quota: {
+                maxGpus: number;
+                maxHourlyUsd: number;
+                maxGpusByMode?: {
+                    "on-demand"?: number;
+                    reserved?: number;
+                    spot?: number;
+                };
+                /** @default 1 */
+                weight: number;
+            };
+            /** @description True when no admin set a quota for the tenant: the configured default applies */
+            isDefault: boolean;
+            /** @description What the tenant runs now, as its quota counts it */
+            usage: {
+                /** @description GPUs admitted and not released */
+                gpus: number;
+                /** @description Sum of the hourly prices of what was admitted */
+                hourlyUsd: number;
+                /** @description GPUs by rental mode */
+                gpusByMode: {
+                    [key: string]: number;
+                };
+            };
         };
         Error: {
             error: {
@@ -4344,6 +4451,148 @@ export interface operations {
             };
             /** @description WARM_POOL_NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getQuota: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The quota and its use */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantQuota"];
+                };
+            };
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTenantQuota: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant the quota is for */
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The quota and its use */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantQuota"];
+                };
+            };
+            /** @description INVALID_TENANT_ID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description ADMIN_REQUIRED: the token is not in the admin group */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putTenantQuota: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant the quota is for */
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuotaRequest"];
+            };
+        };
+        responses: {
+            /** @description The quota now in force and its use */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantQuota"];
+                };
+            };
+            /** @description VALIDATION_FAILED, INVALID_JSON, BODY_REQUIRED or INVALID_TENANT_ID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description ADMIN_REQUIRED: the token is not in the admin group */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -63,6 +63,7 @@ const FUNCTION_NAMES = [
   'interruptionHandler',
   'taskEvents',
   'warmPoolFiller',
+  'admission',
 ] as const satisfies readonly (keyof GpurentStack['functions'])[];
 
 /** The wiring the function's handler builds its ports from: functions/<handler>/wiring.ts, its one export. */
@@ -357,6 +358,7 @@ describe('schedules', () => {
     ['deadlineSchedule', 'rate(2 minutes)', 120],
     ['budgetEvaluator', 'rate(5 minutes)', 300],
     ['scalingEvaluator', 'rate(1 minute)', 60],
+    ['admission', 'rate(1 minute)', 60],
   ] as const)('invokes %s at %s, without retries', (fn, expression, maxAge) => {
     template.hasResourceProperties('AWS::Scheduler::Schedule', {
       ScheduleExpression: expression,
@@ -739,6 +741,21 @@ describe('least privilege: every grant follows from what the handler builds', ()
     for (const fn of ['reconciler', 'interruptionHandler'] as const) {
       expect(statementWith(statementsOf(fn), 'scheduler:DeleteSchedule'), fn).toBeUndefined();
     }
+  });
+});
+
+describe('the scheduled admission pass', () => {
+  it('reaches the queue, the leases, the start commands and expiry cancels, and nothing of EC2 or SSM', () => {
+    const statements = statementsOf('admission');
+    const actions = statements.flatMap(actionsOf);
+    expect(actions.filter((action) => action.startsWith('ec2:') || action.startsWith('ssm:'))).toEqual([]);
+    expect(statementWith(statements, 'sqs:SendMessage')).toBeDefined();
+    expect(statementWith(statements, 'scheduler:DeleteSchedule')).toBeDefined();
+    expect(statementWith(statements, 'scheduler:CreateSchedule')).toBeUndefined();
+    const admissionId = logicalIdOf(stack, stack.data.tables.admission);
+    expect(statements.some((statement) => JSON.stringify(statement.Resource).includes(admissionId))).toBe(
+      true,
+    );
   });
 });
 

@@ -90,7 +90,7 @@ describe('admission store on DynamoDB Local, property', () => {
                 },
               ],
               priority: s.priority,
-              createdAtMs: NOW - serial,
+              queuedAtMs: NOW - serial,
               maxWaitMinutes: 60,
             });
           } else if (s.kind === 'release') {

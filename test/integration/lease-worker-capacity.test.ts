@@ -138,7 +138,8 @@ describe('when pools refuse capacity', () => {
     ]);
   });
 
-  it('fails the lease only when every allowed pool refused, naming each, leaving nothing running', async () => {
+  // #19: it used to FAIL here; now it waits in the admission queue for room, launching nothing.
+  it('queues the lease for capacity when every allowed pool refused, leaving nothing running', async () => {
     refuse = () => 'InsufficientInstanceCapacity';
     const lease = await provision({
       workload: 'training',
@@ -146,11 +147,25 @@ describe('when pools refuse capacity', () => {
       regions: ['us-west-2'],
     });
     const stored = await leases.get(lease.tenantId, lease.leaseId);
-    expect(stored?.status).toBe('FAILED');
+    expect(stored?.status).toBe('QUEUED');
+    expect(stored?.queue).toMatchObject({ reason: 'capacity', position: 1, estimateBasis: 'after-refusal' });
     expect(launches.map((l) => l.zone)).toEqual(['us-west-2a', 'us-west-2b']);
-    expect(stored?.failureReason).toMatch(
-      /^every allowed pool refused: on-demand\/us-west-2\/us-west-2a\/g5\.4xlarge \(InsufficientInstanceCapacity\), on-demand\/us-west-2\/us-west-2b\/g5\.4xlarge \(InsufficientInstanceCapacity\); no on-demand pool for g5\.4xlarge can launch now/,
-    );
+    expect(stored?.failureReason).toBeUndefined();
+    expect(stored?.instances).toEqual([]);
+  });
+
+  // moto never answers VcpuLimitExceeded: the account's EC2 vCPU quota is injected through the mock.
+  it('queues the lease with reason account-quota when EC2 refuses for the account vCPU quota', async () => {
+    refuse = () => 'VcpuLimitExceeded';
+    const lease = await provision({
+      workload: 'training',
+      instanceType: 'g5.2xlarge',
+      // Pools of its own: the container still backs off the ones the test above saw refused.
+      regions: ['us-east-1'],
+    });
+    const stored = await leases.get(lease.tenantId, lease.leaseId);
+    expect(stored?.status).toBe('QUEUED');
+    expect(stored?.queue?.reason).toBe('account-quota');
     expect(stored?.instances).toEqual([]);
   });
 

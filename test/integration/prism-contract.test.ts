@@ -144,10 +144,12 @@ async function emulatorAmi(region: string): Promise<string> {
 }
 
 /** Valid calls, in an order where each finds what an earlier one made; every operation at least once. */
-async function validCalls(leaseId: string, taskLeaseId: string): Promise<Call[]> {
+async function validCalls(leaseId: string, taskLeaseId: string, queuedLeaseId: string): Promise<Call[]> {
   const amis = { 'us-east-1': await emulatorAmi('us-east-1'), 'us-west-2': await emulatorAmi('us-west-2') };
   return [
     { operationId: 'getHealth', method: 'GET', path: '/v1/health', token: 'none', status: 200 },
+    // QUEUED, with its reason, position and estimate.
+    { operationId: 'getLease', method: 'GET', path: `/v1/leases/${queuedLeaseId}`, status: 200 },
     {
       operationId: 'getOpenApiDocument',
       method: 'GET',
@@ -363,6 +365,22 @@ async function validCalls(leaseId: string, taskLeaseId: string): Promise<Call[]>
       token: 'admin',
       status: 204,
     },
+    { operationId: 'getQuota', method: 'GET', path: '/v1/quota', status: 200 },
+    {
+      operationId: 'putTenantQuota',
+      method: 'PUT',
+      path: `/v1/admin/tenants/${LOCAL_TENANT}/quota`,
+      token: 'admin',
+      body: { maxGpus: 64, maxHourlyUsd: 500.5, maxGpusByMode: { spot: 32 }, weight: 2 },
+      status: 200,
+    },
+    {
+      operationId: 'getTenantQuota',
+      method: 'GET',
+      path: `/v1/admin/tenants/${LOCAL_TENANT}/quota`,
+      token: 'admin',
+      status: 200,
+    },
     { operationId: 'releaseLease', method: 'DELETE', path: `/v1/leases/${leaseId}`, status: 202 },
     { operationId: 'getLease', method: 'GET', path: `/v1/leases/${leaseId}`, status: 200 },
   ];
@@ -548,6 +566,34 @@ function invalidCalls(): Call[] {
     },
     { operationId: 'getImage', method: 'GET', path: '/v1/admin/images/absent', token: 'admin', status: 404 },
     { operationId: 'listImages', method: 'GET', path: '/v1/admin/images', status: 403 },
+    {
+      operationId: 'putTenantQuota',
+      method: 'PUT',
+      path: `/v1/admin/tenants/${LOCAL_TENANT}/quota`,
+      token: 'admin',
+      body: { maxGpus: -1, maxHourlyUsd: 10 },
+      status: 400,
+    },
+    {
+      operationId: 'putTenantQuota',
+      method: 'PUT',
+      path: `/v1/admin/tenants/${LOCAL_TENANT}/quota`,
+      body: { maxGpus: 1, maxHourlyUsd: 10 },
+      status: 403,
+    },
+    {
+      operationId: 'getTenantQuota',
+      method: 'GET',
+      path: '/v1/admin/tenants/no%20spaces/quota',
+      token: 'admin',
+      status: 400,
+    },
+    {
+      operationId: 'getTenantQuota',
+      method: 'GET',
+      path: `/v1/admin/tenants/${LOCAL_TENANT}/quota`,
+      status: 403,
+    },
   ];
 }
 
@@ -568,10 +614,26 @@ describe("the API through Prism's validation proxy", () => {
     const taskLeaseId = (JSON.parse(withTask.text) as { leaseId: string }).leaseId;
     await until(leaseId, (lease) => lease.status === 'RUNNING');
     await until(taskLeaseId, (lease) => lease.task?.status === 'SUCCEEDED');
-    const valid = [createLease, ...(await validCalls(leaseId, taskLeaseId))];
+    // Over a quota of no GPUs a lease waits QUEUED (a later call raises the quota again).
+    const noGpus = await call({
+      operationId: 'putTenantQuota',
+      method: 'PUT',
+      path: `/v1/admin/tenants/${LOCAL_TENANT}/quota`,
+      token: 'admin',
+      body: { maxGpus: 0, maxHourlyUsd: 0 },
+      status: 200,
+    });
+    const queued = await call({
+      ...createLease,
+      headers: { 'idempotency-key': `prism-queued-${now}` },
+      body: { workload: 'training', gpus: 1, priority: 900, maxWaitMinutes: 120 },
+    });
+    const queuedLeaseId = (JSON.parse(queued.text) as { leaseId: string }).leaseId;
+    await until(queuedLeaseId, (lease) => lease.status === 'QUEUED');
+    const valid = [createLease, ...(await validCalls(leaseId, taskLeaseId, queuedLeaseId))];
     const invalid = invalidCalls();
-    const problems: string[] = [created, withTask].flatMap((answer) =>
-      answer.violations ? [`createLease: ${answer.violations}`] : [],
+    const problems: string[] = [created, withTask, noGpus, queued].flatMap((answer) =>
+      answer.violations ? [`setup: ${answer.violations}`] : [],
     );
     for (const request of [...valid.slice(1), ...invalid]) {
       const answer = await call(request);

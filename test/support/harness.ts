@@ -20,7 +20,7 @@ export interface ApiCall {
  * The real handlers over fresh resources on the emulators, driven the way AWS
  * drives them: API Gateway events, the lease worker fed the command the API
  * queued, metering ticks with their on-success destination (the budget evaluator),
- * the deadline schedule with the commands it queues.
+ * the deadline schedule with the commands it queues, and the scheduled admission pass.
  */
 export async function startHarness() {
   const env = await useFreshResources();
@@ -29,6 +29,7 @@ export async function startHarness() {
   const metering = (await import('../../functions/metering/handler')).handler;
   const evaluator = (await import('../../functions/budget-evaluator/handler')).handler;
   const deadlineSchedule = (await import('../../functions/deadline-schedule/handler')).handler;
+  const admission = (await import('../../functions/admission/handler')).handler;
   const stores = await storesOf(env);
 
   async function call(tenant: string, routeKey: string, request: ApiCall = {}) {
@@ -96,7 +97,12 @@ export async function startHarness() {
     return runQueuedCommands(env.LEASE_COMMANDS_QUEUE_URL ?? '', worker);
   }
 
-  return { env, stores, call, runningLease, tick, tickAndEvaluate, deadlineTick };
+  /** The scheduled admission pass, as its schedule fires it at `atMs`. */
+  async function admissionPass(atMs: number) {
+    return admission(scheduledEvent('admission', atMs, 'us-east-1'), lambdaContext('admission', 55_000));
+  }
+
+  return { env, stores, call, runningLease, tick, tickAndEvaluate, deadlineTick, admissionPass };
 }
 
 export type Harness = Awaited<ReturnType<typeof startHarness>>;

@@ -1,5 +1,7 @@
+import type { Quota } from '../../../shared/domain/admission/quota';
 import type { LeaseStatus, LeaseView } from '../../../shared/domain/lease';
 import type { ScalingGroupSpec } from '../../../shared/domain/scaling';
+import type { AdmissionStore } from '../../../shared/ports/admission-store';
 import type { AuditStore, SpotTraceSource } from '../../../shared/ports/audits';
 import type { FleetStorageLedger } from '../../../shared/ports/fleet-storage';
 import type { IdleLedger, IdlePolicyRepository } from '../../../shared/ports/idle';
@@ -31,6 +33,10 @@ export type ApiDeps = LeaseCreationDeps &
     readonly anomalies: Pick<SpendAnomalyStore, 'settings' | 'putSettings'>;
     /** Warm pools (the admin routes define them; the filler keeps them at size). */
     readonly warmPools: WarmPoolRepository;
+    /** Tenants' quotas and use (the quota routes); the admission queue. */
+    readonly admission: AdmissionStore;
+    /** The quota of tenants an admin set none for. */
+    readonly defaultQuota: Quota;
     /** The fleet's storage overhead, shown in the audit. */
     readonly fleetStorage: Pick<FleetStorageLedger, 'monthTotal'>;
   };

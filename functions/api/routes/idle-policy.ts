@@ -27,16 +27,9 @@ import {
   ref,
   responseObject,
 } from '../openapi-parts';
-import { pathParameter, pathValue } from '../path';
+import { pathValue, tenantIdParameter } from '../path';
 import type { Routes } from '../routing';
 import type { ApiContext } from './context';
-
-const tenantIdParameter = pathParameter(
-  'tenantId',
-  TENANT_ID,
-  'INVALID_TENANT_ID',
-  (id) => `"${id}" is not a tenant id: 1-64 of A-Z a-z 0-9 _ -`,
-);
 
 const viewBody = (view: IdlePolicyView) => ({
   admin: view.admin ?? null,

@@ -1,4 +1,5 @@
 import { ClientError } from '../../../shared/client-error';
+import { leaseAdmissionFields } from '../../../shared/domain/admission/quota';
 import { PROJECT_PATTERN } from '../../../shared/domain/budgets/budget';
 import { DeadlineRequestError, deadlineRequestProblem } from '../../../shared/domain/deadlines/lease-request';
 import { LEASE_STARTS, LEASE_STATUSES, RENTAL_MODES, WORKLOADS } from '../../../shared/domain/lease';
@@ -96,6 +97,14 @@ export const createLeaseBody = z
     task: z
       .optional(taskSpecSchema)
       .check(z.describe('Work to run on the lease once it runs (SSM Run Command); see the Task schema')),
+    priority: leaseAdmissionFields.priority.check(
+      z.describe(
+        "0-1000: orders the tenant's own waiting leases, highest first (never against other tenants)",
+      ),
+    ),
+    maxWaitMinutes: leaseAdmissionFields.maxWaitMinutes.check(
+      z.describe('How long the lease may wait in the admission queue; past it: FAILED with QUEUE_TIMEOUT'),
+    ),
   })
   .check(
     z.refine((body) => body.instanceType === undefined || body.gpuModel === undefined, {
@@ -270,8 +279,35 @@ export const leaseOpenApi = (): OpenApiGroup<keyof typeof leaseRoutes> => ({
         costByDimension: microByDimension('The lease’s cost so far by billing dimension'),
         instances: { type: 'array', items: ref('Instance') },
         task: ref('Task'),
+        priority: { type: 'integer', description: "0-1000: the order of the tenant's own waiting leases" },
+        maxWaitMinutes: { type: 'integer', description: 'How long it may wait for admission' },
+        queue: responseObject(
+          {
+            reason: {
+              type: 'string',
+              enum: ['quota', 'capacity', 'account-quota'],
+              description:
+                "Why it waits: its tenant's quota, no capacity in any allowed pool, or the account's EC2 vCPU quota",
+            },
+            position: { type: 'integer', description: '1 = the next to be admitted' },
+            estimatedStartAt: {
+              ...instant,
+              description: 'Absent when no release known now lets it in before maxWaitMinutes',
+            },
+            estimateBasis: {
+              type: 'string',
+              description:
+                'What the estimate rests on: fits-now, lease-expiry, declared-runtime, history:tenant-workload, history:workload, default (an hour per lease), outlived-history, after-refusal (EC2 refused it; tried again after the back-off), times-out or no-known-release',
+            },
+          },
+          ['estimatedStartAt'],
+          { description: 'While QUEUED: where the lease stands in the admission queue' },
+        ),
       },
       [
+        'queue',
+        'priority',
+        'maxWaitMinutes',
         'requestedMode',
         'project',
         'mode',

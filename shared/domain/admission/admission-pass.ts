@@ -17,10 +17,22 @@ export interface WaitingLease {
   readonly candidates: readonly LaunchCandidate[];
   /** 0-1000; orders the tenant's own leases, never one tenant against another. */
   readonly priority: number;
-  readonly createdAtMs: number;
+  /**
+   * When it joined the queue (its provisioning asked for admission), not when
+   * the lease was created: its age in the queue, and where `maxWaitMinutes` counts from.
+   */
+  readonly queuedAtMs: number;
   readonly maxWaitMinutes: number;
   /** The task's declared `maxRuntimeMinutes` (or the lease's duration): it ends by then once started. */
   readonly maxRuntimeMinutes?: number | undefined;
+  /** When the lease is released on its own (its expiry), once it runs. */
+  readonly expiresAtMs?: number | undefined;
+  /**
+   * EC2 refused it after admission (no capacity in any allowed pool, or the
+   * account's vCPU quota): it sits out passes until `atMs` (the refused pools'
+   * back-off), and waits for that reason meanwhile.
+   */
+  readonly refused?: { readonly atMs: number; readonly reason: CapacityShortfall } | undefined;
 }
 
 /**
@@ -106,15 +118,15 @@ interface TenantTurn {
 const leaseBefore = (a: WaitingLease, b: WaitingLease) =>
   a.priority !== b.priority
     ? a.priority > b.priority
-    : a.createdAtMs !== b.createdAtMs
-      ? a.createdAtMs < b.createdAtMs
+    : a.queuedAtMs !== b.queuedAtMs
+      ? a.queuedAtMs < b.queuedAtMs
       : a.leaseId < b.leaseId;
 
 function turnBefore(a: TenantTurn, b: TenantTurn): boolean {
   if (a.share !== b.share) return a.share < b.share;
   const headA = a.leases[a.next] as WaitingLease;
   const headB = b.leases[b.next] as WaitingLease;
-  if (headA.createdAtMs !== headB.createdAtMs) return headA.createdAtMs < headB.createdAtMs;
+  if (headA.queuedAtMs !== headB.queuedAtMs) return headA.queuedAtMs < headB.queuedAtMs;
   return a.tenantId < b.tenantId;
 }
 
@@ -187,7 +199,7 @@ export function passOver(
       const zone = ledger.capacity.take(result.launch);
       admitted.push({ lease, launch: result.launch, zone, turn });
     } else {
-      const holding = result.hold !== undefined && nowMs - lease.createdAtMs >= holdAfterMs;
+      const holding = result.hold !== undefined && nowMs - lease.queuedAtMs >= holdAfterMs;
       if (holding && result.hold?.kind === 'capacity') ledger.capacity.hold(result.hold.launch);
       if (holding && result.hold?.kind === 'quota') ledger.tenants.hold(lease.tenantId);
       queued.push({ lease, reason: result.reason, position: queued.length + 1, holding, turn });

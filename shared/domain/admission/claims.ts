@@ -1,6 +1,6 @@
 import type { RentalMode } from '../lease';
 import type { MicroUsd } from '../money';
-import type { AdmittedLease } from './admission-pass';
+import type { AdmittedLease, WaitingLease } from './admission-pass';
 import {
   type Capacity,
   type InstanceFamily,
@@ -11,6 +11,7 @@ import {
 } from './capacity';
 import type { Quota } from './quota';
 import type { LaunchCandidate, TenantUsage } from './tenant-ledger';
+import type { RunningLease } from './wait-estimate';
 
 /**
  * A pool of fleet capacity as admission stores it: an account vCPU quota
@@ -72,6 +73,10 @@ export interface AdmissionClaim {
   readonly zone?: string | undefined;
   /** The pool it takes from, when admission knows one for it (else EC2 is the judge). */
   readonly pool?: { readonly key: string; readonly units: number } | undefined;
+  /** When the pass admitted it: its start, for the wait estimates of the leases behind it. */
+  readonly admittedAtMs?: number | undefined;
+  /** When it joined the queue: what it waited is `admittedAtMs - queuedAtMs`. */
+  readonly queuedAtMs: number;
 }
 
 /** The claim of an admitted lease on the pools known now (the pool the pure pass charged it to). */
@@ -103,6 +108,7 @@ export function claimOf(
     launch,
     zone,
     pool: key !== undefined && pools.has(key) ? { key, units } : undefined,
+    queuedAtMs: lease.queuedAtMs,
   };
 }
 
@@ -113,3 +119,16 @@ export interface TenantAdmission {
   readonly quota?: Quota | undefined;
   readonly quotaVersion?: number | undefined;
 }
+
+/** An admitted lease as a wait estimate sees it: what it holds since its admission, and its known ends. */
+export const runningOf = (lease: WaitingLease, claim: AdmissionClaim): RunningLease => ({
+  leaseId: lease.leaseId,
+  tenantId: lease.tenantId,
+  workload: lease.workload,
+  gpus: claim.gpus,
+  launch: claim.launch,
+  zone: claim.zone,
+  startedAtMs: claim.admittedAtMs ?? lease.queuedAtMs,
+  expiresAtMs: lease.expiresAtMs,
+  maxRuntimeMinutes: lease.maxRuntimeMinutes,
+});

@@ -5,16 +5,16 @@ const MINUTE_MS = 60_000;
 /** The failure reason of a lease that waited its `maxWaitMinutes` without starting; it never ran or billed. */
 export const QUEUE_TIMEOUT = 'QUEUE_TIMEOUT';
 
-/** The instant a waiting lease gives up: `maxWaitMinutes` after it was created. */
-export const queueDeadlineMs = (lease: Pick<WaitingLease, 'createdAtMs' | 'maxWaitMinutes'>): number =>
-  lease.createdAtMs + lease.maxWaitMinutes * MINUTE_MS;
+/** The instant a waiting lease gives up: `maxWaitMinutes` after it joined the queue. */
+export const queueDeadlineMs = (lease: Pick<WaitingLease, 'queuedAtMs' | 'maxWaitMinutes'>): number =>
+  lease.queuedAtMs + lease.maxWaitMinutes * MINUTE_MS;
 
 /**
  * Splits the queue at `nowMs`: leases that have waited their whole
  * `maxWaitMinutes` are FAILED with QUEUE_TIMEOUT before the pass runs, so a
  * lease is never admitted after its deadline.
  */
-export function splitTimedOut<L extends Pick<WaitingLease, 'createdAtMs' | 'maxWaitMinutes'>>(
+export function splitTimedOut<L extends Pick<WaitingLease, 'queuedAtMs' | 'maxWaitMinutes'>>(
   queue: readonly L[],
   nowMs: number,
 ): { readonly waiting: L[]; readonly timedOut: L[] } {

@@ -30,8 +30,10 @@ export type EndBasis = 'lease-expiry' | 'declared-runtime' | DurationBasis;
  * What a start estimate rests on: already fits, or the basis of the release
  * estimate that lets the lease in. Without an estimate: the lease would reach
  * its `maxWaitMinutes` first, or no release known now frees enough for it.
+ * `after-refusal`: EC2 refused it lately; it is tried again when the refused
+ * pools' back-off ends.
  */
-export type EstimateBasis = 'fits-now' | EndBasis | 'times-out' | 'no-known-release';
+export type EstimateBasis = 'fits-now' | EndBasis | 'times-out' | 'no-known-release' | 'after-refusal';
 
 export interface WaitEstimate {
   readonly leaseId: string;

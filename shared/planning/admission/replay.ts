@@ -141,7 +141,7 @@ export function replayAdmission(setup: ReplaySetup): ReplayResult {
         gpus: lease.gpus,
         candidates: setup.candidatesFor(lease),
         priority: 500,
-        createdAtMs: lease.arrivalMs,
+        queuedAtMs: lease.arrivalMs,
         maxWaitMinutes: setup.maxWaitMinutes,
         maxRuntimeMinutes: lease.maxRuntimeMinutes,
       });

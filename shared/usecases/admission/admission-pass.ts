@@ -1,4 +1,9 @@
-import { admissionPass, type QueuedLease, type WaitingLease } from '../../domain/admission/admission-pass';
+import {
+  type AdmissionResult,
+  admissionPass,
+  type QueuedLease,
+  type WaitingLease,
+} from '../../domain/admission/admission-pass';
 import type { VcpuCatalog } from '../../domain/admission/capacity';
 import { type AdmissionClaim, capacityOfPools, claimOf, poolKey } from '../../domain/admission/claims';
 import { splitTimedOut } from '../../domain/admission/queue-timeout';
@@ -40,23 +45,55 @@ export async function runAdmissionPass(deps: AdmissionDeps): Promise<AdmissionRu
     const snapshot = await deps.admission.snapshot();
     const split = splitTimedOut(snapshot.queue, nowMs);
     for (const lease of split.timedOut) if (await deps.admission.timeOut(lease.leaseId)) timedOut.push(lease);
-    const pass = admissionPass({
-      nowMs,
-      queue: split.waiting,
-      usage: usageOf(snapshot),
-      quotas: quotasOf(snapshot),
-      defaultQuota: deps.defaultQuota,
-      capacity: capacityOfPools(snapshot.pools),
-      catalog: deps.catalog,
-    });
+    const pass = decideAdmissions(deps, snapshot, split.waiting, nowMs);
     const pools = new Set(snapshot.pools.map(poolKey));
-    const claims = pass.admitted.map((lease) => claimOf(lease, pools, deps.catalog));
+    const claims = pass.admitted.map((lease) => ({
+      ...claimOf(lease, pools, deps.catalog),
+      admittedAtMs: nowMs,
+    }));
     const outcome = await deps.admission.admit(claims, snapshot, deps.defaultQuota);
     admitted.push(...outcome.committed);
     if (!outcome.conflicted || round === MAX_ADMISSION_ROUNDS) {
       return { admitted, timedOut, queued: pass.queued, snapshot, settled: !outcome.conflicted };
     }
   }
+}
+
+/**
+ * The pure pass over the waiting leases, except those EC2 refused lately: they
+ * sit out until their refusal's back-off ends (admitting them again at once
+ * would only be refused again) and are listed last, waiting for that reason.
+ */
+export function decideAdmissions(
+  deps: Pick<AdmissionDeps, 'catalog' | 'defaultQuota'>,
+  snapshot: AdmissionSnapshot,
+  waiting: readonly WaitingLease[],
+  nowMs: number,
+): AdmissionResult {
+  const sittingOut = waiting.filter((lease) => (lease.refused?.atMs ?? 0) > nowMs);
+  const pass = admissionPass({
+    nowMs,
+    queue: waiting.filter((lease) => !sittingOut.includes(lease)),
+    usage: usageOf(snapshot),
+    quotas: quotasOf(snapshot),
+    defaultQuota: deps.defaultQuota,
+    capacity: capacityOfPools(snapshot.pools),
+    catalog: deps.catalog,
+  });
+  const turns = pass.admitted.length + pass.queued.length;
+  return {
+    admitted: pass.admitted,
+    queued: [
+      ...pass.queued,
+      ...sittingOut.map((lease, i) => ({
+        lease,
+        reason: lease.refused?.reason ?? ('capacity' as const),
+        position: pass.queued.length + i + 1,
+        holding: false,
+        turn: turns + i,
+      })),
+    ],
+  };
 }
 
 export function usageOf(snapshot: AdmissionSnapshot): Record<string, TenantUsage> {

@@ -1,4 +1,6 @@
 import { priceCatalog } from '../../../shared/catalog';
+import { DEFAULT_QUOTA, MAX_QUOTA_GPUS, MAX_QUOTA_HOURLY_USD } from '../../../shared/domain/admission/quota';
+import { usdToMicro } from '../../../shared/domain/money';
 import { DEFAULT_PLACEMENT_COSTS } from '../../../shared/domain/placement-costs';
 import { UnavailableOfferings } from '../../../shared/domain/unavailable-offerings';
 import type { FleetRegion } from '../../../shared/ports/compute';
@@ -8,6 +10,7 @@ import type {
   PlacementSettings,
   TenantControl,
 } from '../../../shared/usecases/dependencies';
+import { FakeAdmissionStore } from './admission';
 import { FakeAuditNotifier, FakeAuditStore } from './audits';
 import { FakeBudgetNotifier, FakeBudgetRepository } from './budgets';
 import { FakeClock } from './clock';
@@ -95,6 +98,13 @@ export function fakeControlPlane(options: FakeControlPlaneOptions = {}) {
     idleLedger: new FakeIdleLedger(),
     idleNotifier: new FakeIdleNotifier(),
     deadlineJobs: new FakeDeadlineJobs(),
+    admission: new FakeAdmissionStore(),
+    // Unbounded, as locally: a use-case test queues leases under a quota it sets itself.
+    defaultQuota: {
+      ...DEFAULT_QUOTA,
+      maxGpus: MAX_QUOTA_GPUS,
+      maxHourlyMicroUsd: usdToMicro(MAX_QUOTA_HOURLY_USD),
+    },
     tasks: {
       runner: new FakeTaskRunner(),
       checkpointBucket: 'checkpoints',

@@ -36,6 +36,19 @@ describe('choosePool', () => {
     expect(placement.reason).toBe('spot us-east-2a at $0.930000/h, the cheapest open pool');
   });
 
+  it('is short of capacity when pools that would fit lack room only for now, not when they cost too much', () => {
+    const backedOff = choosePool(request, [
+      withCapacityFailure(spot('us-east-1a', 1), NOW - 1000),
+      spot('us-east-1b', 1, { available: false }),
+    ]);
+    expect(backedOff.pool).toBeNull();
+    expect(backedOff.shortOfCapacity).toBe(true);
+    const tooDear = choosePool({ ...request, maxHourlyMicroUsd: 100_000 }, [spot('us-east-1a', 1)]);
+    expect(tooDear.pool).toBeNull();
+    expect(tooDear.shortOfCapacity).toBe(false);
+    expect(choosePool(request, [spot('us-east-1a', 1)]).shortOfCapacity).toBe(false);
+  });
+
   it('skips pools without capacity and pools inside their back-off, naming them', () => {
     const placement = choosePool(request, [
       spot('us-east-2a', 0.93, { available: false }),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ComputeThrottledError, type LaunchRequest } from '../../../shared/ports/compute';
+import { admitQueued } from '../../../shared/usecases/admission/queue';
 import { provisionLease } from '../../../shared/usecases/provision-lease';
 import { fakeControlPlane } from '../../support/fakes/control-plane';
 import { CrashError } from '../../support/fakes/faults';
@@ -50,18 +51,49 @@ describe('provisioning a lease when EC2 refuses capacity', () => {
     expect(stored?.instances.map((i) => i.mode)).toEqual(['on-demand']);
   });
 
-  it('fails the lease, launching nothing, when every allowed pool refused', async () => {
+  // #19: no room in any allowed pool queues the lease (it used to fail), launching nothing.
+  it('queues the lease for capacity, launching nothing, when every allowed pool refused', async () => {
     const plane = fakeControlPlane();
     plane.compute.insufficientCapacity({ mode: 'on-demand', instanceType: 'g5.xlarge' });
     const lease = await requestLease(plane);
 
-    expect(await provisionLease(plane, TENANT, lease.leaseId)).toBe('failed');
+    expect(await provisionLease(plane, TENANT, lease.leaseId)).toBe('queued');
 
     const stored = plane.leases.peek(TENANT, lease.leaseId);
-    expect(stored?.status).toBe('FAILED');
-    expect(stored?.failureReason).toMatch(/^every allowed pool refused: .*us-west-2a/);
+    expect(stored?.status).toBe('QUEUED');
+    expect(stored?.queue).toMatchObject({ reason: 'capacity', position: 1, estimateBasis: 'after-refusal' });
     expect(plane.compute.live()).toEqual([]);
-    expect(plane.events.ofType('LeaseFailed').map((e) => e.detail.leaseId)).toEqual([lease.leaseId]);
+    expect(plane.events.ofType('LeaseFailed')).toEqual([]);
+    expect(plane.events.ofType('LeaseQueued').map((e) => e.detail.leaseId)).toEqual([lease.leaseId]);
+    // What admission gave it is given back while it waits.
+    expect((await plane.admission.tenant(TENANT))?.usage.gpus).toBe(0);
+  });
+
+  // The container's unavailable-offerings marks must not turn the wait into a failure.
+  it('queues, asking EC2 nothing, a lease whose every pool this container backs off after refusals', async () => {
+    const plane = fakeControlPlane();
+    // Each of the three on-demand g5.xlarge pools of the fake fleet refuses once.
+    plane.compute.insufficientCapacity({ mode: 'on-demand', instanceType: 'g5.xlarge' }, undefined, 3);
+    const first = await requestLease(plane);
+    expect(await provisionLease(plane, TENANT, first.leaseId)).toBe('queued');
+    const tried = launches(plane).length;
+    expect(tried).toBe(3);
+
+    const second = await requestLease(plane);
+    expect(await provisionLease(plane, TENANT, second.leaseId)).toBe('queued');
+    expect(launches(plane)).toHaveLength(tried);
+    const stored = plane.leases.peek(TENANT, second.leaseId);
+    expect(stored?.status).toBe('QUEUED');
+    expect(stored?.queue?.reason).toBe('capacity');
+    expect(plane.events.ofType('LeaseFailed')).toEqual([]);
+
+    // Capacity is back once the back-off is over: a pass admits both and they run.
+    plane.clock.advance(3 * 60_000);
+    await admitQueued(plane);
+    for (const lease of [first, second]) {
+      expect(plane.leases.peek(TENANT, lease.leaseId)?.status).toBe('PENDING');
+      expect(await provisionLease(plane, TENANT, lease.leaseId)).toBe('running');
+    }
   });
 
   it('skips a pool that refused lately in this container without asking EC2 again', async () => {

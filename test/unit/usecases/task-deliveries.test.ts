@@ -6,6 +6,7 @@ import {
 } from '../../../shared/domain/tasks/command-events';
 import { taskSpecSchema } from '../../../shared/domain/tasks/spec';
 import type { LeaseCommand } from '../../../shared/ports/lease-commands';
+import { admitQueued } from '../../../shared/usecases/admission/queue';
 import { handleEc2Event } from '../../../shared/usecases/interruptions';
 import { runLeaseCommand } from '../../../shared/usecases/lease-commands';
 import { provisionLease } from '../../../shared/usecases/provision-lease';
@@ -186,16 +187,29 @@ describe("SSM's event that comes before its attempt's command id is written", ()
   });
 });
 
-describe('a task whose lease fails', () => {
-  it('fails with the lease, sends nothing and releases nothing, when no pool has capacity', async () => {
+describe('a task whose lease finds no capacity', () => {
+  // #19: no capacity no longer fails the lease; it waits QUEUED, and the task waits with it.
+  it('waits with its QUEUED lease, sending nothing, and fails with it at QUEUE_TIMEOUT', async () => {
     const plane = fakeControlPlane();
     plane.compute.insufficientCapacity({ mode: 'on-demand', instanceType: 'g5.xlarge' });
-    const { leaseId, provision } = await taskLease(plane);
-    expect((await runLeaseCommand(plane, provision)).outcome).toBe('failed');
-    const lease = peek(plane, leaseId);
-    expect(lease?.status).toBe('FAILED');
-    expect(lease?.task).toMatchObject({ status: 'FAILED', endedAtMs: plane.now() });
-    expect(lease?.task?.failureReason).toContain('the lease failed');
+    const lease = await requestLease(plane, {
+      workload: 'training',
+      maxWaitMinutes: 5,
+      task: taskSpecSchema.parse({ command: ['python3', '-c', 'print(1)'] }),
+    });
+    const provision: LeaseCommand = { type: 'provision', tenantId: TENANT, leaseId: lease.leaseId };
+    expect((await runLeaseCommand(plane, provision)).outcome).toBe('queued');
+    expect(peek(plane, lease.leaseId)?.status).toBe('QUEUED');
+    expect(peek(plane, lease.leaseId)?.task?.status).toBe('WAITING');
+
+    plane.clock.advance(5 * MINUTE);
+    await admitQueued(plane);
+    const failed = peek(plane, lease.leaseId);
+    expect(failed?.status).toBe('FAILED');
+    expect(failed?.failureReason).toContain('QUEUE_TIMEOUT');
+    expect(failed?.task).toMatchObject({ status: 'FAILED', endedAtMs: plane.now() });
+    expect(failed?.task?.failureReason).toContain('the lease failed');
+    expect(plane.events.ofType('TaskEnded').map((e) => e.detail.status)).toEqual(['FAILED']);
     expect(plane.tasks.runner.sent).toEqual([]);
     expect(commandsOf(plane, 'release')).toEqual([]);
   });

@@ -95,7 +95,7 @@ const inputArb: fc.Arbitrary<Omit<AdmissionInput, 'catalog'>> = fc
         return candidate(lease.gpus, mode, type, region);
       }),
       priority: lease.priority,
-      createdAtMs: NOW - lease.ageMinutes * MINUTE,
+      queuedAtMs: NOW - lease.ageMinutes * MINUTE,
       maxWaitMinutes: 60,
     }));
     const again = queue.length === 0 ? [] : repeats.map((r) => queue[r % queue.length] as WaitingLease);
@@ -239,8 +239,8 @@ class Oracle {
 const before = (a: WaitingLease, b: WaitingLease) =>
   a.priority !== b.priority
     ? a.priority > b.priority
-    : a.createdAtMs !== b.createdAtMs
-      ? a.createdAtMs < b.createdAtMs
+    : a.queuedAtMs !== b.queuedAtMs
+      ? a.queuedAtMs < b.queuedAtMs
       : a.leaseId < b.leaseId;
 
 describe('admission pass properties', () => {
@@ -282,7 +282,7 @@ describe('admission pass properties', () => {
             // Queued only if nothing fits given the leases before it (and what earlier leases hold).
             expect(fitting).toBeUndefined();
             expect(decision.reason).toBe(quotaTaken ? oracle.shortfall(quotaTaken) : 'quota');
-            const waited = input.nowMs - lease.createdAtMs >= (input.holdAfterMs ?? 0);
+            const waited = input.nowMs - lease.queuedAtMs >= (input.holdAfterMs ?? 0);
             expect(decision.holding).toBe(waited && oracle.couldEverFit(lease, quotaTaken));
             if (decision.holding && quotaTaken) oracle.holdPool(quotaTaken);
             if (decision.holding && !quotaTaken) oracle.holdTenant(lease.tenantId);

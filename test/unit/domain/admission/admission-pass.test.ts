@@ -23,10 +23,10 @@ const ids = (leases: readonly { lease: { leaseId: string } }[]) => leases.map((e
 
 describe('admission order', () => {
   it('goes to the tenant with the lowest share of GPUs in use, recomputed after each admission', () => {
-    const a1 = waiting('a', 2, { createdAtMs: NOW - 30 * MINUTE });
-    const a2 = waiting('a', 2, { createdAtMs: NOW - 29 * MINUTE });
-    const b1 = waiting('b', 2, { createdAtMs: NOW - 2 * MINUTE });
-    const b2 = waiting('b', 2, { createdAtMs: NOW - MINUTE });
+    const a1 = waiting('a', 2, { queuedAtMs: NOW - 30 * MINUTE });
+    const a2 = waiting('a', 2, { queuedAtMs: NOW - 29 * MINUTE });
+    const b1 = waiting('b', 2, { queuedAtMs: NOW - 2 * MINUTE });
+    const b2 = waiting('b', 2, { queuedAtMs: NOW - MINUTE });
     const result = admissionPass(
       input({
         queue: [a1, a2, b1, b2],
@@ -43,8 +43,8 @@ describe('admission order', () => {
 
   it('weighs shares: a tenant of weight 2 holds twice the GPUs at the same share', () => {
     const queue = [1, 2, 3, 4, 5, 6].flatMap((i) => [
-      waiting('heavy', 1, { createdAtMs: NOW - i * MINUTE }),
-      waiting('light', 1, { createdAtMs: NOW - i * MINUTE }),
+      waiting('heavy', 1, { queuedAtMs: NOW - i * MINUTE }),
+      waiting('light', 1, { queuedAtMs: NOW - i * MINUTE }),
     ]);
     const result = admissionPass(
       input({ queue, quotas: { heavy: quota({ weight: 2 }) }, capacity: pQuota(6) }),
@@ -55,10 +55,10 @@ describe('admission order', () => {
   });
 
   it("orders a tenant's own leases by priority, then age; priority never jumps another tenant", () => {
-    const old = waiting('a', 1, { createdAtMs: NOW - 50 * MINUTE, priority: 100 });
-    const urgent = waiting('a', 1, { createdAtMs: NOW - MINUTE, priority: 900 });
-    const mid = waiting('a', 1, { createdAtMs: NOW - 40 * MINUTE });
-    const otherOld = waiting('b', 1, { createdAtMs: NOW - 45 * MINUTE, priority: 0 });
+    const old = waiting('a', 1, { queuedAtMs: NOW - 50 * MINUTE, priority: 100 });
+    const urgent = waiting('a', 1, { queuedAtMs: NOW - MINUTE, priority: 900 });
+    const mid = waiting('a', 1, { queuedAtMs: NOW - 40 * MINUTE });
+    const otherOld = waiting('b', 1, { queuedAtMs: NOW - 45 * MINUTE, priority: 0 });
     const result = admissionPass(input({ queue: [old, urgent, mid, otherOld], capacity: pQuota(2) }));
     // Both tenants at 0 GPUs: the older head goes first (b's 45 min against a's urgent 1 min).
     expect(ids(result.admitted)).toEqual([otherOld.leaseId, urgent.leaseId]);
@@ -124,8 +124,8 @@ describe('reasons', () => {
 });
 
 describe('head-of-line blocking', () => {
-  const big = (waitedMs: number) => waiting('big', 4, { createdAtMs: NOW - waitedMs });
-  const small = () => waiting('small', 1, { createdAtMs: NOW });
+  const big = (waitedMs: number) => waiting('big', 4, { queuedAtMs: NOW - waitedMs });
+  const small = () => waiting('small', 1, { queuedAtMs: NOW });
 
   it('lets smaller leases backfill past a big one that has waited less than the hold time', () => {
     const lease = big(DEFAULT_HOLD_AFTER_MS - 1);
@@ -148,7 +148,7 @@ describe('head-of-line blocking', () => {
   });
 
   it('does not hold for a lease that could never fit, nor against leases ahead of it', () => {
-    const tooBig = waiting('big', 5, { createdAtMs: NOW - DEFAULT_HOLD_AFTER_MS });
+    const tooBig = waiting('big', 5, { queuedAtMs: NOW - DEFAULT_HOLD_AFTER_MS });
     const filler = small();
     const result = admissionPass(input({ queue: [tooBig, filler], capacity: pQuota(4) }));
     expect(ids(result.admitted)).toEqual([filler.leaseId]);
@@ -156,7 +156,7 @@ describe('head-of-line blocking', () => {
   });
 
   it("holds the tenant's own quota for its big lease, not other tenants'", () => {
-    const lease = waiting('a', 4, { createdAtMs: NOW - 2 * DEFAULT_HOLD_AFTER_MS, priority: 900 });
+    const lease = waiting('a', 4, { queuedAtMs: NOW - 2 * DEFAULT_HOLD_AFTER_MS, priority: 900 });
     const own = waiting('a', 1);
     const other = waiting('b', 1);
     const result = admissionPass(
@@ -176,9 +176,9 @@ describe('head-of-line blocking', () => {
 
 describe('queue timeout', () => {
   it('fails a lease once it has waited its maxWaitMinutes', () => {
-    const fresh = waiting('a', 1, { createdAtMs: NOW - 59 * MINUTE });
-    const expired = waiting('a', 1, { createdAtMs: NOW - 60 * MINUTE });
-    const patient = waiting('a', 1, { createdAtMs: NOW - 61 * MINUTE, maxWaitMinutes: 120 });
+    const fresh = waiting('a', 1, { queuedAtMs: NOW - 59 * MINUTE });
+    const expired = waiting('a', 1, { queuedAtMs: NOW - 60 * MINUTE });
+    const patient = waiting('a', 1, { queuedAtMs: NOW - 61 * MINUTE, maxWaitMinutes: 120 });
     expect(splitTimedOut([fresh, expired, patient], NOW)).toEqual({
       waiting: [fresh, patient],
       timedOut: [expired],

@@ -46,7 +46,7 @@ export function waiting(tenantId: string, gpus: number, overrides: Partial<Waiti
     gpus,
     candidates: [candidate(gpus)],
     priority: 500,
-    createdAtMs: NOW - MINUTE,
+    queuedAtMs: NOW - MINUTE,
     maxWaitMinutes: 60,
     ...overrides,
   };

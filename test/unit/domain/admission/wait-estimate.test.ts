@@ -146,8 +146,8 @@ describe('wait estimate', () => {
     );
     const a = running('a', 1); // ends at now + 50 minutes (history)
     const b = running('b', 1, { maxRuntimeMinutes: 30 }); // ends at now + 20 minutes (declared)
-    const first = waiting('c', 1, { createdAtMs: NOW - 5 * MINUTE });
-    const second = waiting('c', 1, { createdAtMs: NOW - 4 * MINUTE, maxRuntimeMinutes: 600 });
+    const first = waiting('c', 1, { queuedAtMs: NOW - 5 * MINUTE });
+    const second = waiting('c', 1, { queuedAtMs: NOW - 4 * MINUTE, maxRuntimeMinutes: 600 });
     expect(estimate([first, second], [a, b], 2, { history })).toEqual([
       { leaseId: first.leaseId, estimatedStartAtMs: NOW + 20 * MINUTE, estimateBasis: 'declared-runtime' },
       {
@@ -167,8 +167,8 @@ describe('wait estimate', () => {
       })),
     );
     const busy = running('a', 1, { expiresAtMs: NOW + 10 * MINUTE });
-    const ahead = waiting('b', 1, { createdAtMs: NOW - 9 * MINUTE });
-    const behind = waiting('c', 1, { createdAtMs: NOW - 8 * MINUTE });
+    const ahead = waiting('b', 1, { queuedAtMs: NOW - 9 * MINUTE });
+    const behind = waiting('c', 1, { queuedAtMs: NOW - 8 * MINUTE });
     expect(estimate([behind, ahead], [busy], 1, { history })).toEqual([
       { leaseId: behind.leaseId, estimatedStartAtMs: NOW + 40 * MINUTE, estimateBasis: 'history:workload' },
       { leaseId: ahead.leaseId, estimatedStartAtMs: NOW + 10 * MINUTE, estimateBasis: 'lease-expiry' },
@@ -179,8 +179,8 @@ describe('wait estimate', () => {
     const aShort = running('a', 1, { leaseId: 'a-short', expiresAtMs: NOW + 10 * MINUTE });
     const aLong = running('a', 1, { leaseId: 'a-long', expiresAtMs: NOW + 100 * MINUTE });
     const b = running('b', 1, { expiresAtMs: NOW + 20 * MINUTE });
-    const fromA = waiting('a', 1, { createdAtMs: NOW - 20 * MINUTE, maxRuntimeMinutes: 60 });
-    const fromC = waiting('c', 1, { createdAtMs: NOW - MINUTE, maxRuntimeMinutes: 60 });
+    const fromA = waiting('a', 1, { queuedAtMs: NOW - 20 * MINUTE, maxRuntimeMinutes: 60 });
+    const fromC = waiting('c', 1, { queuedAtMs: NOW - MINUTE, maxRuntimeMinutes: 60 });
     // At +10 one GPU frees: c holds none and a still one, so c's younger lease goes first; a's at b's release.
     expect(estimate([fromA, fromC], [aShort, aLong, b], 3)).toEqual([
       { leaseId: fromA.leaseId, estimatedStartAtMs: NOW + 20 * MINUTE, estimateBasis: 'lease-expiry' },
@@ -190,7 +190,7 @@ describe('wait estimate', () => {
 
   it('says when a lease fits now, would time out first, or waits on no known release', () => {
     const fits = waiting('a', 1);
-    const impatient = waiting('b', 1, { createdAtMs: NOW - 50 * MINUTE, maxWaitMinutes: 60 });
+    const impatient = waiting('b', 1, { queuedAtMs: NOW - 50 * MINUTE, maxWaitMinutes: 60 });
     const tooBig = waiting('c', 4);
     const busy = running('d', 1, { expiresAtMs: NOW + 30 * MINUTE });
     expect(estimate([fits], [], 2)).toEqual([
@@ -204,8 +204,8 @@ describe('wait estimate', () => {
 
   it('estimates only the leases asked for, with the whole queue still ahead of them', () => {
     const busy = running('a', 1, { expiresAtMs: NOW + 10 * MINUTE });
-    const ahead = waiting('b', 1, { createdAtMs: NOW - 9 * MINUTE, maxRuntimeMinutes: 15 });
-    const target = waiting('c', 1, { createdAtMs: NOW - 8 * MINUTE });
+    const ahead = waiting('b', 1, { queuedAtMs: NOW - 9 * MINUTE, maxRuntimeMinutes: 15 });
+    const target = waiting('c', 1, { queuedAtMs: NOW - 8 * MINUTE });
     expect(estimate([ahead, target], [busy], 1, { leaseIds: new Set([target.leaseId, 'unknown']) })).toEqual([
       { leaseId: target.leaseId, estimatedStartAtMs: NOW + 25 * MINUTE, estimateBasis: 'declared-runtime' },
     ]);

@@ -1,0 +1,237 @@
+import type { WaitingLease } from '../../domain/admission/admission-pass';
+import { type AdmissionClaim, capacityOfPools } from '../../domain/admission/claims';
+import { durationSamplesOf } from '../../domain/admission/duration-history';
+import { QUEUE_TIMEOUT, splitTimedOut } from '../../domain/admission/queue-timeout';
+import { DEFAULT_MAX_WAIT_MINUTES, DEFAULT_PRIORITY, type Quota } from '../../domain/admission/quota';
+import { estimateWaits } from '../../domain/admission/wait-estimate';
+import type { Lease, LeaseQueueState } from '../../domain/lease';
+import { FAILED_POOL_BACKOFF_MS } from '../../domain/placement';
+import type { AdmissionStore } from '../../ports/admission-store';
+import type { LeaseExpiryScheduler } from '../../ports/lease-expiry';
+import type { ControlPlane } from '../dependencies';
+import { failTaskWithLease } from '../tasks';
+import { type AdmissionRun, decideAdmissions, quotasOf, runAdmissionPass, usageOf } from './admission-pass';
+
+/**
+ * What a pass over the queue reaches: admitting (hand-over to provisioning),
+ * timing out and placing the waiting leases. The scheduled admission
+ * function's whole wiring.
+ */
+export type AdmissionPassControl = Pick<
+  ControlPlane,
+  'leases' | 'commands' | 'events' | 'catalog' | 'now'
+> & {
+  readonly admission: AdmissionStore;
+  readonly defaultQuota: Quota;
+  readonly expiry: Pick<LeaseExpiryScheduler, 'cancel'>;
+};
+
+/** What admitting, queuing and timing out leases reaches; joining the queue also needs where a lease may run. */
+export type AdmissionControl = AdmissionPassControl & Pick<ControlPlane, 'placement' | 'region'>;
+
+/**
+ * The lease as the queue stores it. Its one launch candidate is its instance
+ * type in its first allowed region at the on-demand price, in the mode it
+ * asked for (on-demand when it left the choice to gpurent): what is known
+ * before placement, and an upper bound of what spot or reserved would cost,
+ * so the hourly quota is never exceeded by a lease placed more cheaply.
+ */
+export function waitingLeaseOf(
+  deps: Pick<AdmissionControl, 'catalog' | 'placement' | 'region' | 'now'>,
+  lease: Lease,
+) {
+  const region = lease.regions?.[0] ?? deps.placement.regions[0] ?? deps.region;
+  const instances = Math.max(1, Math.ceil(lease.gpus / deps.catalog.gpusPerInstance(lease.instanceType)));
+  const waiting: WaitingLease = {
+    leaseId: lease.leaseId,
+    tenantId: lease.tenantId,
+    workload: lease.workload,
+    gpus: lease.gpus,
+    candidates: [
+      {
+        region,
+        instanceType: lease.instanceType,
+        instances,
+        mode: lease.requestedMode ?? 'on-demand',
+        hourlyMicroUsd: instances * deps.catalog.onDemandMicroPerHour(lease.instanceType, region),
+      },
+    ],
+    priority: lease.priority ?? DEFAULT_PRIORITY,
+    queuedAtMs: deps.now(),
+    maxWaitMinutes: lease.maxWaitMinutes ?? DEFAULT_MAX_WAIT_MINUTES,
+    maxRuntimeMinutes: lease.task?.spec.maxRuntimeMinutes,
+    expiresAtMs: lease.expiresAtMs,
+  };
+  return waiting;
+}
+
+/**
+ * One admission pass and what follows from it: leases past their
+ * maxWaitMinutes FAIL with QUEUE_TIMEOUT, admitted QUEUED leases go to
+ * provisioning (each once: the store admits it once, and only the one
+ * QUEUED → PENDING transition sends its start command), and every lease
+ * still QUEUED gets its reason, position and wait estimate. The queue states
+ * by lease id are returned.
+ */
+export async function admitQueued(
+  deps: AdmissionPassControl,
+): Promise<{ run: AdmissionRun; states: ReadonlyMap<string, LeaseQueueState> }> {
+  const run = await runAdmissionPass(deps);
+  for (const lease of run.timedOut) await failTimedOut(deps, lease);
+  for (const claim of run.admitted) await handOver(deps, claim);
+  const states = await queueStates(deps);
+  for (const [leaseId, state] of states) {
+    const tenantId = state.tenantId;
+    await deps.leases.transition(tenantId, leaseId, ['QUEUED'], 'QUEUED', deps.now(), { queue: state.queue });
+  }
+  return { run, states: new Map([...states].map(([leaseId, state]) => [leaseId, state.queue])) };
+}
+
+/**
+ * Where each waiting lease stands after the pass: the pass's order over the
+ * stored state, and the estimate of `estimateWaits` from the admitted
+ * leases' known ends (expiry, declared runtime). No history of lease
+ * durations is kept yet, so an end that is not known is DEFAULT_LEASE_DURATION_MS
+ * after the start (basis `default`).
+ */
+async function queueStates(
+  deps: AdmissionPassControl,
+): Promise<Map<string, { tenantId: string; queue: LeaseQueueState }>> {
+  const nowMs = deps.now();
+  const [snapshot, running] = await Promise.all([deps.admission.snapshot(), deps.admission.running()]);
+  const { waiting } = splitTimedOut(snapshot.queue, nowMs);
+  const pass = decideAdmissions(deps, snapshot, waiting, nowMs);
+  const estimates = estimateWaits({
+    nowMs,
+    queue: waiting.filter((lease) => (lease.refused?.atMs ?? 0) <= nowMs),
+    usage: usageOf(snapshot),
+    quotas: quotasOf(snapshot),
+    defaultQuota: deps.defaultQuota,
+    capacity: capacityOfPools(snapshot.pools),
+    catalog: deps.catalog,
+    running,
+    history: durationSamplesOf([]),
+  });
+  const byLease = new Map(estimates.map((estimate) => [estimate.leaseId, estimate]));
+  return new Map(
+    pass.queued.map(({ lease, reason, position }) => {
+      const estimate = byLease.get(lease.leaseId);
+      const queue: LeaseQueueState = estimate
+        ? {
+            reason,
+            position,
+            estimatedStartAtMs: estimate.estimatedStartAtMs,
+            estimateBasis: estimate.estimateBasis,
+          }
+        : {
+            reason,
+            position,
+            estimatedStartAtMs: lease.refused?.atMs ?? null,
+            estimateBasis: 'after-refusal',
+          };
+      return [lease.leaseId, { tenantId: lease.tenantId, queue }];
+    }),
+  );
+}
+
+/** QUEUED → PENDING and its start command; false when the lease was not QUEUED (its own worker carries on). */
+export async function handOver(
+  deps: AdmissionPassControl,
+  claim: Pick<AdmissionClaim, 'tenantId' | 'leaseId' | 'queuedAtMs'>,
+): Promise<boolean> {
+  const { tenantId, leaseId } = claim;
+  const lease = await deps.leases.get(tenantId, leaseId);
+  if (lease?.status !== 'QUEUED') return false;
+  if (!(await deps.leases.transition(tenantId, leaseId, ['QUEUED'], 'PENDING', deps.now()))) return false;
+  await deps.events.publish([
+    { type: 'LeaseAdmitted', tenantId, detail: { leaseId, waitedMs: deps.now() - claim.queuedAtMs } },
+  ]);
+  await deps.commands.send({ type: 'start', tenantId, leaseId });
+  return true;
+}
+
+/** Waited its maxWaitMinutes: FAILED with QUEUE_TIMEOUT. It never launched, so nothing ran or billed. */
+async function failTimedOut(deps: AdmissionPassControl, lease: WaitingLease): Promise<void> {
+  const { tenantId, leaseId, maxWaitMinutes } = lease;
+  const reason = `${QUEUE_TIMEOUT}: not admitted within maxWaitMinutes (${maxWaitMinutes}); it never ran`;
+  if (
+    !(await deps.leases.transition(tenantId, leaseId, ['QUEUED', 'PENDING'], 'FAILED', deps.now(), {
+      failureReason: reason,
+    }))
+  )
+    return;
+  if (lease.expiresAtMs !== undefined) await deps.expiry.cancel(leaseId);
+  await failTaskWithLease(deps, tenantId, leaseId);
+  await deps.events.publish([
+    { type: 'LeaseQueueTimedOut', tenantId, detail: { leaseId, maxWaitMinutes } },
+    { type: 'LeaseFailed', tenantId, detail: { leaseId, reason } },
+  ]);
+}
+
+export type AdmissionOutcome = 'admitted' | 'queued' | 'ended';
+
+/**
+ * The provisioner's gate: a lease admission has not seen joins the queue and
+ * a pass runs; an admitted lease goes on to launch. One that does not fit is
+ * QUEUED with its place (LeaseQueued). A pass that ran meanwhile may have
+ * admitted it while it was still PENDING, when no hand-over could take it:
+ * it is handed over here.
+ */
+export async function admitOrQueue(deps: AdmissionControl, lease: Lease): Promise<AdmissionOutcome> {
+  const { tenantId, leaseId } = lease;
+  const before = await deps.admission.status(leaseId);
+  if (before === 'ADMITTED') return 'admitted';
+  if (before === undefined) await deps.admission.enqueue(waitingLeaseOf(deps, lease));
+  const { states } = await admitQueued(deps);
+  const status = await deps.admission.status(leaseId);
+  if (status === 'ADMITTED') return 'admitted';
+  const queue = states.get(leaseId);
+  if (status !== 'QUEUED' || !queue) return 'ended';
+  if (!(await deps.leases.transition(tenantId, leaseId, ['PENDING'], 'QUEUED', deps.now(), { queue }))) {
+    return 'ended';
+  }
+  await deps.events.publish([{ type: 'LeaseQueued', tenantId, detail: { leaseId, ...queue } }]);
+  const claim = await deps.admission.claim(leaseId);
+  if (claim) await handOver(deps, claim);
+  return 'queued';
+}
+
+/**
+ * A lease ended (released or failed): what admission gave it is given back, or
+ * it leaves the queue, and a pass runs, as room may have opened.
+ */
+export async function freeAdmission(deps: AdmissionControl, leaseId: string): Promise<void> {
+  if ((await deps.admission.status(leaseId)) === undefined) return;
+  await deps.admission.release(leaseId);
+  await admitQueued(deps);
+}
+
+/** How long a lease EC2 refused sits out of passes: the refused pools' back-off. */
+const REFUSAL_BACKOFF_MS = FAILED_POOL_BACKOFF_MS;
+
+/**
+ * EC2 refused an admitted lease in every allowed pool: it gives back what it
+ * held and waits again (QUEUED, LeaseQueued) instead of failing. It keeps
+ * when it first joined the queue: its maxWaitMinutes is one wait, not one per refusal.
+ */
+export async function queueRefused(
+  deps: AdmissionControl,
+  lease: Lease,
+  reason: NonNullable<WaitingLease['refused']>['reason'],
+): Promise<boolean> {
+  const { tenantId, leaseId } = lease;
+  const atMs = deps.now() + REFUSAL_BACKOFF_MS;
+  if (!(await deps.admission.requeue(leaseId, { atMs, reason }))) return false;
+  const { states } = await admitQueued(deps);
+  const queue: LeaseQueueState = states.get(leaseId) ?? {
+    reason,
+    position: states.size + 1,
+    estimatedStartAtMs: atMs,
+    estimateBasis: 'after-refusal',
+  };
+  if (!(await deps.leases.transition(tenantId, leaseId, ['PENDING'], 'QUEUED', deps.now(), { queue }))) {
+    return false;
+  }
+  await deps.events.publish([{ type: 'LeaseQueued', tenantId, detail: { leaseId, ...queue } }]);
+  return true;
+}

@@ -1,0 +1,135 @@
+import type { WaitingLease } from '../../../shared/domain/admission/admission-pass';
+import {
+  type AdmissionClaim,
+  runningOf,
+  type TenantAdmission,
+} from '../../../shared/domain/admission/claims';
+import type { Quota } from '../../../shared/domain/admission/quota';
+import { NO_USAGE, type TenantUsage } from '../../../shared/domain/admission/tenant-ledger';
+import type { RunningLease } from '../../../shared/domain/admission/wait-estimate';
+import type {
+  AdmissionSnapshot,
+  AdmissionStatus,
+  AdmissionStore,
+  AdmitOutcome,
+  PoolLimit,
+} from '../../../shared/ports/admission-store';
+
+interface Entry {
+  lease: WaitingLease;
+  status: AdmissionStatus;
+  claim?: AdmissionClaim;
+}
+
+/**
+ * The admission store in memory, for use cases run one at a time: a claim is
+ * committed only if its lease is QUEUED, and the tenant's counters move with
+ * it. It knows no capacity pools (EC2 is the judge), and it never conflicts:
+ * racing passes are the DynamoDB store's business (its property test).
+ */
+export class FakeAdmissionStore implements AdmissionStore {
+  readonly entries = new Map<string, Entry>();
+  private readonly tenants = new Map<string, { usage: TenantUsage; quota?: Quota; quotaVersion?: number }>();
+
+  async enqueue(lease: WaitingLease): Promise<boolean> {
+    if (this.entries.has(lease.leaseId)) return false;
+    this.entries.set(lease.leaseId, { lease, status: 'QUEUED' });
+    return true;
+  }
+
+  async snapshot(): Promise<AdmissionSnapshot> {
+    const queue = [...this.entries.values()]
+      .filter((entry) => entry.status === 'QUEUED')
+      .map((entry) => entry.lease)
+      .sort((a, b) => a.queuedAtMs - b.queuedAtMs || a.leaseId.localeCompare(b.leaseId));
+    const tenants: Record<string, TenantAdmission> = {};
+    for (const [tenantId, tenant] of this.tenants) tenants[tenantId] = { tenantId, ...tenant };
+    return { queue, tenants, pools: [] };
+  }
+
+  async admit(claims: readonly AdmissionClaim[]): Promise<AdmitOutcome> {
+    const committed: AdmissionClaim[] = [];
+    for (const claim of claims) {
+      const entry = this.entries.get(claim.leaseId);
+      if (entry?.status !== 'QUEUED') return { committed, conflicted: true };
+      entry.status = 'ADMITTED';
+      entry.claim = claim;
+      this.add(claim, 1);
+      committed.push(claim);
+    }
+    return { committed, conflicted: false };
+  }
+
+  async release(leaseId: string): Promise<AdmissionClaim | undefined> {
+    const entry = this.entries.get(leaseId);
+    if (entry?.status === 'QUEUED') entry.status = 'RELEASED';
+    if (entry?.status !== 'ADMITTED' || !entry.claim) return undefined;
+    entry.status = 'RELEASED';
+    this.add(entry.claim, -1);
+    return entry.claim;
+  }
+
+  async timeOut(leaseId: string): Promise<boolean> {
+    const entry = this.entries.get(leaseId);
+    if (entry?.status !== 'QUEUED') return false;
+    entry.status = 'TIMED_OUT';
+    return true;
+  }
+
+  async putQuota(tenantId: string, quota: Quota): Promise<void> {
+    const tenant = this.tenant_(tenantId);
+    tenant.quota = quota;
+    tenant.quotaVersion = (tenant.quotaVersion ?? 0) + 1;
+  }
+
+  async tenant(tenantId: string): Promise<TenantAdmission | undefined> {
+    const tenant = this.tenants.get(tenantId);
+    return tenant && { tenantId, ...tenant };
+  }
+
+  async putPoolLimit(_pool: PoolLimit): Promise<void> {
+    throw new Error('The fake admission store knows no capacity pools; use the DynamoDB store');
+  }
+
+  async status(leaseId: string): Promise<AdmissionStatus | undefined> {
+    return this.entries.get(leaseId)?.status;
+  }
+
+  async claim(leaseId: string): Promise<AdmissionClaim | undefined> {
+    const entry = this.entries.get(leaseId);
+    return entry?.status === 'ADMITTED' ? entry.claim : undefined;
+  }
+
+  async running(): Promise<RunningLease[]> {
+    return [...this.entries.values()].flatMap(({ lease, status, claim }) =>
+      status === 'ADMITTED' && claim ? [runningOf(lease, claim)] : [],
+    );
+  }
+
+  async requeue(leaseId: string, refused: NonNullable<WaitingLease['refused']>): Promise<boolean> {
+    const entry = this.entries.get(leaseId);
+    if (entry?.status !== 'ADMITTED' || !entry.claim) return false;
+    this.add(entry.claim, -1);
+    this.entries.set(leaseId, { lease: { ...entry.lease, refused }, status: 'QUEUED' });
+    return true;
+  }
+
+  private tenant_(tenantId: string) {
+    let tenant = this.tenants.get(tenantId);
+    if (!tenant) {
+      tenant = { usage: NO_USAGE };
+      this.tenants.set(tenantId, tenant);
+    }
+    return tenant;
+  }
+
+  private add(claim: AdmissionClaim, sign: 1 | -1): void {
+    const tenant = this.tenant_(claim.tenantId);
+    const { gpus, hourlyMicroUsd, gpusByMode } = tenant.usage;
+    tenant.usage = {
+      gpus: gpus + sign * claim.gpus,
+      hourlyMicroUsd: hourlyMicroUsd + sign * claim.hourlyMicroUsd,
+      gpusByMode: { ...gpusByMode, [claim.mode]: (gpusByMode[claim.mode] ?? 0) + sign * claim.gpus },
+    };
+  }
+}

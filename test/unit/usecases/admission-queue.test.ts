@@ -1,0 +1,150 @@
+import { describe, expect, it } from 'vitest';
+import { AccountQuotaExceededError } from '../../../shared/ports/compute';
+import { admitQueued } from '../../../shared/usecases/admission/queue';
+import { setTenantQuota } from '../../../shared/usecases/admission/quotas';
+import { provisionLease } from '../../../shared/usecases/provision-lease';
+import { completeRelease, requestRelease } from '../../../shared/usecases/release-lease';
+import { fakeControlPlane } from '../../support/fakes/control-plane';
+import { requestLease, runningLease, TENANT } from '../../support/fakes/leases';
+
+const ONE_GPU = { maxGpus: 1, maxHourlyMicroUsd: 100_000_000, maxGpusByMode: {}, weight: 1 };
+
+describe('the admission queue on the fakes (injected clock)', () => {
+  it('queues a lease over its tenant quota and admits it, once, when the running one is released', async () => {
+    const plane = fakeControlPlane();
+    await setTenantQuota(plane, TENANT, ONE_GPU);
+    const first = await runningLease(plane);
+    // Long enough to outwait the running lease's estimated hour (with 60 it would be told `times-out`).
+    const second = await requestLease(plane, { maxWaitMinutes: 120 });
+
+    expect(await provisionLease(plane, TENANT, second.leaseId)).toBe('queued');
+    const queued = plane.leases.peek(TENANT, second.leaseId);
+    expect(queued?.status).toBe('QUEUED');
+    // The running lease has no expiry and no declared runtime: the default hour per lease.
+    expect(queued?.queue).toEqual({
+      reason: 'quota',
+      position: 1,
+      estimatedStartAtMs: first.createdAtMs + 60 * 60_000,
+      estimateBasis: 'default',
+    });
+    expect(plane.events.ofType('LeaseQueued').map((e) => e.detail)).toEqual([
+      { leaseId: second.leaseId, ...queued?.queue },
+    ]);
+    expect(plane.compute.live()).toHaveLength(1);
+
+    plane.clock.advance(10 * 60_000);
+    await requestRelease(plane, TENANT, first.leaseId);
+    await completeRelease(plane, TENANT, first.leaseId);
+
+    expect(plane.leases.peek(TENANT, second.leaseId)?.status).toBe('PENDING');
+    expect(plane.events.ofType('LeaseAdmitted').map((e) => e.detail)).toEqual([
+      { leaseId: second.leaseId, waitedMs: 10 * 60_000 },
+    ]);
+    const starts = plane.commands.commands().filter((c) => c.type === 'start');
+    expect(starts).toEqual([{ type: 'start', tenantId: TENANT, leaseId: second.leaseId }]);
+
+    expect(await provisionLease(plane, TENANT, second.leaseId)).toBe('running');
+    expect((await plane.admission.tenant(TENANT))?.usage.gpus).toBe(1);
+  });
+
+  it('fails a lease that waited past maxWaitMinutes with QUEUE_TIMEOUT, never launched or billed', async () => {
+    const plane = fakeControlPlane();
+    await setTenantQuota(plane, TENANT, ONE_GPU);
+    const first = await runningLease(plane);
+    const waiting = await requestLease(plane, { maxWaitMinutes: 5 });
+    expect(await provisionLease(plane, TENANT, waiting.leaseId)).toBe('queued');
+
+    plane.clock.advance(5 * 60_000);
+    // Any pass after the deadline times it out; here the quota change's.
+    await setTenantQuota(plane, TENANT, ONE_GPU);
+
+    const failed = plane.leases.peek(TENANT, waiting.leaseId);
+    expect(failed?.status).toBe('FAILED');
+    expect(failed?.failureReason).toMatch(/^QUEUE_TIMEOUT/);
+    expect(failed?.instances).toEqual([]);
+    expect(plane.events.ofType('LeaseQueueTimedOut').map((e) => e.detail)).toEqual([
+      { leaseId: waiting.leaseId, maxWaitMinutes: 5 },
+    ]);
+    expect(plane.compute.live().map((i) => i.leaseId)).toEqual([first.leaseId]);
+    // It is never admitted afterwards.
+    await requestRelease(plane, TENANT, first.leaseId);
+    await completeRelease(plane, TENANT, first.leaseId);
+    expect(plane.leases.peek(TENANT, waiting.leaseId)?.status).toBe('FAILED');
+  });
+
+  it('counts maxWaitMinutes, and the wait LeaseAdmitted reports, from when the lease joined the queue', async () => {
+    const plane = fakeControlPlane();
+    await setTenantQuota(plane, TENANT, ONE_GPU);
+    const first = await runningLease(plane);
+    const waiting = await requestLease(plane, { maxWaitMinutes: 5 });
+    // Its provision command is delivered late: the wait starts with provisioning, not at creation.
+    plane.clock.advance(4 * 60_000);
+    expect(await provisionLease(plane, TENANT, waiting.leaseId)).toBe('queued');
+
+    plane.clock.advance(4 * 60_000);
+    await admitQueued(plane);
+    expect(plane.leases.peek(TENANT, waiting.leaseId)?.status).toBe('QUEUED');
+
+    await requestRelease(plane, TENANT, first.leaseId);
+    await completeRelease(plane, TENANT, first.leaseId);
+    expect(plane.leases.peek(TENANT, waiting.leaseId)?.status).toBe('PENDING');
+    expect(plane.events.ofType('LeaseAdmitted').map((e) => e.detail)).toEqual([
+      { leaseId: waiting.leaseId, waitedMs: 4 * 60_000 },
+    ]);
+  });
+
+  it('times a lease out maxWaitMinutes after it joined the queue', async () => {
+    const plane = fakeControlPlane();
+    await setTenantQuota(plane, TENANT, ONE_GPU);
+    await runningLease(plane);
+    const waiting = await requestLease(plane, { maxWaitMinutes: 5 });
+    plane.clock.advance(4 * 60_000);
+    expect(await provisionLease(plane, TENANT, waiting.leaseId)).toBe('queued');
+    plane.clock.advance(5 * 60_000 - 1);
+    await admitQueued(plane);
+    expect(plane.leases.peek(TENANT, waiting.leaseId)?.status).toBe('QUEUED');
+    plane.clock.advance(1);
+    await admitQueued(plane);
+    expect(plane.leases.peek(TENANT, waiting.leaseId)?.failureReason).toMatch(/^QUEUE_TIMEOUT/);
+  });
+
+  it('a released QUEUED lease leaves the queue without launching', async () => {
+    const plane = fakeControlPlane();
+    await setTenantQuota(plane, TENANT, ONE_GPU);
+    await runningLease(plane);
+    const waiting = await requestLease(plane);
+    await provisionLease(plane, TENANT, waiting.leaseId);
+
+    await requestRelease(plane, TENANT, waiting.leaseId);
+    expect(await completeRelease(plane, TENANT, waiting.leaseId)).toBe('released');
+    expect(await plane.admission.status(waiting.leaseId)).toBe('RELEASED');
+    expect(plane.leases.peek(TENANT, waiting.leaseId)?.instances).toEqual([]);
+  });
+
+  it('queues, with reason account-quota, a lease every pool refused for the account vCPU quota', async () => {
+    const plane = fakeControlPlane();
+    // The fake's refusals are capacity errors; the account quota is EC2's VcpuLimitExceeded.
+    const launch = plane.compute.launch.bind(plane.compute);
+    plane.compute.launch = async (request) => {
+      throw new AccountQuotaExceededError(
+        request.mode,
+        request.instanceType,
+        'VcpuLimitExceeded',
+        request.zone,
+      );
+    };
+    const lease = await requestLease(plane);
+    expect(await provisionLease(plane, TENANT, lease.leaseId)).toBe('queued');
+    const stored = plane.leases.peek(TENANT, lease.leaseId);
+    expect(stored?.status).toBe('QUEUED');
+    expect(stored?.queue?.reason).toBe('account-quota');
+    expect(plane.events.ofType('LeaseFailed')).toEqual([]);
+
+    // It sits out passes during the back-off, then a pass lets it try again.
+    plane.compute.launch = launch;
+    plane.clock.advance(3 * 60_000);
+    await setTenantQuota(plane, TENANT, ONE_GPU);
+    expect(plane.leases.peek(TENANT, lease.leaseId)?.status).toBe('PENDING');
+    expect(await provisionLease(plane, TENANT, lease.leaseId)).toBe('running');
+  });
+});
