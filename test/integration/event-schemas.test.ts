@@ -60,7 +60,7 @@ async function publishEveryEventType(): Promise<ReceivedEvent[]> {
     scheduledEvent('reconciler', Date.now(), 'us-east-1'),
     lambdaContext('reconciler', 60_000),
   );
-  // LeaseFailed: moto always has capacity, so EC2 refuses launches through aws-sdk-client-mock here.
+  // LeaseQueued: moto always has capacity, so EC2 refuses launches through aws-sdk-client-mock here.
   const ec2 = mockClient(EC2Client);
   try {
     ec2.on(DescribeInstancesCommand).resolves({ Reservations: [] });
@@ -73,7 +73,9 @@ async function publishEveryEventType(): Promise<ReceivedEvent[]> {
         message: 'injected',
       }),
     );
-    const created = await call(tenant, 'POST /v1/leases', { body: { workload: 'inference', gpus: 1 } });
+    const created = await call(tenant, 'POST /v1/leases', {
+      body: { workload: 'inference', gpus: 1, maxWaitMinutes: 1 },
+    });
     const lease = { tenantId: tenant, leaseId: created.body.leaseId } as never;
     await (await worker())(
       { Records: [commandRecord('provision', lease)] },
@@ -82,6 +84,8 @@ async function publishEveryEventType(): Promise<ReceivedEvent[]> {
   } finally {
     ec2.restore();
   }
+  // LeaseQueueTimedOut and LeaseFailed: the scheduled pass past the queued lease's one minute.
+  await harness.admissionPass(Date.now() + 2 * 60_000);
   return integrator.drain();
 }
 
@@ -102,6 +106,8 @@ describe('published domain events', () => {
         'LeaseRequested',
         'LeaseRunning',
         'LeaseReleased',
+        'LeaseQueued',
+        'LeaseQueueTimedOut',
         'LeaseFailed',
         'OrphanInstanceTerminated',
         'BudgetThresholdCrossed',
