@@ -189,34 +189,30 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
       checkpoints,
     );
     await sync.download();
+    // A task with an image runs in a container of its own on the machine's engine, if it has one.
     const engine = lease.task.spec.image === undefined ? undefined : options.docker;
-    const containerName = engine === undefined ? undefined : `gpurent-${commandId}-${instanceId}`;
+    const container = engine && { gpus: engine.gpus, name: `gpurent-${commandId}-${instanceId}` };
     const folderVariables = {
       GPURENT_CHECKPOINT_DIR: checkpoints,
       // In the synced folder: it reaches the control plane with the checkpoint it describes.
       GPURENT_PROGRESS_FILE: join(checkpoints, PROGRESS_FILE_NAME),
     };
+    const context = {
+      tenantId,
+      attempt: attempt.attempt,
+      checkpointUri: checkpointUri(options.checkpointBucket, tenantId, leaseId),
+    };
     const script =
-      engine === undefined || containerName === undefined
+      container === undefined
         ? // The machine has no /workspace of the image's: workdir is left out, the run's folder is the cwd.
-          taskScript(
-            { ...lease.task.spec, workdir: undefined },
-            {
-              tenantId,
-              attempt: attempt.attempt,
-              checkpointUri: checkpointUri(options.checkpointBucket, tenantId, leaseId),
-              runtime: 'host',
-            },
-          )
+          taskScript({ ...lease.task.spec, workdir: undefined }, { ...context, runtime: 'host' })
         : taskScript(
             // The container sees the attempt's checkpoint folder at the same path, under the same name.
             { ...lease.task.spec, env: { ...lease.task.spec.env, ...folderVariables } },
             {
-              tenantId,
-              attempt: attempt.attempt,
-              checkpointUri: checkpointUri(options.checkpointBucket, tenantId, leaseId),
+              ...context,
               runtime: 'container',
-              localEngine: { gpus: engine.gpus, mounts: [checkpoints], containerName },
+              localEngine: { gpus: container.gpus, mounts: [checkpoints], containerName: container.name },
             },
           );
     const child = spawn('/bin/bash', ['-c', script.join('\n')], {
@@ -243,7 +239,7 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
       region,
       child,
       checkpoints: sync,
-      containerName,
+      containerName: container?.name,
       killed: false,
       output,
       done: exited.then(async (code) => {
