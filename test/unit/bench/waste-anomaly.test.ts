@@ -6,12 +6,14 @@ const DAY = 1440;
 const GPU = 3_060_000;
 
 /** One GPU all along, with `extra` GPUs over the given minutes. */
-function series(bumps: readonly { from: number; minutes: number; extra: number }[]): SpendSeries {
+function series(
+  bumps: readonly { from: number; minutes: number; extra: number }[],
+): Pick<SpendSeries, 'rates'> {
   const rates = new Float64Array(12 * DAY).fill(GPU);
   for (const { from, minutes, extra } of bumps) {
     for (let m = from; m < from + minutes; m++) rates[m] = (1 + extra) * GPU;
   }
-  return { tenant: 0, startMs: 0, rates };
+  return { rates };
 }
 
 describe('natural look-alikes of an injected anomaly', () => {
