@@ -163,7 +163,11 @@ export function hasNaturalPrecedent(
 ): boolean {
   const held = anomaly.kind === 'ramp' ? 60 : anomaly.to - anomaly.from;
   let run = 0;
-  for (let minute = Math.max(7 * DAY_MINUTES, anomaly.from - 14 * DAY_MINUTES); minute < anomaly.from; minute++) {
+  for (
+    let minute = Math.max(7 * DAY_MINUTES, anomaly.from - 14 * DAY_MINUTES);
+    minute < anomaly.from;
+    minute++
+  ) {
     const excess = (series.rates[minute] ?? 0) - normalAt(series, minute, floor);
     run = excess >= anomaly.added ? run + 1 : 0;
     if (run >= held) return true;
@@ -217,7 +221,13 @@ export function injectAnomalies(
     for (let j = 0; j < copies; j++) {
       // A ramp's j-th copy starts on the minute the straight rise to the full rate would pass it.
       const start = rise > 0 ? from + Math.ceil(((j + 1) * rise) / copies) - 1 : from;
-      if (start < to) leases.push({ id: `injected-${seed}-${index}-${j}`, from: start, to, cost: (scale * normal) / copies });
+      if (start < to)
+        leases.push({
+          id: `injected-${seed}-${index}-${j}`,
+          from: start,
+          to,
+          cost: (scale * normal) / copies,
+        });
     }
     injected.push({ kind, from, to: from + length, added: scale * normal });
   });
@@ -251,7 +261,11 @@ function replayLeases(series: SpendCase, visit: (minute: number, running: readon
     for (; next < starts.length && (starts[next] as SpendLease).from <= minute; next++) {
       const l = starts[next] as SpendLease;
       if (l.to <= minute) continue;
-      const lease = { leaseId: l.id, startedAtMs: series.startMs + l.from * MINUTE_MS, hourlyMicroUsd: l.cost };
+      const lease = {
+        leaseId: l.id,
+        startedAtMs: series.startMs + l.from * MINUTE_MS,
+        hourlyMicroUsd: l.cost,
+      };
       running.set(l.id, { lease, to: l.to });
       changed = true;
     }

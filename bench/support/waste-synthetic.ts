@@ -15,7 +15,7 @@
  * Series start on a Monday, 00:00 UTC, one rate a minute, like the trace's.
  */
 import { seededRandom } from './random';
-import { type SpendLease, type SpendSeries, ratesOf } from './waste-anomaly';
+import { ratesOf, type SpendLease, type SpendSeries } from './waste-anomaly';
 
 const DAY_MINUTES = 1440;
 const TENANT_MEAN_GPUS = [4, 6, 10, 16, 24, 40, 64, 100] as const;

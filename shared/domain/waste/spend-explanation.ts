@@ -82,7 +82,9 @@ export function advanceExplanation(
   const byDay = turned ? [...previous.byDay, previous.dayPeak].slice(-params.days) : previous.byDay;
   const started = Math.max(
     0,
-    ...leases.filter((l) => l.startedAtMs > atMs - params.windowMinutes * 60_000).map((l) => l.hourlyMicroUsd),
+    ...leases
+      .filter((l) => l.startedAtMs > atMs - params.windowMinutes * 60_000)
+      .map((l) => l.hourlyMicroUsd),
   );
   const known = new Set(previous.explained);
   const explained = leases.filter((l) => known.has(l.leaseId));
@@ -114,7 +116,10 @@ export function explainExcess(
   if (largestJob === null || state.explained.length > 0) return null;
   const job = leases
     .filter((l) => l.startedAtMs > atMs - params.windowMinutes * 60_000)
-    .reduce<LeaseSpend | null>((big, l) => (big === null || l.hourlyMicroUsd > big.hourlyMicroUsd ? l : big), null);
+    .reduce<LeaseSpend | null>(
+      (big, l) => (big === null || l.hourlyMicroUsd > big.hourlyMicroUsd ? l : big),
+      null,
+    );
   if (job === null || unexplainedMicroUsdPerHour - job.hourlyMicroUsd > line) return null;
   if (job.hourlyMicroUsd > largestJob) return null;
   return { state: { ...state, explained: [job.leaseId] }, explainedMicroUsdPerHour: job.hourlyMicroUsd };

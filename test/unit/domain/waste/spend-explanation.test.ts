@@ -69,7 +69,9 @@ describe('explaining an excess by the leases behind it', () => {
   });
 
   it('does not explain a lease larger than any the tenant ran, nor an excess one new lease does not account for', () => {
-    expect(explainExcess(history, now, [...steady, lease('big', now - MINUTE, 9)], 14 * USD, line)).toBeNull();
+    expect(
+      explainExcess(history, now, [...steady, lease('big', now - MINUTE, 9)], 14 * USD, line),
+    ).toBeNull();
     const twoJobs = [...steady, lease('job-1', now - 2 * MINUTE, 8), lease('job-2', now - MINUTE, 8)];
     expect(explainExcess(history, now, twoJobs, 21 * USD, line)).toBeNull();
     // $8/h started, but the rate is $20/h: without the job $12/h, still over the line.
