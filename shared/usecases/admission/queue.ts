@@ -1,6 +1,5 @@
 import type { WaitingLease } from '../../domain/admission/admission-pass';
 import { type AdmissionClaim, capacityOfPools } from '../../domain/admission/claims';
-import { durationSamplesOf } from '../../domain/admission/duration-history';
 import { QUEUE_TIMEOUT, splitTimedOut } from '../../domain/admission/queue-timeout';
 import { DEFAULT_MAX_WAIT_MINUTES, DEFAULT_PRIORITY, type Quota } from '../../domain/admission/quota';
 import { estimateWaits } from '../../domain/admission/wait-estimate';
@@ -11,6 +10,7 @@ import type { LeaseExpiryScheduler } from '../../ports/lease-expiry';
 import type { ControlPlane } from '../dependencies';
 import { failTaskWithLease } from '../tasks';
 import { type AdmissionRun, decideAdmissions, quotasOf, runAdmissionPass, usageOf } from './admission-pass';
+import { recordHeldDuration } from './lease-durations';
 
 /**
  * What a pass over the queue reaches: admitting (hand-over to provisioning),
@@ -110,7 +110,7 @@ async function queueStates(
     capacity: capacityOfPools(snapshot.pools),
     catalog: deps.catalog,
     running,
-    history: durationSamplesOf([]),
+    history: await deps.admission.durations(),
   });
   const byLease = new Map(estimates.map((estimate) => [estimate.leaseId, estimate]));
   return new Map(
@@ -202,7 +202,7 @@ export async function admitOrQueue(deps: AdmissionControl, lease: Lease): Promis
  */
 export async function freeAdmission(deps: AdmissionControl, leaseId: string): Promise<void> {
   if ((await deps.admission.status(leaseId)) === undefined) return;
-  await deps.admission.release(leaseId);
+  await recordHeldDuration(deps, await deps.admission.release(leaseId));
   await admitQueued(deps);
 }
 
