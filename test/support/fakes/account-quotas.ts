@@ -1,5 +1,5 @@
-import type { VcpuQuotaKey } from '../../../shared/domain/admission/fleet-capacity';
 import { VCPU_QUOTA_CODES } from '../../../shared/adapters/service-quotas';
+import type { VcpuQuotaKey } from '../../../shared/domain/admission/fleet-capacity';
 import {
   type AccountQuotas,
   AccountQuotaUnavailableError,
