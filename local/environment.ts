@@ -1,5 +1,9 @@
-import { INSTANCE_FAMILIES } from '../shared/domain/admission/capacity';
-import { type AccountVcpuQuota, QUOTA_MARKETS } from '../shared/domain/admission/fleet-capacity';
+import {
+  type AccountVcpuQuota,
+  type VcpuQuotaKey,
+  vcpuQuotaId,
+  vcpuQuotaKeys,
+} from '../shared/domain/admission/fleet-capacity';
 import { createLocalResources, LOCAL_GPU_REGIONS } from './bootstrap';
 import { type EmulatorEndpoints, emulatorEnvironment } from './emulators';
 import { localSpotPricing } from './spot-discount';
@@ -12,17 +16,25 @@ export const LOCAL_VCPU_QUOTA = 4096;
 
 /**
  * The account's vCPU quotas on the emulators, which have none (moto serves no
- * EC2 quotas): `ACCOUNT_VCPU_QUOTAS` from the environment `npm start` runs in,
- * to try account-quota queuing, else LOCAL_VCPU_QUOTA for every pool.
+ * EC2 quotas), so the capacity refresh never asks Service Quotas locally:
+ * every pool has one, the `ACCOUNT_VCPU_QUOTAS` of the environment `npm start`
+ * runs in where it names the pool (to try account-quota queuing), else
+ * LOCAL_VCPU_QUOTA. A value that is no JSON list is passed on for the
+ * function's own validation to name.
  */
-function localVcpuQuotas(): string {
-  if (process.env.ACCOUNT_VCPU_QUOTAS) return process.env.ACCOUNT_VCPU_QUOTAS;
-  const quotas: AccountVcpuQuota[] = LOCAL_GPU_REGIONS.flatMap((region) =>
-    INSTANCE_FAMILIES.flatMap((family) =>
-      QUOTA_MARKETS.map((market) => ({ region, family, market, vcpus: LOCAL_VCPU_QUOTA })),
-    ),
-  );
-  return JSON.stringify(quotas);
+function localVcpuQuotas(given = process.env.ACCOUNT_VCPU_QUOTAS ?? '[]'): string {
+  let named: unknown;
+  try {
+    named = JSON.parse(given);
+  } catch {
+    return given;
+  }
+  if (!Array.isArray(named)) return given;
+  const known = new Set((named as VcpuQuotaKey[]).map(vcpuQuotaId));
+  const defaults: AccountVcpuQuota[] = vcpuQuotaKeys(LOCAL_GPU_REGIONS)
+    .filter((quota) => !known.has(vcpuQuotaId(quota)))
+    .map((quota) => ({ ...quota, vcpus: LOCAL_VCPU_QUOTA }));
+  return JSON.stringify([...named, ...defaults]);
 }
 
 /**

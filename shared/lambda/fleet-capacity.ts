@@ -2,7 +2,7 @@ import { ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
 import { ServiceQuotasAccountQuotas } from '../adapters/service-quotas';
 import { jsonText } from '../config';
 import { INSTANCE_FAMILIES } from '../domain/admission/capacity';
-import { QUOTA_MARKETS } from '../domain/admission/fleet-capacity';
+import { QUOTA_MARKETS, vcpuQuotaId } from '../domain/admission/fleet-capacity';
 import type { AccountQuotas } from '../ports/account-quotas';
 import * as z from '../zod';
 import { tracer } from './observability';
@@ -22,7 +22,7 @@ const overrideSchema = z
   )
   .check(
     z.refine(
-      (quotas) => new Set(quotas.map((q) => `${q.region}#${q.family}#${q.market}`)).size === quotas.length,
+      (quotas) => new Set(quotas.map(vcpuQuotaId)).size === quotas.length,
       'names one region, family and market twice',
     ),
   );

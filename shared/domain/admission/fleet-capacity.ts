@@ -26,6 +26,9 @@ export interface AccountVcpuQuota {
 
 export type VcpuQuotaKey = Omit<AccountVcpuQuota, 'vcpus'>;
 
+/** One text per quota: its region, family and market. */
+export const vcpuQuotaId = (quota: VcpuQuotaKey) => `${quota.region}#${quota.family}#${quota.market}`;
+
 /** Every vCPU quota of the GPU regions admission can know: each region × {G, P} × {on-demand, spot}. */
 export function vcpuQuotaKeys(regions: readonly string[]): VcpuQuotaKey[] {
   return regions.flatMap((region) =>

@@ -4,7 +4,7 @@ import {
   type AccountVcpuQuota,
   changedLimits,
   fleetPoolLimits,
-  type VcpuQuotaKey,
+  vcpuQuotaId,
   vcpuQuotaKeys,
 } from '../../domain/admission/fleet-capacity';
 import { type AccountQuotas, AccountQuotaUnavailableError } from '../../ports/account-quotas';
@@ -32,9 +32,6 @@ export interface FleetCapacityRefresh {
   /** Quotas nothing is known of now: their pools keep the limit last stored (none when never known). */
   readonly unavailable: readonly AccountQuotaUnavailableError[];
 }
-
-const sameQuota = (a: VcpuQuotaKey, b: VcpuQuotaKey) =>
-  a.region === b.region && a.family === b.family && a.market === b.market;
 
 /**
  * Writes the limits of the capacity pools admission charges leases against:
@@ -73,9 +70,8 @@ export async function refreshFleetCapacity(deps: FleetCapacityDeps): Promise<Fle
 }
 
 async function readQuotas(deps: FleetCapacityDeps) {
-  const asked = vcpuQuotaKeys(deps.regions).filter(
-    (key) => !deps.quotaOverrides.some((quota) => sameQuota(quota, key)),
-  );
+  const overridden = new Set(deps.quotaOverrides.map(vcpuQuotaId));
+  const asked = vcpuQuotaKeys(deps.regions).filter((key) => !overridden.has(vcpuQuotaId(key)));
   const answers = await Promise.all(
     asked.map(async (key): Promise<AccountVcpuQuota | AccountQuotaUnavailableError> => {
       try {

@@ -1,12 +1,10 @@
 import { VCPU_QUOTA_CODES } from '../../../shared/adapters/service-quotas';
-import type { VcpuQuotaKey } from '../../../shared/domain/admission/fleet-capacity';
+import { type VcpuQuotaKey, vcpuQuotaId } from '../../../shared/domain/admission/fleet-capacity';
 import {
   type AccountQuotas,
   AccountQuotaUnavailableError,
   type QuotaUnavailableReason,
 } from '../../../shared/ports/account-quotas';
-
-const keyOf = (quota: VcpuQuotaKey) => `${quota.region}#${quota.family}#${quota.market}`;
 
 /** Service Quotas in memory: the quotas a test sets; any other is `not-found`, and all of them fail while `down`. */
 export class FakeAccountQuotas implements AccountQuotas {
@@ -16,13 +14,13 @@ export class FakeAccountQuotas implements AccountQuotas {
   readonly asked: VcpuQuotaKey[] = [];
 
   set(quota: VcpuQuotaKey, vcpus: number): this {
-    this.values.set(keyOf(quota), vcpus);
+    this.values.set(vcpuQuotaId(quota), vcpus);
     return this;
   }
 
   async vcpuQuota(quota: VcpuQuotaKey): Promise<number> {
     this.asked.push(quota);
-    const value = this.values.get(keyOf(quota));
+    const value = this.values.get(vcpuQuotaId(quota));
     const code = VCPU_QUOTA_CODES[quota.family][quota.market];
     if (this.down) throw new AccountQuotaUnavailableError(quota, code, this.down, undefined);
     if (value === undefined) throw new AccountQuotaUnavailableError(quota, code, 'not-found', undefined);
