@@ -5,8 +5,8 @@ import { type LocalStack, startLocalStack } from '../../local/stack';
 import { DynamoDbAdmissionStore } from '../../shared/adapters/dynamodb-admission-store';
 import { poolKey } from '../../shared/domain/admission/claims';
 import { vcpuQuotaId, vcpuQuotaKeys } from '../../shared/domain/admission/fleet-capacity';
-import { Clients } from '../../shared/lambda/clients';
 import { TABLES } from '../../shared/resources';
+import { localDynamoDb } from '../support/admission';
 
 /*
  * Local mode knows the account's vCPU quotas from the start: moto has none, so
@@ -48,7 +48,7 @@ describe('the local capacity refresh', () => {
 
   it('has written every pool before the first lease, none above its quota', async () => {
     const store = new DynamoDbAdmissionStore(
-      new Clients().documents,
+      localDynamoDb(inject('endpoints').dynamodb).documents,
       stack.env[TABLES.admission.envVar] ?? '',
     );
     const pools = new Map((await store.pools()).map((pool) => [poolKey(pool), pool]));
