@@ -7,27 +7,11 @@ import {
   fleetPoolLimits,
   vcpuQuotaKeys,
 } from '../../../../shared/domain/admission/fleet-capacity';
-import type { Commitment } from '../../../../shared/domain/commitments';
-import { NOW } from './fixtures';
+import { commitment, NOW } from './fixtures';
 
 const P_ON_DEMAND = { kind: 'vcpu', region: 'us-east-1', family: 'P', market: 'on-demand' } as const;
 const P_SPOT = { ...P_ON_DEMAND, market: 'spot' } as const;
 const SLOTS = { kind: 'slots', region: 'us-east-1', zone: 'us-east-1a', instanceType: 'p3.8xlarge' } as const;
-
-const commitment = (overrides: Partial<Commitment> = {}): Commitment => ({
-  id: 'c1',
-  instanceType: 'p3.8xlarge',
-  region: 'us-east-1',
-  zone: 'us-east-1a',
-  count: 3,
-  gpusPerInstance: 4,
-  hourlyMicroUsd: 7_700_000,
-  startMs: NOW - 86_400_000,
-  endMs: NOW + 86_400_000,
-  holders: {},
-  idleMeteredUntilMs: NOW,
-  ...overrides,
-});
 
 const input = (overrides: Partial<FleetCapacityInput>): FleetCapacityInput => ({
   quotas: [],
