@@ -9,6 +9,7 @@ import { admissionWiring } from '../functions/admission/wiring';
 import { apiWiring } from '../functions/api/wiring';
 import { auditWiring } from '../functions/audit/wiring';
 import { budgetEvaluatorWiring } from '../functions/budget-evaluator/wiring';
+import { capacityRefreshWiring } from '../functions/capacity-refresh/wiring';
 import { deadlineScheduleWiring } from '../functions/deadline-schedule/wiring';
 import { interruptionHandlerWiring } from '../functions/interruption-handler/wiring';
 import { leaseWorkerWiring } from '../functions/lease-worker/wiring';
@@ -19,6 +20,7 @@ import { taskEventsWiring } from '../functions/task-events/wiring';
 import { warmPoolFillerWiring } from '../functions/warm-pool-filler/wiring';
 import { DEFAULT_DATA_DIR } from '../shared/adapters/reference-data';
 import { AVAILABILITY_DIR, PRICES_FILE } from '../shared/adapters/spot-trace-files';
+import { CAPACITY_REFRESH_MINUTES } from '../shared/domain/admission/fleet-capacity';
 import { AUDIT_SCHEDULE } from '../shared/domain/audit/audit-month';
 import { DEADLINE_SCHEDULE_MINUTES } from '../shared/domain/deadlines/steering';
 import type { Wiring } from '../shared/lambda/port-factory';
@@ -131,6 +133,7 @@ export class GpurentStack extends Stack {
     readonly taskEvents: GpurentFunction;
     readonly warmPoolFiller: GpurentFunction;
     readonly admission: GpurentFunction;
+    readonly capacityRefresh: GpurentFunction;
   };
   public readonly tasks: GpurentTasks;
 
@@ -259,6 +262,13 @@ export class GpurentStack extends Stack {
         'gpurent admission: every minute, one pass over the admission queue; fails leases past their maxWaitMinutes',
       timeout: Duration.seconds(55),
     });
+    // Its own function: the one that reads Service Quotas, on its own cadence, outside the pass's hot path.
+    const capacityRefresh = wiredFunction('CapacityRefreshFunction', capacityRefreshWiring, {
+      handlerName: 'capacity-refresh',
+      description:
+        "gpurent capacity refresh: admission's pool limits from the account's EC2 vCPU quotas and the reserved commitments",
+      timeout: Duration.seconds(30),
+    });
     const audit = wiredFunction('AuditFunction', auditWiring, {
       handlerName: 'audit',
       description:
@@ -351,6 +361,11 @@ export class GpurentStack extends Stack {
       description: 'gpurent admission pass, every minute (also after each release, failure and quota change)',
     });
 
+    this.schedules.addFunctionSchedule('CapacityRefreshSchedule', capacityRefresh, {
+      every: Duration.minutes(CAPACITY_REFRESH_MINUTES),
+      description: `gpurent capacity refresh (vCPU quotas, reserved slots), every ${CAPACITY_REFRESH_MINUTES} minutes`,
+    });
+
     this.schedules.addFunctionSchedule('AuditSchedule', audit, {
       cron: {
         minute: String(AUDIT_SCHEDULE.minute),
@@ -373,6 +388,7 @@ export class GpurentStack extends Stack {
       taskEvents,
       warmPoolFiller,
       admission,
+      capacityRefresh,
     };
 
     // --- alarms ---------------------------------------------------------------------

@@ -10,6 +10,7 @@ import { SchedulerClient } from '@aws-sdk/client-scheduler';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse } from 'aws-lambda';
 import { DynamoDbLeaseRepository } from '../shared/adapters/dynamodb-lease-repository';
+import { CAPACITY_REFRESH_MINUTES } from '../shared/domain/admission/fleet-capacity';
 import { nextAuditRunAfter } from '../shared/domain/audit/audit-month';
 import { DEADLINE_DECISION_INTERVAL_MS } from '../shared/domain/deadlines/steering';
 import { Clients, ec2Client, eventBridgeClient, ssmClient } from '../shared/lambda/clients';
@@ -98,6 +99,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       taskEvents,
       warmPoolFiller,
       admission,
+      capacityRefresh,
     ] = await Promise.all([
       import('../functions/api/handler'),
       import('../functions/lease-worker/handler'),
@@ -111,6 +113,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       import('../functions/task-events/handler'),
       import('../functions/warm-pool-filler/handler'),
       import('../functions/admission/handler'),
+      import('../functions/capacity-refresh/handler'),
     ]);
     if (options.warmPool) await defineLocalWarmPool(env, region, options.warmPool);
     const telemetry = { ec2: new EC2Client({}), cloudWatch: new CloudWatchClient({}) };
@@ -208,6 +211,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         { name: 'gpurent-warm-pool-filler', everyMs: MINUTE_MS, handler: warmPoolFiller.handler },
         { name: 'gpurent-admission', everyMs: MINUTE_MS, handler: admission.handler },
         {
+          name: 'gpurent-capacity-refresh',
+          everyMs: CAPACITY_REFRESH_MINUTES * MINUTE_MS,
+          handler: capacityRefresh.handler,
+        },
+        {
           // Plays the CloudWatch agent of every running instance.
           name: 'gpurent-gpu-load',
           everyMs: MINUTE_MS,
@@ -219,6 +227,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       region,
       options.timers !== false,
     );
+    // Admission knows the local quotas (ACCOUNT_VCPU_QUOTAS) from the first lease on, not from the first refresh.
+    await schedules.fire('gpurent-capacity-refresh');
     const schedulerClient = new SchedulerClient({});
     const expiries = startOneTimeSchedules(
       schedulerClient,

@@ -26,6 +26,8 @@ export const METRIC_NAMES = {
   queuedLeases: 'QueuedLeases',
   leasesAdmitted: 'LeasesAdmitted',
   queueTimeouts: 'QueueTimeouts',
+  capacityPoolsWritten: 'CapacityPoolsWritten',
+  vcpuQuotasUnavailable: 'VcpuQuotasUnavailable',
 } as const;
 
 /** What each lease command can come to, by command: the lease worker counts each as `<type>-<outcome>`. */

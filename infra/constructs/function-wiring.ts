@@ -1,3 +1,6 @@
+import { Aws } from 'aws-cdk-lib';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { EC2_SERVICE_CODE, VCPU_QUOTA_CODES } from '../../shared/adapters/service-quotas';
 import type { Ec2Capability, Reach, TableAccess, Wiring } from '../../shared/lambda/port-factory';
 import { wiringReaches } from '../../shared/lambda/port-factory';
 import type { QueueName, TableName, TopicName } from '../../shared/resources';
@@ -60,7 +63,7 @@ export function bundledDataOf(wiring: Wiring, spotData: BundledData): BundledDat
  * sends to, topics, the bus, EC2 by capability in every GPU region, lease
  * expiry (arm or cancel), GPU metrics, the task output group, the lease
  * session role, the checkpoint role, listing the checkpoint bucket, the
- * bundled spot traces.
+ * bundled spot traces, the EC2 vCPU quotas of GPU instances.
  */
 export function grantWiring(fn: GpurentFunction, wiring: Wiring, targets: WiringTargets): void {
   const reaches = wiringReaches(wiring);
@@ -91,6 +94,23 @@ export function grantWiring(fn: GpurentFunction, wiring: Wiring, targets: Wiring
   if (ofKind('spotTraces').length > 0) {
     fn.addEnvironment('SPOT_DATA_DIR', `${LAMBDA_TASK_ROOT}/${targets.spotData.into}`);
   }
+  if (ofKind('serviceQuotas').length > 0) grantReadVcpuQuotas(fn, targets.gpuRegions);
+}
+
+/** GetServiceQuota on the four GPU vCPU quotas of each GPU region, by their ARNs (no wildcard). */
+function grantReadVcpuQuotas(fn: GpurentFunction, regions: readonly string[]): void {
+  const codes = Object.values(VCPU_QUOTA_CODES).flatMap((byMarket) => Object.values(byMarket));
+  fn.addToRolePolicy(
+    new PolicyStatement({
+      actions: ['servicequotas:GetServiceQuota'],
+      resources: regions.flatMap((region) =>
+        codes.map(
+          (code) =>
+            `arn:${Aws.PARTITION}:servicequotas:${region}:${Aws.ACCOUNT_ID}:${EC2_SERVICE_CODE}/${code}`,
+        ),
+      ),
+    }),
+  );
 }
 
 /** One grant per table, read/write when any of the function's ports writes it. */

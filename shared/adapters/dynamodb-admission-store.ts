@@ -191,13 +191,16 @@ export class DynamoDbAdmissionStore implements AdmissionStore {
   }
 
   async running(): Promise<RunningLease[]> {
-    const items = await queryAll(this.client, {
-      TableName: this.table,
-      IndexName: QUEUE_INDEX,
-      KeyConditionExpression: 'queued = :admitted',
-      ExpressionAttributeValues: { ':admitted': ADMITTED },
-    });
+    const items = await this.admittedItems();
     return items.map((item) => runningOf(item.lease as WaitingLease, item.claim as AdmissionClaim));
+  }
+
+  async claims(): Promise<AdmissionClaim[]> {
+    return (await this.admittedItems()).map((item) => item.claim as AdmissionClaim);
+  }
+
+  async pools(): Promise<CapacityPool[]> {
+    return (await this.partition(CAPACITY)).map(poolOf);
   }
 
   async requeue(leaseId: string, refused: NonNullable<WaitingLease['refused']>): Promise<boolean> {
@@ -357,6 +360,15 @@ export class DynamoDbAdmissionStore implements AdmissionStore {
       KeyConditionExpression: 'pk = :pk',
       ExpressionAttributeValues: { ':pk': pk },
       ConsistentRead: true,
+    });
+  }
+
+  private admittedItems(): Promise<Item[]> {
+    return queryAll(this.client, {
+      TableName: this.table,
+      IndexName: QUEUE_INDEX,
+      KeyConditionExpression: 'queued = :admitted',
+      ExpressionAttributeValues: { ':admitted': ADMITTED },
     });
   }
 

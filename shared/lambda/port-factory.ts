@@ -44,7 +44,9 @@ export type Reach =
   /** Listing the checkpoint bucket (s3:ListBucket only): the sizes of leases' checkpoints, for billing. */
   | { readonly kind: 'checkpointBucket'; readonly access: 'list' }
   /** The V100 spot traces bundled into the function package. */
-  | { readonly kind: 'spotTraces' };
+  | { readonly kind: 'spotTraces' }
+  /** Reading the account's EC2 vCPU quotas for GPU instances (servicequotas:GetServiceQuota) in every GPU region. */
+  | { readonly kind: 'serviceQuotas' };
 
 type Shape = z.core.$ZodLooseShape;
 export type EnvOf<S extends Shape> = z.infer<z.ZodMiniObject<S>>;

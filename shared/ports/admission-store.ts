@@ -1,5 +1,5 @@
 import type { WaitingLease } from '../domain/admission/admission-pass';
-import type { AdmissionClaim, CapacityPool, PoolIdentity, TenantAdmission } from '../domain/admission/claims';
+import type { AdmissionClaim, CapacityPool, PoolLimit, TenantAdmission } from '../domain/admission/claims';
 import type { CompletedLease, DurationSamples } from '../domain/admission/duration-history';
 import type { Quota } from '../domain/admission/quota';
 import type { RunningLease } from '../domain/admission/wait-estimate';
@@ -21,8 +21,7 @@ export interface AdmitOutcome {
   readonly conflicted: boolean;
 }
 
-/** The capacity limit of a pool; what admission has handed out of it is kept. */
-export type PoolLimit = PoolIdentity & { readonly limit: number };
+export type { PoolLimit } from '../domain/admission/claims';
 
 /**
  * Queued leases, tenants' use against their quotas and the known fleet
@@ -47,6 +46,10 @@ export interface AdmissionStore {
   putQuota(tenantId: string, quota: Quota): Promise<void>;
   tenant(tenantId: string): Promise<TenantAdmission | undefined>;
   putPoolLimit(pool: PoolLimit): Promise<void>;
+  /** The known capacity pools, with what admission handed out of each. */
+  pools(): Promise<CapacityPool[]>;
+  /** Every admitted lease's claim not yet released: what the pools' `used` counts. */
+  claims(): Promise<AdmissionClaim[]>;
   /** Where the lease stands with admission; undefined when it never asked. */
   status(leaseId: string): Promise<AdmissionStatus | undefined>;
   /** What an ADMITTED lease holds; undefined when it is not admitted (now). */

@@ -64,6 +64,7 @@ const FUNCTION_NAMES = [
   'taskEvents',
   'warmPoolFiller',
   'admission',
+  'capacityRefresh',
 ] as const satisfies readonly (keyof GpurentStack['functions'])[];
 
 /** The wiring the function's handler builds its ports from: functions/<handler>/wiring.ts, its one export. */
@@ -92,7 +93,7 @@ describe('gpurent stack: one stack with every resource of the walking skeleton',
     template.resourceCountIs('AWS::SQS::Queue', 2 * Object.keys(QUEUES).length);
     template.resourceCountIs('AWS::SNS::Topic', Object.keys(TOPICS).length);
     template.resourceCountIs('AWS::Events::EventBus', 1);
-    template.resourceCountIs('AWS::Scheduler::Schedule', 8);
+    template.resourceCountIs('AWS::Scheduler::Schedule', 9);
     template.resourceCountIs('AWS::ApiGatewayV2::Api', 1);
     template.resourceCountIs('AWS::ApiGatewayV2::Route', API_ROUTES.length);
     template.resourceCountIs('AWS::ApiGatewayV2::Authorizer', 1);
@@ -359,6 +360,7 @@ describe('schedules', () => {
     ['budgetEvaluator', 'rate(5 minutes)', 300],
     ['scalingEvaluator', 'rate(1 minute)', 60],
     ['admission', 'rate(1 minute)', 60],
+    ['capacityRefresh', 'rate(5 minutes)', 300],
   ] as const)('invokes %s at %s, without retries', (fn, expression, maxAge) => {
     template.hasResourceProperties('AWS::Scheduler::Schedule', {
       ScheduleExpression: expression,
@@ -706,6 +708,10 @@ describe('least privilege: every grant follows from what the handler builds', ()
             : 'sessionRole';
           expect(of(role).length, where).toBeGreaterThan(0);
           expect(JSON.stringify(statement.Resource), where).toContain(logicalIdOf(stack, stack.tasks[role]));
+        } else if (service === 'servicequotas') {
+          // Reading the GPU vCPU quotas, by their ARNs: nothing else of Service Quotas.
+          expect(of('serviceQuotas').length, where).toBeGreaterThan(0);
+          expect(action, where).toBe('servicequotas:GetServiceQuota');
         } else if (service === 's3') {
           // Listing the checkpoint bucket for billing: nothing else of S3, on nothing else.
           expect(of('checkpointBucket').length, where).toBeGreaterThan(0);
@@ -741,6 +747,30 @@ describe('least privilege: every grant follows from what the handler builds', ()
     for (const fn of ['reconciler', 'interruptionHandler'] as const) {
       expect(statementWith(statementsOf(fn), 'scheduler:DeleteSchedule'), fn).toBeUndefined();
     }
+  });
+});
+
+describe('the capacity refresh', () => {
+  it('alone may read the GPU vCPU quotas, by their ARNs in every GPU region, and only describes EC2', () => {
+    for (const fn of FUNCTION_NAMES.filter((name) => name !== 'capacityRefresh')) {
+      expect(
+        statementsOf(fn)
+          .flatMap(actionsOf)
+          .filter((action) => action.startsWith('servicequotas:')),
+        fn,
+      ).toEqual([]);
+    }
+    const statements = statementsOf('capacityRefresh');
+    const read = statementWith(statements, 'servicequotas:GetServiceQuota');
+    expect(actionsOf(read as Statement)).toEqual(['servicequotas:GetServiceQuota']);
+    const arns = JSON.stringify(read?.Resource);
+    for (const code of ['L-DB2E81BA', 'L-417A185B', 'L-3819A6DF', 'L-7212CCBC']) {
+      expect(arns).toContain(`:servicequotas:${stack.region}:`);
+      expect(arns).toContain(`:ec2/${code}`);
+    }
+    expect(arns).not.toContain('*');
+    const ec2 = statements.flatMap(actionsOf).filter((action) => action.startsWith('ec2:'));
+    expect(ec2).toEqual(['ec2:DescribeInstances']);
   });
 });
 

@@ -27,7 +27,10 @@ export type PoolIdentity =
     }
   | { readonly kind: 'slots'; readonly region: string; readonly zone: string; readonly instanceType: string };
 
-export type CapacityPool = PoolIdentity & { readonly limit: number; readonly used: number };
+/** The capacity limit of a pool; what admission has handed out of it is kept. */
+export type PoolLimit = PoolIdentity & { readonly limit: number };
+
+export type CapacityPool = PoolLimit & { readonly used: number };
 
 export function poolKey(pool: PoolIdentity): string {
   return pool.kind === 'vcpu'

@@ -1,6 +1,8 @@
 import type { WaitingLease } from '../../../shared/domain/admission/admission-pass';
 import {
   type AdmissionClaim,
+  type CapacityPool,
+  poolKey,
   runningOf,
   type TenantAdmission,
 } from '../../../shared/domain/admission/claims';
@@ -31,9 +33,9 @@ interface Entry {
 
 /**
  * The admission store in memory, for use cases run one at a time: a claim is
- * committed only if its lease is QUEUED, and the tenant's counters move with
- * it. It knows no capacity pools (EC2 is the judge), and it never conflicts:
- * racing passes are the DynamoDB store's business (its property test).
+ * committed only if its lease is QUEUED, and the tenant's counters and its
+ * capacity pool move with it. It never conflicts: racing passes are the
+ * DynamoDB store's business (its property test).
  */
 export class FakeAdmissionStore implements AdmissionStore {
   readonly entries = new Map<string, Entry>();
@@ -42,6 +44,7 @@ export class FakeAdmissionStore implements AdmissionStore {
     string,
     Omit<CompletedLease, 'durationMs'> & { durationsMs: number[] }
   >();
+  private readonly capacity = new Map<string, CapacityPool>();
 
   async enqueue(lease: WaitingLease): Promise<boolean> {
     if (this.entries.has(lease.leaseId)) return false;
@@ -56,7 +59,7 @@ export class FakeAdmissionStore implements AdmissionStore {
       .sort((a, b) => a.queuedAtMs - b.queuedAtMs || a.leaseId.localeCompare(b.leaseId));
     const tenants: Record<string, TenantAdmission> = {};
     for (const [tenantId, tenant] of this.tenants) tenants[tenantId] = { tenantId, ...tenant };
-    return { queue, tenants, pools: [] };
+    return { queue, tenants, pools: await this.pools() };
   }
 
   async admit(claims: readonly AdmissionClaim[]): Promise<AdmitOutcome> {
@@ -99,8 +102,19 @@ export class FakeAdmissionStore implements AdmissionStore {
     return tenant && { tenantId, ...tenant };
   }
 
-  async putPoolLimit(_pool: PoolLimit): Promise<void> {
-    throw new Error('The fake admission store knows no capacity pools; use the DynamoDB store');
+  async putPoolLimit(pool: PoolLimit): Promise<void> {
+    const key = poolKey(pool);
+    this.capacity.set(key, { ...pool, used: this.capacity.get(key)?.used ?? 0 });
+  }
+
+  async pools(): Promise<CapacityPool[]> {
+    return [...this.capacity.values()];
+  }
+
+  async claims(): Promise<AdmissionClaim[]> {
+    return [...this.entries.values()].flatMap(({ status, claim }) =>
+      status === 'ADMITTED' && claim ? [claim] : [],
+    );
   }
 
   async status(leaseId: string): Promise<AdmissionStatus | undefined> {
@@ -158,5 +172,8 @@ export class FakeAdmissionStore implements AdmissionStore {
       hourlyMicroUsd: hourlyMicroUsd + sign * claim.hourlyMicroUsd,
       gpusByMode: { ...gpusByMode, [claim.mode]: (gpusByMode[claim.mode] ?? 0) + sign * claim.gpus },
     };
+    const pool = claim.pool && this.capacity.get(claim.pool.key);
+    if (claim.pool && pool)
+      this.capacity.set(claim.pool.key, { ...pool, used: pool.used + sign * claim.pool.units });
   }
 }

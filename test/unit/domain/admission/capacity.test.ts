@@ -9,7 +9,7 @@ import {
   UnsupportedInstanceFamilyError,
 } from '../../../../shared/domain/admission/capacity';
 import type { Commitment } from '../../../../shared/domain/commitments';
-import { NOW, P3, pQuota } from './fixtures';
+import { commitment as committed, NOW, P3, pQuota } from './fixtures';
 
 const launch = (instances: number, mode: 'on-demand' | 'spot' | 'reserved', instanceType = P3) => ({
   region: 'us-east-1',
@@ -96,20 +96,8 @@ describe('launch fits', () => {
 });
 
 describe('reserved slots of commitments', () => {
-  const commitment = (overrides: Partial<Commitment>): Commitment => ({
-    id: 'c1',
-    instanceType: 'p3.8xlarge',
-    region: 'us-east-1',
-    zone: 'us-east-1a',
-    count: 3,
-    gpusPerInstance: 4,
-    hourlyMicroUsd: 7_700_000,
-    startMs: NOW - 86_400_000,
-    endMs: NOW + 86_400_000,
-    holders: { l1: { gpus: 4, startedAtMs: NOW, interruptible: false } },
-    idleMeteredUntilMs: NOW,
-    ...overrides,
-  });
+  const held = { l1: { gpus: 4, startedAtMs: NOW, interruptible: false } };
+  const commitment = (overrides: Partial<Commitment>) => committed({ holders: held, ...overrides });
 
   it('counts whole free instances of active commitments only', () => {
     expect(

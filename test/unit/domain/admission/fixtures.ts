@@ -3,6 +3,7 @@ import type { WaitingLease } from '../../../../shared/domain/admission/admission
 import type { Capacity } from '../../../../shared/domain/admission/capacity';
 import type { Quota } from '../../../../shared/domain/admission/quota';
 import type { LaunchCandidate } from '../../../../shared/domain/admission/tenant-ledger';
+import type { Commitment } from '../../../../shared/domain/commitments';
 import type { RentalMode } from '../../../../shared/domain/lease';
 
 export const NOW = Date.parse('2026-12-01T10:00:00.000Z');
@@ -58,4 +59,20 @@ export const pQuota = (gpus: number, usedGpus = 0): Capacity => ({
     { region: 'us-east-1', family: 'P', market: 'on-demand', limitVcpus: gpus * 8, usedVcpus: usedGpus * 8 },
   ],
   reservedSlots: [],
+});
+
+/** Three p3.8xlarge (4 GPUs each) committed in us-east-1a, active around NOW, no holders. */
+export const commitment = (overrides: Partial<Commitment> = {}): Commitment => ({
+  id: 'c1',
+  instanceType: 'p3.8xlarge',
+  region: 'us-east-1',
+  zone: 'us-east-1a',
+  count: 3,
+  gpusPerInstance: 4,
+  hourlyMicroUsd: 7_700_000,
+  startMs: NOW - 86_400_000,
+  endMs: NOW + 86_400_000,
+  holders: {},
+  idleMeteredUntilMs: NOW,
+  ...overrides,
 });
