@@ -103,9 +103,12 @@ function propose(input: DeadlinePolicyInput): Proposal {
   if (current) return onSpot(current, 'still has capacity: stays until interrupted');
   if (best) return onSpot(best.pool, 'the cheapest progress after restart and move');
   if (!canWaitForSpot(input, outlook)) {
+    const region = onDemandRegion(input);
     return {
-      action: { kind: 'on-demand', region: onDemandRegion(input) },
-      why: 'no open spot pool, and the slack is down to what the remaining interruptions will need for restarts',
+      action: { kind: 'on-demand', region },
+      why: slackCoversSpotStart(input)
+        ? `on-demand in ${region}: no open spot pool, and the slack is down to what the remaining interruptions will need for restarts`
+        : `on-demand in ${region}: the slack no longer covers a spot restart`,
     };
   }
   return {
