@@ -7,17 +7,28 @@
 import { deadlinePolicy } from '../shared/domain/deadlines/policy';
 import { greedyPolicy, uniformProgressPolicy } from '../shared/planning/deadlines/baselines';
 import {
+  type CostCauses,
   evaluateSetting,
   PAPER_SETTINGS,
   type SettingOutcome,
   spreadStarts,
+  weighCauses,
 } from '../shared/planning/deadlines/evaluate';
 import type { BenchmarkResult } from './support/benchmark';
-import { DEFAULT_DATA_DIR, deadlineMarket, loadDeadlineData } from './support/deadlines-data';
+import {
+  DEFAULT_DATA_DIR,
+  type DeadlineData,
+  deadlineMarket,
+  loadDeadlineData,
+} from './support/deadlines-data';
+import { DEADLINE_SYNTHETIC_MODEL, syntheticSpotTraces } from './support/deadlines-synthetic';
 import { round } from './support/stats';
 
 /** Start times per setting and zone set, evenly over the traces: as many as keep the run within a few minutes. */
 const STARTS = 40;
+/** The synthetic family checks the policy off the traces: fewer starts, to keep the run short. */
+const SYNTHETIC_STARTS = 8;
+const SYNTHETIC_SEED = 1;
 /** A model checkpoint of a V100 job (weights and optimizer state), moved whenever the job changes region. */
 const CHECKPOINT_GB = 50;
 const POLICIES = { greedy: greedyPolicy, uniformProgress: uniformProgressPolicy, gpurent: deadlinePolicy };
@@ -42,6 +53,7 @@ function combine(a: SettingOutcome, b: SettingOutcome): SettingOutcome {
           costVsOptimum: mean(p.costVsOptimum, q.costVsOptimum),
           misses: p.misses + q.misses,
           dearerThanOnDemand: p.dearerThanOnDemand + q.dearerThanOnDemand,
+          causes: weighCauses(p.causes, a.jobs / jobs, q.causes, b.jobs / jobs),
         },
       ];
     }),
@@ -55,29 +67,45 @@ function combine(a: SettingOutcome, b: SettingOutcome): SettingOutcome {
   };
 }
 
-export async function run(): Promise<BenchmarkResult> {
-  const startedAt = performance.now();
-  const data = await loadDeadlineData(DEFAULT_DATA_DIR);
+interface Family {
+  readonly cells: Cell[];
+  readonly tuning: Cell[];
+  readonly heldOut: Cell[];
+}
+
+/** Every setting on every zone alone and on all zones together, the starts' two halves apart. */
+function evaluateFamily(data: DeadlineData, starts: number): Family {
   const allZones = data.traces.zones.map((zone) => zone.zone);
   const zoneSets = [...allZones.map((zone) => [zone]), allZones];
   const longestMs = Math.max(...PAPER_SETTINGS.map((s) => s.workHours * s.deadlineFactor)) * 3_600_000;
-  const cells: Cell[] = [];
-  const tuning: Cell[] = [];
-  const heldOut: Cell[] = [];
+  const family: Family = { cells: [], tuning: [], heldOut: [] };
   for (const zones of zoneSets) {
     const market = deadlineMarket(data, zones);
-    const starts = spreadStarts(market, longestMs, STARTS);
+    const spread = spreadStarts(market, longestMs, starts);
     const terms = { checkpointGb: CHECKPOINT_GB, homeRegion: market.zones[0]?.region ?? '' };
     const name = zones.length === 1 ? (zones[0] as string) : `all ${zones.length}`;
     for (const setting of PAPER_SETTINGS) {
       // The policy's parameters were chosen on the earlier half of the start times; the later half is held out.
-      const first = evaluateSetting(market, setting, starts.slice(0, STARTS / 2), terms, POLICIES);
-      const second = evaluateSetting(market, setting, starts.slice(STARTS / 2), terms, POLICIES);
-      tuning.push({ ...first, zones: name });
-      heldOut.push({ ...second, zones: name });
-      cells.push({ ...combine(first, second), zones: name });
+      const first = evaluateSetting(market, setting, spread.slice(0, starts / 2), terms, POLICIES);
+      const second = evaluateSetting(market, setting, spread.slice(starts / 2), terms, POLICIES);
+      family.tuning.push({ ...first, zones: name });
+      family.heldOut.push({ ...second, zones: name });
+      family.cells.push({ ...combine(first, second), zones: name });
     }
   }
+  return family;
+}
+
+export async function run(): Promise<BenchmarkResult> {
+  const startedAt = performance.now();
+  const data = await loadDeadlineData(DEFAULT_DATA_DIR);
+  const zoneSetCount = data.traces.zones.length + 1;
+  const { cells, tuning, heldOut } = evaluateFamily(data, STARTS);
+  const onDemandPrice = data.catalog.onDemandMicroPerHour(data.traces.instanceType, 'us-east-1');
+  const synthetic = evaluateFamily(
+    { ...data, traces: syntheticSpotTraces(SYNTHETIC_SEED, data.traces.instanceType, onDemandPrice) },
+    SYNTHETIC_STARTS,
+  ).cells;
   const seconds = round((performance.now() - startedAt) / 1000, 1);
   const mean = (pick: (cell: Cell) => number, of: readonly Cell[] = cells) =>
     of.reduce((sum, cell) => sum + pick(cell), 0) / of.length;
@@ -92,6 +120,15 @@ export async function run(): Promise<BenchmarkResult> {
       4,
     ),
     dearerThanOnDemand: of.reduce((sum, cell) => sum + (cell.policies[name]?.dearerThanOnDemand ?? 0), 0),
+    causes: Object.fromEntries(
+      (Object.keys(of[0]?.policies[name]?.causes ?? {}) as (keyof CostCauses)[]).map((key) => [
+        key,
+        round(
+          mean((cell) => cell.policies[name]?.causes[key] ?? 0, of),
+          4,
+        ),
+      ]),
+    ),
   });
   const behindOf = (of: readonly Cell[]) =>
     of.filter(
@@ -127,6 +164,32 @@ export async function run(): Promise<BenchmarkResult> {
     allZones: Object.fromEntries(NAMES.map((name) => [name, figure(name, multi)])),
     tuningHalf: split(tuning),
     heldOutHalf: split(heldOut),
+    synthetic: {
+      model: DEADLINE_SYNTHETIC_MODEL,
+      seed: SYNTHETIC_SEED,
+      startsPerSetting: SYNTHETIC_STARTS,
+      jobs: synthetic.reduce((sum, cell) => sum + cell.jobs, 0),
+      ...split(synthetic),
+      policies: Object.fromEntries(NAMES.map((name) => [name, figure(name, synthetic)])),
+      singleZone: Object.fromEntries(
+        NAMES.map((name) => [
+          name,
+          figure(
+            name,
+            synthetic.filter((cell) => !cell.zones.startsWith('all')),
+          ),
+        ]),
+      ),
+      allZones: Object.fromEntries(
+        NAMES.map((name) => [
+          name,
+          figure(
+            name,
+            synthetic.filter((cell) => cell.zones.startsWith('all')),
+          ),
+        ]),
+      ),
+    },
     perSetting: cells.map((cell) => ({
       zones: cell.zones,
       ...cell.setting,
@@ -157,10 +220,11 @@ export async function run(): Promise<BenchmarkResult> {
     key: 'deadlines',
     figures,
     summary: [
-      `${figures.jobs} jobs: ${cells.length} settings (${PAPER_SETTINGS.length} job shapes x ${zoneSets.length} zone sets) x ${STARTS} starts, ${seconds} s`,
+      `${figures.jobs} jobs: ${cells.length} settings (${PAPER_SETTINGS.length} job shapes x ${zoneSetCount} zone sets) x ${STARTS} starts, ${seconds} s`,
       `offline optimum  ${figures.optimumVsOnDemand.toFixed(3)} x on-demand`,
       ...NAMES.map(line),
       `held out (later half of the starts): gpurent ${figures.heldOutHalf.meanCostVsOptimum.toFixed(3)} x optimum, ${figures.heldOutHalf.misses} misses, behind uniform progress on ${figures.heldOutHalf.settingsBehindUniformProgress}; tuning half ${figures.tuningHalf.meanCostVsOptimum.toFixed(3)} x optimum`,
+      `synthetic family (seed ${SYNTHETIC_SEED}, ${SYNTHETIC_STARTS} starts): ${NAMES.map((name) => `${name} ${figures.synthetic.policies[name]?.meanCostVsOptimum.toFixed(3)} x optimum, ${figures.synthetic.policies[name]?.misses} misses`).join('; ')}; gpurent behind uniform progress on ${figures.synthetic.settingsBehindUniformProgress}`,
       `gpurent behind uniform progress on ${behind.length} of ${cells.length} settings` +
         (behind.length > 0
           ? ` (${behind

@@ -20,6 +20,8 @@ export interface SpotPoolSignal {
   readonly recentInterruptions: number;
   /** How long the pool had capacity over the signal window. */
   readonly recentAvailableMs: number;
+  /** How long the signal window is (shorter where the record does not reach that far back). */
+  readonly recentWindowMs: number;
 }
 
 export interface OnDemandOffer {

@@ -10,7 +10,8 @@ import {
   withinBudget,
 } from './guard';
 import type { DeadlinePolicy, DeadlinePolicyInput, SpotPoolSignal } from './policy-input';
-import { currentSpotPool, isOnTrack, isSafelyAhead, usdPerHour } from './uniform-progress';
+import { canWaitForSpot, slackCoversSpotStart, spotOutlook, spotRunPays } from './spot-outlook';
+import { currentSpotPool, usdPerHour } from './uniform-progress';
 
 const MS_PER_HOUR = 3_600_000;
 
@@ -51,6 +52,8 @@ function costPerProgressMs(input: DeadlinePolicyInput, pool: SpotPoolSignal): nu
 }
 
 function bestSpot(input: DeadlinePolicyInput): { pool: SpotPoolSignal; perMs: number } | null {
+  // A start whose restart the slack cannot cover is pulled onto on-demand before it makes progress.
+  if (!slackCoversSpotStart(input)) return null;
   const onDemandPrice = Math.min(...input.onDemand.map((offer) => offer.priceMicroUsdPerHour));
   let best: { pool: SpotPoolSignal; perMs: number } | null = null;
   for (const pool of input.spot) {
@@ -74,15 +77,17 @@ function propose(input: DeadlinePolicyInput): Proposal {
   const best = bestSpot(input);
   const current = currentSpotPool(input);
   const { placement } = input;
+  const onDemandPrice = Math.min(...input.onDemand.map((offer) => offer.priceMicroUsdPerHour));
+  const outlook = spotOutlook(input);
   if (placement.kind === 'on-demand') {
-    if (best && isSafelyAhead(input)) {
-      return onSpot(best.pool, 'two restarts ahead of the uniform-progress line, back to spot');
+    if (best && spotRunPays(input, best.pool, onDemandPrice)) {
+      return onSpot(best.pool, 'its expected progress saves more than the restarts it costs, back to spot');
     }
-    // Stopping to wait would only buy another restart once the job falls behind again.
+    // Stopping to wait would only buy another restart once the job needs on-demand again.
     return {
       action: placement,
       why: best
-        ? 'catching up with the uniform-progress line (leaves once two restarts ahead of it)'
+        ? 'spot there would not pay for its restarts'
         : 'no open spot pool; staying rather than paying another restart later',
     };
   }
@@ -97,25 +102,32 @@ function propose(input: DeadlinePolicyInput): Proposal {
   }
   if (current) return onSpot(current, 'still has capacity: stays until interrupted');
   if (best) return onSpot(best.pool, 'the cheapest progress after restart and move');
-  if (!isOnTrack(input)) {
+  if (!canWaitForSpot(input, outlook)) {
+    const region = onDemandRegion(input);
     return {
-      action: { kind: 'on-demand', region: onDemandRegion(input) },
-      why: 'no open spot pool and behind the uniform-progress line',
+      action: { kind: 'on-demand', region },
+      why: slackCoversSpotStart(input)
+        ? `on-demand in ${region}: no open spot pool, and the slack is down to what the remaining interruptions will need for restarts`
+        : `on-demand in ${region}: the slack no longer covers a spot restart`,
     };
   }
-  return { action: { kind: 'wait' }, why: 'no open spot pool, and ahead of the uniform-progress line' };
+  return {
+    action: { kind: 'wait' },
+    why: 'no open spot pool, and the slack still covers waiting beyond the restarts the rest will need',
+  };
 }
 
 /**
- * gpurent's deadline policy: uniform progress ("Can't Be Late", NSDI '24)
- * across every allowed pool, zones and regions, behind the guard that keeps
- * the deadline and the cost of all on-demand. Spot wherever a unit of progress
- * is cheapest after the restart and the checkpoint's move, judged by each
- * pool's recent interruptions, chosen at every (re)start among the pools the
- * guard can afford; a running job stays in its pool until interrupted unless
- * another's progress costs under 1 - MOVE_SAVING of its own (the restart is
- * paid for certain, the saving only while the new pool lasts); on-demand only
- * to catch up with the uniform-progress line, and off it only onto spot once two restarts ahead
- * of the line; else wait.
+ * gpurent's deadline policy, behind the guard that keeps the deadline and the
+ * cost of all on-demand. Spot wherever a unit of progress is cheapest after
+ * the restart and the checkpoint's move, judged by each pool's recent
+ * interruptions, among the pools the guard can afford and only while the
+ * slack covers the start's restart; a running job stays in its pool until
+ * interrupted unless another's progress costs under 1 - MOVE_SAVING of its
+ * own. With no spot open it waits while the slack exceeds what the remaining
+ * interruptions will need in restarts (waiting then costs nothing: on-demand
+ * can still fill any shortfall in later outages); below that it runs
+ * on-demand through the outage, and leaves on-demand for spot whenever the
+ * start's expected progress pays for its restarts.
  */
 export const deadlinePolicy: DeadlinePolicy = guarded(propose);

@@ -56,6 +56,7 @@ export function spotPoolSignals(pools: readonly Pool[], query: MarketQuery, nowM
         recentInterruptions: interruptions.length,
         // Never interrupted here: the window's whole length (the policy then expects an unbroken run).
         recentAvailableMs: interruptions.length > 0 ? ranMs : SIGNAL_WINDOW_MS,
+        recentWindowMs: SIGNAL_WINDOW_MS,
       };
     });
 }

@@ -1,7 +1,7 @@
 import type { DeadlinePolicy } from '../../domain/deadlines/policy-input';
 import { allOnDemandMicroUsd, type DeadlineJobSpec, type DeadlineMarket, jobTicks } from './market';
 import { offlineOptimumMicroUsd } from './optimum';
-import { simulateJob } from './simulate';
+import { type JobOutcome, simulateJob } from './simulate';
 
 const MS_PER_HOUR = 3_600_000;
 const MS_PER_MINUTE = 60_000;
@@ -54,6 +54,50 @@ export interface PolicyFigures {
   readonly misses: number;
   /** Jobs that cost more than all on-demand. */
   readonly dearerThanOnDemand: number;
+  readonly causes: CostCauses;
+}
+
+/** Means over jobs of where the money and the time went (`CostBreakdown`), each as a share of all on-demand or of the work. */
+export interface CostCauses {
+  readonly restartsVsOnDemand: number;
+  readonly transfersVsOnDemand: number;
+  readonly spotPremiumVsOnDemand: number;
+  readonly onDemandVsOnDemand: number;
+  /** On-demand progress in ticks when some allowed zone had capacity, over the work. */
+  readonly onDemandWhileSpotVsWork: number;
+  readonly idleVsWork: number;
+  /** Time left between the finish and the deadline, over the work. */
+  readonly spareVsWork: number;
+}
+
+const NO_CAUSES: CostCauses = {
+  restartsVsOnDemand: 0,
+  transfersVsOnDemand: 0,
+  spotPremiumVsOnDemand: 0,
+  onDemandVsOnDemand: 0,
+  onDemandWhileSpotVsWork: 0,
+  idleVsWork: 0,
+  spareVsWork: 0,
+};
+
+function causesOf(outcome: JobOutcome, onDemand: number, workTicks: number): CostCauses {
+  const b = outcome.breakdown;
+  return {
+    restartsVsOnDemand: b.restartMicroUsd / onDemand,
+    transfersVsOnDemand: b.transferMicroUsd / onDemand,
+    spotPremiumVsOnDemand: b.spotPremiumMicroUsd / onDemand,
+    onDemandVsOnDemand: b.onDemandProgressMicroUsd / onDemand,
+    onDemandWhileSpotVsWork: b.onDemandWhileSpotTicks / workTicks,
+    idleVsWork: b.idleTicks / workTicks,
+    spareVsWork: b.spareTicks / workTicks,
+  };
+}
+
+/** Causes weighted: `a` × wa + `b` × wb, key by key. */
+export function weighCauses(a: CostCauses, wa: number, b: CostCauses, wb: number): CostCauses {
+  const out: Record<string, number> = {};
+  for (const key of Object.keys(a) as (keyof CostCauses)[]) out[key] = a[key] * wa + b[key] * wb;
+  return out as unknown as CostCauses;
 }
 
 export interface SettingOutcome {
@@ -65,6 +109,14 @@ export interface SettingOutcome {
   readonly policies: Readonly<Record<string, PolicyFigures>>;
 }
 
+interface Sums {
+  vsOd: number;
+  vsOpt: number;
+  misses: number;
+  dearer: number;
+  causes: CostCauses;
+}
+
 /** Every policy and the offline optimum over the same jobs, one per start tick. */
 export function evaluateSetting(
   market: DeadlineMarket,
@@ -74,13 +126,15 @@ export function evaluateSetting(
   policies: Readonly<Record<string, DeadlinePolicy>>,
 ): SettingOutcome {
   const names = Object.keys(policies);
-  const sums = new Map(names.map((name) => [name, { vsOd: 0, vsOpt: 0, misses: 0, dearer: 0 }]));
+  const sums = new Map(
+    names.map((name) => [name, { vsOd: 0, vsOpt: 0, misses: 0, dearer: 0, causes: NO_CAUSES }]),
+  );
   let jobs = 0;
   let infeasible = 0;
   let optimumVsOd = 0;
   for (const startTick of starts) {
     const job = settingJob(setting, startTick, terms);
-    jobTicks(market, job);
+    const workTicks = jobTicks(market, job).work;
     const optimum = offlineOptimumMicroUsd(market, job);
     if (optimum === null) {
       infeasible += 1;
@@ -91,7 +145,8 @@ export function evaluateSetting(
     optimumVsOd += optimum / onDemand;
     for (const name of names) {
       const outcome = simulateJob(market, job, policies[name] as DeadlinePolicy);
-      const sum = sums.get(name) as { vsOd: number; vsOpt: number; misses: number; dearer: number };
+      const sum = sums.get(name) as Sums;
+      sum.causes = weighCauses(sum.causes, 1, causesOf(outcome, onDemand, workTicks), 1);
       sum.vsOd += outcome.costMicroUsd / onDemand;
       sum.vsOpt += outcome.costMicroUsd / optimum;
       if (!outcome.finished) sum.misses += 1;
@@ -106,7 +161,7 @@ export function evaluateSetting(
     optimumVsOnDemand: mean(optimumVsOd),
     policies: Object.fromEntries(
       names.map((name) => {
-        const sum = sums.get(name) as { vsOd: number; vsOpt: number; misses: number; dearer: number };
+        const sum = sums.get(name) as Sums;
         return [
           name,
           {
@@ -114,6 +169,7 @@ export function evaluateSetting(
             costVsOptimum: mean(sum.vsOpt),
             misses: sum.misses,
             dearerThanOnDemand: sum.dearer,
+            causes: weighCauses(sum.causes, jobs === 0 ? 0 : 1 / jobs, NO_CAUSES, 0),
           },
         ];
       }),

@@ -25,6 +25,26 @@ export interface JobOutcome {
   readonly interruptions: number;
   readonly spotTicks: number;
   readonly onDemandTicks: number;
+  /** Where the money went, in µ$: the causes of any excess over the offline optimum. */
+  readonly breakdown: CostBreakdown;
+}
+
+/**
+ * The replay's cost split by what bought it. Restarts are the billed ticks
+ * that made no progress; on-demand while spot was there is on-demand progress
+ * in a tick when some allowed zone had capacity; the spot premium is what
+ * spot progress paid over the cheapest zone with capacity in the same tick.
+ */
+export interface CostBreakdown {
+  readonly spotProgressMicroUsd: number;
+  readonly onDemandProgressMicroUsd: number;
+  readonly restartMicroUsd: number;
+  readonly transferMicroUsd: number;
+  readonly onDemandWhileSpotTicks: number;
+  readonly spotPremiumMicroUsd: number;
+  readonly idleTicks: number;
+  /** Ticks between the finish and the deadline (0 when late). */
+  readonly spareTicks: number;
 }
 
 /** Per zone, prefix counts over the trace, so a signal window is two lookups. */
@@ -73,8 +93,19 @@ function signalsAt(market: DeadlineMarket, tick: number): SpotPoolSignal[] {
       recentInterruptions: (history.losses[tick] as number) - (history.losses[from] as number),
       recentAvailableMs:
         ((history.available[tick] as number) - (history.available[from] as number)) * market.tickMs,
+      recentWindowMs: (tick - from) * market.tickMs,
     };
   });
+}
+
+/** A tick of the cheapest zone with capacity, in price × ms units; infinite when none has any. */
+function cheapestSpotUnits(market: DeadlineMarket, tick: number): number {
+  let best = Number.POSITIVE_INFINITY;
+  for (const zone of market.zones) {
+    if (zone.unavailable[tick] === 0)
+      best = Math.min(best, (zone.priceMicroUsdPerHour[tick] as number) * market.tickMs);
+  }
+  return best;
 }
 
 function samePlacement(placement: JobPlacement, action: DeadlineAction): boolean {
@@ -116,6 +147,15 @@ export function simulateJob(
   let overhead = 0;
   let units = 0;
   const counts = { restarts: 0, interruptions: 0, spotTicks: 0, onDemandTicks: 0 };
+  const split = {
+    spotProgress: 0,
+    onDemandProgress: 0,
+    restart: 0,
+    transfer: 0,
+    onDemandWhileSpotTicks: 0,
+    spotPremium: 0,
+    idleTicks: 0,
+  };
   let t = 0;
   for (; t < ticks.deadline && done < ticks.work; t += 1) {
     const tick = job.startTick + t;
@@ -141,6 +181,7 @@ export function simulateJob(
       const zone = zones.get(action.zone);
       if (zone?.unavailable[tick] !== 0) {
         placement = { kind: 'waiting' };
+        split.idleTicks += 1;
         continue;
       }
       price = zone.priceMicroUsdPerHour[tick] as number;
@@ -153,18 +194,34 @@ export function simulateJob(
       counts.onDemandTicks += 1;
     } else {
       placement = { kind: 'waiting' };
+      split.idleTicks += 1;
       continue;
     }
     if (!samePlacement(placement, action)) {
       counts.restarts += 1;
       overhead = ticks.restart;
-      units += transferUnits(market, job.checkpointGb, checkpointRegion, action.region);
+      const moved = transferUnits(market, job.checkpointGb, checkpointRegion, action.region);
+      units += moved;
+      split.transfer += moved;
       checkpointRegion = action.region;
       placement = action;
     }
-    units += price * tickMs;
-    if (overhead > 0) overhead -= 1;
-    else done += 1;
+    const paid = price * tickMs;
+    units += paid;
+    if (overhead > 0) {
+      overhead -= 1;
+      split.restart += paid;
+    } else {
+      done += 1;
+      const cheapest = cheapestSpotUnits(market, tick);
+      if (action.kind === 'spot') {
+        split.spotProgress += paid;
+        split.spotPremium += paid - cheapest;
+      } else {
+        split.onDemandProgress += paid;
+        if (cheapest < Number.POSITIVE_INFINITY) split.onDemandWhileSpotTicks += 1;
+      }
+    }
   }
   const finished = done >= ticks.work;
   return {
@@ -172,5 +229,15 @@ export function simulateJob(
     finished,
     finishedAfterTicks: finished ? t : null,
     ...counts,
+    breakdown: {
+      spotProgressMicroUsd: split.spotProgress / UNITS_PER_MICRO_USD,
+      onDemandProgressMicroUsd: split.onDemandProgress / UNITS_PER_MICRO_USD,
+      restartMicroUsd: split.restart / UNITS_PER_MICRO_USD,
+      transferMicroUsd: split.transfer / UNITS_PER_MICRO_USD,
+      onDemandWhileSpotTicks: split.onDemandWhileSpotTicks,
+      spotPremiumMicroUsd: split.spotPremium / UNITS_PER_MICRO_USD,
+      idleTicks: split.idleTicks,
+      spareTicks: finished ? ticks.deadline - t : 0,
+    },
   };
 }

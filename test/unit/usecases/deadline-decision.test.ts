@@ -17,6 +17,7 @@ const pool = (zone: string, available: boolean): SpotPoolSignal => ({
   available,
   recentInterruptions: 0,
   recentAvailableMs: 12 * HOUR,
+  recentWindowMs: 12 * HOUR,
 });
 
 const job = (deadlineAfterMs: number, extra: Partial<DeadlineJobRecord> = {}): DeadlineJobRecord => ({

@@ -98,13 +98,14 @@ describe('the worker places jobs with deadlines where the policy decides', () =>
 
   it('switches a spot job to on-demand once the slack no longer covers a restart: the old attempt and machine end first', async () => {
     const plane = planeWithDeadlines();
-    // 60 minutes of work, 70 to the deadline: on spot at first, with 2 minutes of slack.
-    const leaseId = await deadlineLease(plane, 60, 70);
+    // 60 minutes of work, 75 to the deadline: on spot at first, with 8 minutes of slack (a 5-minute restart and a
+    // 2-minute look apart), enough for the spot start's own restart.
+    const leaseId = await deadlineLease(plane, 60, 75);
     const spot = plane.leases.peek(TENANT, leaseId)?.instances[0];
     expect(spot?.mode).toBe('spot');
 
-    // Five minutes on, no checkpoint reported: the schedule's look must go on-demand.
-    plane.clock.advance(5 * MINUTE);
+    // Nine minutes on, no checkpoint reported: the schedule's look must go on-demand.
+    plane.clock.advance(9 * MINUTE);
     expect(await followScheduledDecision(plane, TENANT, leaseId)).toBe('switched');
 
     const lease = plane.leases.peek(TENANT, leaseId);
@@ -135,7 +136,8 @@ describe('the worker places jobs with deadlines where the policy decides', () =>
     expect(await followScheduledDecision(plane, TENANT, leaseId)).toBe('unchanged');
     expect(plane.compute.live().map((i) => i.instanceId)).toEqual([onDemand?.instanceId]);
 
-    // The task reports 55 of its 60 minutes saved: far ahead of the line, it goes back to spot the same way.
+    // The task reports 55 of its 60 minutes saved: with slack to spare and spot's saving over the last 5 minutes
+    // paying for its restart, it goes back to spot the same way.
     plane.deadlineJobs.reports = [{ atMs: plane.now(), doneMs: 55 * MINUTE }];
     plane.clock.advance(2 * MINUTE);
     expect(await followScheduledDecision(plane, TENANT, leaseId)).toBe('switched');

@@ -17,6 +17,7 @@ const pool = (
   available: true,
   recentInterruptions: 0,
   recentAvailableMs: 12 * HOUR,
+  recentWindowMs: 12 * HOUR,
   ...extra,
 });
 
@@ -57,29 +58,55 @@ describe("gpurent's deadline policy", () => {
     expect(decision.reason).toContain('no slack for another restart');
   });
 
-  it('waits for spot while ahead of the uniform-progress line, and catches up on-demand when behind it', () => {
-    const gone = [pool('us-east-1a', 'us-east-1', 1_000_000, { available: false })];
-    expect(deadlinePolicy(input({ nowMs: 2 * HOUR, doneMs: 1.5 * HOUR, spot: gone })).action).toEqual({
-      kind: 'wait',
-    });
-    expect(deadlinePolicy(input({ nowMs: 2 * HOUR, doneMs: 0.5 * HOUR, spot: gone })).action.kind).toBe(
-      'on-demand',
-    );
+  // The fixture: 10 h of work by 20 h, 5-minute restart = 2 ticks of 195 s = 390 s; slack = 20 h - now - left - 585 s.
+  it('waits out an outage while the slack exceeds the restarts the rest will need, and runs on-demand below that', () => {
+    // 6 h with capacity and 3 interruptions in 12 h: runs of 2 h, outages of 2 h. 9 h left: 2.25 interruptions,
+    // reserve 2 x 390 s x (2.25 + 1.5) = 2,925 s; the job waits while the slack is over 2,925 + 390 = 3,315 s.
+    const gone = [
+      pool('us-east-1a', 'us-east-1', 1_000_000, {
+        available: false,
+        recentInterruptions: 3,
+        recentAvailableMs: 6 * HOUR,
+      }),
+    ];
+    // Slack 3,375 s at 35,640 s; 3,255 s at 35,760 s.
+    const at = (nowS: number) => input({ nowMs: nowS * 1000, doneMs: HOUR, spot: gone });
+    expect(deadlinePolicy(at(35_640))).toMatchObject({ action: { kind: 'wait' }, slackMs: 3_375_000 });
+    const below = deadlinePolicy(at(35_760));
+    expect(below).toMatchObject({ action: { kind: 'on-demand', region: 'us-east-1' }, slackMs: 3_255_000 });
+    expect(below.reason).toContain('what the remaining interruptions will need');
   });
 
-  it('returns from on-demand to spot only once two restarts ahead of the line', () => {
+  it('leaves on-demand for spot only where the expected progress pays for the restarts onto spot and back', () => {
     const onDemand = { kind: 'on-demand', region: 'us-east-1' } as const;
-    // The line is at half the elapsed time: 1 h of work at 2 h, 1 h 5 min at 2 h 10 min.
-    expect(
-      deadlinePolicy(input({ nowMs: 2 * HOUR, doneMs: 1.05 * HOUR, placement: onDemand })).action,
-    ).toEqual(onDemand);
-    expect(
-      deadlinePolicy(input({ nowMs: 2 * HOUR, doneMs: 1.1 * HOUR, placement: onDemand })).action,
-    ).toEqual({
-      kind: 'spot',
-      zone: 'us-east-1a',
-      region: 'us-east-1',
+    // 5 h left at 5 h. Runs of 390 s (10 interruptions in 3,900 s): progress 390 s x e^-1 = 143 s saves
+    // 2.06 $/h x 143 s, far less than the restarts, 1 $/h x 390 s + 3.06 $/h x 390 s.
+    const flicker = pool('us-east-1a', 'us-east-1', 1_000_000, {
+      recentInterruptions: 10,
+      recentAvailableMs: 3_900_000,
     });
+    expect(
+      deadlinePolicy(input({ nowMs: 5 * HOUR, doneMs: 5 * HOUR, placement: onDemand, spot: [flicker] }))
+        .action,
+    ).toEqual(onDemand);
+    // Runs of 6 h: progress 6 h x e^(-390 s / 6 h) x (1 - e^(-5/6)) = 3.33 h saves 6.86 $, over the restarts' 0.30 $.
+    const steady = pool('us-east-1a', 'us-east-1', 1_000_000, {
+      recentInterruptions: 1,
+      recentAvailableMs: 6 * HOUR,
+    });
+    const back = deadlinePolicy(
+      input({ nowMs: 5 * HOUR, doneMs: 5 * HOUR, placement: onDemand, spot: [steady] }),
+    );
+    expect(back.action).toEqual({ kind: 'spot', zone: 'us-east-1a', region: 'us-east-1' });
+    expect(back.reason).toContain('back to spot');
+  });
+
+  it('starts no spot run whose restart the slack cannot cover: the guard would pull it before it made progress', () => {
+    // 9 h left at 10 h 50 min: slack 600 s - 585 s = 15 s, under the 390 s restart.
+    const late = input({ nowMs: 10 * HOUR + 50 * 60_000, doneMs: HOUR });
+    expect(deadlinePolicy(late)).toMatchObject({ action: { kind: 'on-demand' }, slackMs: 15_000 });
+    // With the restart covered (slack 615 s) the same pool is taken.
+    expect(deadlinePolicy({ ...late, nowMs: late.nowMs - 600_000 }).action.kind).toBe('spot');
   });
 
   it('restarts in another region only where the saving pays for moving the checkpoint, and never moves a running job', () => {

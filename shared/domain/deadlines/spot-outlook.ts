@@ -1,0 +1,113 @@
+import { costOfMs, remainingMs, restartReserveMs, slackMs } from './guard';
+import type { DeadlinePolicyInput, SpotPoolSignal } from './policy-input';
+
+/**
+ * What a spot pool promises from its recent record, read as an alternating
+ * process of exponential runs and outages (the simplest model the two numbers
+ * each pool reports can fit).
+ */
+export interface SpotOutlook {
+  /** Share of the window the pool had capacity. */
+  readonly availability: number;
+  /** Mean run before an interruption: time with capacity over interruptions (at least one: the window ends somewhere). */
+  readonly meanRunMs: number;
+  /** Mean outage, from availability = run / (run + outage); infinite for a pool never seen with capacity. */
+  readonly meanOutageMs: number;
+}
+
+export function poolOutlook(pool: SpotPoolSignal): SpotOutlook {
+  const availability =
+    pool.recentWindowMs > 0 ? Math.min(1, pool.recentAvailableMs / pool.recentWindowMs) : 0;
+  const meanRunMs = pool.recentAvailableMs / Math.max(1, pool.recentInterruptions);
+  const meanOutageMs =
+    availability > 0 ? (meanRunMs * (1 - availability)) / availability : Number.POSITIVE_INFINITY;
+  return { availability, meanRunMs, meanOutageMs };
+}
+
+/**
+ * The job's outlook: that of the allowed pool with the most progress per unit
+ * of time (availability × the share of a mean run left after a restart).
+ * Not the pools together: in the traces pools of one region lose capacity
+ * together, and pools of other regions cost a checkpoint move to reach.
+ */
+export function spotOutlook(input: DeadlinePolicyInput): SpotOutlook {
+  const restart = restartReserveMs(input);
+  let best: SpotOutlook = { availability: 0, meanRunMs: 0, meanOutageMs: Number.POSITIVE_INFINITY };
+  let bestRate = -1;
+  for (const pool of input.spot) {
+    const outlook = poolOutlook(pool);
+    const rate =
+      outlook.meanRunMs > 0
+        ? (outlook.availability * Math.max(0, outlook.meanRunMs - restart)) / outlook.meanRunMs
+        : 0;
+    if (rate > bestRate) {
+      best = outlook;
+      bestRate = rate;
+    }
+  }
+  return best;
+}
+
+/**
+ * Slack the rest of the job should keep for restarts: once on-demand covers
+ * the outages, each interruption costs a restart onto on-demand and one back
+ * onto spot. Over the remaining work (the job then runs without a break) it
+ * meets about n = remaining / (run + outage) interruptions; the reserve is
+ * two restarts for each of n plus one standard deviation of a Poisson count.
+ */
+export function restartsReserveMs(input: DeadlinePolicyInput, outlook: SpotOutlook): number {
+  const cycle = outlook.meanRunMs + outlook.meanOutageMs;
+  if (!Number.isFinite(cycle) || cycle <= 0) return 0;
+  const interruptions = remainingMs(input) / cycle;
+  return 2 * restartReserveMs(input) * (interruptions + Math.sqrt(interruptions));
+}
+
+/**
+ * Whether waiting out an outage leaves the job enough slack to keep using
+ * spot to the end: above the restarts' reserve a tick of waiting costs
+ * nothing (on-demand later can still fill any shortfall during outages),
+ * below it waiting would end in on-demand to the deadline while spot is there.
+ */
+export function canWaitForSpot(input: DeadlinePolicyInput, outlook: SpotOutlook): boolean {
+  return slackMs(input) > restartsReserveMs(input, outlook) + restartReserveMs(input);
+}
+
+/**
+ * Progress a spot start in `pool` is expected to make, exponential runs of the
+ * pool's mean: the run must outlast the restart (chance e^(-restart/run)),
+ * then, being memoryless, goes on for a mean run, at most the rest of the work.
+ */
+export function expectedSpotProgressMs(input: DeadlinePolicyInput, pool: SpotPoolSignal): number {
+  const run = pool.recentAvailableMs / Math.max(1, pool.recentInterruptions);
+  if (run <= 0) return 0;
+  const restart = restartReserveMs(input);
+  return run * Math.exp(-restart / run) * (1 - Math.exp(-remainingMs(input) / run));
+}
+
+/**
+ * Whether a spot start in `pool` can make progress before the guard would pull
+ * it: its restart spends slack, and below zero the job must be on on-demand.
+ */
+export function slackCoversSpotStart(input: DeadlinePolicyInput): boolean {
+  return slackMs(input) >= restartReserveMs(input);
+}
+
+/**
+ * Whether a job on on-demand gains by starting spot in `pool` now: the
+ * progress the start is expected to make at spot instead of on-demand must pay
+ * for the restart onto spot and, unless the run finishes the work, the one
+ * back onto on-demand.
+ */
+export function spotRunPays(
+  input: DeadlinePolicyInput,
+  pool: SpotPoolSignal,
+  onDemandPrice: number,
+): boolean {
+  const restart = restartReserveMs(input);
+  const run = pool.recentAvailableMs / Math.max(1, pool.recentInterruptions);
+  const interrupted = run > 0 ? 1 - Math.exp(-(remainingMs(input) + restart) / run) : 1;
+  const gain = costOfMs(onDemandPrice - pool.priceMicroUsdPerHour, expectedSpotProgressMs(input, pool));
+  const restarts =
+    costOfMs(pool.priceMicroUsdPerHour, restart) + interrupted * costOfMs(onDemandPrice, restart);
+  return gain > restarts;
+}
