@@ -155,7 +155,10 @@ export class DynamoDbLeaseRepository implements LeaseRepository {
     const ending: Record<string, unknown> = {};
     if (queueEnd) {
       sets.push('queuedAtMs = :queuedAtMs', APPEND_MARK);
-      Object.assign(ending, { ':queuedAtMs': queueEnd.queuedAtMs, ...markValues({ state: queueEnd.state, atMs }) });
+      Object.assign(ending, {
+        ':queuedAtMs': queueEnd.queuedAtMs,
+        ...markValues({ state: queueEnd.state, atMs }),
+      });
       if (queueEnd.region !== undefined) {
         sets.push('queueRegion = :queueRegion');
         ending[':queueRegion'] = queueEnd.region;
@@ -185,7 +188,11 @@ export class DynamoDbLeaseRepository implements LeaseRepository {
       if (error instanceof ConditionalCheckFailedException) return false;
       throw error;
     }
-    if (plain.queue && (before?.status !== 'QUEUED' || (before.queue as LeaseQueueState | undefined)?.reason !== plain.queue.reason)) {
+    if (
+      plain.queue &&
+      (before?.status !== 'QUEUED' ||
+        (before.queue as LeaseQueueState | undefined)?.reason !== plain.queue.reason)
+    ) {
       await this.markQueue(tenantId, leaseId, { state: plain.queue.reason, atMs });
     }
     return true;

@@ -3,9 +3,9 @@ import type {
   LeaseInstance,
   LeasePlacement,
   LeaseQueueState,
-  QueueEnding,
   LeaseStatus,
   LeaseView,
+  QueueEnding,
 } from '../domain/lease';
 import type { TaskState } from '../domain/tasks/state';
 import type { InstanceRef } from './metering-work';

@@ -1,6 +1,6 @@
 import { gpuUse, percentileOf } from '../demand-profile';
-import { utcDays } from '../utc-days';
 import type { LeaseView, Workload } from '../lease';
+import { utcDays } from '../utc-days';
 import type { QueueReason } from './admission-pass';
 import { type InstanceFamily, instanceFamily, UnsupportedInstanceFamilyError } from './capacity';
 import { DEFAULT_MAX_WAIT_MINUTES } from './quota';
@@ -226,6 +226,9 @@ export function queueFigures(waits: readonly LeaseWait[], fromMs: number, toMs: 
     },
   };
 }
+
+/** A window no lease waited in. */
+export const NO_QUEUE_FIGURES: QueueFigures = queueFigures([], 0, 0);
 
 /** The queue figures of each UTC day of [fromMs, min(toMs, nowMs)), keyed by day (YYYY-MM-DD). */
 export function dailyQueueFigures(
