@@ -273,6 +273,13 @@ describe('buildMonthlyAudit', () => {
     expect(audit.queue.daily.map((d) => [d.day, d.overQuota.leaseSeconds])).toEqual(
       audit.daily.map((d) => [d.day, d.day === '2026-11-01' ? 600 : 0]),
     );
+    const html = renderAuditReport(audit);
+    expect(html).toContain(
+      '<tr data-queue-workload="training"><td>training</td><td>1</td><td>0</td><td>600 s</td><td>600 s</td></tr>',
+    );
+    expect(html).toContain(
+      '<tr data-account-quota="us-west-2 P"><td>us-west-2</td><td>P</td><td>2</td><td>4</td><td>2</td></tr>',
+    );
   });
 
   it('says so when no GPU sent telemetry, instead of drawing zeros', () => {
