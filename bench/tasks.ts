@@ -50,8 +50,8 @@ async function call(
     try {
       response = await request();
     } catch (error) {
-      // Only reads are retried: a POST that may have landed is not sent twice.
-      if (method !== 'GET' || attempt >= FETCH_RETRIES) throw error;
+      // Only reads and releases are retried: a POST that may have landed is not sent twice.
+      if (method === 'POST' || attempt >= FETCH_RETRIES) throw error;
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
   }

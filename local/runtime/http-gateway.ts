@@ -54,6 +54,8 @@ function send(response: ServerResponse, result: APIGatewayProxyStructuredResultV
   );
 }
 
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
 /**
  * Plays the HTTP API: matches the route, runs the JWT authorizer on protected
  * routes (401 before the function is called, as API Gateway does), and turns the
@@ -114,6 +116,11 @@ export function startHttpGateway(
       send(response, json(502, { message: 'Bad Gateway' }));
     }
   });
+  // Clients (fetch's undici) drop an idle kept-alive socket after 4 s; Node's server closes its side
+  // after 5 s. Under load the two cross: a request sent as the server closes fails with "fetch
+  // failed". A server that waits longer than any client leaves the closing to the client, as API
+  // Gateway does.
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => resolve(server));

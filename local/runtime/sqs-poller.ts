@@ -35,10 +35,20 @@ export interface SqsPoller {
 }
 
 /**
- * Plays Lambda's SQS event source mapping: long-polls batches of up to ten,
- * invokes the consumer, deletes what succeeded and leaves the reported
- * `batchItemFailures` (or the whole batch, if the invocation threw) to come back
- * after the visibility timeout and, in the end, to the DLQ.
+ * Lambda's SQS event source mapping starts by processing five batches at a
+ * time with five concurrent invocations (and scales up from there): one slow
+ * batch never holds up the messages behind it. Locally one poller waits on
+ * an idle queue (as few calls as before) and each batch it finds starts
+ * another, up to five; the extra ones stop when they find the queue empty.
+ */
+export const CONCURRENT_BATCHES = 5;
+
+/**
+ * Plays Lambda's SQS event source mapping: up to CONCURRENT_BATCHES pollers
+ * each long-poll batches of up to ten, invoke the consumer, delete what succeeded
+ * and leave the reported `batchItemFailures` (or the whole batch, if the
+ * invocation threw) to come back after the visibility timeout and, in the
+ * end, to the DLQ.
  */
 export function startSqsPoller(
   client: SQSClient,
@@ -48,7 +58,12 @@ export function startSqsPoller(
 ): SqsPoller {
   const queueArn = `arn:aws:sqs:${options.region}:000000000000:${queueUrl.split('/').pop()}`;
   let running = true;
-  const loop = (async () => {
+  const pollers = new Set<Promise<void>>();
+  const startPoller = (idleStops: boolean) => {
+    const poller = poll(idleStops).finally(() => pollers.delete(poller));
+    pollers.add(poller);
+  };
+  const poll = async (idleStops: boolean) => {
     while (running) {
       try {
         const received = await client.send(
@@ -60,7 +75,11 @@ export function startSqsPoller(
           }),
         );
         const messages = received.Messages ?? [];
-        if (messages.length === 0) continue;
+        if (messages.length === 0) {
+          if (idleStops) return;
+          continue;
+        }
+        if (pollers.size < CONCURRENT_BATCHES) startPoller(true);
         const event: SQSEvent = { Records: messages.map((m) => toRecord(m, queueArn, options.region)) };
         let failed = new Set(messages.map((m) => m.MessageId));
         try {
@@ -85,11 +104,12 @@ export function startSqsPoller(
         }
       }
     }
-  })();
+  };
+  startPoller(false);
   return {
     async stop() {
       running = false;
-      await loop;
+      while (pollers.size > 0) await Promise.all(pollers);
     },
   };
 }

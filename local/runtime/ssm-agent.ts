@@ -304,7 +304,8 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
       );
   }
 
-  async function tick() {
+  /** One round; the commands it starts are returned unawaited. */
+  async function round(): Promise<Promise<void>[]> {
     // Instances gone first: an attempt never outlives its instance, even for one round.
     for (const region of new Set([...runs.values()].map((run) => run.region))) {
       const live = [...runs.values()].filter((run) => run.region === region);
@@ -351,15 +352,26 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
         );
       }
     }
-    const failed = (await Promise.allSettled(starts)).find((result) => result.status === 'rejected');
+    return starts;
+  }
+
+  async function tick() {
+    const failed = (await Promise.allSettled(await round())).find((result) => result.status === 'rejected');
     if (failed) throw failed.reason;
   }
 
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
+  // Polling, the next round does not wait for this one's starts: a slow start never holds up a new command.
+  const starting = new Set<Promise<void>>();
   const loop = async () => {
     try {
-      await tick();
+      for (const start of await round()) {
+        const tracked = start
+          .catch((error: unknown) => console.error('local SSM agent:', error))
+          .finally(() => starting.delete(tracked));
+        starting.add(tracked);
+      }
     } catch (error) {
       console.error('local SSM agent:', error);
     }
@@ -374,6 +386,7 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
+      await Promise.all(starting);
       const pending = [...runs.values()];
       await Promise.all(pending.map(kill));
       await Promise.allSettled(pending.map((run) => run.done));

@@ -36,8 +36,20 @@ export interface AdmissionRun {
   readonly settled: boolean;
 }
 
+/**
+ * Which of the leases a pass finds admissible it commits. A provisioner's
+ * gate commits only its own lease: the others it finds admissible have gates
+ * of their own running, or are admitted by the pass of the release, quota
+ * change or schedule that made room for them. Many gates at once then each
+ * write one lease, instead of all racing to write the same ones.
+ */
+export type AdmissionScope = { readonly only: string } | 'all';
+
 /** One admission pass over the stored queue, with the one policy of `shared/domain/admission`. */
-export async function runAdmissionPass(deps: AdmissionDeps): Promise<AdmissionRun> {
+export async function runAdmissionPass(
+  deps: AdmissionDeps,
+  scope: AdmissionScope = 'all',
+): Promise<AdmissionRun> {
   const admitted: AdmissionClaim[] = [];
   const timedOut: WaitingLease[] = [];
   for (let round = 1; ; round++) {
@@ -47,7 +59,9 @@ export async function runAdmissionPass(deps: AdmissionDeps): Promise<AdmissionRu
     for (const lease of split.timedOut) if (await deps.admission.timeOut(lease.leaseId)) timedOut.push(lease);
     const pass = decideAdmissions(deps, snapshot, split.waiting, nowMs);
     const pools = new Set(snapshot.pools.map(poolKey));
-    const claims = pass.admitted.map((lease) => ({
+    const committing =
+      scope === 'all' ? pass.admitted : pass.admitted.filter(({ lease }) => lease.leaseId === scope.only);
+    const claims = committing.map((lease) => ({
       ...claimOf(lease, pools, deps.catalog),
       admittedAtMs: nowMs,
     }));

@@ -10,7 +10,14 @@ import type { AdmissionStore } from '../../ports/admission-store';
 import type { LeaseExpiryScheduler } from '../../ports/lease-expiry';
 import type { ControlPlane } from '../dependencies';
 import { failTaskWithLease } from '../tasks';
-import { type AdmissionRun, decideAdmissions, quotasOf, runAdmissionPass, usageOf } from './admission-pass';
+import {
+  type AdmissionRun,
+  type AdmissionScope,
+  decideAdmissions,
+  quotasOf,
+  runAdmissionPass,
+  usageOf,
+} from './admission-pass';
 
 /**
  * What a pass over the queue reaches: admitting (hand-over to provisioning),
@@ -75,17 +82,22 @@ export function waitingLeaseOf(
  */
 export async function admitQueued(
   deps: AdmissionPassControl,
+  scope: AdmissionScope = 'all',
 ): Promise<{ run: AdmissionRun; states: ReadonlyMap<string, LeaseQueueState> }> {
-  const run = await runAdmissionPass(deps);
+  const run = await runAdmissionPass(deps, scope);
   for (const lease of run.timedOut) await failTimedOut(deps, lease);
-  for (const claim of run.admitted) await handOver(deps, claim);
-  const states = await queueStates(deps);
+  // A gate's own lease is PENDING, its provisioner carries on: only a wider pass hands leases over.
+  if (scope === 'all') for (const claim of run.admitted) await handOver(deps, claim);
+  // Nothing left waiting (the common case): no positions or estimates to read the state again for.
+  const states: QueueStates = run.queued.length === 0 ? new Map() : await queueStates(deps);
   for (const [leaseId, state] of states) {
     const tenantId = state.tenantId;
     await deps.leases.transition(tenantId, leaseId, ['QUEUED'], 'QUEUED', deps.now(), { queue: state.queue });
   }
   return { run, states: new Map([...states].map(([leaseId, state]) => [leaseId, state.queue])) };
 }
+
+type QueueStates = Map<string, { tenantId: string; queue: LeaseQueueState }>;
 
 /**
  * Where each waiting lease stands after the pass: the pass's order over the
@@ -94,9 +106,7 @@ export async function admitQueued(
  * durations is kept yet, so an end that is not known is DEFAULT_LEASE_DURATION_MS
  * after the start (basis `default`).
  */
-async function queueStates(
-  deps: AdmissionPassControl,
-): Promise<Map<string, { tenantId: string; queue: LeaseQueueState }>> {
+async function queueStates(deps: AdmissionPassControl): Promise<QueueStates> {
   const nowMs = deps.now();
   const [snapshot, running] = await Promise.all([deps.admission.snapshot(), deps.admission.running()]);
   const { waiting } = splitTimedOut(snapshot.queue, nowMs);
@@ -187,7 +197,8 @@ export async function admitOrQueue(deps: AdmissionControl, lease: Lease): Promis
   const before = await deps.admission.status(leaseId);
   if (before === 'ADMITTED') return 'admitted';
   if (before === undefined) await deps.admission.enqueue(waitingLeaseOf(deps, lease));
-  const { states } = await admitQueued(deps);
+  const { run, states } = await admitQueued(deps, { only: leaseId });
+  if (run.admitted.some((claim) => claim.leaseId === leaseId)) return 'admitted';
   const status = await deps.admission.status(leaseId);
   if (status === 'ADMITTED') return 'admitted';
   const queue = states.get(leaseId);

@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { queueFigures, waitsOf } from '../../../shared/domain/admission/queue-figures';
 import { AccountQuotaExceededError } from '../../../shared/ports/compute';
-import { admitQueued } from '../../../shared/usecases/admission/queue';
+import { admitQueued, waitingLeaseOf } from '../../../shared/usecases/admission/queue';
 import { setTenantQuota } from '../../../shared/usecases/admission/quotas';
 import { provisionLease } from '../../../shared/usecases/provision-lease';
 import { completeRelease, requestRelease } from '../../../shared/usecases/release-lease';
@@ -160,5 +160,43 @@ describe('the admission queue on the fakes (injected clock)', () => {
     expect(ran?.queueHistory?.map((m) => m.state)).toEqual(['account-quota', 'admitted']);
     const { accountQuota } = queueFigures(waitsOf(ran ? [ran] : [], plane.now()), 0, plane.now() + 1);
     expect(accountQuota).toMatchObject({ gpuHours: 0.05, peakGpus: 1, timedOut: { leases: 0, gpuHours: 0 } });
+  });
+});
+
+describe('the cost of a pass on the lease path', () => {
+  it('reads the admission state once when the pass leaves nothing waiting, and again only for the leases still queued', async () => {
+    const plane = fakeControlPlane();
+    const snapshot = vi.spyOn(plane.admission, 'snapshot');
+    const running = vi.spyOn(plane.admission, 'running');
+    await runningLease(plane);
+    expect(snapshot).toHaveBeenCalledTimes(1);
+    expect(running).not.toHaveBeenCalled();
+
+    await setTenantQuota(plane, TENANT, ONE_GPU);
+    snapshot.mockClear();
+    const waiting = await requestLease(plane);
+    expect(await provisionLease(plane, TENANT, waiting.leaseId)).toBe('queued');
+    // The pass, then the positions and estimates of what it left waiting.
+    expect(snapshot).toHaveBeenCalledTimes(2);
+    expect(running).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('a provisioner gate', () => {
+  it('commits only its own lease: another admissible one is left to its own gate', async () => {
+    const plane = fakeControlPlane();
+    const other = await requestLease(plane);
+    // The other lease joined the queue, but its gate has not run its pass yet.
+    const otherLease = await plane.leases.get(TENANT, other.leaseId);
+    if (!otherLease) throw new Error('no lease');
+    await plane.admission.enqueue(waitingLeaseOf(plane, otherLease));
+    const own = await requestLease(plane);
+
+    expect(await provisionLease(plane, TENANT, own.leaseId)).toBe('running');
+    expect(await plane.admission.status(own.leaseId)).toBe('ADMITTED');
+    expect(await plane.admission.status(other.leaseId)).toBe('QUEUED');
+
+    expect(await provisionLease(plane, TENANT, other.leaseId)).toBe('running');
+    expect((await plane.admission.tenant(TENANT))?.usage.gpus).toBe(2);
   });
 });
