@@ -20,3 +20,12 @@ export function utcDays(fromMs: number, toMs: number): DayWindow[] {
   }
   return days;
 }
+
+/** `of` each UTC day's part of [fromMs, toMs), keyed by day (YYYY-MM-DD). */
+export function perUtcDay<T>(
+  fromMs: number,
+  toMs: number,
+  of: (fromMs: number, toMs: number) => T,
+): Map<string, T> {
+  return new Map(utcDays(fromMs, toMs).map((window) => [window.day, of(window.fromMs, window.toMs)]));
+}

@@ -1,6 +1,6 @@
 import { gpuUse, percentileOf } from '../demand-profile';
 import type { LeaseView, Workload } from '../lease';
-import { utcDays } from '../utc-days';
+import { perUtcDay } from '../utc-days';
 import type { QueueReason } from './admission-pass';
 import { type InstanceFamily, instanceFamily, UnsupportedInstanceFamilyError } from './capacity';
 import { DEFAULT_MAX_WAIT_MINUTES } from './quota';
@@ -237,8 +237,5 @@ export function dailyQueueFigures(
   toMs: number,
   nowMs: number,
 ): Map<string, QueueFigures> {
-  const days = new Map<string, QueueFigures>();
-  for (const window of utcDays(fromMs, Math.min(toMs, nowMs)))
-    days.set(window.day, queueFigures(waits, window.fromMs, window.toMs));
-  return days;
+  return perUtcDay(fromMs, Math.min(toMs, nowMs), (from, to) => queueFigures(waits, from, to));
 }

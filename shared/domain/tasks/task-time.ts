@@ -1,6 +1,6 @@
 import { percentileOf } from '../demand-profile';
 import type { LeaseView, Workload } from '../lease';
-import { utcDays } from '../utc-days';
+import { perUtcDay } from '../utc-days';
 
 /** A lease's task as the demand figures read it. */
 export interface TaskOfWorkload {
@@ -99,8 +99,5 @@ export function dailyTaskTime(
   toMs: number,
   nowMs: number,
 ): Map<string, TaskTimeOfWindow> {
-  const days = new Map<string, TaskTimeOfWindow>();
-  for (const window of utcDays(fromMs, Math.min(toMs, nowMs)))
-    days.set(window.day, taskTimeOf(tasks, window.fromMs, window.toMs, nowMs));
-  return days;
+  return perUtcDay(fromMs, Math.min(toMs, nowMs), (from, to) => taskTimeOf(tasks, from, to, nowMs));
 }
