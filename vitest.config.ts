@@ -4,7 +4,19 @@ export default defineConfig({
   test: {
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     projects: [
-      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          exclude: ['test/unit/**/*.isolated.test.ts'],
+          // Unit files share one module registry: importing the domain and the SDK once,
+          // not once per file, was most of the project's time (42 files: 151 s → 34 s).
+          isolate: false,
+        },
+      },
+      // Files that replace a module (vi.mock) get a registry of their own.
+      { extends: true, test: { name: 'unit-isolated', include: ['test/unit/**/*.isolated.test.ts'] } },
       {
         extends: true,
         test: {

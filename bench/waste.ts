@@ -16,6 +16,7 @@ import {
   dailyCheckDetector,
   fixedThresholdDetector,
   gpurentDetector,
+  hasNaturalPrecedent,
   injectAnomalies,
   naturalLookAlikes,
   SERIES_DAYS,
@@ -45,6 +46,8 @@ const UTILIZATION_SEED = 2023;
 const TENANT_SEED = 1;
 /** The made-up family (waste-synthetic.ts): not drawn from any trace, so the method is not judged on one alone. */
 const SYNTHETIC_SEED = 1;
+/** A second draw of the same family with the check's anomaly seeds, never looked at while the detector was built. */
+const SYNTHETIC_CHECK_SEED = 2;
 const ANOMALY_SEEDS = [
   [1, 2, 3, 4],
   [5, 6, 7, 8],
@@ -83,7 +86,12 @@ export async function run(): Promise<BenchmarkResult> {
       tenants: series.length,
       meanUsdPerHourByTenant: series.map((s) => usd(s.rates.reduce((a, b) => a + b, 0) / s.rates.length)),
       naturalLookAlikes: lookAlikes.reduce((sum, stretches) => sum + stretches.length, 0),
+      injectedWithNaturalPrecedent: cases.reduce(
+        (sum, c) => sum + c.injected.filter((x) => hasNaturalPrecedent(c.clean, x, gpuPrice)).length,
+        0,
+      ),
       gpurentMedium: score(gpurentDetector('medium'), cases),
+      gpurentMediumRateOnly: score(gpurentDetector('medium', false), cases),
       gpurentLow: score(gpurentDetector('low'), cases),
       fixedThreshold: score(fixedThresholdDetector, cases),
       dailyCheck: score(dailyCheckDetector, cases),
@@ -103,6 +111,10 @@ export async function run(): Promise<BenchmarkResult> {
       model: SYNTHETIC_MODEL,
       familySeed: SYNTHETIC_SEED,
       ...scoreSeries(syntheticTenantSeries(SYNTHETIC_SEED, SERIES_DAYS, gpuPrice), ANOMALY_SEEDS[0]),
+    },
+    syntheticOtherFamily: {
+      familySeed: SYNTHETIC_CHECK_SEED,
+      ...scoreSeries(syntheticTenantSeries(SYNTHETIC_CHECK_SEED, SERIES_DAYS, gpuPrice), ANOMALY_SEEDS[1]),
     },
   };
   const primary = anomalies.primary;
@@ -170,6 +182,8 @@ export async function run(): Promise<BenchmarkResult> {
   const qos = anomalies.byQos.gpurentMedium;
   const halves = anomalies.overlappingHalves.gpurentMedium;
   const synthetic = anomalies.synthetic.gpurentMedium;
+  const syntheticOther = anomalies.syntheticOtherFamily.gpurentMedium;
+  const rateOnly = primary.gpurentMediumRateOnly;
   return {
     key: 'waste',
     figures,
@@ -184,6 +198,8 @@ export async function run(): Promise<BenchmarkResult> {
         `other seeds ${other.recall}/${other.precision} delay ${other.medianDelayRuns}; 3 qos tenants ${qos.recall}/${qos.precision}; ` +
         `overlapping random halves (as first published) ${halves.recall}/${halves.precision}; ` +
         `synthetic family ${synthetic.recall}/${synthetic.precision} delay ${synthetic.medianDelayRuns}; ` +
+        `synthetic family seed ${SYNTHETIC_CHECK_SEED} ${syntheticOther.recall}/${syntheticOther.precision}; ` +
+        `rate alone (no leases) ${rateOnly.recall}/${rateOnly.precision}; ` +
         `natural look-alikes in the clean series: ${primary.naturalLookAlikes} (trace, hash-8), ${anomalies.synthetic.naturalLookAlikes} (synthetic)`,
       `fractional: ${fractional['g6.xlarge']?.onFractions} of ${fractional['g6.xlarge']?.sharingTasks} sharing tasks on fractions, ` +
         `${fractional['g6.xlarge']?.ratio} x whole g6.xlarge, ${fractional[GPU_TYPE]?.ratio} x whole ${GPU_TYPE}`,

@@ -15,7 +15,7 @@
  * Series start on a Monday, 00:00 UTC, one rate a minute, like the trace's.
  */
 import { seededRandom } from './random';
-import type { SpendSeries } from './waste-anomaly';
+import { ratesOf, type SpendLease, type SpendSeries } from './waste-anomaly';
 
 const DAY_MINUTES = 1440;
 const TENANT_MEAN_GPUS = [4, 6, 10, 16, 24, 40, 64, 100] as const;
@@ -55,11 +55,10 @@ export function syntheticTenantSeries(
     const arrivalsPerMinute = meanGpus / (MEAN_LEASE_MINUTES * MEAN_LEASE_GPUS);
     const meanLeases = arrivalsPerMinute * MEAN_LEASE_MINUTES;
     const minutes = days * DAY_MINUTES;
-    const delta = new Float64Array(minutes + 1);
+    const leases: SpendLease[] = [];
     const run = (from: number, gpus: number, length: number) => {
       const to = Math.min(minutes, from + Math.max(1, Math.round(length)));
-      delta[from] = (delta[from] ?? 0) + gpus * gpuMicroUsdPerHour;
-      delta[to] = (delta[to] ?? 0) - gpus * gpuMicroUsdPerHour;
+      leases.push({ id: `lease-${leases.length}`, from, to, cost: gpus * gpuMicroUsdPerHour });
     };
     for (let minute = 0; minute < minutes; minute++) {
       const intensity = cycle(minute);
@@ -71,12 +70,6 @@ export function syntheticTenantSeries(
         for (let i = 0; i < sweep; i++) run(minute, 1, lognormal(60, 1));
       }
     }
-    const rates = new Float64Array(minutes);
-    let running = 0;
-    for (let minute = 0; minute < minutes; minute++) {
-      running += delta[minute] ?? 0;
-      rates[minute] = running;
-    }
-    return { tenant, startMs: START_MS, rates };
+    return { tenant, startMs: START_MS, rates: ratesOf(leases, minutes), leases };
   });
 }

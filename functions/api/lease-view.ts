@@ -43,7 +43,8 @@ function instanceBody(instance: LeaseInstance, pricing: LeasePricing | undefined
   };
 }
 
-const queueBody = (queue: LeaseQueueState) => ({
+/** Where a lease waiting for admission stands, as the API shows it (on a lease and on a group's waiting members). */
+export const queueBody = (queue: LeaseQueueState) => ({
   reason: queue.reason,
   position: queue.position,
   estimatedStartAt: queue.estimatedStartAtMs === null ? undefined : iso(queue.estimatedStartAtMs),

@@ -15,9 +15,17 @@ import {
   runningOf,
   type TenantAdmission,
 } from '../domain/admission/claims';
+import {
+  type CompletedLease,
+  type DurationSamples,
+  type DurationWindow,
+  historyKey,
+  samplesOfWindows,
+  withDuration,
+} from '../domain/admission/duration-history';
 import { type Quota, quotaOf } from '../domain/admission/quota';
 import type { RunningLease } from '../domain/admission/wait-estimate';
-import { RENTAL_MODES, type RentalMode } from '../domain/lease';
+import { RENTAL_MODES, type RentalMode, type Workload } from '../domain/lease';
 import type {
   AdmissionSnapshot,
   AdmissionStatus,
@@ -34,6 +42,8 @@ type Update = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0][
 export const admissionLeaseKey = (leaseId: string) => ({ pk: `LEASE#${leaseId}`, sk: 'ADMISSION' });
 const TENANTS = 'TENANTS';
 const CAPACITY = 'CAPACITY';
+/** One item per tenant and workload (`historyKey`): its newest lease durations. */
+const HISTORY = 'HISTORY';
 const QUEUE_INDEX = 'queue';
 const QUEUED = 'QUEUED';
 /** Admitted leases stay in the queue index under this partition until released: the running list. */
@@ -223,6 +233,77 @@ export class DynamoDbAdmissionStore implements AdmissionStore {
         // Released meanwhile, or a racing admission touched the same counters: look again.
       }
     }
+  }
+
+  /**
+   * One transaction: the lease's own item is marked (on condition it is not
+   * yet), and its tenant's and workload's window is rewritten with the
+   * duration added, on condition of the version read. A lost race on the
+   * window is read and tried again; a lease marked already records nothing.
+   */
+  async recordDuration(completed: CompletedLease & { readonly leaseId: string }): Promise<boolean> {
+    const key = { pk: HISTORY, sk: historyKey(completed.tenantId, completed.workload) };
+    for (;;) {
+      const [lease, window] = await Promise.all([
+        this.leaseItem(completed.leaseId),
+        this.client.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true })),
+      ]);
+      if (!lease || lease.durationRecorded === true) return false;
+      const version = window.Item?.version as number | undefined;
+      const durationsMs = (window.Item?.durationsMs as number[] | undefined) ?? [];
+      try {
+        await this.client.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Update: {
+                  TableName: this.table,
+                  Key: admissionLeaseKey(completed.leaseId),
+                  UpdateExpression: 'SET durationRecorded = :true',
+                  ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(durationRecorded)',
+                  ExpressionAttributeValues: { ':true': true },
+                },
+              },
+              {
+                Put: {
+                  TableName: this.table,
+                  Item: {
+                    ...key,
+                    tenantId: completed.tenantId,
+                    workload: completed.workload,
+                    durationsMs: withDuration(durationsMs, completed.durationMs),
+                    version: (version ?? 0) + 1,
+                  },
+                  ...(version === undefined
+                    ? { ConditionExpression: 'attribute_not_exists(pk)' }
+                    : {
+                        ConditionExpression: 'version = :version',
+                        ExpressionAttributeValues: { ':version': version },
+                      }),
+                },
+              },
+            ],
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (!(error instanceof TransactionCanceledException)) throw error;
+        // Recorded meanwhile (the next read says so), or another lease's duration took the window first.
+      }
+    }
+  }
+
+  async durations(): Promise<DurationSamples> {
+    const items = await this.partition(HISTORY);
+    return samplesOfWindows(
+      items.map(
+        (item): DurationWindow => ({
+          tenantId: item.tenantId as string,
+          workload: item.workload as Workload,
+          durationsMs: item.durationsMs as number[],
+        }),
+      ),
+    );
   }
 
   timeOut(leaseId: string): Promise<boolean> {

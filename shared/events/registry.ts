@@ -18,6 +18,14 @@ const epochMs = z.number().check(z.int(), z.nonnegative(), z.describe('Milliseco
 const month = z.string().check(z.regex(/^\d{4}-\d{2}$/), z.describe('UTC month, yyyy-mm.'));
 const project = z.string().check(z.regex(/^[a-z0-9-]{1,64}$/));
 /** Where the provisioner placed a lease, and why. */
+/** Where a lease waiting for admission stands (LeaseQueued, and a scaling group's waiting members). */
+const queueState = {
+  reason: z.enum(['quota', 'capacity', 'account-quota']),
+  position: z.number().check(z.int(), z.gte(1)),
+  estimatedStartAtMs: z.nullable(epochMs),
+  estimateBasis: z.string(),
+};
+
 const placement = z.strictObject({
   region: z.string(),
   zone: z.string(),
@@ -121,13 +129,7 @@ export const DOMAIN_EVENTS = {
     version: 1,
     description:
       "No room for the lease now (its tenant's quota, capacity, or the account's EC2 quota): it waits in the admission queue; nothing runs or bills.",
-    detail: z.strictObject({
-      leaseId,
-      reason: z.enum(['quota', 'capacity', 'account-quota']),
-      position: z.number().check(z.int(), z.gte(1)),
-      estimatedStartAtMs: z.nullable(epochMs),
-      estimateBasis: z.string(),
-    }),
+    detail: z.strictObject({ leaseId, ...queueState }),
   },
   LeaseAdmitted: {
     version: 1,
@@ -199,7 +201,7 @@ export const DOMAIN_EVENTS = {
   ScalingDecision: {
     version: 1,
     description:
-      'A scaling group changed size (or launched/released members): the decision, why, and the metric values behind it.',
+      'A scaling group changed size (or launched/released members, or members started or stopped waiting in the admission queue): the decision, why, and the metric values behind it.',
     detail: z.strictObject({
       group: z.string().check(z.minLength(1)),
       atMs: epochMs,
@@ -218,6 +220,13 @@ export const DOMAIN_EVENTS = {
       ),
       launched: z.readonly(z.array(leaseId)),
       released: z.readonly(z.array(leaseId)),
+      waiting: z.optional(
+        z
+          .readonly(z.array(z.strictObject({ leaseId, ...queueState })))
+          .check(
+            z.describe('Members whose leases wait in the admission queue, each with its reason and place'),
+          ),
+      ),
     }),
   },
   GpuUnhealthy: {

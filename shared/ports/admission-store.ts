@@ -1,5 +1,6 @@
 import type { WaitingLease } from '../domain/admission/admission-pass';
 import type { AdmissionClaim, CapacityPool, PoolIdentity, TenantAdmission } from '../domain/admission/claims';
+import type { CompletedLease, DurationSamples } from '../domain/admission/duration-history';
 import type { Quota } from '../domain/admission/quota';
 import type { RunningLease } from '../domain/admission/wait-estimate';
 
@@ -57,6 +58,14 @@ export interface AdmissionStore {
    * again, sitting out passes until `refused.atMs`. False when it was not admitted.
    */
   requeue(leaseId: string, refused: NonNullable<WaitingLease['refused']>): Promise<boolean>;
+  /**
+   * Records how long a released lease held its admission under its tenant and
+   * workload, keeping the newest HISTORY_WINDOW of each. Once per lease: false
+   * when it was recorded already (or admission never knew it).
+   */
+  recordDuration(completed: CompletedLease & { readonly leaseId: string }): Promise<boolean>;
+  /** The recorded durations of every tenant and workload: the history a wait estimate reads. */
+  durations(): Promise<DurationSamples>;
 }
 
 export type AdmissionStatus = 'QUEUED' | 'ADMITTED' | 'RELEASED' | 'TIMED_OUT';

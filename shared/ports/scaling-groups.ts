@@ -1,5 +1,11 @@
 import type { RentalMode } from '../domain/lease';
-import type { LastScalingAction, Observation, ScalingAction, ScalingGroupSpec } from '../domain/scaling';
+import type {
+  LastScalingAction,
+  Observation,
+  ScalingAction,
+  ScalingGroupSpec,
+  WaitingMember,
+} from '../domain/scaling';
 
 export type ScalingGroupStatus = 'ACTIVE' | 'DELETING';
 
@@ -18,6 +24,8 @@ export interface LastEvaluation {
   readonly from: number;
   readonly to: number;
   readonly reason: string;
+  /** Members whose leases wait in the admission queue (absent when none). */
+  readonly waiting?: readonly WaitingMember[] | undefined;
 }
 
 export interface ScalingGroup {

@@ -1,7 +1,9 @@
+import { queuePlace } from '../domain/admission/queue-place';
 import { deadlinePolicy } from '../domain/deadlines/policy';
 import type { JobPolicyDecision } from '../domain/deadlines/policy-input';
 import { jobProgress } from '../domain/deadlines/progress';
 import type { TransferCosts } from '../domain/deadlines/transfer';
+import type { LeaseQueueState } from '../domain/lease';
 import type {
   DeadlineJobs,
   DeadlineMarketSignals,
@@ -34,6 +36,8 @@ export class DeadlineJobNotFoundError extends Error {
  * the worker's schedule: the policy reads the saved progress, the pools'
  * signals and the on-demand offers; the decision is stored with its reason
  * and sent as `JobPolicyDecision`. The caller acts on it (launch, switch, wait).
+ * A lease waiting in the admission queue (`queue`) is decided for too (its
+ * slack shrinks as it waits), and the reason says that it waits, why and where.
  */
 export async function decideDeadlineJob(
   deps: DeadlineDecisionDeps,
@@ -42,6 +46,7 @@ export async function decideDeadlineJob(
     readonly leaseId: string;
     readonly trigger: DecisionTrigger;
     readonly nowMs: number;
+    readonly queue?: LeaseQueueState | undefined;
   },
 ): Promise<StoredDecision> {
   const record = await deps.deadlineJobs.get(request.tenantId, request.leaseId);
@@ -51,7 +56,7 @@ export async function decideDeadlineJob(
     deps.marketSignals.spotPools(record.market, request.nowMs),
     deps.marketSignals.onDemandOffers(record.market, request.nowMs),
   ]);
-  const decision: JobPolicyDecision = deadlinePolicy({
+  const policy: JobPolicyDecision = deadlinePolicy({
     job: record.job,
     nowMs: request.nowMs,
     tickMs: deps.decisionIntervalMs,
@@ -63,6 +68,13 @@ export async function decideDeadlineJob(
     transferCosts: deps.transferCosts,
     spentMicroUsd: record.spentMicroUsd,
   });
+  const { queue } = request;
+  const decision: JobPolicyDecision = queue
+    ? {
+        ...policy,
+        reason: `${policy.reason}; the lease waits in the admission queue (${queuePlace(queue)}) and follows this once admitted`,
+      }
+    : policy;
   const stored: StoredDecision = {
     ...decision,
     atMs: request.nowMs,

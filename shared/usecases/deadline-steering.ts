@@ -39,6 +39,7 @@ export function deadlineSteering(deps: Deps): Steer {
       leaseId: lease.leaseId,
       trigger,
       nowMs: deps.now(),
+      queue: lease.status === 'QUEUED' ? lease.queue : undefined,
     });
   };
 }

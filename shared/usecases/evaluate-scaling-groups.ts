@@ -8,11 +8,20 @@ import {
   type MetricSeries,
   policyOf,
   type ScalingDecision,
+  sameWaiting,
   scaleInOrder,
+  type WaitingMember,
+  waitingMembers,
+  withWaiting,
 } from '../domain/scaling';
 import { BudgetExceededError } from '../errors';
 import type { MetricReader } from '../ports/metrics';
-import type { GpuHealthMarks, ScalingGroup, ScalingGroupRepository } from '../ports/scaling-groups';
+import type {
+  GpuHealthMarks,
+  LastEvaluation,
+  ScalingGroup,
+  ScalingGroupRepository,
+} from '../ports/scaling-groups';
 import { createLease, type LeaseCreationDeps } from './create-lease';
 import { HEALTH_WINDOW_PERIODS, reportGpuHealth, watchedGpus } from './gpu-health-sweep';
 import { evaluateIdle, type IdleDeps, type IdleSummary, planIdleReads } from './idle/idle-evaluation';
@@ -144,21 +153,17 @@ async function evaluateGroup(
   metrics: MetricSeries,
   nowMs: number,
 ): Promise<GroupResult> {
+  const waiting = waitingMembers(members);
   const decision = decideScaling({
     policy: policyOf(group.spec),
     metrics,
     currentCapacity: group.desired,
     lastAction: group.lastAction,
     nowMs,
+    waitingForAdmission: waiting.length,
   });
   const acted = decision.action !== 'none';
-  const lastEvaluation = {
-    atMs: nowMs,
-    action: decision.action,
-    from: decision.from,
-    to: decision.to,
-    reason: decision.reason,
-  };
+  const lastEvaluation = evaluationOf(decision, waiting, nowMs);
   const claimed = await deps.groups.claim(group, {
     desired: decision.to,
     lastAction: acted
@@ -175,11 +180,37 @@ async function evaluateGroup(
   const released = await releaseMembers(deps, group, live, live.length - decision.to, nowMs);
 
   if (acted || launched.length > 0 || released.length > 0) {
-    await publishDecision(deps, group, decision, nowMs, launched, released);
+    await publishDecision(
+      deps,
+      group,
+      { ...lastEvaluation, observations: decision.observations },
+      launched,
+      released,
+    );
     const direction = decision.action === 'none' ? 'converge' : decision.action;
     return { outcome: 'acted', direction, launched, released };
   }
+  // Members joined or left the admission queue: the group's size did not change, but its history says so.
+  if (!sameWaiting(waiting, group.lastEvaluation?.waiting ?? [])) {
+    await publishDecision(deps, group, { ...lastEvaluation, observations: decision.observations }, [], []);
+  }
   return { outcome: 'unchanged', launched, released };
+}
+
+/** The evaluation as stored: the decision, with the members waiting for admission named in its reason. */
+function evaluationOf(
+  decision: ScalingDecision,
+  waiting: readonly WaitingMember[],
+  nowMs: number,
+): LastEvaluation {
+  return {
+    atMs: nowMs,
+    action: decision.action,
+    from: decision.from,
+    to: decision.to,
+    reason: withWaiting(decision.reason, waiting),
+    ...(waiting.length > 0 ? { waiting } : {}),
+  };
 }
 
 async function launchMembers(
@@ -235,21 +266,11 @@ async function releaseMembers(
 async function publishDecision(
   deps: ScalingDeps,
   group: ScalingGroup,
-  decision: ScalingDecision,
-  nowMs: number,
+  evaluation: LastEvaluation & Pick<ScalingDecision, 'observations'>,
   launched: readonly string[],
   released: readonly string[],
 ): Promise<void> {
-  const stored = {
-    atMs: nowMs,
-    action: decision.action,
-    from: decision.from,
-    to: decision.to,
-    reason: decision.reason,
-    observations: decision.observations,
-    launched,
-    released,
-  };
+  const stored = { ...evaluation, launched, released };
   await deps.groups.recordDecision(group.tenantId, group.name, stored);
   await deps.events.publish([
     { type: 'ScalingDecision', tenantId: group.tenantId, detail: { group: group.name, ...stored } },

@@ -17,6 +17,7 @@ function toMember(record: ScalingGroup['members'][number], lease: LeaseView | un
     createdAtMs: record.createdAtMs,
     launchedAtMs: open.length === 0 ? undefined : Math.min(...open.map((i) => i.launchedAtMs)),
     instanceIds: open.map((i) => i.instanceId),
+    queue: lease?.status === 'QUEUED' ? lease.queue : undefined,
   };
 }
 

@@ -5,7 +5,7 @@ import {
   emptyAnomalyState,
   type LeaseSpend,
   leasesDrivingAnomaly,
-  observeSpendRate,
+  observeSpend,
   type SpendAnomalySettings,
 } from '../domain/waste/spend-anomaly';
 import type { DomainEventPublisher } from '../ports/domain-events';
@@ -86,9 +86,8 @@ async function observe(
   atMs: number,
   settings: SpendAnomalySettings | undefined,
 ): Promise<boolean> {
-  const rate = leases.reduce((sum, lease) => sum + lease.hourlyMicroUsd, 0);
   const params = { ...DEFAULT_ANOMALY_PARAMS, sensitivity: settings?.sensitivity ?? 'medium' };
-  const step = observeSpendRate(series.state, atMs, rate, params);
+  const step = observeSpend(series.state, atMs, leases, params);
   const pending = series.pendingAlert;
   // A claim whose run died before the publish is taken over after the grace (same alert id).
   const takeOver =

@@ -1233,8 +1233,26 @@ export interface components {
                 action: "scale-out" | "scale-in" | "none";
                 from: number;
                 to: number;
-                /** @description Which rule held (or why none did) and the datapoints behind it */
+                /** @description Which rule held (or why none did) and the datapoints behind it; the members waiting in the admission queue, with reason and position */
                 reason: string;
+                /** @description Members whose leases wait in the admission queue (their tenant’s quota, capacity or the account’s EC2 quota): the group counts them as asked for and adds none while any waits */
+                waiting?: {
+                    leaseId: string;
+                    /**
+                     * @description Why it waits: its tenant's quota, no capacity in any allowed pool, or the account's EC2 vCPU quota
+                     * @enum {string}
+                     */
+                    reason: "quota" | "capacity" | "account-quota";
+                    /** @description 1 = the next to be admitted */
+                    position: number;
+                    /**
+                     * Format: date-time
+                     * @description Absent when no release known now lets it in before maxWaitMinutes
+                     */
+                    estimatedStartAt?: string;
+                    /** @description What the estimate rests on: fits-now, lease-expiry, declared-runtime, history:tenant-workload, history:workload, default (an hour per lease), outlived-history, after-refusal (EC2 refused it; tried again after the back-off), times-out or no-known-release */
+                    estimateBasis: string;
+                }[];
             };
             /** Format: date-time */
             updatedAt: string;
@@ -1362,6 +1380,23 @@ export interface components {
                 /** Format: date-time */
                 launchedAt?: string;
                 instanceIds: string[];
+                /** @description While QUEUED: where the member’s lease stands in the admission queue */
+                queue?: {
+                    /**
+                     * @description Why it waits: its tenant's quota, no capacity in any allowed pool, or the account's EC2 vCPU quota
+                     * @enum {string}
+                     */
+                    reason: "quota" | "capacity" | "account-quota";
+                    /** @description 1 = the next to be admitted */
+                    position: number;
+                    /**
+                     * Format: date-time
+                     * @description Absent when no release known now lets it in before maxWaitMinutes
+                     */
+                    estimatedStartAt?: string;
+                    /** @description What the estimate rests on: fits-now, lease-expiry, declared-runtime, history:tenant-workload, history:workload, default (an hour per lease), outlived-history, after-refusal (EC2 refused it; tried again after the back-off), times-out or no-known-release */
+                    estimateBasis: string;
+                };
             }[];
             lastEvaluation?: {
                 /** Format: date-time */
@@ -1370,8 +1405,26 @@ export interface components {
                 action: "scale-out" | "scale-in" | "none";
                 from: number;
                 to: number;
-                /** @description Which rule held (or why none did) and the datapoints behind it */
+                /** @description Which rule held (or why none did) and the datapoints behind it; the members waiting in the admission queue, with reason and position */
                 reason: string;
+                /** @description Members whose leases wait in the admission queue (their tenant’s quota, capacity or the account’s EC2 quota): the group counts them as asked for and adds none while any waits */
+                waiting?: {
+                    leaseId: string;
+                    /**
+                     * @description Why it waits: its tenant's quota, no capacity in any allowed pool, or the account's EC2 vCPU quota
+                     * @enum {string}
+                     */
+                    reason: "quota" | "capacity" | "account-quota";
+                    /** @description 1 = the next to be admitted */
+                    position: number;
+                    /**
+                     * Format: date-time
+                     * @description Absent when no release known now lets it in before maxWaitMinutes
+                     */
+                    estimatedStartAt?: string;
+                    /** @description What the estimate rests on: fits-now, lease-expiry, declared-runtime, history:tenant-workload, history:workload, default (an hour per lease), outlived-history, after-refusal (EC2 refused it; tried again after the back-off), times-out or no-known-release */
+                    estimateBasis: string;
+                }[];
             };
             /** @description The last decisions that changed something, newest first */
             decisions: {
@@ -1381,8 +1434,26 @@ export interface components {
                 action: "scale-out" | "scale-in" | "none";
                 from: number;
                 to: number;
-                /** @description Which rule held (or why none did) and the datapoints behind it */
+                /** @description Which rule held (or why none did) and the datapoints behind it; the members waiting in the admission queue, with reason and position */
                 reason: string;
+                /** @description Members whose leases wait in the admission queue (their tenant’s quota, capacity or the account’s EC2 quota): the group counts them as asked for and adds none while any waits */
+                waiting?: {
+                    leaseId: string;
+                    /**
+                     * @description Why it waits: its tenant's quota, no capacity in any allowed pool, or the account's EC2 vCPU quota
+                     * @enum {string}
+                     */
+                    reason: "quota" | "capacity" | "account-quota";
+                    /** @description 1 = the next to be admitted */
+                    position: number;
+                    /**
+                     * Format: date-time
+                     * @description Absent when no release known now lets it in before maxWaitMinutes
+                     */
+                    estimatedStartAt?: string;
+                    /** @description What the estimate rests on: fits-now, lease-expiry, declared-runtime, history:tenant-workload, history:workload, default (an hour per lease), outlived-history, after-refusal (EC2 refused it; tried again after the back-off), times-out or no-known-release */
+                    estimateBasis: string;
+                }[];
                 observations: {
                     /** @enum {string} */
                     rule: "scaleOut" | "scaleIn";

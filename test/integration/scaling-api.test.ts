@@ -140,6 +140,55 @@ describe('scaling groups API', () => {
     expect(none).toEqual({ status: 200, body: { groups: [] } });
   });
 
+  it('shows a member waiting for admission and the decision that says so, with reason, place and estimate', async () => {
+    const tenant = 'acme-waiting';
+    expect((await putGroup('web', { instanceType: 'g5.xlarge', min: 1, max: 2 }, tenant)).status).toBe(201);
+    const startAtMs = Date.parse('2031-01-01T10:00:00.000Z');
+    const queue = {
+      reason: 'quota',
+      position: 2,
+      estimatedStartAtMs: startAtMs,
+      estimateBasis: 'default',
+    } as const;
+    const lease = await storedLease(stores.leases, { tenantId: tenant, status: 'QUEUED', queue });
+    const { DynamoDbScalingGroupRepository } = await import(
+      '../../shared/adapters/dynamodb-scaling-group-repository'
+    );
+    const groups = new DynamoDbScalingGroupRepository(stores.documents, env.SCALING_GROUPS_TABLE_NAME ?? '');
+    await groups.addMember(tenant, 'web', {
+      leaseId: lease.leaseId,
+      mode: 'on-demand',
+      createdAtMs: Date.now(),
+    });
+    const waiting = [{ leaseId: lease.leaseId, ...queue }];
+    await groups.recordDecision(tenant, 'web', {
+      atMs: Date.now(),
+      action: 'none',
+      from: 1,
+      to: 1,
+      reason: `no rule met; 1 GPU waiting in the admission queue: ${lease.leaseId} (quota, position 2)`,
+      waiting,
+      observations: [],
+      launched: [],
+      released: [],
+    });
+
+    const { status, body } = await getGroup('web', tenant);
+
+    expect(status).toBe(200);
+    expect(body.size).toBe(1);
+    const shown = {
+      reason: 'quota',
+      position: 2,
+      estimatedStartAt: '2031-01-01T10:00:00.000Z',
+      estimateBasis: 'default',
+    };
+    expect(body.members).toEqual([
+      expect.objectContaining({ leaseId: lease.leaseId, status: 'QUEUED', queue: shown }),
+    ]);
+    expect(body.decisions[0].waiting).toEqual([{ leaseId: lease.leaseId, ...shown }]);
+  });
+
   it.each([
     ['min above max', { min: 5, max: 4 }, 'min'],
     ['desired outside min and max', { min: 1, max: 4, desired: 7 }, 'desired'],

@@ -4,6 +4,7 @@ import { publishGpuSamples } from '../../local/runtime/gpu-telemetry-publisher';
 import { lambdaContext } from '../../local/runtime/lambda-context';
 import { scheduledEvent } from '../../local/runtime/schedules';
 import { type ScalingGroupSpecInput, scalingGroupSpecSchema } from '../../shared/domain/scaling';
+import type { AdmissionControl } from '../../shared/usecases/admission/queue';
 import type { ScalingDeps } from '../../shared/usecases/evaluate-scaling-groups';
 import { awsProbe } from '../support/aws';
 import { subscribeToDomainEvents } from '../support/events';
@@ -15,6 +16,7 @@ const TENANT = 'tenant-scale';
 
 let env: Record<string, string>;
 let deps: ScalingDeps;
+let admission: AdmissionControl;
 let evaluator: typeof import('../../functions/scaling-evaluator/handler').handler;
 let worker: typeof import('../../functions/lease-worker/handler').handler;
 let integrator: Awaited<ReturnType<typeof subscribeToDomainEvents>>;
@@ -28,11 +30,13 @@ beforeAll(async () => {
   const { buildPorts } = await import('../../shared/lambda/port-factory');
   const { scalingEvaluatorWiring } = await import('../../functions/scaling-evaluator/wiring');
   deps = buildPorts(scalingEvaluatorWiring, env);
+  const { admissionWiring } = await import('../../functions/admission/wiring');
+  admission = { ...buildPorts(admissionWiring, env), placement: deps.placement, region: deps.region };
 });
 
-const putGroup = (name: string, input: Partial<ScalingGroupSpecInput> = {}) =>
+const putGroup = (name: string, input: Partial<ScalingGroupSpecInput> = {}, tenantId = TENANT) =>
   deps.groups.put(
-    TENANT,
+    tenantId,
     name,
     scalingGroupSpecSchema.parse({ instanceType: 'g5.xlarge', min: 1, max: 3, ...input }),
     Date.now(),
@@ -71,15 +75,15 @@ async function publishUtilization(
   );
 }
 
-async function leaseOf(leaseId: string) {
-  const lease = await deps.leases.get(TENANT, leaseId);
+async function leaseOf(leaseId: string, tenantId = TENANT) {
+  const lease = await deps.leases.get(tenantId, leaseId);
   if (!lease) throw new Error(`lease ${leaseId} is gone`);
   return lease;
 }
 
-async function membersOf(name: string) {
-  const group = await deps.groups.get(TENANT, name);
-  return Promise.all((group?.members ?? []).map((m) => leaseOf(m.leaseId)));
+async function membersOf(name: string, tenantId = TENANT) {
+  const group = await deps.groups.get(tenantId, name);
+  return Promise.all((group?.members ?? []).map((m) => leaseOf(m.leaseId, tenantId)));
 }
 
 const minuteOf = (ms: number) => Math.floor(ms / MINUTE) * MINUTE;
@@ -197,5 +201,77 @@ describe('scaling evaluator against moto CloudWatch, with the real lease worker'
 
     await evaluateAt(at + 2 * MINUTE);
     expect(await runCommands()).toBe(0);
+  });
+
+  it("queues a scale-out at the tenant's quota, says so, adds no member while it waits, and runs it once the quota frees", async () => {
+    const tenant = 'tenant-scale-capped';
+    const oneGpu = { maxGpus: 1, maxHourlyMicroUsd: 100_000_000, maxGpusByMode: {}, weight: 1 };
+    const { setTenantQuota } = await import('../../shared/usecases/admission/quotas');
+    await setTenantQuota(admission, tenant, oneGpu);
+    await putGroup('capped', {}, tenant);
+    // An hour on: the other tests' groups have no datapoints then and leave the counts alone.
+    const start = minuteOf(Date.now()) + 60 * MINUTE;
+    await evaluateAt(start);
+    expect(await runCommands()).toBe(1);
+    const [first] = await membersOf('capped', tenant);
+    expect(first?.status).toBe('RUNNING');
+    const firstInstance = first?.instances[0]?.instanceId ?? '';
+
+    // Busy past the warm-up: the policy scales out, and the lease worker queues the new member for quota.
+    const busyAt = start + 10 * MINUTE;
+    await publishUtilization([firstInstance], busyAt, 5, 95);
+    expect((await evaluateAt(busyAt)).decisions).toEqual({ 'scale-out': 1, 'scale-in': 0, converge: 0 });
+    expect(await runCommands()).toBe(1);
+    const second = (await membersOf('capped', tenant))[1];
+    expect(second).toMatchObject({ status: 'QUEUED', queue: { reason: 'quota', position: 1 } });
+
+    // The next evaluation records that the scale-out waits; it launches nothing in its place.
+    expect(await evaluateAt(busyAt + MINUTE)).toMatchObject({ launched: 0, released: 0 });
+    const waiting = [
+      expect.objectContaining({
+        leaseId: second?.leaseId,
+        reason: 'quota',
+        position: 1,
+        estimateBasis: 'default',
+      }),
+    ];
+    const [noted] = await deps.groups.decisions(tenant, 'capped', 10);
+    expect(noted).toMatchObject({ action: 'none', from: 2, to: 2, launched: [], waiting });
+    expect(noted?.reason).toContain(
+      `1 GPU waiting in the admission queue: ${second?.leaseId} (quota, position 1)`,
+    );
+    expect((await deps.groups.get(tenant, 'capped'))?.lastEvaluation?.waiting).toEqual(waiting);
+
+    // Still busy past the cooldown: no scale-out while it waits, no new member, no command.
+    const laterAt = busyAt + 7 * MINUTE;
+    await publishUtilization([firstInstance], laterAt, 7, 95);
+    const later = await evaluateAt(laterAt);
+    expect(later).toMatchObject({ launched: 0, decisions: { 'scale-out': 0, 'scale-in': 0, converge: 0 } });
+    expect(await runCommands()).toBe(0);
+    const held = await deps.groups.get(tenant, 'capped');
+    expect(held?.members).toHaveLength(2);
+    expect(held?.desired).toBe(2);
+    expect(held?.lastEvaluation?.reason).toContain(
+      'but 1 GPU asked for earlier still waits in the admission queue',
+    );
+    expect(await deps.groups.decisions(tenant, 'capped', 10)).toHaveLength(3);
+
+    // The quota frees: the pass admits the member, its start command launches it.
+    await setTenantQuota(admission, tenant, { ...oneGpu, maxGpus: 2 });
+    expect(await runCommands()).toBe(1);
+    expect((await leaseOf(second?.leaseId ?? '', tenant)).status).toBe('RUNNING');
+    // Nothing waits now, and the GPU is still busy: the policy may scale out again.
+    await evaluateAt(laterAt + MINUTE);
+    const [cleared] = await deps.groups.decisions(tenant, 'capped', 10);
+    expect(cleared).toMatchObject({ atMs: laterAt + MINUTE, action: 'scale-out', from: 2, to: 3 });
+    expect(cleared?.waiting).toBeUndefined();
+    expect((await membersOf('capped', tenant)).map((m) => m.status)).toEqual([
+      'RUNNING',
+      'RUNNING',
+      'PENDING',
+    ]);
+    // Its lease waits at the raised quota in turn.
+    expect(await runCommands()).toBe(1);
+    expect((await membersOf('capped', tenant))[2]?.status).toBe('QUEUED');
   });
 });

@@ -198,6 +198,35 @@ export const leaseRoutes = {
 export const leaseIdDoc = () =>
   pathParameterDoc(leaseIdParameter, 'The lease id POST /v1/leases answered with');
 
+/** Where a lease waiting for admission stands (`queueBody`), with `extra` properties of its own. */
+export const queueStateDoc = (
+  extra: Readonly<Record<string, unknown>> = {},
+  properties: Readonly<Record<string, object>> = {},
+) =>
+  responseObject(
+    {
+      ...properties,
+      reason: {
+        type: 'string',
+        enum: ['quota', 'capacity', 'account-quota'],
+        description:
+          "Why it waits: its tenant's quota, no capacity in any allowed pool, or the account's EC2 vCPU quota",
+      },
+      position: { type: 'integer', description: '1 = the next to be admitted' },
+      estimatedStartAt: {
+        ...instant,
+        description: 'Absent when no release known now lets it in before maxWaitMinutes',
+      },
+      estimateBasis: {
+        type: 'string',
+        description:
+          'What the estimate rests on: fits-now, lease-expiry, declared-runtime, history:tenant-workload, history:workload, default (an hour per lease), outlived-history, after-refusal (EC2 refused it; tried again after the back-off), times-out or no-known-release',
+      },
+    },
+    ['estimatedStartAt'],
+    extra,
+  );
+
 export const leaseOpenApi = (): OpenApiGroup<keyof typeof leaseRoutes> => ({
   tag: { name: 'Leases', description: 'Rent GPUs: ask for them, follow the lease, release it' },
   schemas: {
@@ -281,28 +310,7 @@ export const leaseOpenApi = (): OpenApiGroup<keyof typeof leaseRoutes> => ({
         task: ref('Task'),
         priority: { type: 'integer', description: "0-1000: the order of the tenant's own waiting leases" },
         maxWaitMinutes: { type: 'integer', description: 'How long it may wait for admission' },
-        queue: responseObject(
-          {
-            reason: {
-              type: 'string',
-              enum: ['quota', 'capacity', 'account-quota'],
-              description:
-                "Why it waits: its tenant's quota, no capacity in any allowed pool, or the account's EC2 vCPU quota",
-            },
-            position: { type: 'integer', description: '1 = the next to be admitted' },
-            estimatedStartAt: {
-              ...instant,
-              description: 'Absent when no release known now lets it in before maxWaitMinutes',
-            },
-            estimateBasis: {
-              type: 'string',
-              description:
-                'What the estimate rests on: fits-now, lease-expiry, declared-runtime, history:tenant-workload, history:workload, default (an hour per lease), outlived-history, after-refusal (EC2 refused it; tried again after the back-off), times-out or no-known-release',
-            },
-          },
-          ['estimatedStartAt'],
-          { description: 'While QUEUED: where the lease stands in the admission queue' },
-        ),
+        queue: queueStateDoc({ description: 'While QUEUED: where the lease stands in the admission queue' }),
       },
       [
         'queue',

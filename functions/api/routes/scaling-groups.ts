@@ -1,8 +1,9 @@
 import { LEASE_STATUSES, RENTAL_MODES } from '../../../shared/domain/lease';
-import { GROUP_NAME_PATTERN, scalingGroupSpecSchema } from '../../../shared/domain/scaling';
-import type { ScalingGroup } from '../../../shared/ports/scaling-groups';
+import { GROUP_NAME_PATTERN, isLive, scalingGroupSpecSchema } from '../../../shared/domain/scaling';
+import type { LastEvaluation, ScalingGroup } from '../../../shared/ports/scaling-groups';
 import type { ScalingGroupView } from '../../../shared/usecases/scaling-groups';
 import { type ApiEvent, type ApiResult, json, parseJsonBody, tenantOf, validate } from '../http';
+import { queueBody } from '../lease-view';
 import {
   authErrors,
   errorResponse,
@@ -17,6 +18,7 @@ import {
 import { pathParameter, pathValue } from '../path';
 import type { Routes } from '../routing';
 import type { ApiContext } from './context';
+import { queueStateDoc } from './leases';
 
 const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
 
@@ -28,12 +30,16 @@ const groupName = pathParameter(
     `"${name}" is not a scaling group name: 1-63 lowercase letters, digits or hyphens, starting with a letter or digit`,
 );
 
-/** An evaluation with its instant as an ISO date-time. */
-const stamped = <T extends { atMs: number }>({ atMs, ...rest }: T) => ({ at: iso(atMs), ...rest });
+/** An evaluation with its instant as an ISO date-time, and its waiting members' places as a lease shows its own. */
+const stamped = <T extends LastEvaluation>({ atMs, waiting, ...rest }: T) => ({
+  at: iso(atMs),
+  ...rest,
+  waiting: waiting?.map(({ leaseId, ...queue }) => ({ leaseId, ...queueBody(queue) })),
+});
 
 /** The API's shape of a group: spec, size, members and the last decisions with their reasons and inputs. */
 function groupBody({ group, members, decisions }: ScalingGroupView) {
-  const live = members.filter((m) => m.status === 'PENDING' || m.status === 'RUNNING');
+  const live = members.filter(isLive);
   return {
     name: group.name,
     status: group.status,
@@ -48,6 +54,7 @@ function groupBody({ group, members, decisions }: ScalingGroupView) {
       createdAt: iso(m.createdAtMs),
       launchedAt: iso(m.launchedAtMs),
       instanceIds: m.instanceIds,
+      queue: m.queue && queueBody(m.queue),
     })),
     lastEvaluation: group.lastEvaluation && stamped(group.lastEvaluation),
     decisions: decisions.map(stamped),
@@ -117,10 +124,17 @@ export const scalingGroupOpenApi = (): OpenApiGroup<keyof typeof scalingGroupRou
     to: { type: 'integer' },
     reason: {
       type: 'string',
-      description: 'Which rule held (or why none did) and the datapoints behind it',
+      description:
+        'Which rule held (or why none did) and the datapoints behind it; the members waiting in the admission queue, with reason and position',
+    },
+    waiting: {
+      type: 'array',
+      description:
+        'Members whose leases wait in the admission queue (their tenant’s quota, capacity or the account’s EC2 quota): the group counts them as asked for and adds none while any waits',
+      items: queueStateDoc({}, { leaseId: { type: 'string' } }),
     },
   };
-  const evaluation = responseObject(evaluationProperties);
+  const evaluation = responseObject(evaluationProperties, ['waiting']);
   return {
     tag: {
       name: 'Scaling groups',
@@ -164,27 +178,33 @@ export const scalingGroupOpenApi = (): OpenApiGroup<keyof typeof scalingGroupRou
                 createdAt: instant,
                 launchedAt: instant,
                 instanceIds: { type: 'array', items: { type: 'string' } },
+                queue: queueStateDoc({
+                  description: 'While QUEUED: where the member’s lease stands in the admission queue',
+                }),
               },
-              ['launchedAt'],
+              ['launchedAt', 'queue'],
             ),
           },
           lastEvaluation: evaluation,
           decisions: {
             type: 'array',
             description: 'The last decisions that changed something, newest first',
-            items: responseObject({
-              ...evaluationProperties,
-              observations: {
-                type: 'array',
-                items: responseObject({
-                  rule: { type: 'string', enum: ['scaleOut', 'scaleIn'] },
-                  metric: { type: 'string' },
-                  values: { type: 'array', items: { type: 'number' } },
-                }),
+            items: responseObject(
+              {
+                ...evaluationProperties,
+                observations: {
+                  type: 'array',
+                  items: responseObject({
+                    rule: { type: 'string', enum: ['scaleOut', 'scaleIn'] },
+                    metric: { type: 'string' },
+                    values: { type: 'array', items: { type: 'number' } },
+                  }),
+                },
+                launched: { type: 'array', items: { type: 'string' } },
+                released: { type: 'array', items: { type: 'string' } },
               },
-              launched: { type: 'array', items: { type: 'string' } },
-              released: { type: 'array', items: { type: 'string' } },
-            }),
+              ['waiting'],
+            ),
           },
           createdAt: instant,
           updatedAt: instant,

@@ -1,4 +1,4 @@
-import type { RentalMode } from '../lease';
+import type { RentalMode, Workload } from '../lease';
 import type { MicroUsd } from '../money';
 import type { AdmittedLease, WaitingLease } from './admission-pass';
 import {
@@ -66,6 +66,8 @@ export function capacityOfPools(pools: readonly CapacityPool[]): Capacity {
 export interface AdmissionClaim {
   readonly leaseId: string;
   readonly tenantId: string;
+  /** Its workload: how long it held what it was given is recorded under its tenant and workload. */
+  readonly workload: Workload;
   readonly gpus: number;
   readonly hourlyMicroUsd: MicroUsd;
   readonly mode: RentalMode;
@@ -102,6 +104,7 @@ export function claimOf(
   return {
     leaseId: lease.leaseId,
     tenantId: lease.tenantId,
+    workload: lease.workload,
     gpus: lease.gpus,
     hourlyMicroUsd: launch.hourlyMicroUsd,
     mode: launch.mode,

@@ -31,6 +31,25 @@ export interface CompletedLease {
   readonly durationMs: number;
 }
 
+/** One tenant's and workload's recorded durations (ms), oldest first, at most HISTORY_WINDOW. */
+export interface DurationWindow {
+  readonly tenantId: string;
+  readonly workload: Workload;
+  readonly durationsMs: readonly number[];
+}
+
+/** The window with one more completion: the newest HISTORY_WINDOW kept, the oldest dropped. */
+export const withDuration = (durationsMs: readonly number[], durationMs: number): number[] =>
+  [...durationsMs, durationMs].slice(-HISTORY_WINDOW);
+
+/** Every recorded window as the samples an estimate reads. */
+export const samplesOfWindows = (windows: readonly DurationWindow[]): DurationSamples =>
+  durationSamplesOf(
+    windows.flatMap(({ tenantId, workload, durationsMs }) =>
+      durationsMs.map((durationMs) => ({ tenantId, workload, durationMs })),
+    ),
+  );
+
 export function durationSamplesOf(completed: readonly CompletedLease[]): DurationSamples {
   const ascendingBy = (key: (lease: CompletedLease) => string) => {
     const lists: Record<string, number[]> = {};

@@ -18,6 +18,12 @@ export interface ScalingInput {
   /** The last scale-out or scale-in decided; null if never. */
   readonly lastAction: LastScalingAction | null;
   readonly nowMs: number;
+  /**
+   * GPUs of the fleet (counted in `currentCapacity`) whose leases wait in the
+   * admission queue. While any do, the policy adds none: more would only wait
+   * behind them. None when absent.
+   */
+  readonly waitingForAdmission?: number | undefined;
 }
 
 /** What a decision looked at: each condition's label and the datapoints it judged. */
@@ -109,6 +115,14 @@ function act(
     const bound =
       action === 'scale-out' ? `maximum of ${policy.maxCapacity}` : `minimum of ${policy.minCapacity}`;
     return decision('none', from, `${why}, but the fleet is at its ${bound} GPUs`);
+  }
+  const waiting = input.waitingForAdmission ?? 0;
+  if (action === 'scale-out' && waiting > 0) {
+    return decision(
+      'none',
+      from,
+      `${why}, but ${waiting} GPU${waiting === 1 ? '' : 's'} asked for earlier still wait${waiting === 1 ? 's' : ''} in the admission queue`,
+    );
   }
   const waitMs = cooldownLeftMs(policy, input.lastAction, action, input.nowMs);
   if (waitMs > 0) {

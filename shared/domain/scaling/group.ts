@@ -1,5 +1,5 @@
 import * as z from '../../zod';
-import { type LeaseStatus, type RentalMode, WORKLOADS } from '../lease';
+import { type LeaseQueueState, type LeaseStatus, type RentalMode, WORKLOADS } from '../lease';
 import { rulesIssues, rulesShape, type ScalingPolicy } from './policy';
 
 /** Group names are part of the URL and of CloudWatch-friendly labels. */
@@ -99,9 +99,19 @@ export interface GroupMember {
   /** The earliest instance launch; absent while nothing runs. */
   readonly launchedAtMs?: number | undefined;
   readonly instanceIds: readonly string[];
+  /** While its lease waits for admission (QUEUED): why, its place and its estimated start. */
+  readonly queue?: LeaseQueueState | undefined;
 }
 
-export const isLive = (member: GroupMember) => member.status === 'PENDING' || member.status === 'RUNNING';
+/**
+ * A member that holds, or is on its way to, a GPU of the group. One QUEUED
+ * waits for admission: capacity already asked for, not missing, so it is
+ * never replaced (a group at its quota would otherwise add a member a minute).
+ */
+export const isLive = (member: GroupMember) =>
+  member.status === 'PENDING' || member.status === 'QUEUED' || member.status === 'RUNNING';
+
+export const isQueued = (member: GroupMember) => member.status === 'QUEUED';
 
 /** Booting: not running yet, or running for less than the warm-up. Never removed, never judged. */
 export function isBooting(member: GroupMember, warmupSeconds: number, nowMs: number): boolean {
@@ -129,8 +139,9 @@ export function launchModes(
 }
 
 /**
- * Up to `count` members to release: spot ones first (they sit above the
- * on-demand base), then the newest; never one still booting.
+ * Up to `count` members to release: those still waiting for admission first
+ * (nothing of them runs yet), then spot ones (they sit above the on-demand
+ * base), then the newest; never one still booting.
  */
 export function scaleInOrder(
   spec: ScalingGroupSpec,
@@ -139,9 +150,9 @@ export function scaleInOrder(
   nowMs: number,
 ): GroupMember[] {
   return live
-    .filter((m) => !isBooting(m, spec.instanceWarmupSeconds, nowMs))
-    .sort((a, b) => spotFirst(a) - spotFirst(b) || b.createdAtMs - a.createdAtMs)
+    .filter((m) => isQueued(m) || !isBooting(m, spec.instanceWarmupSeconds, nowMs))
+    .sort((a, b) => releaseRank(a) - releaseRank(b) || b.createdAtMs - a.createdAtMs)
     .slice(0, Math.max(0, count));
 }
 
-const spotFirst = (member: GroupMember) => (member.mode === 'spot' ? 0 : 1);
+const releaseRank = (member: GroupMember) => (isQueued(member) ? 0 : member.mode === 'spot' ? 1 : 2);

@@ -15,6 +15,7 @@ export {
   type GroupMember,
   isBooting,
   isLive,
+  isQueued,
   launchModes,
   MAX_GROUP_SIZE,
   policyOf,
@@ -45,3 +46,4 @@ export {
   type ScalingPolicyInput,
   type ScalingRule,
 } from './policy';
+export { sameWaiting, type WaitingMember, waitingMembers, withWaiting } from './waiting';

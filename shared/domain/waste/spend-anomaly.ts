@@ -1,5 +1,16 @@
 import * as z from '../../zod';
 import type { MicroUsd } from '../money';
+import {
+  advanceExplanation,
+  DEFAULT_EXPLANATION_PARAMS,
+  EMPTY_EXPLANATION,
+  type ExplanationParams,
+  type ExplanationState,
+  explainExcess,
+  type LeaseSpend,
+} from './spend-explanation';
+
+export type { LeaseSpend };
 
 /**
  * Spend anomalies per metering run (one a minute), for one series: a tenant,
@@ -32,7 +43,15 @@ import type { MicroUsd } from '../money';
  * before `minHistoryDays` days of the hour exist (a new tenant). Medians come
  * from the history, so a new normal (a step that stays) becomes the baseline
  * within a week, and one anomalous hour moves them little.
- * O(1) per run; at an hour's turn O(history) to recompute the line.
+ *
+ * Explained spend: the rate judged is the series' leases' cost less what the
+ * leases behind it explain (`spend-explanation.ts`): a job of a size the
+ * tenant starts on several days of two weeks is not alerted however far it
+ * takes the rate over the line; a runaway (more started in an hour than the
+ * tenant ever starts, or spend no recent start accounts for) is. The
+ * histories keep the whole rate's peaks, explained or not: the line is what
+ * the tenant spends.
+ * O(leases) per run; at an hour's turn O(history) to recompute the line.
  */
 export const ANOMALY_SENSITIVITIES = ['low', 'medium', 'high'] as const;
 export type AnomalySensitivity = (typeof ANOMALY_SENSITIVITIES)[number];
@@ -61,6 +80,8 @@ export interface AnomalyParams {
   readonly minSpreadShare: number;
   /** An excess smaller than this (µ$/h) is never an anomaly. */
   readonly minExcessMicroUsdPerHour: MicroUsd;
+  /** How leases explain an excess; null judges the rate alone (the benchmark's comparison). */
+  readonly explanation: ExplanationParams | null;
 }
 
 export const DEFAULT_ANOMALY_PARAMS: AnomalyParams = {
@@ -73,6 +94,7 @@ export const DEFAULT_ANOMALY_PARAMS: AnomalyParams = {
   weekHistory: 4,
   minSpreadShare: 0.1,
   minExcessMicroUsdPerHour: 1_000_000,
+  explanation: DEFAULT_EXPLANATION_PARAMS,
 };
 
 /** Plain data, to be stored between runs (one DynamoDB item per series). */
@@ -90,6 +112,8 @@ export interface SpendAnomalyState {
   readonly excessSinceMs: number | null;
   readonly calmRuns: number;
   readonly episode: { readonly startedAtMs: number; readonly alertedAtMs: number } | null;
+  /** What the leases explain; absent in a state stored before leases were read (taken as empty). */
+  readonly explanation?: ExplanationState;
 }
 
 export function emptyAnomalyState(): SpendAnomalyState {
@@ -104,6 +128,7 @@ export function emptyAnomalyState(): SpendAnomalyState {
     excessSinceMs: null,
     calmRuns: 0,
     episode: null,
+    explanation: EMPTY_EXPLANATION,
   };
 }
 
@@ -193,22 +218,41 @@ function isCalm(state: SpendAnomalyState, rate: MicroUsd, params: AnomalyParams)
 }
 
 /**
- * One metering run's spend rate (what the series' running instances cost per
- * hour at `atMs`) through the detector: the new state, and the alert when this
- * run opens an episode. Runs must come in time order.
+ * One metering run's running leases (what each costs per hour at `atMs`)
+ * through the detector: the new state, and the alert when this run opens an
+ * episode. Runs must come in time order.
  */
-export function observeSpendRate(
+export function observeSpend(
   previous: SpendAnomalyState,
   atMs: number,
-  rateMicroUsdPerHour: MicroUsd,
+  leases: readonly LeaseSpend[],
   params: AnomalyParams = DEFAULT_ANOMALY_PARAMS,
 ): { state: SpendAnomalyState; alert?: SpendAnomalyAlert } {
+  const rateMicroUsdPerHour = leases.reduce((sum, lease) => sum + lease.hourlyMicroUsd, 0);
   const hourStartMs = Math.floor(atMs / HOUR_MS) * HOUR_MS;
   let state = previous.hourStartMs === hourStartMs ? previous : rolledOver(previous, hourStartMs, params);
   state = { ...state, hourPeak: Math.max(state.hourPeak, rateMicroUsdPerHour) };
-  const excess = state.line !== null && rateMicroUsdPerHour > state.line;
+  let unexplained = rateMicroUsdPerHour;
+  if (params.explanation !== null) {
+    const advanced = advanceExplanation(
+      state.explanation ?? EMPTY_EXPLANATION,
+      atMs,
+      leases,
+      params.explanation,
+    );
+    state = { ...state, explanation: advanced.state };
+    unexplained -= advanced.explainedMicroUsdPerHour;
+    if (state.line !== null && state.episode === null && unexplained > state.line) {
+      const known = explainExcess(advanced.state, atMs, leases, unexplained, state.line, params.explanation);
+      if (known !== null) {
+        state = { ...state, explanation: known.state };
+        unexplained = rateMicroUsdPerHour - known.explainedMicroUsdPerHour;
+      }
+    }
+  }
+  const excess = state.line !== null && unexplained > state.line;
   if (!excess) {
-    const calmRuns = isCalm(state, rateMicroUsdPerHour, params) ? state.calmRuns + 1 : 0;
+    const calmRuns = isCalm(state, unexplained, params) ? state.calmRuns + 1 : 0;
     const episode = state.episode !== null && calmRuns >= params.clearRuns ? null : state.episode;
     return { state: { ...state, excessRuns: 0, excessSinceMs: null, calmRuns, episode } };
   }
@@ -225,13 +269,6 @@ export function observeSpendRate(
     lineMicroUsdPerHour: Math.round(state.line ?? 0),
   };
   return { state: { ...state, episode: { startedAtMs: excessSinceMs, alertedAtMs: atMs } }, alert };
-}
-
-/** A lease's part in a series' spend now. */
-export interface LeaseSpend {
-  readonly leaseId: string;
-  readonly startedAtMs: number;
-  readonly hourlyMicroUsd: MicroUsd;
 }
 
 /**

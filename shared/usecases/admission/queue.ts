@@ -1,6 +1,5 @@
 import type { WaitingLease } from '../../domain/admission/admission-pass';
 import { type AdmissionClaim, capacityOfPools } from '../../domain/admission/claims';
-import { durationSamplesOf } from '../../domain/admission/duration-history';
 import { QUEUE_TIMEOUT, splitTimedOut } from '../../domain/admission/queue-timeout';
 import { DEFAULT_MAX_WAIT_MINUTES, DEFAULT_PRIORITY, type Quota } from '../../domain/admission/quota';
 import { estimateWaits } from '../../domain/admission/wait-estimate';
@@ -18,6 +17,7 @@ import {
   runAdmissionPass,
   usageOf,
 } from './admission-pass';
+import { recordHeldDuration } from './lease-durations';
 
 /**
  * What a pass over the queue reaches: admitting (hand-over to provisioning),
@@ -102,9 +102,9 @@ type QueueStates = Map<string, { tenantId: string; queue: LeaseQueueState }>;
 /**
  * Where each waiting lease stands after the pass: the pass's order over the
  * stored state, and the estimate of `estimateWaits` from the admitted
- * leases' known ends (expiry, declared runtime). No history of lease
- * durations is kept yet, so an end that is not known is DEFAULT_LEASE_DURATION_MS
- * after the start (basis `default`).
+ * leases' known ends (expiry, declared runtime), else the recorded lease
+ * durations of their tenant and workload (`recordHeldDuration`), else
+ * DEFAULT_LEASE_DURATION_MS after the start (basis `default`).
  */
 async function queueStates(deps: AdmissionPassControl): Promise<QueueStates> {
   const nowMs = deps.now();
@@ -120,7 +120,7 @@ async function queueStates(deps: AdmissionPassControl): Promise<QueueStates> {
     capacity: capacityOfPools(snapshot.pools),
     catalog: deps.catalog,
     running,
-    history: durationSamplesOf([]),
+    history: await deps.admission.durations(),
   });
   const byLease = new Map(estimates.map((estimate) => [estimate.leaseId, estimate]));
   return new Map(
@@ -218,7 +218,7 @@ export async function admitOrQueue(deps: AdmissionControl, lease: Lease): Promis
  */
 export async function freeAdmission(deps: AdmissionControl, leaseId: string): Promise<void> {
   if ((await deps.admission.status(leaseId)) === undefined) return;
-  await deps.admission.release(leaseId);
+  await recordHeldDuration(deps, await deps.admission.release(leaseId));
   await admitQueued(deps);
 }
 

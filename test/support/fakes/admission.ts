@@ -4,6 +4,13 @@ import {
   runningOf,
   type TenantAdmission,
 } from '../../../shared/domain/admission/claims';
+import {
+  type CompletedLease,
+  type DurationSamples,
+  historyKey,
+  samplesOfWindows,
+  withDuration,
+} from '../../../shared/domain/admission/duration-history';
 import type { Quota } from '../../../shared/domain/admission/quota';
 import { NO_USAGE, type TenantUsage } from '../../../shared/domain/admission/tenant-ledger';
 import type { RunningLease } from '../../../shared/domain/admission/wait-estimate';
@@ -19,6 +26,7 @@ interface Entry {
   lease: WaitingLease;
   status: AdmissionStatus;
   claim?: AdmissionClaim;
+  durationRecorded?: boolean;
 }
 
 /**
@@ -30,6 +38,10 @@ interface Entry {
 export class FakeAdmissionStore implements AdmissionStore {
   readonly entries = new Map<string, Entry>();
   private readonly tenants = new Map<string, { usage: TenantUsage; quota?: Quota; quotaVersion?: number }>();
+  private readonly windows = new Map<
+    string,
+    Omit<CompletedLease, 'durationMs'> & { durationsMs: number[] }
+  >();
 
   async enqueue(lease: WaitingLease): Promise<boolean> {
     if (this.entries.has(lease.leaseId)) return false;
@@ -112,6 +124,21 @@ export class FakeAdmissionStore implements AdmissionStore {
     this.add(entry.claim, -1);
     this.entries.set(leaseId, { lease: { ...entry.lease, refused }, status: 'QUEUED' });
     return true;
+  }
+
+  async recordDuration(completed: CompletedLease & { readonly leaseId: string }): Promise<boolean> {
+    const entry = this.entries.get(completed.leaseId);
+    if (!entry || entry.durationRecorded) return false;
+    entry.durationRecorded = true;
+    const { tenantId, workload, durationMs } = completed;
+    const key = historyKey(tenantId, workload);
+    const durationsMs = withDuration(this.windows.get(key)?.durationsMs ?? [], durationMs);
+    this.windows.set(key, { tenantId, workload, durationsMs });
+    return true;
+  }
+
+  async durations(): Promise<DurationSamples> {
+    return samplesOfWindows([...this.windows.values()]);
   }
 
   private tenant_(tenantId: string) {

@@ -1,17 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { naturalLookAlikes, type SpendSeries } from '../../../bench/support/waste-anomaly';
+import {
+  hasNaturalPrecedent,
+  injectAnomalies,
+  naturalLookAlikes,
+  type SpendSeries,
+} from '../../../bench/support/waste-anomaly';
 import { syntheticTenantSeries } from '../../../bench/support/waste-synthetic';
 
 const DAY = 1440;
 const GPU = 3_060_000;
 
 /** One GPU all along, with `extra` GPUs over the given minutes. */
-function series(bumps: readonly { from: number; minutes: number; extra: number }[]): SpendSeries {
+function series(
+  bumps: readonly { from: number; minutes: number; extra: number }[],
+): Pick<SpendSeries, 'rates'> {
   const rates = new Float64Array(12 * DAY).fill(GPU);
   for (const { from, minutes, extra } of bumps) {
     for (let m = from; m < from + minutes; m++) rates[m] = (1 + extra) * GPU;
   }
-  return { tenant: 0, startMs: 0, rates };
+  return { rates };
 }
 
 describe('natural look-alikes of an injected anomaly', () => {
@@ -41,6 +48,58 @@ describe('natural look-alikes of an injected anomaly', () => {
       { from: 11 * DAY, to: 11 * DAY + 49 },
       { from: 11 * DAY + 79, to: 11 * DAY + 89 },
     ]);
+  });
+});
+
+describe('whether an injected anomaly has a natural precedent', () => {
+  // Normal is one GPU; on day 12 the tenant itself ran 3 GPUs more for an hour.
+  const rates = new Float64Array(30 * DAY).fill(GPU);
+  rates.fill(4 * GPU, 12 * DAY + 600, 12 * DAY + 660);
+  const own = { rates };
+  const step = (added: number, minutes: number) => ({
+    kind: 'step' as const,
+    from: 20 * DAY,
+    to: 20 * DAY + minutes,
+    added: added * GPU,
+  });
+
+  it('is true when the series spent as much over normal for as long in the 14 days before', () => {
+    expect(hasNaturalPrecedent(own, step(3, 60), GPU)).toBe(true);
+  });
+
+  it('is false for more, for longer, or when the look-alike is over 14 days before', () => {
+    expect(hasNaturalPrecedent(own, step(3.5, 60), GPU)).toBe(false);
+    expect(hasNaturalPrecedent(own, step(3, 61), GPU)).toBe(false);
+    expect(hasNaturalPrecedent(own, { ...step(3, 60), from: 27 * DAY, to: 27 * DAY + 60 }, GPU)).toBe(false);
+  });
+});
+
+describe('anomalies injected as leases', () => {
+  const minutes = 35 * DAY;
+  const flat: SpendSeries = {
+    tenant: 0,
+    startMs: 0,
+    rates: new Float64Array(minutes).fill(GPU),
+    leases: [{ id: 'base', from: 0, to: minutes, cost: GPU }],
+  };
+  const { rates, leases, injected } = injectAnomalies(flat, 1, GPU);
+
+  it('adds each anomaly as copies of a lease, the rate the leases make', () => {
+    for (const x of injected.filter((i) => i.kind !== 'ramp')) {
+      // No lease started in the week before: the template is one GPU, so round(added / GPU) copies.
+      const copies = leases.filter((l) => l.id !== 'base' && l.from === x.from);
+      expect(copies).toHaveLength(Math.max(1, Math.round(x.added / GPU)));
+      expect(rates[x.from]).toBeCloseTo(GPU + x.added, 3);
+      expect(rates[x.to]).toBe(GPU);
+    }
+  });
+
+  it("starts a ramp's copies one after another, reaching its full rate at the end of the rise", () => {
+    const ramp = injected.find((i) => i.kind === 'ramp');
+    const copies = leases.filter((l) => l.id !== 'base' && ramp && l.from >= ramp.from && l.from < ramp.to);
+    const starts = new Set(copies.map((l) => l.from));
+    expect(starts.size).toBeGreaterThan(1);
+    expect(rates[(ramp?.to ?? 0) - 1]).toBeCloseTo(GPU + (ramp?.added ?? 0), 3);
   });
 });
 

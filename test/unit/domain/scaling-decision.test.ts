@@ -194,6 +194,26 @@ describe('decideScaling cooldowns', () => {
   });
 });
 
+describe('decideScaling while GPUs wait for admission', () => {
+  it('adds none while GPUs asked for earlier wait in the admission queue, but still scales in', () => {
+    expect(decide(util(90, 90, 90), { waitingForAdmission: 1 })).toMatchObject({
+      action: 'none',
+      from: 4,
+      to: 4,
+      reason:
+        'scale-out: gpuUtilization > 80% for 3 datapoints (90%, 90%, 90%), but 1 GPU asked for earlier still waits in the admission queue',
+    });
+    expect(decide(util(90, 90, 90), { waitingForAdmission: 2 }).reason).toContain(
+      'but 2 GPUs asked for earlier still wait in the admission queue',
+    );
+    expect(decide(util(90, 90, 90), { waitingForAdmission: 0 }).action).toBe('scale-out');
+    expect(decide(util(5, 5, 5, 5, 5), { waitingForAdmission: 1 })).toMatchObject({
+      action: 'scale-in',
+      to: 3,
+    });
+  });
+});
+
 describe('decideScaling bounds', () => {
   const policy: ScalingPolicyInput = {
     minCapacity: 2,

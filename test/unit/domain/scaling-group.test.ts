@@ -3,12 +3,17 @@ import {
   combineFleetSeries,
   desiredAfterUpdate,
   type GroupMember,
+  isLive,
   launchModes,
   memoryUsedPercent,
   type ScalingGroupSpec,
   type ScalingGroupSpecInput,
+  sameWaiting,
   scaleInOrder,
   scalingGroupSpecSchema,
+  type WaitingMember,
+  waitingMembers,
+  withWaiting,
 } from '../../../shared/domain/scaling';
 
 const MINUTE = 60_000;
@@ -125,5 +130,42 @@ describe('members', () => {
 
     expect(scaleInOrder(group, members, 2, NOW).map((m) => m.leaseId)).toEqual(['spot', 'new-od']);
     expect(scaleInOrder(group, members, 9, NOW).map((m) => m.leaseId)).toEqual(['spot', 'new-od', 'old-od']);
+  });
+
+  it('removes a member still waiting for admission before any that runs (nothing of it runs yet)', () => {
+    const group = spec({ workload: 'batch', spotAboveBase: true });
+    const members = [
+      member('spot', { mode: 'spot' }),
+      member('queued', { status: 'QUEUED', createdAtMs: NOW - 2 * MINUTE, launchedAtMs: undefined }),
+      member('od'),
+    ];
+
+    expect(scaleInOrder(group, members, 1, NOW).map((m) => m.leaseId)).toEqual(['queued']);
+    expect(scaleInOrder(group, members, 2, NOW).map((m) => m.leaseId)).toEqual(['queued', 'spot']);
+  });
+
+  it('counts a member waiting for admission as live and names it with its reason and place', () => {
+    const queue = {
+      reason: 'quota',
+      position: 2,
+      estimatedStartAtMs: NOW + MINUTE,
+      estimateBasis: 'default',
+    } as const;
+    const members = [
+      member('running'),
+      member('queued', { status: 'QUEUED', launchedAtMs: undefined, instanceIds: [], queue }),
+      member('failed', { status: 'FAILED' }),
+    ];
+
+    expect(members.filter(isLive).map((m) => m.leaseId)).toEqual(['running', 'queued']);
+    const waiting = waitingMembers(members);
+    expect(waiting).toEqual([{ leaseId: 'queued', ...queue }]);
+    expect(withWaiting('no rule met', waiting)).toBe(
+      'no rule met; 1 GPU waiting in the admission queue: queued (quota, position 2)',
+    );
+    expect(withWaiting('no rule met', [])).toBe('no rule met');
+    expect(sameWaiting(waiting, [{ ...waiting[0], position: 1 } as WaitingMember])).toBe(true);
+    expect(sameWaiting(waiting, [])).toBe(false);
+    expect(sameWaiting([], waiting)).toBe(false);
   });
 });

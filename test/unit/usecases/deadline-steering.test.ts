@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { setTenantQuota } from '../../../shared/usecases/admission/quotas';
 import { createLease } from '../../../shared/usecases/create-lease';
 import { followScheduledDecision } from '../../../shared/usecases/deadline-steering';
 import { runLeaseCommand } from '../../../shared/usecases/lease-commands';
+import { provisionLease } from '../../../shared/usecases/provision-lease';
 import { fakeControlPlane } from '../../support/fakes/control-plane';
 import { LeaseBackedDeadlineJobs } from '../../support/fakes/deadline-jobs';
 import { DEFAULT_TYPE, TENANT } from '../../support/fakes/leases';
@@ -21,7 +23,12 @@ function planeWithDeadlines() {
 type Plane = ReturnType<typeof planeWithDeadlines>;
 
 /** A batch lease with a task of `workMinutes` due `deadlineMinutes` from now, provisioned by the worker's command. */
-async function deadlineLease(plane: Plane, workMinutes: number, deadlineMinutes: number) {
+async function deadlineLease(
+  plane: Plane,
+  workMinutes: number,
+  deadlineMinutes: number,
+  expected: 'running' | 'queued' = 'running',
+) {
   const lease = await createLease(
     plane,
     {
@@ -45,11 +52,36 @@ async function deadlineLease(plane: Plane, workMinutes: number, deadlineMinutes:
     tenantId: TENANT,
     leaseId: lease.leaseId,
   });
-  expect(outcome).toBe('running');
+  expect(outcome).toBe(expected);
   return lease.leaseId;
 }
 
 describe('the worker places jobs with deadlines where the policy decides', () => {
+  it('decides for a job whose lease waits in the admission queue, and says that it waits, why and where', async () => {
+    const plane = planeWithDeadlines();
+    await setTenantQuota(plane, TENANT, {
+      maxGpus: 1,
+      maxHourlyMicroUsd: 100_000_000,
+      maxGpusByMode: {},
+      weight: 1,
+    });
+    const first = await createLease(plane, { tenantId: TENANT, gpus: 1, workload: 'training' }, DEFAULT_TYPE);
+    expect(await provisionLease(plane, TENANT, first.leaseId)).toBe('running');
+    const leaseId = await deadlineLease(plane, 60, 24 * 60, 'queued');
+    expect(plane.deadlineJobs.decisions).toEqual([]);
+
+    plane.clock.advance(5 * MINUTE);
+    expect(await followScheduledDecision(plane, TENANT, leaseId)).toBe('unchanged');
+
+    const [decision] = plane.deadlineJobs.decisions;
+    expect(decision?.trigger).toBe('schedule');
+    expect(decision?.reason).toMatch(
+      /; the lease waits in the admission queue \(quota, position 1\) and follows this once admitted$/,
+    );
+    expect(plane.events.ofType('JobPolicyDecision').map((e) => e.detail.reason)).toEqual([decision?.reason]);
+    expect(plane.leases.peek(TENANT, leaseId)?.status).toBe('QUEUED');
+  });
+
   it('launches on spot in the pool the launch decision names, and stores and sends the decision', async () => {
     const plane = planeWithDeadlines();
     const leaseId = await deadlineLease(plane, 60, 24 * 60);

@@ -3,7 +3,7 @@ import {
   baselineOf,
   emptyAnomalyState,
   leasesDrivingAnomaly,
-  observeSpendRate,
+  observeSpend,
   type SpendAnomalyAlert,
   type SpendAnomalyState,
 } from '../../../../shared/domain/waste/spend-anomaly';
@@ -11,11 +11,14 @@ import { atMinute, minuteOf, type SyntheticTenant, syntheticTenant } from './syn
 
 const DAYS = 28;
 
+/** A rate as one lease running since long before: no recent start can explain it, so the rate alone decides. */
+const asRunning = (rate: number) => [{ leaseId: 'running', startedAtMs: 0, hourlyMicroUsd: rate }];
+
 function replay(tenant: SyntheticTenant, rates: readonly number[] = tenant.rates) {
   let state: SpendAnomalyState = emptyAnomalyState();
   const alerts: SpendAnomalyAlert[] = [];
   rates.forEach((rate, minute) => {
-    const step = observeSpendRate(state, atMinute(tenant, minute), rate);
+    const step = observeSpend(state, atMinute(tenant, minute), asRunning(rate));
     state = step.state;
     if (step.alert) alerts.push(step.alert);
   });
@@ -116,7 +119,7 @@ describe('spend anomaly baseline', () => {
     const flat = Array.from({ length: minuteOf(8, 12, 0) }, () => usual);
     let state: SpendAnomalyState = emptyAnomalyState();
     flat.forEach((rate, minute) => {
-      state = observeSpendRate(state, startMs + minute * 60_000, rate).state;
+      state = observeSpend(state, startMs + minute * 60_000, asRunning(rate)).state;
     });
     const baseline = baselineOf(state, startMs + flat.length * 60_000);
     const line = baseline?.line ?? 0;
@@ -134,7 +137,7 @@ describe('spend anomaly baseline', () => {
     ];
     const alerts: number[] = [];
     surge.forEach((rate, i) => {
-      const step = observeSpendRate(state, startMs + (flat.length + i) * 60_000, rate);
+      const step = observeSpend(state, startMs + (flat.length + i) * 60_000, asRunning(rate));
       state = step.state;
       if (step.alert) alerts.push(i);
     });
@@ -147,12 +150,12 @@ describe('spend anomaly baseline', () => {
     const half = minuteOf(14, 0, 0);
     let state = emptyAnomalyState();
     for (let minute = 0; minute < half; minute++) {
-      state = observeSpendRate(state, atMinute(tenant, minute), rates[minute] as number).state;
+      state = observeSpend(state, atMinute(tenant, minute), asRunning(rates[minute] as number)).state;
     }
     state = JSON.parse(JSON.stringify(state)) as SpendAnomalyState;
     const alerts: SpendAnomalyAlert[] = [];
     for (let minute = half; minute < rates.length; minute++) {
-      const step = observeSpendRate(state, atMinute(tenant, minute), rates[minute] as number);
+      const step = observeSpend(state, atMinute(tenant, minute), asRunning(rates[minute] as number));
       state = step.state;
       if (step.alert) alerts.push(step.alert);
     }
