@@ -10,6 +10,20 @@ type TaskTime = {
   waitSeconds: { tasks: number; p50: number | null; p95: number | null };
 };
 
+type QueueWait = { leases: number; timedOut: number; p50: number | null; p95: number | null };
+type AccountQuotaWait = {
+  gpuHours: number;
+  peakGpus: number;
+  timedOut: { leases: number; gpuHours: number };
+};
+type QueueFigures = {
+  waitSeconds: QueueWait;
+  overQuota: { leaseSeconds: number; wallSeconds: number };
+  accountQuota: AccountQuotaWait & {
+    byPool: ({ region: string | null; family: string | null } & AccountQuotaWait)[];
+  };
+};
+
 type Audit = {
   month: string;
   complete: boolean;
@@ -21,6 +35,7 @@ type Audit = {
   reserved: { source: string; gpus: number; idleGpuHours: number; idleMicroUsd: number };
   interruptions: { source: string; count: number };
   tasks: { month: TaskTime };
+  queue: { month: QueueFigures };
   recommendation: {
     reservedGpus: number;
     reservedReason: string;
@@ -33,6 +48,21 @@ function taskTimeCell({ runSeconds, waitSeconds }: TaskTime): string {
   const hours = Math.round((runSeconds / 3600) * 100) / 100;
   if (waitSeconds.tasks === 0) return `${hours} task-hours`;
   return `${hours} task-hours; ${waitSeconds.tasks} started, wait to start p50 ${waitSeconds.p50} s, p95 ${waitSeconds.p95} s`;
+}
+
+function queueCell({ waitSeconds, overQuota, accountQuota }: QueueFigures): string {
+  const wait =
+    waitSeconds.leases === 0
+      ? 'no lease admitted'
+      : `${waitSeconds.leases} leases, wait p50 ${waitSeconds.p50} s, p95 ${waitSeconds.p95} s (${waitSeconds.timedOut} timed out)`;
+  const pools = accountQuota.byPool
+    .map((p) => `${p.region ?? '?'} ${p.family ?? '?'} ${p.gpuHours} GPU-h, peak ${p.peakGpus}`)
+    .join('; ');
+  return (
+    `${wait}; over quota ${overQuota.wallSeconds} s (${overQuota.leaseSeconds} lease-s); ` +
+    `account quota ${accountQuota.gpuHours} GPU-hours, peak ${accountQuota.peakGpus} GPUs` +
+    (pools ? ` (${pools})` : '')
+  );
 }
 
 function auditDetails(audit: Audit): string {
@@ -51,6 +81,7 @@ function auditDetails(audit: Audit): string {
     ],
     ['interruptions', `${audit.interruptions.count} (${audit.interruptions.source})`],
     ['tasks', taskTimeCell(audit.tasks.month)],
+    ['queue', queueCell(audit.queue.month)],
     ['reserve next', advice && `${advice.reservedGpus} GPUs: ${advice.reservedReason}`],
     [
       'move to spot',
@@ -98,6 +129,7 @@ type Profile = {
     day: string;
     waitSeconds: { leases: number; p50: number | null; p95: number | null };
     tasks: TaskTime;
+    queue: QueueFigures;
     gpuUtilization: Utilization;
     idleGpuHours: number;
     idleShare: number | null;
@@ -140,6 +172,10 @@ export async function profile(options: ProfileOptions, io: CliIo) {
           'TASK-H',
           'TASK WAIT P50 S',
           'TASK WAIT P95 S',
+          'QUEUE P50 S',
+          'QUEUE P95 S',
+          'OVER QUOTA S',
+          'ACCT QUOTA GPU-H',
         ],
         result.days.map((d) => [
           d.day,
@@ -155,6 +191,10 @@ export async function profile(options: ProfileOptions, io: CliIo) {
           round(d.tasks.runSeconds / 3600),
           d.tasks.waitSeconds.p50,
           d.tasks.waitSeconds.p95,
+          d.queue.waitSeconds.p50,
+          d.queue.waitSeconds.p95,
+          round(d.queue.overQuota.wallSeconds),
+          d.queue.accountQuota.gpuHours,
         ]),
       )}`,
   );

@@ -8,7 +8,14 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { taskDeadline } from '../domain/deadlines/job-record';
-import type { Lease, LeaseInstance, LeaseStatus, LeaseView } from '../domain/lease';
+import type {
+  Lease,
+  LeaseInstance,
+  LeaseQueueState,
+  LeaseStatus,
+  LeaseView,
+  QueueMark,
+} from '../domain/lease';
 import type { TaskState } from '../domain/tasks/state';
 import type { LeasePage, LeaseRepository, TransitionChanges } from '../ports/lease-repository';
 import type { InstanceRef } from '../ports/metering-work';
@@ -32,6 +39,8 @@ export class LeaseAlreadyExistsError extends Error {
 }
 
 const OPEN_METERING_INDEX = 'open-metering-keys';
+const APPEND_MARK = 'queueHistory = list_append(if_not_exists(queueHistory, :noMarks), :marks)';
+const markValues = (mark: QueueMark) => ({ ':noMarks': [], ':marks': [mark] });
 
 type Item = Record<string, unknown>;
 
@@ -139,11 +148,25 @@ export class DynamoDbLeaseRepository implements LeaseRepository {
     atMs: number,
     changes: TransitionChanges = {},
   ): Promise<boolean> {
+    const { queueEnd, ...plain } = changes;
     const fromValues = Object.fromEntries(from.map((status, i) => [`:from${i}`, status]));
-    const extra = Object.entries(changes).filter(([, value]) => value !== undefined);
+    const extra = Object.entries(plain).filter(([, value]) => value !== undefined);
     const sets = ['#status = :to', 'updatedAtMs = :at', ...extra.map(([name]) => `${name} = :${name}`)];
+    const ending: Record<string, unknown> = {};
+    if (queueEnd) {
+      sets.push('queuedAtMs = :queuedAtMs', APPEND_MARK);
+      Object.assign(ending, {
+        ':queuedAtMs': queueEnd.queuedAtMs,
+        ...markValues({ state: queueEnd.state, atMs }),
+      });
+      if (queueEnd.region !== undefined) {
+        sets.push('queueRegion = :queueRegion');
+        ending[':queueRegion'] = queueEnd.region;
+      }
+    }
+    let before: Item | undefined;
     try {
-      await this.client.send(
+      const result = await this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: { pk: tenantKey(tenantId), sk: leaseKey(leaseId) },
@@ -155,14 +178,41 @@ export class DynamoDbLeaseRepository implements LeaseRepository {
             ':at': atMs,
             ...fromValues,
             ...Object.fromEntries(extra.map(([name, value]) => [`:${name}`, value])),
+            ...ending,
           },
+          ...(plain.queue ? { ReturnValues: 'UPDATED_OLD' as const } : {}),
         }),
       );
-      return true;
+      before = result.Attributes;
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) return false;
       throw error;
     }
+    if (
+      plain.queue &&
+      (before?.status !== 'QUEUED' ||
+        (before.queue as LeaseQueueState | undefined)?.reason !== plain.queue.reason)
+    ) {
+      await this.markQueue(tenantId, leaseId, { state: plain.queue.reason, atMs });
+    }
+    return true;
+  }
+
+  /**
+   * A second write, as the reason that was stored is known only from the
+   * first: a pass that stops between them loses the mark (the figures then
+   * count the wait to the earlier reason), never the transition.
+   */
+  private async markQueue(tenantId: string, leaseId: string, mark: QueueMark): Promise<void> {
+    await this.client.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { pk: tenantKey(tenantId), sk: leaseKey(leaseId) },
+        UpdateExpression: `SET ${APPEND_MARK}`,
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: markValues(mark),
+      }),
+    );
   }
 
   async saveTask(tenantId: string, leaseId: string, task: TaskState): Promise<boolean> {

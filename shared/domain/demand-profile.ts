@@ -1,6 +1,6 @@
 import type { LeaseView, RentalMode, Workload } from './lease';
+import { utcDays } from './utc-days';
 
-const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 
 export interface GpuUse {
@@ -34,7 +34,11 @@ export function percentileOf(values: readonly number[], p: number): number | nul
 }
 
 /** GPU-hours, average and peak concurrency of intervals within [fromMs, toMs). */
-function gpuUse(intervals: readonly Interval[], fromMs: number, toMs: number): GpuUse {
+export function gpuUse(
+  intervals: readonly Pick<Interval, 'fromMs' | 'toMs' | 'gpus'>[],
+  fromMs: number,
+  toMs: number,
+): GpuUse {
   const edges: { atMs: number; delta: number }[] = [];
   let gpuMs = 0;
   for (const interval of intervals) {
@@ -104,24 +108,19 @@ export function demandProfile(
       mode: instance.mode,
     })),
   );
-  const days: DayProfile[] = [];
-  const end = Math.min(toMs, nowMs);
-  for (let dayStart = Math.floor(fromMs / DAY_MS) * DAY_MS; dayStart < end; dayStart += DAY_MS) {
-    const from = Math.max(dayStart, fromMs);
-    const to = Math.min(dayStart + DAY_MS, end);
+  return utcDays(fromMs, Math.min(toMs, nowMs)).map(({ day, fromMs: from, toMs: to }) => {
     const waits = leases
       .filter((lease) => lease.createdAtMs >= from && lease.createdAtMs < to && lease.instances.length > 0)
       .map(
         (lease) =>
           Math.max(0, Math.min(...lease.instances.map((i) => i.launchedAtMs)) - lease.createdAtMs) / 1000,
       );
-    days.push({
-      day: new Date(dayStart).toISOString().slice(0, 10),
+    return {
+      day,
       ...gpuUse(intervals, from, to),
       waitSeconds: { leases: waits.length, p50: percentileOf(waits, 0.5), p95: percentileOf(waits, 0.95) },
       byWorkload: groupedUse(intervals, (i) => i.workload, from, to),
       byMode: groupedUse(intervals, (i) => i.mode, from, to),
-    });
-  }
-  return days;
+    };
+  });
 }

@@ -86,6 +86,21 @@ export interface Lease {
   readonly maxWaitMinutes?: number | undefined;
   /** While QUEUED: why, its place and when it is expected to start. */
   readonly queue?: LeaseQueueState | undefined;
+  /** When it joined the admission queue; stamped when its wait ended (admitted or timed out). */
+  readonly queuedAtMs?: number | undefined;
+  /** The region admission counted it in (its first candidate's), stamped with `queuedAtMs`. */
+  readonly queueRegion?: string | undefined;
+  /** Each change of why it waits, and each end of a wait, in the order they happened (the queue figures). */
+  readonly queueHistory?: readonly QueueMark[] | undefined;
+}
+
+/** How a wait for admission ends: admitted (handed to provisioning) or failed with QUEUE_TIMEOUT. */
+export type QueueEnding = 'admitted' | 'timed-out';
+
+/** From `atMs` the lease waited for `state` (a reason), or its wait ended so. */
+export interface QueueMark {
+  readonly state: QueueReason | QueueEnding;
+  readonly atMs: number;
 }
 
 /** Where a QUEUED lease stands, as the last admission pass saw it. */

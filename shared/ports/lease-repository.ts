@@ -5,6 +5,7 @@ import type {
   LeaseQueueState,
   LeaseStatus,
   LeaseView,
+  QueueEnding,
 } from '../domain/lease';
 import type { TaskState } from '../domain/tasks/state';
 import type { InstanceRef } from './metering-work';
@@ -22,8 +23,20 @@ export interface TransitionChanges {
   readonly placement?: LeasePlacement;
   /** The type the lease now runs on (a GPU-model lease is stored with a provisional one). */
   readonly instanceType?: string;
-  /** Where a QUEUED lease stands (shown only while it is QUEUED). */
+  /**
+   * Where a QUEUED lease stands (shown only while it is QUEUED). Its reason is
+   * also added to `queueHistory` when it is not the one stored, or the lease was not QUEUED.
+   */
   readonly queue?: LeaseQueueState;
+  /** Its wait for admission ends: added to `queueHistory`, with when it joined the queue and where. */
+  readonly queueEnd?: QueueEnd;
+}
+
+export interface QueueEnd {
+  readonly state: QueueEnding;
+  readonly queuedAtMs: number;
+  /** The region of its first launch candidate, when it had one. */
+  readonly region?: string | undefined;
 }
 
 /** Leases and the instances they own, always addressed within one tenant. */

@@ -77,6 +77,7 @@ const audit = buildMonthlyAudit({
   ],
   instances: [{ workload: 'batch', interruptedAtMs: OCT + 30 * HOUR }],
   tasks: [],
+  waits: [],
   idleRollups: [],
   recommendation: {
     model: {
@@ -122,6 +123,7 @@ const reports: Record<string, string> = {
       idleReserved: [],
       instances: [],
       tasks: [],
+      waits: [],
       idleRollups: [],
       recommendation: null,
     }),

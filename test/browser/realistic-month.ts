@@ -82,6 +82,7 @@ export function realisticMonth(month = '2026-11', nowMs = Date.parse('2026-12-01
     ],
     instances: [{ workload: 'batch', interruptedAtMs: NOV + 3 * DAY + 2 * HOUR }],
     tasks: [],
+    waits: [],
     idleRollups: [],
     recommendation: {
       model: {

@@ -196,8 +196,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Demand profile per UTC day: GPU-hours, average and peak concurrent GPUs, wait to RUNNING, task time, GPU utilization
-         * @description Per UTC day of the range: GPU-hours, average and peak concurrent GPUs by workload and mode, the wait from request to RUNNING, task run time and wait from request to task start by workload, and the GPU utilization the instances' telemetry shows.
+         * Demand profile per UTC day: GPU-hours, average and peak concurrent GPUs, wait to RUNNING, task time, queue wait, GPU utilization
+         * @description Per UTC day of the range: GPU-hours, average and peak concurrent GPUs by workload and mode, the wait from request to RUNNING, task run time and wait from request to task start by workload, the wait for admission by workload with time over quota and GPU-hours refused for the account's EC2 quota, and the GPU utilization the instances' telemetry shows.
          */
         get: operations["getDemandProfile"];
         put?: never;
@@ -1588,6 +1588,16 @@ export interface components {
                     day?: string;
                 } & components["schemas"]["TaskTime"])[];
             };
+            /** @description The leases' waits for admission, from each lease's queue history: the month and each day */
+            queue: {
+                /** @enum {string} */
+                source?: "lease-queue-history";
+                month?: components["schemas"]["QueueFigures"];
+                daily?: ({
+                    /** Format: date */
+                    day?: string;
+                } & components["schemas"]["QueueFigures"])[];
+            };
             /** @description What the tenant's GPUs cost while idle (every GPU of a lease below its policy's line), from the waste ledger's daily rollups: the month, by project (dearest first, '-' for no project) and the five idlest leases; share is of the month's cost */
             idle: {
                 /** @enum {string} */
@@ -1687,6 +1697,83 @@ export interface components {
                         p95?: number | null;
                     };
                 };
+            };
+        };
+        /** @description A window's waits for admission: wait p50/p95, time waiting on the tenant's quota, GPU-hours waiting on the account's EC2 quota */
+        QueueFigures: {
+            /** @description The wait for admission (admitted-at minus queued-at, seconds) of the leases requested in the window, overall and by workload */
+            waitSeconds: {
+                /** @description Leases requested in the window whose wait is known: admitted at once (0), admitted after waiting, or timed out (counted at their maxWait) */
+                leases?: number;
+                /** @description Of those, the ones that failed with QUEUE_TIMEOUT */
+                timedOut?: number;
+                /** @description Still waiting, or released while they waited (not in p50/p95) */
+                unfinished?: number;
+                p50?: number | null;
+                p95?: number | null;
+                byWorkload?: {
+                    training?: {
+                        /** @description Leases requested in the window whose wait is known: admitted at once (0), admitted after waiting, or timed out (counted at their maxWait) */
+                        leases?: number;
+                        /** @description Of those, the ones that failed with QUEUE_TIMEOUT */
+                        timedOut?: number;
+                        /** @description Still waiting, or released while they waited (not in p50/p95) */
+                        unfinished?: number;
+                        p50?: number | null;
+                        p95?: number | null;
+                    };
+                    inference?: {
+                        /** @description Leases requested in the window whose wait is known: admitted at once (0), admitted after waiting, or timed out (counted at their maxWait) */
+                        leases?: number;
+                        /** @description Of those, the ones that failed with QUEUE_TIMEOUT */
+                        timedOut?: number;
+                        /** @description Still waiting, or released while they waited (not in p50/p95) */
+                        unfinished?: number;
+                        p50?: number | null;
+                        p95?: number | null;
+                    };
+                    batch?: {
+                        /** @description Leases requested in the window whose wait is known: admitted at once (0), admitted after waiting, or timed out (counted at their maxWait) */
+                        leases?: number;
+                        /** @description Of those, the ones that failed with QUEUE_TIMEOUT */
+                        timedOut?: number;
+                        /** @description Still waiting, or released while they waited (not in p50/p95) */
+                        unfinished?: number;
+                        p50?: number | null;
+                        p95?: number | null;
+                    };
+                };
+            };
+            /** @description Time in the window the tenant's leases waited on its own quota: summed over leases, and wall-clock time with at least one waiting */
+            overQuota: {
+                leaseSeconds?: number;
+                wallSeconds?: number;
+            };
+            /** @description Waits in the window on the account's EC2 vCPU quota, overall and by region and instance family (null: not recorded): what to ask AWS for */
+            accountQuota: {
+                /** @description GPUs × hours leases waited on the account quota */
+                gpuHours?: number;
+                /** @description The most GPUs waiting on it at once */
+                peakGpus?: number;
+                /** @description Of those, the waits that ended in a time-out (demand never served) */
+                timedOut?: {
+                    leases?: number;
+                    gpuHours?: number;
+                };
+                byPool?: {
+                    region?: string | null;
+                    /** @enum {string|null} */
+                    family?: "G" | "P" | null;
+                    /** @description GPUs × hours leases waited on the account quota */
+                    gpuHours?: number;
+                    /** @description The most GPUs waiting on it at once */
+                    peakGpus?: number;
+                    /** @description Of those, the waits that ended in a time-out (demand never served) */
+                    timedOut?: {
+                        leases?: number;
+                        gpuHours?: number;
+                    };
+                }[];
             };
         };
         TenantSettings: {
@@ -2600,7 +2687,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description days[]: {day, gpuHours, avgConcurrentGpus, peakConcurrentGpus, waitSeconds: {leases, p50, p95}, byWorkload, byMode, tasks, gpuUtilization, idleGpuHours, idleMicroUsd, idleShare}; tasks: {runSeconds, waitSeconds: {tasks, p50, p95}, byWorkload} (seconds the tasks ran that day, and the wait from lease request to task start of the leases requested that day); idle figures from the waste ledger (idleShare: idle GPU-hours over GPU-hours, null on a day no GPU ran); gpuUtilization (the range and each day) from the GPU telemetry, gpuUtilizationNote says how it is computed */
+            /** @description days[]: {day, gpuHours, avgConcurrentGpus, peakConcurrentGpus, waitSeconds: {leases, p50, p95}, byWorkload, byMode, tasks, queue, gpuUtilization, idleGpuHours, idleMicroUsd, idleShare}; tasks: {runSeconds, waitSeconds: {tasks, p50, p95}, byWorkload} (seconds the tasks ran that day, and the wait from lease request to task start of the leases requested that day); queue: waits for admission that day (QueueFigures: wait p50/p95 by workload of the leases requested that day, time waiting on the tenant quota, GPU-hours waiting on the account EC2 quota by region and family); idle figures from the waste ledger (idleShare: idle GPU-hours over GPU-hours, null on a day no GPU ran); gpuUtilization (the range and each day) from the GPU telemetry, gpuUtilizationNote says how it is computed */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -1,11 +1,18 @@
+import { fileURLToPath } from 'node:url';
 import type { SQSEvent } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { lambdaContext } from '../../local/runtime/lambda-context';
+import { scheduledEvent } from '../../local/runtime/schedules';
+import { DynamoDbAdmissionStore } from '../../shared/adapters/dynamodb-admission-store';
+import type { LeaseView } from '../../shared/domain/lease';
 import { type Harness, startHarness } from '../support/harness';
 import { sqsRecord } from '../support/leases';
 import { usageCharges } from '../support/usage-records';
 
-// #19 on the emulators, through the real API, lease worker, metering and admission handlers.
+// The audit's replay reads the small spot fixture rather than the team's traces.
+process.env.SPOT_DATA_DIR = fileURLToPath(new URL('../fixtures/audit/spot-data', import.meta.url));
+
+// #19 on the emulators, through the real API, lease worker, metering, admission and audit handlers.
 let h: Harness;
 let worker: typeof import('../../functions/lease-worker/handler').handler;
 const ADMIN = { 'cognito:groups': '[admin]' };
@@ -82,5 +89,76 @@ describe('a tenant at its quota', () => {
     const charges = await usageCharges(h.env.USAGE_TABLE_NAME ?? '');
     expect(charges.some((row) => row.leaseId === patient)).toBe(true);
     expect(charges.filter((row) => row.leaseId === impatient)).toEqual([]);
+
+    // With room in its quota but none in the account's on-demand G vCPU quota, a lease waits on
+    // that quota for its one minute and times out.
+    await h.call('ops', 'PUT /v1/admin/tenants/{tenantId}/quota', {
+      params: { tenantId: TENANT },
+      body: { maxGpus: 10, maxHourlyUsd: 100 },
+      claims: ADMIN,
+    });
+    const admission = new DynamoDbAdmissionStore(h.stores.documents, h.env.ADMISSION_TABLE_NAME ?? '');
+    await admission.putPoolLimit({
+      kind: 'vcpu',
+      region: 'us-east-1',
+      family: 'G',
+      market: 'on-demand',
+      limit: 0,
+    });
+    const refused = await requested({ ...body, regions: ['us-east-1'], maxWaitMinutes: 1 });
+    expect((await view(refused)).queue).toMatchObject({ reason: 'account-quota' });
+    await h.admissionPass(Date.now() + 2 * MINUTE);
+    expect((await view(refused)).failureReason).toMatch(/^QUEUE_TIMEOUT/);
+
+    // Each lease's queue history: one mark per change of reason (passes rewrite the same reason
+    // without adding marks), then how the wait ended.
+    const stored = async (leaseId: string) => (await h.stores.leases.get(TENANT, leaseId)) as LeaseView;
+    const ran = await stored(first.leaseId);
+    const waited = await stored(patient);
+    const late = await stored(impatient);
+    const refusedLease = await stored(refused);
+    expect(ran.queueHistory).toBeUndefined();
+    expect(waited.queueHistory?.map((m) => m.state)).toEqual(['quota', 'admitted']);
+    expect(late.queueHistory?.map((m) => m.state)).toEqual(['quota', 'timed-out']);
+    expect(refusedLease.queueHistory?.map((m) => m.state)).toEqual(['account-quota', 'timed-out']);
+    expect(refusedLease.queueRegion).toBe('us-east-1');
+    const qP = waited.queuedAtMs ?? 0;
+    const aP = waited.queueHistory?.[1]?.atMs ?? 0;
+    const qI = late.queuedAtMs ?? 0;
+    // The patient lease joined the queue first and was admitted after the impatient one joined.
+    expect(qP).toBeLessThan(qI);
+    expect(aP).toBeGreaterThan(qI);
+
+    // Today's profile: waits 0 (ran at once), the patient's, 60 s and 300 s (the two time-outs' maxWait).
+    const profile = await h.call(TENANT, 'GET /v1/profile', {
+      query: { from: new Date(ran.createdAtMs).toISOString().slice(0, 10) },
+    });
+    expect(profile.status).toBe(200);
+    const patientWait = (aP - qP) / 1000;
+    const waitSeconds = { leases: 4, timedOut: 2, unfinished: 0, p50: Math.min(patientWait, 60), p95: 300 };
+    expect(profile.body.days[0].queue.waitSeconds).toEqual({
+      ...waitSeconds,
+      byWorkload: { training: waitSeconds },
+    });
+
+    // The month's audit as the schedule builds it on the 1st of the next month, when every wait is over.
+    const month = new Date(ran.createdAtMs).toISOString().slice(0, 7);
+    const nextMonth = Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)), 1);
+    const { handler: audit } = await import('../../functions/audit/handler');
+    await audit(scheduledEvent('gpurent-audit', nextMonth, 'us-east-1'), lambdaContext('audit', 300_000));
+    const { body: audited } = await h.call(TENANT, 'GET /v1/audit/{month}', { params: { month } });
+    expect(audited.complete).toBe(true);
+    expect(audited.queue.month.waitSeconds).toMatchObject(waitSeconds);
+    // On its quota: the patient lease from joining the queue to its admission, the impatient one its 5 minutes.
+    expect(audited.queue.month.overQuota).toEqual({
+      leaseSeconds: (aP - qP + 5 * MINUTE) / 1000,
+      wallSeconds: (Math.max(aP, qI + 5 * MINUTE) - qP) / 1000,
+    });
+    // One GPU for one minute (0.017 GPU-hours), never served: what to ask AWS for, in us-east-1 G.
+    const refusedHours = { gpuHours: 0.017, peakGpus: 1, timedOut: { leases: 1, gpuHours: 0.017 } };
+    expect(audited.queue.month.accountQuota).toEqual({
+      ...refusedHours,
+      byPool: [{ region: 'us-east-1', family: 'G', ...refusedHours }],
+    });
   });
 });

@@ -217,6 +217,9 @@ describe('gpurent CLI against the local stack', () => {
     expect(human.stdout).toMatch(new RegExp(`^month:\\s+${month} \\(to date\\)`));
     expect(human.stdout).toMatch(/^MODE\s+SECONDS\s+COST USD\s+SHARE %/m);
     expect(human.stdout).toMatch(/^tasks:\s+[\d.]+ task-hours/m);
+    expect(human.stdout).toMatch(
+      /^queue:\s+\d+ leases, wait p50 [\d.]+ s, p95 [\d.]+ s \(0 timed out\); over quota 0 s/m,
+    );
 
     const page = await gpurent(['audit', month, '--html', 'report.html', '--json']);
     expect(page.code).toBe(0);
@@ -233,7 +236,9 @@ describe('gpurent CLI against the local stack', () => {
     expect(json(result).days.at(-1)).toMatchObject({ day: today(), peakConcurrentGpus: 1 });
     const table = (await gpurent(['profile'])).stdout;
     expect(table).toMatch(/^DAY\s+GPU-HOURS\s+AVG GPUS\s+PEAK GPUS\s+GPU UTIL/m);
-    expect(table).toMatch(/TASK-H\s+TASK WAIT P50 S\s+TASK WAIT P95 S/);
+    expect(table).toMatch(
+      /TASK-H\s+TASK WAIT P50 S\s+TASK WAIT P95 S\s+QUEUE P50 S\s+QUEUE P95 S\s+OVER QUOTA S\s+ACCT QUOTA GPU-H/,
+    );
   });
 
   it('usage: groups and a total', async () => {

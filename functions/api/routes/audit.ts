@@ -63,6 +63,31 @@ const taskTimeProperties = {
   },
 };
 
+const queueWaitProperties = {
+  leases: {
+    type: 'integer',
+    description:
+      'Leases requested in the window whose wait is known: admitted at once (0), admitted after waiting, or timed out (counted at their maxWait)',
+  },
+  timedOut: { type: 'integer', description: 'Of those, the ones that failed with QUEUE_TIMEOUT' },
+  unfinished: {
+    type: 'integer',
+    description: 'Still waiting, or released while they waited (not in p50/p95)',
+  },
+  p50: { type: ['number', 'null'] },
+  p95: { type: ['number', 'null'] },
+};
+
+const accountQuotaProperties = {
+  gpuHours: { type: 'number', description: 'GPUs × hours leases waited on the account quota' },
+  peakGpus: { type: 'integer', description: 'The most GPUs waiting on it at once' },
+  timedOut: {
+    type: 'object',
+    description: 'Of those, the waits that ended in a time-out (demand never served)',
+    properties: { leases: { type: 'integer' }, gpuHours: { type: 'number' } },
+  },
+};
+
 export const auditOpenApi = (): OpenApiGroup<keyof typeof auditRoutes> => {
   // auditableMonth checks it (and that the month has begun).
   const monthParameter = {
@@ -204,6 +229,24 @@ export const auditOpenApi = (): OpenApiGroup<keyof typeof auditRoutes> => {
               },
             },
           },
+          queue: {
+            type: 'object',
+            description:
+              "The leases' waits for admission, from each lease's queue history: the month and each day",
+            properties: {
+              source: { type: 'string', enum: ['lease-queue-history'] },
+              month: ref('QueueFigures'),
+              daily: {
+                type: 'array',
+                items: {
+                  allOf: [
+                    { type: 'object', properties: { day: { type: 'string', format: 'date' } } },
+                    ref('QueueFigures'),
+                  ],
+                },
+              },
+            },
+          },
           idle: {
             type: 'object',
             description:
@@ -305,6 +348,54 @@ export const auditOpenApi = (): OpenApiGroup<keyof typeof auditRoutes> => {
         },
         [],
         { description: 'Seconds the tasks ran, and the wait (seconds) from lease request to task start' },
+      ),
+      QueueFigures: responseObject(
+        {
+          waitSeconds: {
+            type: 'object',
+            description:
+              'The wait for admission (admitted-at minus queued-at, seconds) of the leases requested in the window, overall and by workload',
+            properties: {
+              ...queueWaitProperties,
+              byWorkload: {
+                type: 'object',
+                properties: Object.fromEntries(
+                  WORKLOADS.map((w) => [w, { type: 'object', properties: queueWaitProperties }]),
+                ),
+              },
+            },
+          },
+          overQuota: {
+            type: 'object',
+            description:
+              "Time in the window the tenant's leases waited on its own quota: summed over leases, and wall-clock time with at least one waiting",
+            properties: { leaseSeconds: { type: 'number' }, wallSeconds: { type: 'number' } },
+          },
+          accountQuota: {
+            type: 'object',
+            description:
+              "Waits in the window on the account's EC2 vCPU quota, overall and by region and instance family (null: not recorded): what to ask AWS for",
+            properties: {
+              ...accountQuotaProperties,
+              byPool: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  properties: {
+                    region: { type: ['string', 'null'] },
+                    family: { type: ['string', 'null'], enum: ['G', 'P', null] },
+                    ...accountQuotaProperties,
+                  },
+                },
+              },
+            },
+          },
+        },
+        [],
+        {
+          description:
+            "A window's waits for admission: wait p50/p95, time waiting on the tenant's quota, GPU-hours waiting on the account's EC2 quota",
+        },
       ),
     },
     operations: {

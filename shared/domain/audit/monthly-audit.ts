@@ -1,3 +1,9 @@
+import {
+  dailyQueueFigures,
+  type LeaseWait,
+  type QueueFigures,
+  queueFigures,
+} from '../admission/queue-figures';
 import type { PriceCatalog } from '../catalog';
 import type { MonthIdle } from '../commitments';
 import {
@@ -153,6 +159,17 @@ export interface MonthlyAudit {
     /** Every day of the month (to date). */
     readonly daily: readonly ({ readonly day: string } & TaskTimeOfWindow)[];
   };
+  /**
+   * The leases' waits for admission (from each lease's queue history): wait
+   * p50/p95 by workload, time waiting on the tenant's quota, and GPU-hours
+   * waiting on the account's EC2 quota by region and family.
+   */
+  readonly queue: {
+    readonly source: 'lease-queue-history';
+    readonly month: QueueFigures;
+    /** Every day of the month (to date). */
+    readonly daily: readonly ({ readonly day: string } & QueueFigures)[];
+  };
   /** What the tenant's GPUs cost while idle, from the waste ledger's rollups (not raw metrics). */
   readonly idle: IdleCost;
   /** What idle reserved capacity, idle GPUs and interruptions mean for the tenant, in sentences. */
@@ -182,6 +199,8 @@ export interface AuditInput {
   readonly gpus: readonly MeasuredGpu[];
   /** The tasks of the tenant's leases. */
   readonly tasks: readonly TaskOfWorkload[];
+  /** The waits for admission of the tenant's leases. */
+  readonly waits: readonly LeaseWait[];
   /** The waste ledger's daily idle rollups of the month (tenant, project, lease). */
   readonly idleRollups: readonly IdleRollup[];
 }
@@ -275,6 +294,14 @@ export function buildMonthlyAudit(input: AuditInput): MonthlyAudit {
         ...time,
       })),
     },
+    queue: {
+      source: 'lease-queue-history',
+      month: queueFigures(input.waits, startMs, untilMs),
+      daily: [...dailyQueueFigures(input.waits, startMs, untilMs, input.nowMs)].map(([day, figures]) => ({
+        day,
+        ...figures,
+      })),
+    },
     idle,
     findings: findingsOf(reserved, interruptions, idle),
     recommendation,
@@ -345,11 +372,16 @@ function byDimension(input: AuditInput): Record<BillingDimension, MicroUsd> {
 /**
  * Audits stored before utilization, idle reserved time and interruptions were
  * recorded have no `findings`, those stored before task time no `tasks`, before
- * the waste ledger no `idle`: they lack the figures the report now draws.
+ * the waste ledger no `idle`, before admission no `queue`: they lack the figures the report now draws.
  */
 export function hasCurrentShape(audit: MonthlyAudit): boolean {
   const stored = audit as Partial<MonthlyAudit>;
-  return Array.isArray(stored.findings) && stored.tasks !== undefined && stored.idle !== undefined;
+  return (
+    Array.isArray(stored.findings) &&
+    stored.tasks !== undefined &&
+    stored.idle !== undefined &&
+    stored.queue !== undefined
+  );
 }
 
 /** The most GPUs held at once within each hour of [fromMs, toMs). */

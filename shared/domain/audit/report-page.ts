@@ -48,6 +48,8 @@ ${utilizationChart(audit)}
 ${idleTable(audit)}
 <h2>Task time by workload</h2>
 ${taskTable(audit)}
+<h2>Waits for admission</h2>
+${queueTable(audit)}
 <h2>Recommendation</h2>
 ${findings(audit)}
 ${recommendation(audit)}
@@ -308,6 +310,32 @@ function taskTable(audit: MonthlyAudit): string {
   if (rows.length === 0) return '<p data-tasks="none">No task ran this month.</p>';
   return `<table data-tasks="${rows.length}"><tr><th>workload</th><th>task hours</th><th>tasks started</th><th>wait to start p50</th><th>p95</th></tr>${rows.join('')}</table>
 <p class="note">The wait runs from the lease request to its task's first start, of the leases requested this month.</p>`;
+}
+
+function queueTable(audit: MonthlyAudit): string {
+  const { waitSeconds, overQuota, accountQuota } = audit.queue.month;
+  const rows = WORKLOADS.flatMap((workload) => {
+    const w = waitSeconds.byWorkload[workload];
+    if (!w) return [];
+    return [
+      `<tr data-queue-workload="${workload}"><td>${workload}</td><td>${w.leases}</td><td>${w.timedOut}</td><td>${wait(w.p50)}</td><td>${wait(w.p95)}</td></tr>`,
+    ];
+  });
+  const pools = accountQuota.byPool.map(
+    (p) =>
+      `<tr data-account-quota="${escapeXml(`${p.region ?? '-'} ${p.family ?? '-'}`)}"><td>${escapeXml(p.region ?? '-')}</td><td>${p.family ?? '-'}</td><td>${p.gpuHours}</td><td>${p.peakGpus}</td><td>${p.timedOut.gpuHours}</td></tr>`,
+  );
+  const waits =
+    rows.length === 0
+      ? '<p data-queue="none">No lease was requested this month.</p>'
+      : `<table data-queue="${rows.length}"><tr><th>workload</th><th>leases</th><th>timed out</th><th>wait p50</th><th>p95</th></tr>${rows.join('')}</table>`;
+  const refused =
+    pools.length === 0
+      ? ''
+      : `\n<table data-account-quotas="${pools.length}"><tr><th>region</th><th>family</th><th>GPU-hours waiting on the EC2 quota</th><th>peak GPUs</th><th>of which timed out</th></tr>${pools.join('')}</table>`;
+  return `${waits}
+<p>Leases waited ${hours(overQuota.leaseSeconds)} lease-hours on your quota (${hours(overQuota.wallSeconds)} h with at least one waiting) and ${accountQuota.gpuHours} GPU-hours on the account's EC2 quota.</p>${refused}
+<p class="note">The wait runs from joining the admission queue to admission; a lease that timed out counts at its maxWaitMinutes.</p>`;
 }
 
 const wait = (seconds: number | null) => (seconds === null ? '–' : `${Math.round(seconds)} s`);

@@ -1,7 +1,6 @@
 import { percentileOf } from '../demand-profile';
 import type { LeaseView, Workload } from '../lease';
-
-const DAY_MS = 86_400_000;
+import { perUtcDay } from '../utc-days';
 
 /** A lease's task as the demand figures read it. */
 export interface TaskOfWorkload {
@@ -100,11 +99,5 @@ export function dailyTaskTime(
   toMs: number,
   nowMs: number,
 ): Map<string, TaskTimeOfWindow> {
-  const days = new Map<string, TaskTimeOfWindow>();
-  const end = Math.min(toMs, nowMs);
-  for (let dayStart = Math.floor(fromMs / DAY_MS) * DAY_MS; dayStart < end; dayStart += DAY_MS) {
-    const day = new Date(dayStart).toISOString().slice(0, 10);
-    days.set(day, taskTimeOf(tasks, Math.max(dayStart, fromMs), Math.min(dayStart + DAY_MS, end), nowMs));
-  }
-  return days;
+  return perUtcDay(fromMs, Math.min(toMs, nowMs), (from, to) => taskTimeOf(tasks, from, to, nowMs));
 }

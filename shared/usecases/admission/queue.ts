@@ -147,14 +147,18 @@ async function queueStates(deps: AdmissionPassControl): Promise<QueueStates> {
 /** QUEUED → PENDING and its start command; false when the lease was not QUEUED (its own worker carries on). */
 export async function handOver(
   deps: AdmissionPassControl,
-  claim: Pick<AdmissionClaim, 'tenantId' | 'leaseId' | 'queuedAtMs'>,
+  claim: Pick<AdmissionClaim, 'tenantId' | 'leaseId' | 'queuedAtMs' | 'launch'>,
 ): Promise<boolean> {
-  const { tenantId, leaseId } = claim;
+  const { tenantId, leaseId, queuedAtMs } = claim;
   const lease = await deps.leases.get(tenantId, leaseId);
   if (lease?.status !== 'QUEUED') return false;
-  if (!(await deps.leases.transition(tenantId, leaseId, ['QUEUED'], 'PENDING', deps.now()))) return false;
+  const nowMs = deps.now();
+  const queueEnd = { state: 'admitted', queuedAtMs, region: claim.launch.region } as const;
+  if (!(await deps.leases.transition(tenantId, leaseId, ['QUEUED'], 'PENDING', nowMs, { queueEnd }))) {
+    return false;
+  }
   await deps.events.publish([
-    { type: 'LeaseAdmitted', tenantId, detail: { leaseId, waitedMs: deps.now() - claim.queuedAtMs } },
+    { type: 'LeaseAdmitted', tenantId, detail: { leaseId, waitedMs: nowMs - queuedAtMs } },
   ]);
   await deps.commands.send({ type: 'start', tenantId, leaseId });
   return true;
@@ -162,11 +166,12 @@ export async function handOver(
 
 /** Waited its maxWaitMinutes: FAILED with QUEUE_TIMEOUT. It never launched, so nothing ran or billed. */
 async function failTimedOut(deps: AdmissionPassControl, lease: WaitingLease): Promise<void> {
-  const { tenantId, leaseId, maxWaitMinutes } = lease;
+  const { tenantId, leaseId, maxWaitMinutes, queuedAtMs } = lease;
   const reason = `${QUEUE_TIMEOUT}: not admitted within maxWaitMinutes (${maxWaitMinutes}); it never ran`;
   if (
     !(await deps.leases.transition(tenantId, leaseId, ['QUEUED', 'PENDING'], 'FAILED', deps.now(), {
       failureReason: reason,
+      queueEnd: { state: 'timed-out', queuedAtMs, region: lease.candidates[0]?.region },
     }))
   )
     return;

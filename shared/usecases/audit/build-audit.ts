@@ -1,3 +1,4 @@
+import { waitsOf } from '../../domain/admission/queue-figures';
 import {
   type AuditRecommendation,
   buildMonthlyAudit,
@@ -38,7 +39,7 @@ export interface AuditBuildDeps {
 /**
  * A tenant's audit of `month` (to date while it runs): cost by mode from the
  * daily rollups, spot savings at catalog prices, the fleet's idle reserved
- * time, the tenant's interruptions, GPU utilization, idle GPU cost and task time, and the planner's
+ * time, the tenant's interruptions, GPU utilization, idle GPU cost, task time and waits for admission, and the planner's
  * replay of the month's leases with the live policies.
  */
 export async function buildAudit(
@@ -82,6 +83,7 @@ export async function buildAudit(
     ),
     gpus,
     tasks: tasksOf(leases),
+    waits: waitsOf(leases, nowMs),
     idleRollups,
     recommendation: demand.ran.length === 0 ? null : inAuditTerms(recommendForMonth(demand, spot)),
   });

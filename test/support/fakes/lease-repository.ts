@@ -72,7 +72,17 @@ export class FakeLeaseRepository implements LeaseRepository {
     const key = leaseId(tenantId, id);
     const lease = this.leases.get(key);
     if (!lease || !from.includes(lease.status)) return false;
-    this.leases.set(key, stored({ ...lease, ...changes, status: to, updatedAtMs: atMs }));
+    const { queueEnd, ...plain } = changes;
+    const marks = [...(lease.queueHistory ?? [])];
+    if (plain.queue && (lease.status !== 'QUEUED' || lease.queue?.reason !== plain.queue.reason))
+      marks.push({ state: plain.queue.reason, atMs });
+    if (queueEnd) marks.push({ state: queueEnd.state, atMs });
+    const ended = queueEnd && {
+      queuedAtMs: queueEnd.queuedAtMs,
+      ...(queueEnd.region === undefined ? {} : { queueRegion: queueEnd.region }),
+    };
+    const history = marks.length > 0 ? { queueHistory: marks } : {};
+    this.leases.set(key, stored({ ...lease, ...plain, ...ended, ...history, status: to, updatedAtMs: atMs }));
     return true;
   }
 

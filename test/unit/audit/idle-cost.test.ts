@@ -78,6 +78,7 @@ describe('idle cost in the audit, from the waste ledger rollups', () => {
       instances: [],
       gpus: [],
       tasks: [],
+      waits: [],
       idleRollups: rollups,
     };
     const billOf = (microUsd: number) => [

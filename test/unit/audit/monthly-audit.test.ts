@@ -134,6 +134,34 @@ describe('buildMonthlyAudit', () => {
         runs: [{ fromMs: NOV_2026 - HOUR, toMs: NOV_2026 - 1 }],
       },
     ],
+    // A training lease requested at 01:00 that waited 10 minutes on the tenant's quota; one of October's
+    // whose wait on the account's quota ran 30 minutes into November before it timed out.
+    waits: [
+      {
+        workload: 'training',
+        requestedAtMs: NOV_2026 + HOUR,
+        gpus: 1,
+        waitMs: 600_000,
+        timedOut: false,
+        spells: [
+          { reason: 'quota', fromMs: NOV_2026 + HOUR, toMs: NOV_2026 + HOUR + 600_000, timedOut: false },
+        ],
+        region: 'us-east-1',
+        family: 'G',
+      },
+      {
+        workload: 'batch',
+        requestedAtMs: NOV_2026 - HOUR,
+        gpus: 4,
+        waitMs: 5_400_000,
+        timedOut: true,
+        spells: [
+          { reason: 'account-quota', fromMs: NOV_2026 - HOUR, toMs: NOV_2026 + HOUR / 2, timedOut: true },
+        ],
+        region: 'us-west-2',
+        family: 'P',
+      },
+    ],
   };
   const audit = buildMonthlyAudit(input);
 
@@ -227,6 +255,31 @@ describe('buildMonthlyAudit', () => {
       '<tr data-workload="training"><td>training</td><td>2.0</td><td>1</td><td>120 s</td>',
     );
     expect(html).not.toContain('data-workload="batch"');
+  });
+
+  it("counts the month's waits for admission: the wait of its own leases, and the part of October's in it", () => {
+    const training = { leases: 1, timedOut: 0, unfinished: 0, p50: 600, p95: 600 };
+    expect(audit.queue.month.waitSeconds).toEqual({ ...training, byWorkload: { training } });
+    expect(audit.queue.month.overQuota).toEqual({ leaseSeconds: 600, wallSeconds: 600 });
+    // 4 GPUs × the 30 minutes of November.
+    expect(audit.queue.month.accountQuota).toEqual({
+      gpuHours: 2,
+      peakGpus: 4,
+      timedOut: { leases: 1, gpuHours: 2 },
+      byPool: [
+        { region: 'us-west-2', family: 'P', gpuHours: 2, peakGpus: 4, timedOut: { leases: 1, gpuHours: 2 } },
+      ],
+    });
+    expect(audit.queue.daily.map((d) => [d.day, d.overQuota.leaseSeconds])).toEqual(
+      audit.daily.map((d) => [d.day, d.day === '2026-11-01' ? 600 : 0]),
+    );
+    const html = renderAuditReport(audit);
+    expect(html).toContain(
+      '<tr data-queue-workload="training"><td>training</td><td>1</td><td>0</td><td>600 s</td><td>600 s</td></tr>',
+    );
+    expect(html).toContain(
+      '<tr data-account-quota="us-west-2 P"><td>us-west-2</td><td>P</td><td>2</td><td>4</td><td>2</td></tr>',
+    );
   });
 
   it('says so when no GPU sent telemetry, instead of drawing zeros', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { queueFigures, waitsOf } from '../../../shared/domain/admission/queue-figures';
 import { AccountQuotaExceededError } from '../../../shared/ports/compute';
 import { admitQueued, waitingLeaseOf } from '../../../shared/usecases/admission/queue';
 import { setTenantQuota } from '../../../shared/usecases/admission/quotas';
@@ -40,6 +41,13 @@ describe('the admission queue on the fakes (injected clock)', () => {
     expect(plane.events.ofType('LeaseAdmitted').map((e) => e.detail)).toEqual([
       { leaseId: second.leaseId, waitedMs: 10 * 60_000 },
     ]);
+    // The lease keeps its wait: one reason mark (the release's pass saw the same reason), then the admission.
+    const admitted = plane.leases.peek(TENANT, second.leaseId);
+    expect(admitted?.queueHistory).toEqual([
+      { state: 'quota', atMs: first.createdAtMs },
+      { state: 'admitted', atMs: first.createdAtMs + 10 * 60_000 },
+    ]);
+    expect(admitted?.queuedAtMs).toBe(first.createdAtMs);
     const starts = plane.commands.commands().filter((c) => c.type === 'start');
     expect(starts).toEqual([{ type: 'start', tenantId: TENANT, leaseId: second.leaseId }]);
 
@@ -146,6 +154,12 @@ describe('the admission queue on the fakes (injected clock)', () => {
     await setTenantQuota(plane, TENANT, ONE_GPU);
     expect(plane.leases.peek(TENANT, lease.leaseId)?.status).toBe('PENDING');
     expect(await provisionLease(plane, TENANT, lease.leaseId)).toBe('running');
+
+    // Its 3 minutes on the account quota are what the figures count as refused: 1 GPU × 0.05 h.
+    const ran = plane.leases.peek(TENANT, lease.leaseId);
+    expect(ran?.queueHistory?.map((m) => m.state)).toEqual(['account-quota', 'admitted']);
+    const { accountQuota } = queueFigures(waitsOf(ran ? [ran] : [], plane.now()), 0, plane.now() + 1);
+    expect(accountQuota).toMatchObject({ gpuHours: 0.05, peakGpus: 1, timedOut: { leases: 0, gpuHours: 0 } });
   });
 });
 
