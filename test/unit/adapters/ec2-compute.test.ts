@@ -10,7 +10,7 @@ import {
   TerminateInstancesCommand,
 } from '@aws-sdk/client-ec2';
 import { mockClient } from 'aws-sdk-client-mock';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { Ec2Compute } from '../../../shared/adapters/ec2-compute';
 import {
   AccountQuotaExceededError,
@@ -22,6 +22,8 @@ import {
 // EC2's capacity and throttling errors are injected here with
 // aws-sdk-client-mock. Everything else runs on moto in the integration tests.
 const ec2 = mockClient(EC2Client);
+// Unit files share one module registry: the real EC2Client comes back for the files after this one.
+afterAll(() => ec2.restore());
 
 function compute() {
   const clients = new Map<string, EC2Client>();
