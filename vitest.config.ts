@@ -1,8 +1,10 @@
 import { defineConfig } from 'vitest/config';
+import SlowestFirstSequencer from './test/support/slowest-first-sequencer';
 
 export default defineConfig({
   test: {
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    sequence: { sequencer: SlowestFirstSequencer },
     projects: [
       {
         extends: true,
@@ -43,9 +45,14 @@ export default defineConfig({
           setupFiles: ['test/support/moto-reset.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          // Tests share one set of emulators; files run one at a time so table
-          // scans and the EC2 fleet belong to one test at a time.
-          fileParallelism: false,
+          // Two streams, each with its own emulators (the global setup starts one
+          // set per worker): within a stream files run one at a time, so table
+          // scans, moto's reset and the EC2 fleet belong to one file at a time.
+          // Most of a file's time is spent waiting on its emulators, so two
+          // streams on 2 cores use the second core. Its own group, after the
+          // others: vitest runs a group's files with one worker count.
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

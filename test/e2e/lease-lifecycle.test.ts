@@ -1,15 +1,16 @@
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { leaseBody } from '../../functions/api/lease-view';
 import { type LocalStack, startLocalStack } from '../../local/stack';
 import { monthBefore, nextAuditRunAfter } from '../../shared/domain/audit/audit-month';
 import { costOfSeconds } from '../../shared/domain/money';
 import { LEASE_TAG } from '../../shared/ports/compute';
 import { awsProbe } from '../support/aws';
+import { emulatorEndpoints } from '../support/emulators';
 
 let stack: LocalStack;
 
 beforeAll(async () => {
-  stack = await startLocalStack({ port: 0, endpoints: inject('endpoints'), prefix: 'e2e', timers: false });
+  stack = await startLocalStack({ port: 0, endpoints: emulatorEndpoints(), prefix: 'e2e', timers: false });
 });
 
 afterAll(async () => {

@@ -2,19 +2,20 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CloudWatchLogsClient, GetLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { leaseBody } from '../../functions/api/lease-view';
 import { putSpotWarning } from '../../local/ec2-events';
 import { type LocalStack, startLocalStack } from '../../local/stack';
 import { taskLogStreams } from '../../shared/domain/tasks/log-streams';
 import { BUCKETS, LOG_GROUPS } from '../../shared/resources';
+import { emulatorEndpoints } from '../support/emulators';
 
 let stack: LocalStack;
 
 beforeAll(async () => {
   stack = await startLocalStack({
     port: 0,
-    endpoints: inject('endpoints'),
+    endpoints: emulatorEndpoints(),
     prefix: 'e2e-tasks',
     timers: false,
   });

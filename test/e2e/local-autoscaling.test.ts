@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalStack, startLocalStack } from '../../local/stack';
+import { emulatorEndpoints } from '../support/emulators';
 
 const MINUTE = 60_000;
 let stack: LocalStack;
@@ -7,7 +8,7 @@ let stack: LocalStack;
 beforeAll(async () => {
   stack = await startLocalStack({
     port: 0,
-    endpoints: inject('endpoints'),
+    endpoints: emulatorEndpoints(),
     prefix: 'e2e-scale',
     timers: false,
     gpuLoad: { kind: 'steady', percent: 95 },

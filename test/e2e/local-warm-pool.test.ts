@@ -3,12 +3,13 @@ import {
   DescribeInstancesCommand,
   type EC2Client,
 } from '@aws-sdk/client-ec2';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { leaseBody } from '../../functions/api/lease-view';
 import { type LocalStack, startLocalStack } from '../../local/stack';
 import { LOCAL_IMAGE_VERSION, localWarmPoolName, warmPoolFromEnv } from '../../local/warm-pool';
 import { WARM_POOL_TAG } from '../../shared/domain/warm-pools/pool';
 import { awsProbe } from '../support/aws';
+import { emulatorEndpoints } from '../support/emulators';
 
 const POOL = warmPoolFromEnv({ GPURENT_WARM_POOL: 'g5.xlarge:2' });
 const POOL_NAME = localWarmPoolName(POOL ?? { instanceType: '', size: 0 });
@@ -18,7 +19,7 @@ let ec2: EC2Client;
 beforeAll(async () => {
   stack = await startLocalStack({
     port: 0,
-    endpoints: inject('endpoints'),
+    endpoints: emulatorEndpoints(),
     prefix: 'e2e-warm',
     timers: false,
     warmPool: POOL,

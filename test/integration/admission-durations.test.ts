@@ -1,17 +1,18 @@
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { priceCatalog } from '../../shared/catalog';
 import { historyKey } from '../../shared/domain/admission/duration-history';
 import { DEFAULT_QUOTA } from '../../shared/domain/admission/quota';
 import { runAdmissionPass } from '../../shared/usecases/admission/admission-pass';
 import { recordHeldDuration } from '../../shared/usecases/admission/lease-durations';
 import { localDynamoDb } from '../support/admission';
+import { emulatorEndpoints } from '../support/emulators';
 import { NOW, waiting } from '../unit/domain/admission/fixtures';
 
 const MINUTE = 60_000;
 const KEY = historyKey('acme', 'training');
 
 describe('the history of lease durations on DynamoDB Local', () => {
-  const dynamo = localDynamoDb(inject('endpoints').dynamodb);
+  const dynamo = localDynamoDb(emulatorEndpoints().dynamodb);
 
   it('records a released admission once, however often its release is recorded, racing ones each once', async () => {
     const store = await dynamo.freshAdmissionStore();

@@ -1,11 +1,12 @@
 import fc from 'fast-check';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { priceCatalog } from '../../shared/catalog';
 import { admissionPass } from '../../shared/domain/admission/admission-pass';
 import { type AdmissionClaim, capacityOfPools } from '../../shared/domain/admission/claims';
 import { DEFAULT_QUOTA, type Quota } from '../../shared/domain/admission/quota';
 import { quotasOf, runAdmissionPass, usageOf } from '../../shared/usecases/admission/admission-pass';
 import { localDynamoDb } from '../support/admission';
+import { emulatorEndpoints } from '../support/emulators';
 
 const NOW = Date.parse('2031-05-05T12:00:00Z');
 const TENANTS = ['acme', 'globex', 'initech'];
@@ -53,7 +54,7 @@ const scenario = fc.record({
 });
 
 describe('admission store on DynamoDB Local, property', () => {
-  const dynamo = localDynamoDb(inject('endpoints').dynamodb);
+  const dynamo = localDynamoDb(emulatorEndpoints().dynamodb);
 
   it('racing passes never exceed a quota or the capacity, never admit twice, and admit whatever fits', async () => {
     await fc.assert(

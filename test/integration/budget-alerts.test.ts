@@ -1,7 +1,8 @@
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { CLAIM_GRACE_MS } from '../../shared/domain/budgets/evaluation';
 import { evaluateBudgets } from '../../shared/usecases/budgets/evaluate-budgets';
 import { budgetDepsOf, subscribeToAlerts } from '../support/budgets';
+import { emulatorEndpoints } from '../support/emulators';
 import { subscribeToDomainEvents } from '../support/events';
 import { type Harness, startHarness } from '../support/harness';
 
@@ -28,7 +29,7 @@ describe('budget alerts over SNS', () => {
     const topic = env.BUDGET_ALERTS_TOPIC_ARN ?? '';
     const everything = await subscribeToAlerts(topic);
     const actualOnly = await subscribeToAlerts(topic, { tenant: [tenant], basis: ['actual'] });
-    const integrator = await subscribeToDomainEvents(inject('endpoints').events, env.EVENT_BUS_NAME ?? '');
+    const integrator = await subscribeToDomainEvents(emulatorEndpoints().events, env.EVENT_BUS_NAME ?? '');
     // g5.xlarge on-demand is $1.006/h: 60 s = $0.016767 (33.5% of $0.05), 90 s 50.3%, 150 s 83.8%, 180 s 100.6%.
     expect(
       (

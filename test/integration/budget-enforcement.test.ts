@@ -1,6 +1,7 @@
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { awsProbe } from '../support/aws';
 import { subscribeToAlerts } from '../support/budgets';
+import { emulatorEndpoints } from '../support/emulators';
 import { subscribeToDomainEvents } from '../support/events';
 import { type Harness, startHarness } from '../support/harness';
 
@@ -89,7 +90,7 @@ describe('stop-interruptible', () => {
       tenant: [tenant],
       kind: ['action'],
     });
-    const integrator = await subscribeToDomainEvents(inject('endpoints').events, env.EVENT_BUS_NAME ?? '');
+    const integrator = await subscribeToDomainEvents(emulatorEndpoints().events, env.EVENT_BUS_NAME ?? '');
     await harness.call(tenant, 'PUT /v1/budgets/{name}', {
       params: { name: 'spot-cap' },
       body: { monthlyLimitUsd: 0.02, action: 'stop-interruptible' },

@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalStack, startLocalStack, writeLocalManifest } from '../../local/stack';
 import { runCommand } from '../support/cli';
+import { emulatorEndpoints } from '../support/emulators';
 
 const run = promisify(execFile);
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -44,7 +45,7 @@ beforeAll(async () => {
   );
   stack = await startLocalStack({
     port: 0,
-    endpoints: inject('endpoints'),
+    endpoints: emulatorEndpoints(),
     timers: false,
     prefix: `clipkg${Date.now()}`,
   });

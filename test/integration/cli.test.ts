@@ -2,13 +2,14 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishGpuSamples } from '../../local/runtime/gpu-telemetry-publisher';
 import { type LocalStack, startLocalStack, writeLocalManifest } from '../../local/stack';
 import { buildCli } from '../../scripts/build-cli';
 import { DEFAULT_DATA_DIR } from '../../shared/adapters/reference-data';
 import { BILLING_DIMENSIONS } from '../../shared/domain/spend';
 import { runCommand } from '../support/cli';
+import { emulatorEndpoints } from '../support/emulators';
 
 let stack: LocalStack;
 let home: string;
@@ -19,7 +20,7 @@ beforeAll(async () => {
   ({ bin } = await buildCli(mkdtempSync(join(tmpdir(), 'gpurent-cli-bundle-'))));
   stack = await startLocalStack({
     port: 0,
-    endpoints: inject('endpoints'),
+    endpoints: emulatorEndpoints(),
     timers: false,
     prefix: `cli${Date.now()}`,
   });

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { apiEvent } from '../../local/runtime/api-event';
 import { lambdaContext } from '../../local/runtime/lambda-context';
+import { emulatorEndpoints } from '../support/emulators';
 import { subscribeToDomainEvents } from '../support/events';
 import { useFreshResources } from '../support/function-env';
 
@@ -11,7 +12,7 @@ let handler: typeof import('../../functions/api/handler').handler;
 
 beforeAll(async () => {
   const env = await useFreshResources();
-  integrator = await subscribeToDomainEvents(inject('endpoints').events, env.EVENT_BUS_NAME ?? '');
+  integrator = await subscribeToDomainEvents(emulatorEndpoints().events, env.EVENT_BUS_NAME ?? '');
   ({ handler } = await import('../../functions/api/handler'));
 });
 

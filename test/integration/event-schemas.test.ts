@@ -6,12 +6,13 @@ import {
   TerminateInstancesCommand,
 } from '@aws-sdk/client-ec2';
 import { mockClient } from 'aws-sdk-client-mock';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { lambdaContext } from '../../local/runtime/lambda-context';
 import { scheduledEvent } from '../../local/runtime/schedules';
 import { DOMAIN_EVENT_TYPES } from '../../shared/events/registry';
 import { MANAGED_TAG } from '../../shared/ports/compute';
 import { awsProbe } from '../support/aws';
+import { emulatorEndpoints } from '../support/emulators';
 import { integratorValidator } from '../support/event-schemas';
 import { type ReceivedEvent, subscribeToDomainEvents } from '../support/events';
 import { type Harness, startHarness } from '../support/harness';
@@ -22,7 +23,7 @@ let integrator: Awaited<ReturnType<typeof subscribeToDomainEvents>>;
 
 beforeAll(async () => {
   harness = await startHarness();
-  integrator = await subscribeToDomainEvents(inject('endpoints').events, harness.env.EVENT_BUS_NAME ?? '');
+  integrator = await subscribeToDomainEvents(emulatorEndpoints().events, harness.env.EVENT_BUS_NAME ?? '');
 });
 
 const worker = async () => (await import('../../functions/lease-worker/handler')).handler;

@@ -1,4 +1,4 @@
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { priceCatalog } from '../../shared/catalog';
 import type { WaitingLease } from '../../shared/domain/admission/admission-pass';
 import { DEFAULT_QUOTA } from '../../shared/domain/admission/quota';
@@ -7,6 +7,7 @@ import type { ComputeInstance } from '../../shared/ports/compute';
 import { runAdmissionPass } from '../../shared/usecases/admission/admission-pass';
 import { refreshFleetCapacity } from '../../shared/usecases/admission/fleet-capacity';
 import { localDynamoDb } from '../support/admission';
+import { emulatorEndpoints } from '../support/emulators';
 import { FakeAccountQuotas } from '../support/fakes/account-quotas';
 import { FakeCommitmentRepository } from '../support/fakes/commitments';
 
@@ -54,7 +55,7 @@ const warmMachine: ComputeInstance = {
 };
 
 describe('fleet capacity refreshed into the admission store on DynamoDB Local', () => {
-  const dynamo = localDynamoDb(inject('endpoints').dynamodb);
+  const dynamo = localDynamoDb(emulatorEndpoints().dynamodb);
 
   it('admits the lease that fits, queues the next for the account quota, and admits it at a release', async () => {
     const admission = await dynamo.freshAdmissionStore();

@@ -1,9 +1,10 @@
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { publishGpuSamples } from '../../local/runtime/gpu-telemetry-publisher';
 import { lambdaContext } from '../../local/runtime/lambda-context';
 import { scheduledEvent } from '../../local/runtime/schedules';
 import { subscribeToAlerts } from '../support/budgets';
+import { emulatorEndpoints } from '../support/emulators';
 import { subscribeToDomainEvents } from '../support/events';
 import { type Harness, startHarness } from '../support/harness';
 
@@ -59,7 +60,7 @@ describe('idle GPUs on the local stack (real handlers, moto CloudWatch)', () => 
     expect((await putAdminPolicy(tenant, { action: 'release', forMinutes: 10 })).status).toBe(200);
     const notices = await subscribeToAlerts(harness.env.BUDGET_ALERTS_TOPIC_ARN ?? '', { kind: ['idle'] });
     const integrator = await subscribeToDomainEvents(
-      inject('endpoints').events,
+      emulatorEndpoints().events,
       harness.env.EVENT_BUS_NAME ?? '',
     );
     const { leaseId, instances } = await harness.runningLease(tenant, {

@@ -1,7 +1,7 @@
 import { DescribeInstancesCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { DeleteMessageCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
-import { afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { putEc2Event, putSpotWarning } from '../../local/ec2-events';
 import { lambdaContext } from '../../local/runtime/lambda-context';
 import { EC2_EVENT_TYPES } from '../../shared/domain/ec2-events';
@@ -9,6 +9,7 @@ import type { Lease } from '../../shared/domain/lease';
 import type { LeaseCommand } from '../../shared/ports/lease-commands';
 import type { LeaseRepository } from '../../shared/ports/lease-repository';
 import { awsProbe } from '../support/aws';
+import { emulatorEndpoints } from '../support/emulators';
 import { storesOf, useFreshResources } from '../support/function-env';
 import { commandRecord, sqsRecord, storedLease } from '../support/leases';
 
@@ -23,7 +24,7 @@ beforeAll(async () => {
   ({ handler: worker } = await import('../../functions/lease-worker/handler'));
   ({ handler: interruptions } = await import('../../functions/interruption-handler/handler'));
   ({ leases } = await storesOf(env));
-  motoSqs = new SQSClient({ endpoint: inject('endpoints').events, useQueueUrlAsEndpoint: false });
+  motoSqs = new SQSClient({ endpoint: emulatorEndpoints().events, useQueueUrlAsEndpoint: false });
 });
 
 const RECLAIM_MS = 120_000;
@@ -116,7 +117,7 @@ describe('a spot interruption, through the real rule, queue and handler', {
 
     // Warned in us-west-2: its rule forwards to the home region's bus, then to the queue.
     const before = Math.floor(Date.now() / 1000) * 1000;
-    await putSpotWarning(inject('endpoints').events, 'us-west-2', first?.instanceId ?? '');
+    await putSpotWarning(emulatorEndpoints().events, 'us-west-2', first?.instanceId ?? '');
     atReclaimTime();
     expect(await deliverEc2Events()).toBeGreaterThan(0);
     vi.useRealTimers();
@@ -152,7 +153,7 @@ describe('a spot interruption, through the real rule, queue and handler', {
     );
 
     // AWS's own state-change event, when it comes, bills nothing more.
-    await putEc2Event(inject('endpoints').events, 'us-west-2', EC2_EVENT_TYPES.stateChange, {
+    await putEc2Event(emulatorEndpoints().events, 'us-west-2', EC2_EVENT_TYPES.stateChange, {
       'instance-id': first?.instanceId ?? '',
       state: 'terminated',
     });
@@ -172,8 +173,8 @@ describe('a spot interruption, through the real rule, queue and handler', {
     });
     await worker({ Records: [commandRecord('provision', lease)] }, lambdaContext('lease-worker', 60_000));
     const [instance] = (await leases.get(lease.tenantId, lease.leaseId))?.instances ?? [];
-    await putSpotWarning(inject('endpoints').events, 'us-east-1', instance?.instanceId ?? '');
-    await putSpotWarning(inject('endpoints').events, 'us-east-1', instance?.instanceId ?? '');
+    await putSpotWarning(emulatorEndpoints().events, 'us-east-1', instance?.instanceId ?? '');
+    await putSpotWarning(emulatorEndpoints().events, 'us-east-1', instance?.instanceId ?? '');
     atReclaimTime();
     expect(await deliverEc2Events()).toBe(2);
     vi.useRealTimers();
@@ -189,7 +190,7 @@ describe('a spot interruption, through the real rule, queue and handler', {
     const [instance] = (await leases.get(lease.tenantId, lease.leaseId))?.instances ?? [];
     // As if the worker had recorded the instance and died: back to PENDING.
     await leases.transition(lease.tenantId, lease.leaseId, ['RUNNING'], 'PENDING', Date.now());
-    await putEc2Event(inject('endpoints').events, 'us-east-1', EC2_EVENT_TYPES.stateChange, {
+    await putEc2Event(emulatorEndpoints().events, 'us-east-1', EC2_EVENT_TYPES.stateChange, {
       'instance-id': instance?.instanceId ?? '',
       state: 'running',
     });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_GPU_REGIONS } from '../../local/bootstrap';
 import { LOCAL_VCPU_QUOTA } from '../../local/environment';
 import { type LocalStack, startLocalStack } from '../../local/stack';
@@ -7,6 +7,7 @@ import { poolKey } from '../../shared/domain/admission/claims';
 import { vcpuQuotaId, vcpuQuotaKeys } from '../../shared/domain/admission/fleet-capacity';
 import { TABLES } from '../../shared/resources';
 import { localDynamoDb } from '../support/admission';
+import { emulatorEndpoints } from '../support/emulators';
 
 /*
  * Local mode knows the account's vCPU quotas from the start: moto has none, so
@@ -21,7 +22,7 @@ beforeAll(async () => {
   process.env.ACCOUNT_VCPU_QUOTAS = JSON.stringify([{ ...G_EAST, vcpus: 4 }]);
   stack = await startLocalStack({
     port: 0,
-    endpoints: inject('endpoints'),
+    endpoints: emulatorEndpoints(),
     timers: false,
     prefix: `capacity${Date.now()}`,
   });
@@ -48,7 +49,7 @@ describe('the local capacity refresh', () => {
 
   it('has written every pool before the first lease, none above its quota', async () => {
     const store = new DynamoDbAdmissionStore(
-      localDynamoDb(inject('endpoints').dynamodb).documents,
+      localDynamoDb(emulatorEndpoints().dynamodb).documents,
       stack.env[TABLES.admission.envVar] ?? '',
     );
     const pools = new Map((await store.pools()).map((pool) => [poolKey(pool), pool]));

@@ -5,8 +5,9 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { SQSEvent } from 'aws-lambda';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CONCURRENT_BATCHES, startSqsPoller } from '../../local/runtime/sqs-poller';
+import { emulatorEndpoints } from '../support/emulators';
 
 /*
  * The local stand-in for Lambda's SQS event source mapping, on fauxqs: one
@@ -14,7 +15,7 @@ import { CONCURRENT_BATCHES, startSqsPoller } from '../../local/runtime/sqs-poll
  * concurrent batches, and every message is handled once and deleted.
  */
 const sqs = new SQSClient({
-  endpoint: inject('endpoints').sqs,
+  endpoint: emulatorEndpoints().sqs,
   region: 'us-east-1',
   credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
   useQueueUrlAsEndpoint: false,

@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { login } from '../../cli/login';
 import { LOCAL_TOKEN_PATH } from '../../local/runtime/token-minting';
 import { type LocalStack, startLocalStack, writeLocalManifest } from '../../local/stack';
+import { emulatorEndpoints } from '../support/emulators';
 
 /*
  * Several tenants on one local stack: the gateway mints a token of any tenant
@@ -19,7 +20,7 @@ const savedConfigDir = process.env.GPURENT_CONFIG_DIR;
 beforeAll(async () => {
   stack = await startLocalStack({
     port: 0,
-    endpoints: inject('endpoints'),
+    endpoints: emulatorEndpoints(),
     timers: false,
     prefix: `tenants${Date.now()}`,
   });

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { type GpuSample, publishGpuSamples } from '../../local/runtime/gpu-telemetry-publisher';
 import { lambdaContext } from '../../local/runtime/lambda-context';
 import { scheduledEvent } from '../../local/runtime/schedules';
@@ -9,6 +9,7 @@ import type { MonthlyAudit } from '../../shared/domain/audit/monthly-audit';
 import type { LeaseInstance, RentalMode, Workload } from '../../shared/domain/lease';
 import { awsProbe } from '../support/aws';
 import { type ReceivedAlert, subscribeToAlerts } from '../support/budgets';
+import { emulatorEndpoints } from '../support/emulators';
 import { subscribeToDomainEvents } from '../support/events';
 import { type Harness, startHarness } from '../support/harness';
 import { storedLease } from '../support/leases';
@@ -233,7 +234,7 @@ describe('the audit schedule on the 1st', () => {
 
   beforeAll(async () => {
     alerts = await subscribeToAlerts(harness.env.BUDGET_ALERTS_TOPIC_ARN ?? '', { kind: ['audit'] });
-    integrator = await subscribeToDomainEvents(inject('endpoints').events, harness.env.EVENT_BUS_NAME ?? '');
+    integrator = await subscribeToDomainEvents(emulatorEndpoints().events, harness.env.EVENT_BUS_NAME ?? '');
   });
 
   it('stores, announces and publishes AuditReady once per tenant, even when fired twice', async () => {

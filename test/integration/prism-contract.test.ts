@@ -4,9 +4,10 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DescribeImagesCommand, EC2Client } from '@aws-sdk/client-ec2';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import openApiDocument from '../../docs/openapi.json';
 import { type LocalStack, startLocalStack } from '../../local/stack';
+import { emulatorEndpoints } from '../support/emulators';
 
 /*
  * Stoplight Prism's validation proxy between a client and the local stack:
@@ -92,7 +93,7 @@ const root = new URL('../../', import.meta.url).pathname;
 beforeAll(async () => {
   stack = await startLocalStack({
     port: 0,
-    endpoints: inject('endpoints'),
+    endpoints: emulatorEndpoints(),
     timers: false,
     prefix: `prism${Date.now()}`,
   });

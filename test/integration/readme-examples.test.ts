@@ -3,10 +3,11 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalStack, startLocalStack, writeLocalManifest } from '../../local/stack';
 import { buildCli } from '../../scripts/build-cli';
 import { runCommand } from '../support/cli';
+import { emulatorEndpoints } from '../support/emulators';
 import { brokenContinuations, type ConsoleBlock, consoleBlocks } from '../support/readme-examples';
 
 const CHECKOUT = fileURLToPath(new URL('../..', import.meta.url));
@@ -25,7 +26,7 @@ beforeAll(async () => {
   const { bin } = await buildCli(bundle);
   stack = await startLocalStack({
     port: 0,
-    endpoints: inject('endpoints'),
+    endpoints: emulatorEndpoints(),
     timers: false,
     prefix: `readme${Date.now()}`,
   });

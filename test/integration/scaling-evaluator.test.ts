@@ -1,5 +1,5 @@
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { publishGpuSamples } from '../../local/runtime/gpu-telemetry-publisher';
 import { lambdaContext } from '../../local/runtime/lambda-context';
 import { scheduledEvent } from '../../local/runtime/schedules';
@@ -7,6 +7,7 @@ import { type ScalingGroupSpecInput, scalingGroupSpecSchema } from '../../shared
 import type { AdmissionControl } from '../../shared/usecases/admission/queue';
 import type { ScalingDeps } from '../../shared/usecases/evaluate-scaling-groups';
 import { awsProbe } from '../support/aws';
+import { emulatorEndpoints } from '../support/emulators';
 import { subscribeToDomainEvents } from '../support/events';
 import { useFreshResources } from '../support/function-env';
 import { runQueuedCommands } from '../support/leases';
@@ -24,7 +25,7 @@ const cloudWatch = () => new CloudWatchClient({});
 
 beforeAll(async () => {
   env = await useFreshResources();
-  integrator = await subscribeToDomainEvents(inject('endpoints').events, env.EVENT_BUS_NAME ?? '');
+  integrator = await subscribeToDomainEvents(emulatorEndpoints().events, env.EVENT_BUS_NAME ?? '');
   ({ handler: evaluator } = await import('../../functions/scaling-evaluator/handler'));
   ({ handler: worker } = await import('../../functions/lease-worker/handler'));
   const { buildPorts } = await import('../../shared/lambda/port-factory');

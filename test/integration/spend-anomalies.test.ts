@@ -1,5 +1,6 @@
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { subscribeToAlerts } from '../support/budgets';
+import { emulatorEndpoints } from '../support/emulators';
 import { subscribeToDomainEvents } from '../support/events';
 import { type Harness, startHarness } from '../support/harness';
 
@@ -25,7 +26,7 @@ describe('spend anomalies over SNS, driven by the metering handler', () => {
     const topic = harness.env.BUDGET_ALERTS_TOPIC_ARN ?? '';
     const alerts = await subscribeToAlerts(topic, { kind: ['anomaly'] });
     const integrator = await subscribeToDomainEvents(
-      inject('endpoints').events,
+      emulatorEndpoints().events,
       harness.env.EVENT_BUS_NAME ?? '',
     );
     // One g5.xlarge on-demand ($1.006/h) each: the jump, the unmodified replay, and one turned off.

@@ -1,7 +1,8 @@
 import createClient from 'openapi-fetch';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalStack, startLocalStack } from '../../local/stack';
 import type { paths } from '../generated/gpurent-api';
+import { emulatorEndpoints } from '../support/emulators';
 
 /*
  * The client openapi-typescript generates from docs/openapi.json, driven by
@@ -15,7 +16,7 @@ let api: ReturnType<typeof createClient<paths>>;
 beforeAll(async () => {
   stack = await startLocalStack({
     port: 0,
-    endpoints: inject('endpoints'),
+    endpoints: emulatorEndpoints(),
     timers: false,
     prefix: `typed${Date.now()}`,
   });

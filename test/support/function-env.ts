@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { inject } from 'vitest';
 import { prepareFunctionEnvironment } from '../../local/environment';
+import { emulatorEndpoints } from './emulators';
 
 export const REGION = 'us-east-1';
 
@@ -11,7 +11,7 @@ export const REGION = 'us-east-1';
  */
 export async function useFreshResources(): Promise<Record<string, string>> {
   const prefix = `t${randomBytes(4).toString('hex')}`;
-  const env = await prepareFunctionEnvironment(inject('endpoints'), REGION, prefix);
+  const env = await prepareFunctionEnvironment(emulatorEndpoints(), REGION, prefix);
   Object.assign(process.env, env);
   return env;
 }
