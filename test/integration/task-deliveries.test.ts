@@ -24,7 +24,7 @@ const ssmEvent = (instanceId: string, commandId: string, status: string, atMs: n
   ssmCommandEvent('us-east-1', instanceId, commandId, status, atMs);
 
 describe('duplicate deliveries on the emulators never run a task twice', () => {
-  it('a provision and SSM status events each delivered twice in one batch: one SendCommand, one release, one bill close', async () => {
+  it('a provision and SSM status events each delivered twice in one batch: one SendCommand, one release in the end\'s delivery, one bill close', async () => {
     const created = await h.call(TENANT, 'POST /v1/leases', {
       body: { workload: 'training', gpus: 1, task: { command: ['true'] } },
     });
@@ -54,9 +54,11 @@ describe('duplicate deliveries on the emulators never run a task twice', () => {
     await taskEvents(batch(exited, exited), lambdaContext('task-events', 30_000));
     await taskEvents(batch(exited), lambdaContext('task-events', 30_000));
 
-    expect(await runQueuedCommands(queueUrl(), worker)).toBe(1);
+    // Released by the end's own delivery: the release command waits, held back, as the backstop.
     const released = await h.stores.leases.get(TENANT, leaseId);
     expect(released?.status).toBe('RELEASED');
+    expect(await runQueuedCommands(queueUrl(), worker)).toBe(0);
+    expect(await awsProbe().delayedCount(queueUrl())).toBe(1);
     expect(released?.task).toMatchObject({ status: 'SUCCEEDED', exitCode: 0, attempt: 1 });
     const [instance] = released?.instances ?? [];
     expect(instance).toMatchObject({ meteringOpen: false, endedAtMs: exitedAtMs });
