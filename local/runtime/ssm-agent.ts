@@ -257,10 +257,11 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
   }
 
   /**
-   * Finds the one instance a command was sent to and runs it there. moto
-   * (5.2) names every instance of the region in a command sent to one (an
-   * empty Targets filter matches them all), so the instance is the one whose
-   * lease recorded the command as its attempt. `pending` when an instance's
+   * Finds the one instance a command was sent to and runs it there: one
+   * whose lease recorded the command as its attempt (moto 5.2 named every
+   * instance of the region in a command sent to one until the local
+   * emulators' sitecustomize.py patched it; the check also keeps a command
+   * gpurent did not send from running). `pending` when an instance's
    * lease is still writing the id of the attempt being sent (tried next round);
    * `done` once it runs, or when no lease of the region will ever claim it.
    */
