@@ -328,8 +328,14 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
     };
     // Each instance's agent starts its commands on its own: one slow start never holds up another's.
     const starts: Promise<void>[] = [];
-    for (const region of options.regions) {
-      const listed = await clients.ssm(region).send(new ListCommandsCommand({}));
+    // The regions' lists are read side by side: a round takes as long as the slowest, not their sum.
+    const listings = await Promise.all(
+      options.regions.map(async (region) => ({
+        region,
+        listed: await clients.ssm(region).send(new ListCommandsCommand({})),
+      })),
+    );
+    for (const { region, listed } of listings) {
       for (const command of listed.Commands ?? []) {
         const commandId = command.CommandId ?? '';
         if (seen.has(commandId) || command.DocumentName !== 'AWS-RunShellScript') continue;
