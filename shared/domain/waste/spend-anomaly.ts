@@ -8,6 +8,7 @@ import {
   type ExplanationState,
   explainExcess,
   type LeaseSpend,
+  unexplainedStartedSpend,
 } from './spend-explanation';
 
 export type { LeaseSpend };
@@ -51,6 +52,17 @@ export type { LeaseSpend };
  * tenant ever starts, or spend no recent start accounts for) is. The
  * histories keep the whole rate's peaks, explained or not: the line is what
  * the tenant spends.
+ *
+ * New spend: an excess opens only on spend that is new, i.e. when the rate
+ * less what the leases started in the explanation window (the last hour, and
+ * not explained) cost is back at or under the line. A rate passes its line
+ * either because spend rises or because the line falls at an hour's turn
+ * (the next hour's normal is lower, or none) under leases that have run for
+ * longer; only the first is a runaway. On the bench's synthetic tenants
+ * nearly every false alert was the second: a tenant's quietest hour, median
+ * no GPU, its line a third of a GPU, met by a lease started in the afternoon
+ * (BENCHMARKS.md "waste"). A runaway passes: its leases start when it does.
+ * Once an excess runs the check is not repeated, so it only gates the opening.
  * O(leases) per run; at an hour's turn O(history) to recompute the line.
  */
 export const ANOMALY_SENSITIVITIES = ['low', 'medium', 'high'] as const;
@@ -218,6 +230,27 @@ function isCalm(state: SpendAnomalyState, rate: MicroUsd, params: AnomalyParams)
 }
 
 /**
+ * Whether a rate over its line is new spend: without the leases started in
+ * the explanation window it is at or under the line, i.e. it did not pass the
+ * line only because the line fell under leases that have run for longer.
+ */
+function isNew(
+  state: SpendAnomalyState,
+  atMs: number,
+  leases: readonly LeaseSpend[],
+  unexplained: number,
+  explanation: ExplanationParams,
+): boolean {
+  if (state.line === null) return false;
+  const started = unexplainedStartedSpend(
+    state.explanation ?? EMPTY_EXPLANATION,
+    atMs - explanation.windowMinutes * 60_000,
+    leases,
+  );
+  return unexplained - started <= state.line;
+}
+
+/**
  * One metering run's running leases (what each costs per hour at `atMs`)
  * through the detector: the new state, and the alert when this run opens an
  * episode. Runs must come in time order.
@@ -250,7 +283,13 @@ export function observeSpend(
       }
     }
   }
-  const excess = state.line !== null && unexplained > state.line;
+  // Rate alone (no explanation) reads no lease, so it cannot tell new spend from old.
+  const excess =
+    state.line !== null &&
+    unexplained > state.line &&
+    (state.excessRuns > 0 ||
+      params.explanation === null ||
+      isNew(state, atMs, leases, unexplained, params.explanation));
   if (!excess) {
     const calmRuns = isCalm(state, unexplained, params) ? state.calmRuns + 1 : 0;
     const episode = state.episode !== null && calmRuns >= params.clearRuns ? null : state.episode;
