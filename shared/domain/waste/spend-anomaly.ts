@@ -8,7 +8,6 @@ import {
   type ExplanationState,
   explainExcess,
   type LeaseSpend,
-  unexplainedStartedSpend,
 } from './spend-explanation';
 
 export type { LeaseSpend };
@@ -53,15 +52,15 @@ export type { LeaseSpend };
  * histories keep the whole rate's peaks, explained or not: the line is what
  * the tenant spends.
  *
- * New spend: an excess opens only on spend that is new, i.e. when the rate
- * less what the leases started in the explanation window (the last hour, and
- * not explained) cost is back at or under the line. A rate passes its line
- * either because spend rises or because the line falls at an hour's turn
- * (the next hour's normal is lower, or none) under leases that have run for
- * longer; only the first is a runaway. On the bench's synthetic tenants
- * nearly every false alert was the second: a tenant's quietest hour, median
- * no GPU, its line a third of a GPU, met by a lease started in the afternoon
- * (BENCHMARKS.md "waste"). A runaway passes: its leases start when it does.
+ * New spend: an excess opens only on a rate that rose past the line, i.e.
+ * when some run since the previous hour began was at or under the line now
+ * in force. A rate passes its line either because spend rises or because the
+ * line falls at an hour's turn (the next hour's normal is lower, or none)
+ * under spend that has run for longer; only the first is a runaway. On the
+ * bench's synthetic tenants nearly every false alert was the second: a
+ * tenant's quietest hour, median no GPU, its line a third of a GPU, met by a
+ * lease started in the afternoon (BENCHMARKS.md "waste"). A runaway passes:
+ * it starts from a rate under the line, be it new leases or one lease growing.
  * Once an excess runs the check is not repeated, so it only gates the opening.
  * O(leases) per run; at an hour's turn O(history) to recompute the line.
  */
@@ -114,6 +113,12 @@ export interface SpendAnomalyState {
   /** The clock hour being accumulated, and its peak rate so far. */
   readonly hourStartMs: number | null;
   readonly hourPeak: number;
+  /**
+   * The lowest rate judged in the current hour and in the one before (null: no run yet); absent in a state
+   * stored before they were kept, which takes any excess as new.
+   */
+  readonly hourLow?: number | null;
+  readonly previousHourLow?: number | null;
   /** Peak rates of past hours, oldest first: 24 hour-of-day slots, 168 hour-of-week slots (UTC). */
   readonly byHourOfDay: readonly (readonly number[])[];
   readonly byHourOfWeek: readonly (readonly number[])[];
@@ -132,6 +137,8 @@ export function emptyAnomalyState(): SpendAnomalyState {
   return {
     hourStartMs: null,
     hourPeak: 0,
+    hourLow: null,
+    previousHourLow: null,
     byHourOfDay: Array.from({ length: 24 }, () => []),
     byHourOfWeek: Array.from({ length: 168 }, () => []),
     line: null,
@@ -216,6 +223,8 @@ function rolledOver(state: SpendAnomalyState, hourStartMs: number, params: Anoma
     ...state,
     hourStartMs,
     hourPeak: 0,
+    hourLow: null,
+    previousHourLow: state.hourLow ?? null,
     byHourOfDay,
     byHourOfWeek,
     line: baseline?.line ?? null,
@@ -230,24 +239,13 @@ function isCalm(state: SpendAnomalyState, rate: MicroUsd, params: AnomalyParams)
 }
 
 /**
- * Whether a rate over its line is new spend: without the leases started in
- * the explanation window it is at or under the line, i.e. it did not pass the
- * line only because the line fell under leases that have run for longer.
+ * Whether a rate over its line is new spend: some run since the previous
+ * hour began was at or under this line, so the rate rose past it rather than
+ * the line falling under it.
  */
-function isNew(
-  state: SpendAnomalyState,
-  atMs: number,
-  leases: readonly LeaseSpend[],
-  unexplained: number,
-  explanation: ExplanationParams,
-): boolean {
-  if (state.line === null) return false;
-  const started = unexplainedStartedSpend(
-    state.explanation ?? EMPTY_EXPLANATION,
-    atMs - explanation.windowMinutes * 60_000,
-    leases,
-  );
-  return unexplained - started <= state.line;
+function isNew(state: SpendAnomalyState): boolean {
+  const lows = [state.previousHourLow, state.hourLow].filter((low): low is number => typeof low === 'number');
+  return lows.length === 0 || (state.line !== null && Math.min(...lows) <= state.line);
 }
 
 /**
@@ -283,13 +281,12 @@ export function observeSpend(
       }
     }
   }
-  // Rate alone (no explanation) reads no lease, so it cannot tell new spend from old.
+  // Rate alone (no explanation) is the detector as it was before leases were read: no new-spend check either.
   const excess =
     state.line !== null &&
     unexplained > state.line &&
-    (state.excessRuns > 0 ||
-      params.explanation === null ||
-      isNew(state, atMs, leases, unexplained, params.explanation));
+    (state.excessRuns > 0 || params.explanation === null || isNew(state));
+  state = { ...state, hourLow: Math.min(state.hourLow ?? unexplained, unexplained) };
   if (!excess) {
     const calmRuns = isCalm(state, unexplained, params) ? state.calmRuns + 1 : 0;
     const episode = state.episode !== null && calmRuns >= params.clearRuns ? null : state.episode;

@@ -99,15 +99,6 @@ export function advanceExplanation(
   };
 }
 
-/** What the leases started after `sinceMs` cost now, less the one explained: the spend that is new. */
-export function unexplainedStartedSpend(
-  state: ExplanationState,
-  sinceMs: number,
-  leases: readonly LeaseSpend[],
-): number {
-  return costOf(leases.filter((l) => l.startedAtMs > sinceMs && !state.explained.includes(l.leaseId)));
-}
-
 /**
  * A rate above its line (`unexplained`: no lease is explained now) put to the
  * dearest lease started in the window: the state with it explained, or null
