@@ -48,9 +48,12 @@ const TENANT_SEED = 1;
 const SYNTHETIC_SEED = 1;
 /** A second draw of the same family with the check's anomaly seeds, never looked at while the detector was built. */
 const SYNTHETIC_CHECK_SEED = 2;
+/** A third draw, added as a held-out check when the new-spend rule was adopted: not looked at while it was chosen. */
+const SYNTHETIC_HELD_OUT_SEED = 3;
 const ANOMALY_SEEDS = [
   [1, 2, 3, 4],
   [5, 6, 7, 8],
+  [9, 10, 11, 12],
 ] as const;
 
 const hours = (seconds: number) => round(seconds / 3600, 1);
@@ -115,6 +118,10 @@ export async function run(): Promise<BenchmarkResult> {
     syntheticOtherFamily: {
       familySeed: SYNTHETIC_CHECK_SEED,
       ...scoreSeries(syntheticTenantSeries(SYNTHETIC_CHECK_SEED, SERIES_DAYS, gpuPrice), ANOMALY_SEEDS[1]),
+    },
+    syntheticHeldOut: {
+      familySeed: SYNTHETIC_HELD_OUT_SEED,
+      ...scoreSeries(syntheticTenantSeries(SYNTHETIC_HELD_OUT_SEED, SERIES_DAYS, gpuPrice), ANOMALY_SEEDS[2]),
     },
   };
   const primary = anomalies.primary;
@@ -183,6 +190,7 @@ export async function run(): Promise<BenchmarkResult> {
   const halves = anomalies.overlappingHalves.gpurentMedium;
   const synthetic = anomalies.synthetic.gpurentMedium;
   const syntheticOther = anomalies.syntheticOtherFamily.gpurentMedium;
+  const syntheticHeldOut = anomalies.syntheticHeldOut.gpurentMedium;
   const rateOnly = primary.gpurentMediumRateOnly;
   return {
     key: 'waste',
@@ -199,6 +207,7 @@ export async function run(): Promise<BenchmarkResult> {
         `overlapping random halves (as first published) ${halves.recall}/${halves.precision}; ` +
         `synthetic family ${synthetic.recall}/${synthetic.precision} delay ${synthetic.medianDelayRuns}; ` +
         `synthetic family seed ${SYNTHETIC_CHECK_SEED} ${syntheticOther.recall}/${syntheticOther.precision}; ` +
+        `synthetic family seed ${SYNTHETIC_HELD_OUT_SEED} (held out) ${syntheticHeldOut.recall}/${syntheticHeldOut.precision}; ` +
         `rate alone (no leases) ${rateOnly.recall}/${rateOnly.precision}; ` +
         `natural look-alikes in the clean series: ${primary.naturalLookAlikes} (trace, hash-8), ${anomalies.synthetic.naturalLookAlikes} (synthetic)`,
       `fractional: ${fractional['g6.xlarge']?.onFractions} of ${fractional['g6.xlarge']?.sharingTasks} sharing tasks on fractions, ` +

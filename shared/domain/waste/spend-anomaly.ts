@@ -51,6 +51,17 @@ export type { LeaseSpend };
  * tenant ever starts, or spend no recent start accounts for) is. The
  * histories keep the whole rate's peaks, explained or not: the line is what
  * the tenant spends.
+ *
+ * New spend: an excess opens only on a rate that rose past the line, i.e.
+ * when some run since the previous hour began was at or under the line now
+ * in force. A rate passes its line either because spend rises or because the
+ * line falls at an hour's turn (the next hour's normal is lower, or none)
+ * under spend that has run for longer; only the first is a runaway. On the
+ * bench's synthetic tenants nearly every false alert was the second: a
+ * tenant's quietest hour, median no GPU, its line a third of a GPU, met by a
+ * lease started in the afternoon (BENCHMARKS.md "waste"). A runaway passes:
+ * it starts from a rate under the line, be it new leases or one lease growing.
+ * Once an excess runs the check is not repeated, so it only gates the opening.
  * O(leases) per run; at an hour's turn O(history) to recompute the line.
  */
 export const ANOMALY_SENSITIVITIES = ['low', 'medium', 'high'] as const;
@@ -102,6 +113,12 @@ export interface SpendAnomalyState {
   /** The clock hour being accumulated, and its peak rate so far. */
   readonly hourStartMs: number | null;
   readonly hourPeak: number;
+  /**
+   * The lowest rate judged in the current hour and in the one before (null: no run yet); absent in a state
+   * stored before they were kept, which takes any excess as new.
+   */
+  readonly hourLow?: number | null;
+  readonly previousHourLow?: number | null;
   /** Peak rates of past hours, oldest first: 24 hour-of-day slots, 168 hour-of-week slots (UTC). */
   readonly byHourOfDay: readonly (readonly number[])[];
   readonly byHourOfWeek: readonly (readonly number[])[];
@@ -120,6 +137,8 @@ export function emptyAnomalyState(): SpendAnomalyState {
   return {
     hourStartMs: null,
     hourPeak: 0,
+    hourLow: null,
+    previousHourLow: null,
     byHourOfDay: Array.from({ length: 24 }, () => []),
     byHourOfWeek: Array.from({ length: 168 }, () => []),
     line: null,
@@ -204,6 +223,8 @@ function rolledOver(state: SpendAnomalyState, hourStartMs: number, params: Anoma
     ...state,
     hourStartMs,
     hourPeak: 0,
+    hourLow: null,
+    previousHourLow: state.hourLow ?? null,
     byHourOfDay,
     byHourOfWeek,
     line: baseline?.line ?? null,
@@ -215,6 +236,16 @@ function rolledOver(state: SpendAnomalyState, hourStartMs: number, params: Anoma
 function isCalm(state: SpendAnomalyState, rate: MicroUsd, params: AnomalyParams): boolean {
   if (state.line === null || state.expected === null) return true;
   return rate <= state.expected + params.clearShare * (state.line - state.expected);
+}
+
+/**
+ * Whether a rate over its line is new spend: some run since the previous
+ * hour began was at or under this line, so the rate rose past it rather than
+ * the line falling under it.
+ */
+function isNew(state: SpendAnomalyState): boolean {
+  const lows = [state.previousHourLow, state.hourLow].filter((low): low is number => typeof low === 'number');
+  return lows.length === 0 || (state.line !== null && Math.min(...lows) <= state.line);
 }
 
 /**
@@ -250,7 +281,12 @@ export function observeSpend(
       }
     }
   }
-  const excess = state.line !== null && unexplained > state.line;
+  // Rate alone (no explanation) is the detector as it was before leases were read: no new-spend check either.
+  const excess =
+    state.line !== null &&
+    unexplained > state.line &&
+    (state.excessRuns > 0 || params.explanation === null || isNew(state));
+  state = { ...state, hourLow: Math.min(state.hourLow ?? unexplained, unexplained) };
   if (!excess) {
     const calmRuns = isCalm(state, unexplained, params) ? state.calmRuns + 1 : 0;
     const episode = state.episode !== null && calmRuns >= params.clearRuns ? null : state.episode;

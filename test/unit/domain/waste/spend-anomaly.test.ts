@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   baselineOf,
   emptyAnomalyState,
+  type LeaseSpend,
   leasesDrivingAnomaly,
   observeSpend,
   type SpendAnomalyAlert,
@@ -142,6 +143,44 @@ describe('spend anomaly baseline', () => {
       if (step.alert) alerts.push(i);
     });
     expect(alerts).toEqual([2, 92]);
+  });
+
+  it("opens an excess only on a rise past the line, not on the line falling at an hour's turn", () => {
+    // 14 days of hourly peaks: $10/h until 20:00, none from 20:00. Hour 20 takes its slot and hours 19 and 21:
+    // 42 peaks, 28 of them 0, so median 0 and MAD 0 on the square-root scale; the line is the $1/h floor.
+    // Hour 19 (hours 18-20): median sqrt(10e6) = 3,162, MAD 0 floored at 316: line (3,162 + 5.19 x 316)^2, about $23/h.
+    const flat = emptyAnomalyState();
+    const byHourOfDay = flat.byHourOfDay.map((_, hour) =>
+      Array.from({ length: 14 }, () => (hour < 20 ? 10 * USD : 0)),
+    );
+    const state: SpendAnomalyState = { ...flat, byHourOfDay };
+    const day = Date.UTC(2026, 10, 16);
+    const at = (minute: number) => day + 19 * 3_600_000 + minute * 60_000;
+    expect(baselineOf(state, at(60))).toEqual({ expected: 0, line: USD });
+    expect((baselineOf(state, at(0))?.line ?? 0) / USD).toBeCloseTo(23.07, 2);
+    /** Runs from 19:50 to 20:19 (minutes 50-79 after 19:00): the minutes alerted. */
+    const run = (leases: (minute: number) => LeaseSpend[]) => {
+      let s = state;
+      const alerts: number[] = [];
+      for (let minute = 50; minute < 80; minute++) {
+        const step = observeSpend(s, at(minute), leases(minute));
+        s = step.state;
+        if (step.alert) alerts.push(minute);
+      }
+      return alerts;
+    };
+    const lease = (leaseId: string, startedAtMs: number, usdPerHour: number): LeaseSpend => ({
+      leaseId,
+      startedAtMs,
+      hourlyMicroUsd: usdPerHour * USD,
+    });
+    // A $10/h lease since 15:00 is ten times the line from 20:00 on, but it was under hour 19's: no alert.
+    const afternoon = lease('afternoon', at(-240), 10);
+    expect(run(() => [afternoon])).toEqual([]);
+    // A $3/h lease started at 20:10 on a rate of 0 rises past the line: alerted on its third run.
+    expect(run((minute) => (minute >= 70 ? [lease('evening', at(70), 3)] : []))).toEqual([72]);
+    // One lease growing from $10/h to $40/h at 19:55 (no new start) rises past hour 19's line.
+    expect(run((minute) => [lease('growing', at(-240), minute >= 55 ? 40 : 10)])).toEqual([57]);
   });
 
   it('keeps its state as plain data: a replay resumed from JSON decides the same', () => {
