@@ -32,6 +32,12 @@ export interface AdmissionRun {
   readonly queued: readonly QueuedLease[];
   /** The state the last round decided on. */
   readonly snapshot: AdmissionSnapshot;
+  /**
+   * True when the last round wrote no admission (a gate whose own lease does
+   * not fit, a pass with nothing to admit): `snapshot` and `queued` are then
+   * still the state after the pass, bar what moved since the read.
+   */
+  readonly current: boolean;
   /** False when every round conflicted: what is left waits for the next pass. */
   readonly settled: boolean;
 }
@@ -68,7 +74,14 @@ export async function runAdmissionPass(
     const outcome = await deps.admission.admit(claims, snapshot, deps.defaultQuota);
     admitted.push(...outcome.committed);
     if (!outcome.conflicted || round === MAX_ADMISSION_ROUNDS) {
-      return { admitted, timedOut, queued: pass.queued, snapshot, settled: !outcome.conflicted };
+      return {
+        admitted,
+        timedOut,
+        queued: pass.queued,
+        snapshot,
+        current: claims.length === 0,
+        settled: !outcome.conflicted,
+      };
     }
   }
 }
