@@ -25,6 +25,15 @@ export interface AdmissionDeps {
  */
 export const MAX_ADMISSION_ROUNDS = 8;
 
+/**
+ * A pass reserves its admissions' counters, then marks the leases; one whose
+ * reservations are older than this stopped in between, and the next wide pass
+ * settles them. Longer than any function that runs passes lasts (their
+ * timeouts are 2 minutes at most), so a live pass finishes its own; settling
+ * a live pass's reservations would still be correct, only wasted work.
+ */
+export const RESERVATION_RECOVERY_AFTER_MS = 5 * 60_000;
+
 export interface AdmissionRun {
   readonly admitted: readonly AdmissionClaim[];
   readonly timedOut: readonly WaitingLease[];
@@ -56,7 +65,9 @@ export async function runAdmissionPass(
   deps: AdmissionDeps,
   scope: AdmissionScope = 'all',
 ): Promise<AdmissionRun> {
-  const admitted: AdmissionClaim[] = [];
+  // Only a wide pass hands over what it admits; a gate leaves the settling to one.
+  const admitted: AdmissionClaim[] =
+    scope === 'all' ? [...(await deps.admission.recover(deps.now() - RESERVATION_RECOVERY_AFTER_MS))] : [];
   const timedOut: WaitingLease[] = [];
   for (let round = 1; ; round++) {
     const nowMs = deps.now();
