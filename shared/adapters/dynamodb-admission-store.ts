@@ -70,6 +70,8 @@ const MAX_TRANSACTION_ITEMS = 100;
 const INTENTS = 'INTENT';
 /** Claims of one intent, as JSON, stay well under DynamoDB's 400 KB item limit. */
 const MAX_INTENT_BYTES = 300_000;
+/** A transaction carries at most 4 MB: its intents' claims stay under it. */
+const MAX_INTENTS_PER_TRANSACTION = 10;
 const intentKey = (intentId: string) => ({ pk: INTENTS, sk: intentId });
 
 /** Counters reserved for some admissions, with the claims they are for, until every lease is marked or given back. */
@@ -197,17 +199,17 @@ export class DynamoDbAdmissionStore implements AdmissionStore {
     defaultQuota: Quota,
   ): Promise<AdmitOutcome> {
     const committed: AdmissionClaim[] = [];
-    for (const chunk of chunksOf(claims)) {
-      const intent: Intent = { intentId: randomUUID(), claims: chunk };
+    for (const chunk of reservationsOf(claims)) {
+      const intents = chunk.map((part): Intent => ({ intentId: randomUUID(), claims: part }));
       try {
         await this.client.send(
-          new TransactWriteCommand({ TransactItems: this.reservation(intent, snapshot, defaultQuota) }),
+          new TransactWriteCommand({ TransactItems: this.reservation(intents, snapshot, defaultQuota) }),
         );
       } catch (error) {
         if (error instanceof TransactionCanceledException) return { committed, conflicted: true };
         throw error;
       }
-      committed.push(...(await this.settle(intent)));
+      for (const intent of intents) committed.push(...(await this.settle(intent)));
     }
     return { committed, conflicted: false };
   }
@@ -577,22 +579,28 @@ export class DynamoDbAdmissionStore implements AdmissionStore {
     }
   }
 
-  /** The chunk's counters, conditional on fitting, and its intent, in one transaction. */
-  private reservation(intent: Intent, snapshot: AdmissionSnapshot, defaultQuota: Quota): Update[] {
-    const { byTenant, byPool } = sumsOf(intent.claims);
+  /** The chunk's counters, conditional on fitting, and its intents, in one transaction. */
+  private reservation(
+    intents: readonly Intent[],
+    snapshot: AdmissionSnapshot,
+    defaultQuota: Quota,
+  ): Update[] {
+    const { byTenant, byPool } = sumsOf(intents.flatMap((intent) => intent.claims));
     const pools = new Map(snapshot.pools.map((pool) => [poolKey(pool), pool]));
     return [
-      {
-        Put: {
-          TableName: this.table,
-          Item: {
-            ...intentKey(intent.intentId),
-            // The pass's instant, which its claims carry: `recover` settles intents older than a pass lasts.
-            atMs: Math.max(...intent.claims.map((claim) => claim.admittedAtMs ?? 0)),
-            claims: JSON.stringify(intent.claims),
+      ...intents.map(
+        (intent): Update => ({
+          Put: {
+            TableName: this.table,
+            Item: {
+              ...intentKey(intent.intentId),
+              // The pass's instant, which its claims carry: `recover` settles intents older than a pass lasts.
+              atMs: Math.max(...intent.claims.map((claim) => claim.admittedAtMs ?? 0)),
+              claims: JSON.stringify(intent.claims),
+            },
           },
-        },
-      },
+        }),
+      ),
       ...[...byTenant].map(([tenantId, add]) => this.tenantAdmission(tenantId, add, snapshot, defaultQuota)),
       ...[...byPool].map(([key, units]) => {
         const pool = pools.get(key) as CapacityPool;
@@ -721,35 +729,48 @@ export class DynamoDbAdmissionStore implements AdmissionStore {
 }
 
 /**
- * Claims in order, cut so that each chunk's tenants, pools and intent fit one
- * transaction and its claims one intent item.
+ * The claims as reservation transactions, each a list of intents: grouped by
+ * tenant (in the order of each tenant's first claim), so that a tenant's
+ * counters are charged once for as many of its claims as fit, then cut so
+ * that a transaction's tenants, pools and intents are at most 100 items and
+ * MAX_INTENTS_PER_TRANSACTION intents, and an intent's claims one item.
  */
-function chunksOf(claims: readonly AdmissionClaim[]): AdmissionClaim[][] {
-  const chunks: AdmissionClaim[][] = [];
-  let chunk: AdmissionClaim[] = [];
+function reservationsOf(claims: readonly AdmissionClaim[]): AdmissionClaim[][][] {
+  const byTenant = new Map<string, AdmissionClaim[]>();
+  for (const claim of claims) byTenant.set(claim.tenantId, [...(byTenant.get(claim.tenantId) ?? []), claim]);
+  const chunks: AdmissionClaim[][][] = [];
+  let intents: AdmissionClaim[][] = [[]];
   let bytes = 0;
   let tenants = new Set<string>();
   let pools = new Set<string>();
-  for (const claim of claims) {
+  for (const claim of [...byTenant.values()].flat()) {
     const size = JSON.stringify(claim).length + 1;
+    const current = intents[intents.length - 1] as AdmissionClaim[];
+    const anotherIntent = current.length > 0 && bytes + size > MAX_INTENT_BYTES;
     const items =
-      1 +
       tenants.size +
       (tenants.has(claim.tenantId) ? 0 : 1) +
       pools.size +
-      (claim.pool && !pools.has(claim.pool.key) ? 1 : 0);
-    if (chunk.length > 0 && (items > MAX_TRANSACTION_ITEMS || bytes + size > MAX_INTENT_BYTES)) {
-      chunks.push(chunk);
-      chunk = [];
+      (claim.pool && !pools.has(claim.pool.key) ? 1 : 0) +
+      intents.length +
+      (anotherIntent ? 1 : 0);
+    const full =
+      items > MAX_TRANSACTION_ITEMS || (anotherIntent && intents.length >= MAX_INTENTS_PER_TRANSACTION);
+    if (full && current.length > 0) {
+      chunks.push(intents);
+      intents = [[]];
       bytes = 0;
       tenants = new Set();
       pools = new Set();
+    } else if (anotherIntent) {
+      intents.push([]);
+      bytes = 0;
     }
-    chunk.push(claim);
+    (intents[intents.length - 1] as AdmissionClaim[]).push(claim);
     bytes += size;
     tenants.add(claim.tenantId);
     if (claim.pool) pools.add(claim.pool.key);
   }
-  if (chunk.length > 0) chunks.push(chunk);
+  if ((intents[0] as AdmissionClaim[]).length > 0) chunks.push(intents);
   return chunks;
 }

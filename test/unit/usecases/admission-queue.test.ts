@@ -1,6 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
+import type { AdmissionClaim } from '../../../shared/domain/admission/claims';
 import { queueFigures, waitsOf } from '../../../shared/domain/admission/queue-figures';
 import { AccountQuotaExceededError } from '../../../shared/ports/compute';
+import { RESERVATION_RECOVERY_AFTER_MS } from '../../../shared/usecases/admission/admission-pass';
 import { admitQueued, waitingLeaseOf } from '../../../shared/usecases/admission/queue';
 import { setTenantQuota } from '../../../shared/usecases/admission/quotas';
 import { provisionLease } from '../../../shared/usecases/provision-lease';
@@ -199,6 +201,32 @@ describe('the cost of a pass on the lease path', () => {
       reason: 'quota',
       position: 1,
     });
+  });
+});
+
+describe('a pass after one that stopped between reserving and marking', () => {
+  it('hands over the leases the stopped pass reserved for, when it is a wide pass; a gate leaves them', async () => {
+    const plane = fakeControlPlane();
+    await setTenantQuota(plane, TENANT, ONE_GPU);
+    const first = await runningLease(plane);
+    const waiting = await requestLease(plane);
+    expect(await provisionLease(plane, TENANT, waiting.leaseId)).toBe('queued');
+    // What settling the stopped pass's reservation admits (the DynamoDB store's; its integration test).
+    const claim = {
+      ...(await plane.admission.claim(first.leaseId)),
+      leaseId: waiting.leaseId,
+    } as AdmissionClaim;
+    const recover = vi.spyOn(plane.admission, 'recover').mockResolvedValue([claim]);
+
+    await admitQueued(plane, { only: 'another-lease' });
+    expect(recover).not.toHaveBeenCalled();
+    expect(plane.leases.peek(TENANT, waiting.leaseId)?.status).toBe('QUEUED');
+
+    plane.clock.advance(60_000);
+    await admitQueued(plane);
+    expect(recover).toHaveBeenCalledWith(plane.now() - RESERVATION_RECOVERY_AFTER_MS);
+    expect(plane.leases.peek(TENANT, waiting.leaseId)?.status).toBe('PENDING');
+    expect(plane.events.ofType('LeaseAdmitted').map((e) => e.detail.leaseId)).toEqual([waiting.leaseId]);
   });
 });
 
