@@ -4,7 +4,7 @@ import { commandInvocationEventSchema } from '../../shared/domain/tasks/command-
 import { logger, metrics, observed } from '../../shared/lambda/observability';
 import { buildPorts } from '../../shared/lambda/port-factory';
 import { parseSqsBody } from '../../shared/lambda/sqs-body';
-import { handleCommandEvent } from '../../shared/usecases/tasks';
+import { handleCommandEvent } from '../../shared/usecases/task-command-events';
 import { taskEventsWiring } from './wiring';
 
 const controlPlane = buildPorts(taskEventsWiring);

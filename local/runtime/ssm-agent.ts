@@ -257,10 +257,11 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
   }
 
   /**
-   * Finds the one instance a command was sent to and runs it there. moto
-   * (5.2) names every instance of the region in a command sent to one (an
-   * empty Targets filter matches them all), so the instance is the one whose
-   * lease recorded the command as its attempt. `pending` when an instance's
+   * Finds the one instance a command was sent to and runs it there: one
+   * whose lease recorded the command as its attempt (moto 5.2 named every
+   * instance of the region in a command sent to one until the local
+   * emulators' sitecustomize.py patched it; the check also keeps a command
+   * gpurent did not send from running). `pending` when an instance's
    * lease is still writing the id of the attempt being sent (tried next round);
    * `done` once it runs, or when no lease of the region will ever claim it.
    */
@@ -327,8 +328,14 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
     };
     // Each instance's agent starts its commands on its own: one slow start never holds up another's.
     const starts: Promise<void>[] = [];
-    for (const region of options.regions) {
-      const listed = await clients.ssm(region).send(new ListCommandsCommand({}));
+    // The regions' lists are read side by side: a round takes as long as the slowest, not their sum.
+    const listings = await Promise.all(
+      options.regions.map(async (region) => ({
+        region,
+        listed: await clients.ssm(region).send(new ListCommandsCommand({})),
+      })),
+    );
+    for (const { region, listed } of listings) {
       for (const command of listed.Commands ?? []) {
         const commandId = command.CommandId ?? '';
         if (seen.has(commandId) || command.DocumentName !== 'AWS-RunShellScript') continue;

@@ -8,16 +8,27 @@ import { instanceRef, toLeaseInstances, unrecordedInstances } from './lease-inst
 import { closeInstanceBill } from './metering';
 import { freeReservedSlots } from './reserved-slots';
 
+/** How a release is asked for, when gpurent asks on its own. */
+export interface ReleaseRequest {
+  /** Stored when gpurent releases on its own (an idle policy). */
+  readonly reason?: string | undefined;
+  /**
+   * The caller completes the release itself: the command, held back this
+   * long, is only the backstop of a caller that dies midway, and is sent by
+   * the request that moved the lease alone (a concurrent mover sends its own).
+   */
+  readonly commandDelaySeconds?: number | undefined;
+}
+
 /**
  * The tenant's side of a release: the lease moves to RELEASING and a release
  * command is queued. Releasing twice, or a lease already ended, is not an error.
- * `reason` is stored when gpurent releases on its own (an idle policy).
  */
 export async function requestRelease(
   deps: Pick<ControlPlane, 'leases' | 'commands' | 'now'>,
   tenantId: string,
   leaseId: string,
-  reason?: string,
+  { reason, commandDelaySeconds }: ReleaseRequest = {},
 ): Promise<LeaseView> {
   const lease = await deps.leases.get(tenantId, leaseId);
   if (!lease) throw new LeaseNotFoundError(leaseId);
@@ -33,8 +44,11 @@ export async function requestRelease(
       ? { releaseRequestedAtMs: now }
       : { releaseRequestedAtMs: now, releaseReason: reason },
   );
-  // A concurrent request or the provisioner moved it first; the command is idempotent either way.
-  await deps.commands.send({ type: 'release', tenantId, leaseId });
+  if (commandDelaySeconds === undefined)
+    // A concurrent request or the provisioner moved it first; the command is idempotent either way.
+    await deps.commands.send({ type: 'release', tenantId, leaseId });
+  else if (moved)
+    await deps.commands.send({ type: 'release', tenantId, leaseId }, { delaySeconds: commandDelaySeconds });
   if (moved)
     return {
       ...lease,

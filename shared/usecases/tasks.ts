@@ -8,12 +8,10 @@ import {
   checkpointSessionName,
   checkpointSessionPolicy,
 } from '../domain/tasks/checkpoint-access';
-import { type CommandInvocationEvent, commandPhase } from '../domain/tasks/command-events';
 import { checkpointUri } from '../domain/tasks/log-streams';
 import { taskScript } from '../domain/tasks/script';
 import {
   applyTaskEvent,
-  awaitsCommandId,
   isTaskEnded,
   type TaskEffect,
   type TaskEvent,
@@ -22,7 +20,7 @@ import {
 import type { TaskRunning, TaskTarget } from '../ports/task-runner';
 import type { ControlPlane } from './dependencies';
 import { heldInstances } from './lease-instances';
-import { requestRelease } from './release-lease';
+import { type ReleaseRequest, requestRelease } from './release-lease';
 
 /** What moving a task on needs: the lease, SSM, the release (onExit) and the events. */
 export type TaskDeps = Pick<ControlPlane, 'leases' | 'commands' | 'events' | 'region' | 'now'> & {
@@ -33,19 +31,6 @@ export type TaskDeps = Pick<ControlPlane, 'leases' | 'commands' | 'events' | 're
 const MAX_EXECUTION_SECONDS = 172_800;
 /** Conditional writes lost to another writer before giving up (the message is retried). */
 const MAX_CONFLICTS = 5;
-
-/** An SSM event came before its attempt's command id was written: thrown so that its queue delivers it again. */
-export class TaskCommandNotRecordedError extends Error {
-  constructor(
-    readonly leaseId: string,
-    readonly commandId: string,
-  ) {
-    super(
-      `lease ${leaseId}: command ${commandId} may be the attempt being sent; retried once its id is recorded`,
-    );
-    this.name = 'TaskCommandNotRecordedError';
-  }
-}
 
 export class TaskConflictError extends Error {
   constructor(readonly leaseId: string) {
@@ -67,9 +52,10 @@ export function advanceTask(
   tenantId: string,
   leaseId: string,
   event: TaskEvent,
+  release: ReleaseRequest = {},
 ): Promise<TaskOutcome> {
   return stepTask(deps, tenantId, leaseId, event, (lease, task, effect) =>
-    perform(deps, lease, task, effect),
+    perform(deps, lease, task, effect, release),
   );
 }
 
@@ -123,7 +109,13 @@ function targetOf(deps: Pick<ControlPlane, 'region'>, lease: LeaseView, instance
   return { instanceId, region: record?.region ?? deps.region };
 }
 
-async function perform(deps: TaskDeps, lease: LeaseView, task: TaskState, effect: TaskEffect): Promise<void> {
+async function perform(
+  deps: TaskDeps,
+  lease: LeaseView,
+  task: TaskState,
+  effect: TaskEffect,
+  release: ReleaseRequest,
+): Promise<void> {
   const { tenantId, leaseId } = lease;
   switch (effect.kind) {
     case 'send': {
@@ -164,7 +156,7 @@ async function perform(deps: TaskDeps, lease: LeaseView, task: TaskState, effect
       await deps.tasks.runner.cancel(targetOf(deps, lease, effect.instanceId), effect.commandId);
       return;
     case 'release':
-      await requestRelease(deps, tenantId, leaseId);
+      await requestRelease(deps, tenantId, leaseId, release);
       return;
   }
 }
@@ -260,50 +252,5 @@ export async function startTaskOnLease(
     type: 'instance-ready',
     instanceId: instance.instanceId,
     atMs: deps.now(),
-  });
-}
-
-/** What a command's status event needs beyond moving the task: finding the instance's lease. */
-export type CommandEventDeps = TaskDeps & Pick<ControlPlane, 'compute' | 'placement'>;
-
-/**
- * SSM says an invocation changed status: the task of the instance's lease
- * moves on (RUNNING, or ended: SUCCEEDED, FAILED with its exit code, retried
- * when the spec allows). SSM's event carries no exit code: it is read with
- * GetCommandInvocation unless the event brings it (the local agent does).
- */
-export async function handleCommandEvent(
-  deps: CommandEventDeps,
-  event: CommandInvocationEvent,
-): Promise<TaskOutcome | 'not-ours' | 'pending'> {
-  const { detail } = event;
-  const phase = commandPhase(detail.status);
-  if (phase === 'pending') return 'pending';
-  const regions = [event.region, ...deps.placement.regions.filter((region) => region !== event.region)];
-  const instance = await deps.compute.findInstance(detail['instance-id'], regions);
-  if (!instance?.leaseId || !instance.tenantId) return 'not-ours';
-  const atMs = Date.parse(event.time);
-  const commandId = detail['command-id'];
-  const lease = await deps.leases.get(instance.tenantId, instance.leaseId);
-  if (lease?.task && awaitsCommandId(lease.task, instance.instanceId, commandId))
-    throw new TaskCommandNotRecordedError(instance.leaseId, commandId);
-  if (phase === 'in-progress')
-    return advanceTask(deps, instance.tenantId, instance.leaseId, { type: 'in-progress', commandId, atMs });
-  const exitCode =
-    detail['exit-code'] ??
-    (phase === 'Failed'
-      ? (
-          await deps.tasks.runner.result(
-            { instanceId: instance.instanceId, region: instance.region },
-            commandId,
-          )
-        ).exitCode
-      : undefined);
-  return advanceTask(deps, instance.tenantId, instance.leaseId, {
-    type: 'ended',
-    commandId,
-    outcome: phase,
-    exitCode,
-    atMs,
   });
 }

@@ -873,7 +873,7 @@ describe('EC2 permissions', () => {
     expect(statementWith(statements, 'ec2:DescribeSpotPriceHistory')).toBeDefined();
   });
 
-  it.each(['leaseWorker', 'reconciler'] as const)(
+  it.each(['leaseWorker', 'reconciler', 'taskEvents'] as const)(
     '%s terminates only instances tagged gpurent:managed=true',
     (fn) => {
       const terminate = statementWith(statementsOf(fn), 'ec2:TerminateInstances');

@@ -1,3 +1,4 @@
+import { DescribeImagesCommand, RunInstancesCommand, TerminateInstancesCommand } from '@aws-sdk/client-ec2';
 import { ListCommandsCommand, SSMClient } from '@aws-sdk/client-ssm';
 import type { SQSEvent } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -24,13 +25,20 @@ const ssmEvent = (instanceId: string, commandId: string, status: string, atMs: n
   ssmCommandEvent('us-east-1', instanceId, commandId, status, atMs);
 
 describe('duplicate deliveries on the emulators never run a task twice', () => {
-  it('a provision and SSM status events each delivered twice in one batch: one SendCommand, one release, one bill close', async () => {
+  it("a provision and SSM status events each delivered twice in one batch: one SendCommand, one release in the end's delivery, one bill close", async () => {
     const created = await h.call(TENANT, 'POST /v1/leases', {
       body: { workload: 'training', gpus: 1, task: { command: ['true'] } },
     });
     expect(created.status).toBe(202);
     const leaseId = String(created.body.leaseId);
     await awsProbe().purge(queueUrl());
+
+    // An instance of the region that is not the lease's: the command must not name it.
+    const { ec2 } = awsProbe();
+    const [image] = (await ec2.send(new DescribeImagesCommand({}))).Images ?? [];
+    const stranger = (
+      await ec2.send(new RunInstancesCommand({ ImageId: image?.ImageId, MinCount: 1, MaxCount: 1 }))
+    ).Instances?.[0]?.InstanceId;
 
     const provision = { type: 'provision', tenantId: TENANT, leaseId };
     await worker(batch(provision, provision), lambdaContext('lease-worker', 120_000));
@@ -44,6 +52,9 @@ describe('duplicate deliveries on the emulators never run a task twice', () => {
       new ListCommandsCommand({ InstanceId: instanceId }),
     );
     expect(listed.Commands?.map((c) => c.CommandId)).toEqual([running?.task?.attempts[0]?.commandId]);
+    // As in AWS, sent to the instance named only (moto's empty-Targets fan-out is patched at its start-up).
+    expect(listed.Commands?.[0]?.InstanceIds).toEqual([instanceId]);
+    await ec2.send(new TerminateInstancesCommand({ InstanceIds: [stranger ?? ''] }));
     const commandId = running?.task?.attempts[0]?.commandId ?? '';
 
     const startedAtMs = Date.now();
@@ -54,9 +65,11 @@ describe('duplicate deliveries on the emulators never run a task twice', () => {
     await taskEvents(batch(exited, exited), lambdaContext('task-events', 30_000));
     await taskEvents(batch(exited), lambdaContext('task-events', 30_000));
 
-    expect(await runQueuedCommands(queueUrl(), worker)).toBe(1);
+    // Released by the end's own delivery: the release command waits, held back, as the backstop.
     const released = await h.stores.leases.get(TENANT, leaseId);
     expect(released?.status).toBe('RELEASED');
+    expect(await runQueuedCommands(queueUrl(), worker)).toBe(0);
+    expect(await awsProbe().delayedCount(queueUrl())).toBe(1);
     expect(released?.task).toMatchObject({ status: 'SUCCEEDED', exitCode: 0, attempt: 1 });
     const [instance] = released?.instances ?? [];
     expect(instance).toMatchObject({ meteringOpen: false, endedAtMs: exitedAtMs });

@@ -1,6 +1,11 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DescribeInstancesCommand, EC2Client, type Instance } from '@aws-sdk/client-ec2';
-import { PurgeQueueCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import {
+  GetQueueAttributesCommand,
+  PurgeQueueCommand,
+  ReceiveMessageCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 
 /** Direct SDK access to the emulators, for tests to look behind the handlers. */
@@ -35,6 +40,16 @@ export function awsProbe() {
         if (!result.Messages?.length) return bodies;
         bodies.push(...result.Messages.map((m) => m.Body ?? ''));
       }
+    },
+    /** Messages sent with a delay that has not run out yet. */
+    async delayedCount(queueUrl: string): Promise<number> {
+      const result = await sqs.send(
+        new GetQueueAttributesCommand({
+          QueueUrl: queueUrl,
+          AttributeNames: ['ApproximateNumberOfMessagesDelayed'],
+        }),
+      );
+      return Number(result.Attributes?.ApproximateNumberOfMessagesDelayed ?? 0);
     },
     async purge(queueUrl: string): Promise<void> {
       await sqs.send(new PurgeQueueCommand({ QueueUrl: queueUrl }));

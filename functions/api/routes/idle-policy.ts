@@ -1,6 +1,5 @@
 import { ClientError } from '../../../shared/client-error';
 import { IDLE_ACTIONS, type IdlePolicy, idlePolicySchema } from '../../../shared/domain/waste/idle-policy';
-import { TENANT_ID } from '../../../shared/ids';
 import type { IdlePolicyScope } from '../../../shared/ports/idle';
 import {
   type IdlePolicyView,

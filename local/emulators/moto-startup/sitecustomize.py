@@ -17,3 +17,59 @@ except ImportError:  # a moto without EventBridge input templates: nothing to sp
     pass
 else:
     _jsonpath_ext.parse = functools.lru_cache(maxsize=1024)(_jsonpath_ext.parse)
+
+
+# moto's SSM SendCommand adds to the instances it is given every instance its
+# Targets filter matches, and an empty Targets filter matches every instance
+# of the region: a command sent to one instance is stored as sent to all of
+# them. AWS runs it on the instances named (SendCommand: InstanceIds or
+# Targets). Each stored command then carries every instance id and one
+# invocation per instance, so ListCommands, which the local SSM agent polls,
+# grew with commands × instances and took moto's one process away from the
+# rest of the stack. Patched when moto first loads its SSM models, so a moto
+# that never serves SSM pays nothing at start-up.
+_SSM_MODELS = "moto.ssm.models"
+
+
+def _target_only_named_instances(models):
+    matched_by_targets = models.Command._get_instance_ids_from_targets
+
+    def instance_ids_from_targets(self):
+        return matched_by_targets(self) if self.targets else []
+
+    models.Command._get_instance_ids_from_targets = instance_ids_from_targets
+
+
+class _PatchSsmModelsOnImport:
+    """A meta-path finder that lets the real loader run, then patches the module."""
+
+    def find_spec(self, name, path, target=None):
+        if name != _SSM_MODELS:
+            return None
+        import importlib.util
+        import sys
+
+        sys.meta_path.remove(self)
+        try:
+            spec = importlib.util.find_spec(name)
+        finally:
+            sys.meta_path.insert(0, self)
+        if spec is None or spec.loader is None:
+            return spec
+        execute = spec.loader.exec_module
+
+        def exec_module(module):
+            execute(module)
+            _target_only_named_instances(module)
+
+        spec.loader.exec_module = exec_module
+        return spec
+
+
+def _install_ssm_patch():
+    import sys
+
+    sys.meta_path.insert(0, _PatchSsmModelsOnImport())
+
+
+_install_ssm_patch()

@@ -257,7 +257,7 @@ async function judgeLease(
   await deps.idleNotifier.publish(idleAlertMessage(finding));
   await deps.idleEpisodes.markSent(lease.tenantId, lease.leaseId, episode.episodeId, nowMs);
   if (outcome !== 'release') return 'opened';
-  await requestRelease(deps, lease.tenantId, lease.leaseId, idleReason(finding));
+  await requestRelease(deps, lease.tenantId, lease.leaseId, { reason: idleReason(finding) });
   return 'released';
 }
 

@@ -92,6 +92,7 @@ export class FakeLeaseRepository implements LeaseRepository {
     const lease = this.leases.get(key);
     if (lease?.task?.revision !== task.revision - 1) return false;
     this.leases.set(key, { ...lease, task });
+    this.faults.leave('saveTask');
     return true;
   }
 

@@ -93,6 +93,25 @@ describe('releasing a lease', () => {
     await expect(requestRelease(plane, TENANT, 'lease_none')).rejects.toBeInstanceOf(LeaseNotFoundError);
   });
 
+  it('a caller that completes the release itself: one held-back command, from the request that moved the lease', async () => {
+    const plane = fakeControlPlane();
+    const lease = await runningLease(plane);
+    const releases = () => plane.commands.sent.filter((q) => q.command.type === 'release');
+    // A concurrent request moves the lease between this one's read and its write.
+    plane.leases.faults.interleave('transition', () =>
+      plane.leases.transition(TENANT, lease.leaseId, ['RUNNING'], 'RELEASING', plane.now()),
+    );
+    await requestRelease(plane, TENANT, lease.leaseId, { commandDelaySeconds: 300 });
+    expect(releases()).toEqual([]);
+
+    const other = await runningLease(plane);
+    const atMs = plane.now();
+    await requestRelease(plane, TENANT, other.leaseId, { commandDelaySeconds: 300 });
+    expect(releases()).toEqual([
+      { command: { type: 'release', tenantId: TENANT, leaseId: other.leaseId }, visibleAtMs: atMs + 300_000 },
+    ]);
+  });
+
   it('cancels the expiry of a lease that had a lifetime', async () => {
     const plane = fakeControlPlane();
     const lease = await runningLease(plane, { durationMinutes: 120 });

@@ -10,7 +10,12 @@ import { admitQueued } from '../../../shared/usecases/admission/queue';
 import { handleEc2Event } from '../../../shared/usecases/interruptions';
 import { runLeaseCommand } from '../../../shared/usecases/lease-commands';
 import { provisionLease } from '../../../shared/usecases/provision-lease';
-import { advanceTask, handleCommandEvent, TaskCommandNotRecordedError } from '../../../shared/usecases/tasks';
+import {
+  handleCommandEvent,
+  TASK_RELEASE_BACKSTOP_SECONDS,
+  TaskCommandNotRecordedError,
+} from '../../../shared/usecases/task-command-events';
+import { advanceTask } from '../../../shared/usecases/tasks';
 import { type FakeControlPlane, fakeControlPlane } from '../../support/fakes/control-plane';
 import { requestLease, TENANT } from '../../support/fakes/leases';
 
@@ -118,7 +123,7 @@ describe('a lease command delivered twice starts its task once', () => {
 });
 
 describe("SSM's status-change event delivered twice moves the task once", () => {
-  it('the end of a task, delivered twice at once, releases the lease once and closes its bill once, at the end', async () => {
+  it('the end of a task, delivered twice at once, releases the lease in that delivery, once, and closes its bill once, at the end', async () => {
     const plane = fakeControlPlane();
     const { leaseId, provision } = await taskLease(plane);
     await runLeaseCommand(plane, provision);
@@ -132,8 +137,14 @@ describe("SSM's status-change event delivered twice moves the task once", () => 
     const ended = ssmEvent(plane, instanceId, 'cmd-1', 'Success');
     expect((await twice(() => handleCommandEvent(plane, ended))).sort()).toEqual(['SUCCEEDED', 'unchanged']);
     expect(await handleCommandEvent(plane, ended)).toBe('unchanged');
-    // The release command runs a little later, twice at once.
-    plane.clock.advance(3 * SECOND);
+    // Released by the end's own delivery: no command had to run for it.
+    expect(peek(plane, leaseId)?.status).toBe('RELEASED');
+    expect(plane.compute.live()).toHaveLength(0);
+    // The backstop command, held back, finds nothing left to do when it comes, twice at once.
+    expect(plane.commands.sent.map((q) => (q.visibleAtMs - endedAtMs) / SECOND)).toContain(
+      TASK_RELEASE_BACKSTOP_SECONDS,
+    );
+    plane.clock.advance(TASK_RELEASE_BACKSTOP_SECONDS * SECOND);
     await deliverReleases(plane);
 
     const lease = peek(plane, leaseId);
@@ -153,6 +164,52 @@ describe("SSM's status-change event delivered twice moves the task once", () => 
       .reduce((sum, charge) => sum + charge.seconds, 0);
     expect(charged).toBe((endedAtMs - launchedAtMs) / SECOND);
     expect(plane.tasks.runner.sent).toHaveLength(1);
+  });
+});
+
+describe("a delivery of a task's end that dies before the lease is released", () => {
+  async function endedTask(plane: FakeControlPlane) {
+    const { leaseId, provision } = await taskLease(plane);
+    await runLeaseCommand(plane, provision);
+    const instanceId = peek(plane, leaseId)?.instances[0]?.instanceId ?? '';
+    plane.clock.advance(20 * SECOND);
+    await handleCommandEvent(plane, ssmEvent(plane, instanceId, 'cmd-1', 'InProgress'));
+    plane.clock.advance(5 * MINUTE);
+    return { leaseId, endedAtMs: plane.now(), ended: ssmEvent(plane, instanceId, 'cmd-1', 'Success') };
+  }
+
+  it('after writing the end but before asking for the release: the redelivery releases it, billed to the end', async () => {
+    const plane = fakeControlPlane();
+    const { leaseId, endedAtMs, ended } = await endedTask(plane);
+    plane.leases.faults.crashAfterNext('saveTask');
+    await expect(handleCommandEvent(plane, ended)).rejects.toThrow();
+    expect(peek(plane, leaseId)).toMatchObject({ status: 'RUNNING', task: { status: 'SUCCEEDED' } });
+
+    plane.clock.advance(3 * MINUTE);
+    expect(await handleCommandEvent(plane, ended)).toBe('unchanged');
+
+    expect(peek(plane, leaseId)?.status).toBe('RELEASED');
+    expect(peek(plane, leaseId)?.instances[0]).toMatchObject({ meteringOpen: false, endedAtMs });
+    expect(plane.events.ofType('LeaseReleased')).toHaveLength(1);
+  });
+
+  it('midway through ending the instances: the redelivery finishes, once, and the backstop finds it done', async () => {
+    const plane = fakeControlPlane();
+    const { leaseId, endedAtMs, ended } = await endedTask(plane);
+    plane.compute.faults.failNext('terminate', new Error('EC2 unreachable'));
+    await expect(handleCommandEvent(plane, ended)).rejects.toThrow('EC2 unreachable');
+    expect(peek(plane, leaseId)?.status).toBe('RELEASING');
+
+    plane.clock.advance(3 * MINUTE);
+    expect(await handleCommandEvent(plane, ended)).toBe('unchanged');
+    plane.clock.advance(TASK_RELEASE_BACKSTOP_SECONDS * SECOND);
+    await deliverReleases(plane);
+
+    expect(peek(plane, leaseId)?.status).toBe('RELEASED');
+    expect(plane.compute.live()).toHaveLength(0);
+    expect(peek(plane, leaseId)?.instances[0]).toMatchObject({ meteringOpen: false, endedAtMs });
+    expect(plane.events.ofType('LeaseReleased')).toHaveLength(1);
+    expect(commandsOf(plane, 'release')).toHaveLength(1);
   });
 });
 
