@@ -201,4 +201,21 @@ describe('the admission commit on DynamoDB Local', () => {
     expect(new Set(admitted).size).toBe(3);
     expect(await t.held()).toEqual({ tenantGpus: 3, poolUnits: 3 * VCPUS, claimedGpus: 3, claimedUnits: 24 });
   });
+
+  it('a pass that decided on the state before another pass reserved finds its reservation refused, and admits within the caps', async () => {
+    const t = await setUp(3);
+    await enqueue(t.store, 3);
+    let other: Awaited<ReturnType<typeof runAdmissionPass>> | undefined;
+    // Between this pass's snapshot and its reservation, more urgent leases arrive and another pass admits them.
+    const late = t.interrupted(async (step) => {
+      if (step !== 'reserve' || other) return;
+      for (const i of [3, 4, 5]) await t.store.enqueue({ ...waiting(i), priority: 900 });
+      other = await runAdmissionPass(t.deps(t.store));
+    });
+    const run = await runAdmissionPass(t.deps(late));
+    expect(other?.admitted.map((claim) => claim.leaseId).sort()).toEqual(['lease-3', 'lease-4', 'lease-5']);
+    expect(run.admitted).toEqual([]);
+    expect(await t.held()).toEqual({ tenantGpus: 3, poolUnits: 3 * VCPUS, claimedGpus: 3, claimedUnits: 24 });
+    expect(await t.status('lease-0')).toBe('QUEUED');
+  });
 });
