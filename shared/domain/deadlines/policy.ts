@@ -11,7 +11,7 @@ import {
 } from './guard';
 import type { DeadlinePolicy, DeadlinePolicyInput, SpotPoolSignal } from './policy-input';
 import { canWaitForSpot, slackCoversSpotStart, spotOutlook, spotRunPays } from './spot-outlook';
-import { currentSpotPool, usdPerHour } from './uniform-progress';
+import { currentSpotPool, isOnTrack, usdPerHour } from './uniform-progress';
 
 const MS_PER_HOUR = 3_600_000;
 
@@ -79,8 +79,9 @@ function propose(input: DeadlinePolicyInput): Proposal {
   const { placement } = input;
   const onDemandPrice = Math.min(...input.onDemand.map((offer) => offer.priceMicroUsdPerHour));
   const outlook = spotOutlook(input);
+  const canWait = canWaitForSpot(input, outlook);
   if (placement.kind === 'on-demand') {
-    if (best && spotRunPays(input, best.pool, onDemandPrice)) {
+    if (best && spotRunPays(input, best.pool, onDemandPrice, !canWait)) {
       return onSpot(best.pool, 'its expected progress saves more than the restarts it costs, back to spot');
     }
     // Stopping to wait would only buy another restart once the job needs on-demand again.
@@ -102,7 +103,8 @@ function propose(input: DeadlinePolicyInput): Proposal {
   }
   if (current) return onSpot(current, 'still has capacity: stays until interrupted');
   if (best) return onSpot(best.pool, 'the cheapest progress after restart and move');
-  if (!canWaitForSpot(input, outlook)) {
+  // On or ahead of the uniform-progress line waiting is what the paper's policy does too, whatever the reserve says.
+  if (!canWait && !isOnTrack(input)) {
     const region = onDemandRegion(input);
     return {
       action: { kind: 'on-demand', region },

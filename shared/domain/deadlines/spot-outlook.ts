@@ -49,17 +49,20 @@ export function spotOutlook(input: DeadlinePolicyInput): SpotOutlook {
 }
 
 /**
- * Slack the rest of the job should keep for restarts: once on-demand covers
- * the outages, each interruption costs a restart onto on-demand and one back
- * onto spot. Over the remaining work (the job then runs without a break) it
- * meets about n = remaining / (run + outage) interruptions; the reserve is
- * two restarts for each of n plus one standard deviation of a Poisson count.
+ * Slack the rest of the job should keep for restarts: each interruption costs
+ * one restart wherever the job resumes (the one onto on-demand at the end is
+ * already kept out of the slack). Over the remaining work (the job then runs
+ * without a break) it meets about n = remaining / (run + outage)
+ * interruptions; the reserve is a restart for each of n plus one standard
+ * deviation of a Poisson count. Two restarts each (onto on-demand and back)
+ * was the first version: it sent jobs to on-demand while waiting would still
+ * have done (measured in BENCHMARKS.md, both families).
  */
 export function restartsReserveMs(input: DeadlinePolicyInput, outlook: SpotOutlook): number {
   const cycle = outlook.meanRunMs + outlook.meanOutageMs;
   if (!Number.isFinite(cycle) || cycle <= 0) return 0;
   const interruptions = remainingMs(input) / cycle;
-  return 2 * restartReserveMs(input) * (interruptions + Math.sqrt(interruptions));
+  return restartReserveMs(input) * (interruptions + Math.sqrt(interruptions));
 }
 
 /**
@@ -96,12 +99,16 @@ export function slackCoversSpotStart(input: DeadlinePolicyInput): boolean {
  * Whether a job on on-demand gains by starting spot in `pool` now: the
  * progress the start is expected to make at spot instead of on-demand must pay
  * for the restart onto spot and, unless the run finishes the work, the one
- * back onto on-demand.
+ * back onto on-demand. When the slack is scarce (`slackIsScarce`: below what
+ * the remaining interruptions will need), the restarts' time is slack that
+ * later outages would have waited out, so it is charged too: at the saving
+ * on-demand will then forgo, spot's price short of on-demand's.
  */
 export function spotRunPays(
   input: DeadlinePolicyInput,
   pool: SpotPoolSignal,
   onDemandPrice: number,
+  slackIsScarce: boolean,
 ): boolean {
   const restart = restartReserveMs(input);
   const run = pool.recentAvailableMs / Math.max(1, pool.recentInterruptions);
@@ -109,5 +116,8 @@ export function spotRunPays(
   const gain = costOfMs(onDemandPrice - pool.priceMicroUsdPerHour, expectedSpotProgressMs(input, pool));
   const restarts =
     costOfMs(pool.priceMicroUsdPerHour, restart) + interrupted * costOfMs(onDemandPrice, restart);
-  return gain > restarts;
+  const slack = slackIsScarce
+    ? costOfMs(onDemandPrice - pool.priceMicroUsdPerHour, restart * (1 + interrupted))
+    : 0;
+  return gain > restarts + slack;
 }

@@ -61,7 +61,8 @@ describe("gpurent's deadline policy", () => {
   // The fixture: 10 h of work by 20 h, 5-minute restart = 2 ticks of 195 s = 390 s; slack = 20 h - now - left - 585 s.
   it('waits out an outage while the slack exceeds the restarts the rest will need, and runs on-demand below that', () => {
     // 6 h with capacity and 3 interruptions in 12 h: runs of 2 h, outages of 2 h. 9 h left: 2.25 interruptions,
-    // reserve 2 x 390 s x (2.25 + 1.5) = 2,925 s; the job waits while the slack is over 2,925 + 390 = 3,315 s.
+    // reserve 390 s x (2.25 + 1.5) = 1,462.5 s; the job (behind the uniform-progress line throughout) waits while
+    // the slack is over 1,462.5 + 390 = 1,852.5 s.
     const gone = [
       pool('us-east-1a', 'us-east-1', 1_000_000, {
         available: false,
@@ -69,12 +70,37 @@ describe("gpurent's deadline policy", () => {
         recentAvailableMs: 6 * HOUR,
       }),
     ];
-    // Slack 3,375 s at 35,640 s; 3,255 s at 35,760 s.
+    // Slack 1,875 s at 37,140 s; 1,755 s at 37,260 s.
     const at = (nowS: number) => input({ nowMs: nowS * 1000, doneMs: HOUR, spot: gone });
-    expect(deadlinePolicy(at(35_640))).toMatchObject({ action: { kind: 'wait' }, slackMs: 3_375_000 });
-    const below = deadlinePolicy(at(35_760));
-    expect(below).toMatchObject({ action: { kind: 'on-demand', region: 'us-east-1' }, slackMs: 3_255_000 });
+    expect(deadlinePolicy(at(37_140))).toMatchObject({ action: { kind: 'wait' }, slackMs: 1_875_000 });
+    const below = deadlinePolicy(at(37_260));
+    expect(below).toMatchObject({ action: { kind: 'on-demand', region: 'us-east-1' }, slackMs: 1_755_000 });
     expect(below.reason).toContain('what the remaining interruptions will need');
+  });
+
+  it('on the uniform-progress line it waits for spot as the paper does, though the slack is under the reserve', () => {
+    // 10 h of work by 11 h, 30-minute restarts (10 ticks, 1,950 s): slack at submission 3,600 - 1,950 - 195 = 1,455 s,
+    // under the reserve of 10 h / 4-hour cycles = 2.5 interruptions: 1,950 s x (2.5 + 1.58) + a restart.
+    const job = {
+      ...input({}).job,
+      deadlineMs: 11 * HOUR,
+      restartMs: 30 * 60_000,
+      onDemandCostMicroUsd: 32_300_000,
+    };
+    const gone = [
+      pool('us-east-1a', 'us-east-1', 1_000_000, {
+        available: false,
+        recentInterruptions: 3,
+        recentAvailableMs: 6 * HOUR,
+      }),
+    ];
+    // At submission nothing is done and nothing is due: on the line, it waits.
+    expect(deadlinePolicy(input({ job, spot: gone })).action).toEqual({ kind: 'wait' });
+    // A tick later it is behind the line, and runs on-demand.
+    expect(deadlinePolicy(input({ job, nowMs: 195_000, spot: gone })).action).toEqual({
+      kind: 'on-demand',
+      region: 'us-east-1',
+    });
   });
 
   it('leaves on-demand for spot only where the expected progress pays for the restarts onto spot and back', () => {

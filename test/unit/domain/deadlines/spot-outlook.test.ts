@@ -67,16 +67,16 @@ describe('the spot outlook the deadline policy reads', () => {
     expect(spotOutlook(input({ spot: [b, pool('a')] }))).toEqual(poolOutlook(pool('a')));
   });
 
-  it('keeps two restarts of slack for each interruption the rest will meet, plus one standard deviation', () => {
-    // 6 h left over 4-hour cycles: 1.5 interruptions; 2 x 0.5 h x (1.5 + sqrt 1.5) = 2.7247 h.
+  it('keeps a restart of slack for each interruption the rest will meet, plus one standard deviation', () => {
+    // 6 h left over 4-hour cycles: 1.5 interruptions; 0.5 h x (1.5 + sqrt 1.5) = 1.3624 h.
     const outlook = poolOutlook(pool('a'));
-    expect(restartsReserveMs(input(), outlook) / HOUR).toBeCloseTo(1.5 + Math.sqrt(1.5), 9);
-    // Slack 9 h (20 - 4 - 6 left - a restart and a tick) against 2.72 h + the start's 0.5 h: wait.
+    expect(restartsReserveMs(input(), outlook) / HOUR).toBeCloseTo(0.5 * (1.5 + Math.sqrt(1.5)), 9);
+    // Slack 9 h (20 - 4 - 6 left - a restart and a tick) against 1.36 h + the start's 0.5 h: wait.
     expect(canWaitForSpot(input(), outlook)).toBe(true);
-    // 4 h left: 1 interruption, reserve 2 x 0.5 x (1 + 1) = 2 h, waits while the slack is over 2.5 h:
-    // 3 h at 12 h, 2.5 h at 12 h 30 min.
-    expect(canWaitForSpot(input({ nowMs: 12 * HOUR, doneMs: 6 * HOUR }), outlook)).toBe(true);
-    expect(canWaitForSpot(input({ nowMs: 12.5 * HOUR, doneMs: 6 * HOUR }), outlook)).toBe(false);
+    // 4 h left: 1 interruption, reserve 0.5 x (1 + 1) = 1 h, waits while the slack is over 1.5 h:
+    // 2 h at 13 h, 1.5 h at 13 h 30 min.
+    expect(canWaitForSpot(input({ nowMs: 13 * HOUR, doneMs: 6 * HOUR }), outlook)).toBe(true);
+    expect(canWaitForSpot(input({ nowMs: 13.5 * HOUR, doneMs: 6 * HOUR }), outlook)).toBe(false);
   });
 
   it('expects a start to make progress only once its run outlasts the restart, and weighs that against the restarts', () => {
@@ -85,8 +85,18 @@ describe('the spot outlook the deadline policy reads', () => {
     const expected = 2 * Math.exp(-0.25) * (1 - Math.exp(-3));
     expect(expectedSpotProgressMs(input(), a) / HOUR).toBeCloseTo(expected, 9);
     // Saves 2 $/h x 1.4841 h = 2.97 $; the restarts cost 1 x 0.5 + (1 - e^-3.25) x 3 x 0.5 = 1.94 $: pays.
-    expect(spotRunPays(input(), a, 3_000_000)).toBe(true);
+    expect(spotRunPays(input(), a, 3_000_000, false)).toBe(true);
     // At 2.5 $/h spot saves 0.5 x 1.4841 = 0.74 $ against 1.25 + 1.44 = 2.69 $: it does not.
-    expect(spotRunPays(input(), { ...a, priceMicroUsdPerHour: 2_500_000 }, 3_000_000)).toBe(false);
+    expect(spotRunPays(input(), { ...a, priceMicroUsdPerHour: 2_500_000 }, 3_000_000, false)).toBe(false);
+  });
+
+  it('with scarce slack also charges the restarts their time, at what on-demand would forgo of spot', () => {
+    const a = pool('a', { available: true });
+    // Saves 2.97 $ as above; restarts 1.94 $, and their slack 2 $/h x 0.5 h x (1 + 0.9612) = 1.96 $: 3.90 $.
+    expect(spotRunPays(input(), a, 3_000_000, true)).toBe(false);
+    // Runs of 6 h: progress 6 x e^(-1/12) x (1 - e^-1) = 3.49 h saves 6.98 $; restarts
+    // 0.5 + (1 - e^(-6.5/6)) x 1.5 = 1.49 $ and their slack 2 x 0.5 x (1 + 0.6615) = 1.66 $: it pays.
+    const steady = pool('b', { available: true, recentInterruptions: 1, recentAvailableMs: 6 * HOUR });
+    expect(spotRunPays(input(), steady, 3_000_000, true)).toBe(true);
   });
 });
