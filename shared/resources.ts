@@ -140,8 +140,9 @@ export const TABLES = {
    * Admission (#19): one item per lease that asked for GPUs (`LEASE#<id>`, its
    * candidates, priority, status and, once admitted, what it holds), the
    * tenants' use and quota (`TENANTS`, one item each) and the fleet capacity
-   * admission knows (`CAPACITY`, vCPU quotas and reserved slots). Admissions
-   * commit leases and the counters they add to in one transaction.
+   * admission knows (`CAPACITY`, vCPU quotas and reserved slots). A pass
+   * reserves the counters with `INTENT` items listing its claims, then marks
+   * the leases, then settles the intents (`DynamoDbAdmissionStore`).
    */
   admission: {
     id: 'AdmissionTable',

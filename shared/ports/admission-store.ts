@@ -33,12 +33,25 @@ export interface AdmissionStore {
   /** Puts the lease in the queue; false when the lease is already known (queued, admitted or ended). */
   enqueue(lease: WaitingLease): Promise<boolean>;
   snapshot(): Promise<AdmissionSnapshot>;
-  /** Commits the claims (computed from `snapshot`, quotas falling back to `defaultQuota`), in order. */
+  /**
+   * Commits the claims (computed from `snapshot`, quotas falling back to
+   * `defaultQuota`), in order. A claim whose lease left the queue meanwhile
+   * (cancelled, timed out, admitted by another pass) is not committed and
+   * holds nothing. Counters may be reserved before leases are marked: a pass
+   * that stops in between leaves them for `recover`.
+   */
   admit(
     claims: readonly AdmissionClaim[],
     snapshot: AdmissionSnapshot,
     defaultQuota: Quota,
   ): Promise<AdmitOutcome>;
+  /**
+   * Settles what passes reserved before `reservedBeforeMs` and did not finish
+   * (they stopped between reserving and marking): their leases still queued
+   * are admitted, the others' reservations given back. Returns the claims
+   * admitted by those passes, for hand-over; settling twice admits nothing twice.
+   */
+  recover(reservedBeforeMs: number): Promise<readonly AdmissionClaim[]>;
   /** Gives back what an admitted lease holds, once; a lease still queued leaves the queue. Undefined when it held nothing. */
   release(leaseId: string): Promise<AdmissionClaim | undefined>;
   /** Takes a lease that waited its maxWaitMinutes out of the queue; false when a pass admitted it first. */

@@ -15,11 +15,15 @@ export function localDynamoDb(endpoint: string) {
   const documents = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
   return {
     documents,
-    /** An admission store on a table of its own, so each property run starts empty. */
-    async freshAdmissionStore(): Promise<DynamoDbAdmissionStore> {
+    /** An admission table of its own, so each run starts empty. */
+    async freshAdmissionTable(): Promise<string> {
       const table = `adm-${randomBytes(4).toString('hex')}`;
       await createTable(client, table, TABLES.admission);
-      return new DynamoDbAdmissionStore(documents, table);
+      return table;
+    },
+    /** An admission store on a table of its own, so each property run starts empty. */
+    async freshAdmissionStore(): Promise<DynamoDbAdmissionStore> {
+      return new DynamoDbAdmissionStore(documents, await this.freshAdmissionTable());
     },
   };
 }

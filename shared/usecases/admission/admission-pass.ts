@@ -25,6 +25,15 @@ export interface AdmissionDeps {
  */
 export const MAX_ADMISSION_ROUNDS = 8;
 
+/**
+ * A pass reserves its admissions' counters, then marks the leases; one whose
+ * reservations are older than this stopped in between, and the next wide pass
+ * settles them. Longer than any function that runs passes lasts (their
+ * timeouts are 2 minutes at most), so a live pass finishes its own; settling
+ * a live pass's reservations would still be correct, only wasted work.
+ */
+export const RESERVATION_RECOVERY_AFTER_MS = 5 * 60_000;
+
 export interface AdmissionRun {
   readonly admitted: readonly AdmissionClaim[];
   readonly timedOut: readonly WaitingLease[];
@@ -32,6 +41,12 @@ export interface AdmissionRun {
   readonly queued: readonly QueuedLease[];
   /** The state the last round decided on. */
   readonly snapshot: AdmissionSnapshot;
+  /**
+   * True when the last round wrote no admission (a gate whose own lease does
+   * not fit, a pass with nothing to admit): `snapshot` and `queued` are then
+   * still the state after the pass, bar what moved since the read.
+   */
+  readonly current: boolean;
   /** False when every round conflicted: what is left waits for the next pass. */
   readonly settled: boolean;
 }
@@ -50,7 +65,9 @@ export async function runAdmissionPass(
   deps: AdmissionDeps,
   scope: AdmissionScope = 'all',
 ): Promise<AdmissionRun> {
-  const admitted: AdmissionClaim[] = [];
+  // Only a wide pass hands over what it admits; a gate leaves the settling to one.
+  const admitted: AdmissionClaim[] =
+    scope === 'all' ? [...(await deps.admission.recover(deps.now() - RESERVATION_RECOVERY_AFTER_MS))] : [];
   const timedOut: WaitingLease[] = [];
   for (let round = 1; ; round++) {
     const nowMs = deps.now();
@@ -68,7 +85,14 @@ export async function runAdmissionPass(
     const outcome = await deps.admission.admit(claims, snapshot, deps.defaultQuota);
     admitted.push(...outcome.committed);
     if (!outcome.conflicted || round === MAX_ADMISSION_ROUNDS) {
-      return { admitted, timedOut, queued: pass.queued, snapshot, settled: !outcome.conflicted };
+      return {
+        admitted,
+        timedOut,
+        queued: pass.queued,
+        snapshot,
+        current: claims.length === 0,
+        settled: !outcome.conflicted,
+      };
     }
   }
 }

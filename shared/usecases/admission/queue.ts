@@ -89,7 +89,7 @@ export async function admitQueued(
   // A gate's own lease is PENDING, its provisioner carries on: only a wider pass hands leases over.
   if (scope === 'all') for (const claim of run.admitted) await handOver(deps, claim);
   // Nothing left waiting (the common case): no positions or estimates to read the state again for.
-  const states: QueueStates = run.queued.length === 0 ? new Map() : await queueStates(deps);
+  const states: QueueStates = run.queued.length === 0 ? new Map() : await queueStates(deps, run);
   for (const [leaseId, state] of states) {
     const tenantId = state.tenantId;
     await deps.leases.transition(tenantId, leaseId, ['QUEUED'], 'QUEUED', deps.now(), { queue: state.queue });
@@ -104,13 +104,19 @@ type QueueStates = Map<string, { tenantId: string; queue: LeaseQueueState }>;
  * stored state, and the estimate of `estimateWaits` from the admitted
  * leases' known ends (expiry, declared runtime), else the recorded lease
  * durations of their tenant and workload (`recordHeldDuration`), else
- * DEFAULT_LEASE_DURATION_MS after the start (basis `default`).
+ * DEFAULT_LEASE_DURATION_MS after the start (basis `default`). When the
+ * pass's last round admitted nothing, what it read and decided is the state
+ * still, and only the running leases and the durations are read.
  */
-async function queueStates(deps: AdmissionPassControl): Promise<QueueStates> {
+async function queueStates(deps: AdmissionPassControl, run: AdmissionRun): Promise<QueueStates> {
   const nowMs = deps.now();
-  const [snapshot, running] = await Promise.all([deps.admission.snapshot(), deps.admission.running()]);
+  const [decided, running, history] = await Promise.all([
+    run.current ? run : decideAgain(deps, nowMs),
+    deps.admission.running(),
+    deps.admission.durations(),
+  ]);
+  const { snapshot, queued } = decided;
   const { waiting } = splitTimedOut(snapshot.queue, nowMs);
-  const pass = decideAdmissions(deps, snapshot, waiting, nowMs);
   const estimates = estimateWaits({
     nowMs,
     queue: waiting.filter((lease) => (lease.refused?.atMs ?? 0) <= nowMs),
@@ -120,11 +126,11 @@ async function queueStates(deps: AdmissionPassControl): Promise<QueueStates> {
     capacity: capacityOfPools(snapshot.pools),
     catalog: deps.catalog,
     running,
-    history: await deps.admission.durations(),
+    history,
   });
   const byLease = new Map(estimates.map((estimate) => [estimate.leaseId, estimate]));
   return new Map(
-    pass.queued.map(({ lease, reason, position }) => {
+    queued.map(({ lease, reason, position }) => {
       const estimate = byLease.get(lease.leaseId);
       const queue: LeaseQueueState = estimate
         ? {
@@ -142,6 +148,13 @@ async function queueStates(deps: AdmissionPassControl): Promise<QueueStates> {
       return [lease.leaseId, { tenantId: lease.tenantId, queue }];
     }),
   );
+}
+
+/** The state again, and the pass's order over it: the last round's admissions moved it. */
+async function decideAgain(deps: AdmissionPassControl, nowMs: number) {
+  const snapshot = await deps.admission.snapshot();
+  const { waiting } = splitTimedOut(snapshot.queue, nowMs);
+  return { snapshot, queued: decideAdmissions(deps, snapshot, waiting, nowMs).queued };
 }
 
 /** QUEUED → PENDING and its start command; false when the lease was not QUEUED (its own worker carries on). */

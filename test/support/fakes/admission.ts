@@ -75,6 +75,11 @@ export class FakeAdmissionStore implements AdmissionStore {
     return { committed, conflicted: false };
   }
 
+  /** Its admissions are whole at once: no pass leaves a reservation behind. */
+  async recover(): Promise<readonly AdmissionClaim[]> {
+    return [];
+  }
+
   async release(leaseId: string): Promise<AdmissionClaim | undefined> {
     const entry = this.entries.get(leaseId);
     if (entry?.status === 'QUEUED') entry.status = 'RELEASED';

@@ -1,6 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
+import type { AdmissionClaim } from '../../../shared/domain/admission/claims';
 import { queueFigures, waitsOf } from '../../../shared/domain/admission/queue-figures';
 import { AccountQuotaExceededError } from '../../../shared/ports/compute';
+import { RESERVATION_RECOVERY_AFTER_MS } from '../../../shared/usecases/admission/admission-pass';
 import { admitQueued, waitingLeaseOf } from '../../../shared/usecases/admission/queue';
 import { setTenantQuota } from '../../../shared/usecases/admission/quotas';
 import { provisionLease } from '../../../shared/usecases/provision-lease';
@@ -164,7 +166,7 @@ describe('the admission queue on the fakes (injected clock)', () => {
 });
 
 describe('the cost of a pass on the lease path', () => {
-  it('reads the admission state once when the pass leaves nothing waiting, and again only for the leases still queued', async () => {
+  it('reads the admission state once when the pass leaves nothing waiting, and once for a gate whose lease waits', async () => {
     const plane = fakeControlPlane();
     const snapshot = vi.spyOn(plane.admission, 'snapshot');
     const running = vi.spyOn(plane.admission, 'running');
@@ -176,9 +178,55 @@ describe('the cost of a pass on the lease path', () => {
     snapshot.mockClear();
     const waiting = await requestLease(plane);
     expect(await provisionLease(plane, TENANT, waiting.leaseId)).toBe('queued');
-    // The pass, then the positions and estimates of what it left waiting.
-    expect(snapshot).toHaveBeenCalledTimes(2);
+    // The gate's round admitted nothing: its positions and estimates come from the state that round read.
+    expect(snapshot).toHaveBeenCalledTimes(1);
     expect(running).toHaveBeenCalledTimes(1);
+  });
+
+  it('reads the state again for the positions when the pass admitted some leases and left others waiting', async () => {
+    const plane = fakeControlPlane();
+    await setTenantQuota(plane, TENANT, ONE_GPU);
+    const first = await runningLease(plane);
+    const waiting = [await requestLease(plane), await requestLease(plane)];
+    for (const lease of waiting) expect(await provisionLease(plane, TENANT, lease.leaseId)).toBe('queued');
+    const snapshot = vi.spyOn(plane.admission, 'snapshot');
+
+    await requestRelease(plane, TENANT, first.leaseId);
+    await completeRelease(plane, TENANT, first.leaseId);
+    // The release's pass admitted one and left one waiting: that one's place is after the admission.
+    expect(snapshot).toHaveBeenCalledTimes(2);
+    const left = waiting.map((lease) => plane.leases.peek(TENANT, lease.leaseId));
+    expect(left.map((lease) => lease?.status).sort()).toEqual(['PENDING', 'QUEUED']);
+    expect(left.find((lease) => lease?.status === 'QUEUED')?.queue).toMatchObject({
+      reason: 'quota',
+      position: 1,
+    });
+  });
+});
+
+describe('a pass after one that stopped between reserving and marking', () => {
+  it('hands over the leases the stopped pass reserved for, when it is a wide pass; a gate leaves them', async () => {
+    const plane = fakeControlPlane();
+    await setTenantQuota(plane, TENANT, ONE_GPU);
+    const first = await runningLease(plane);
+    const waiting = await requestLease(plane);
+    expect(await provisionLease(plane, TENANT, waiting.leaseId)).toBe('queued');
+    // What settling the stopped pass's reservation admits (the DynamoDB store's; its integration test).
+    const claim = {
+      ...(await plane.admission.claim(first.leaseId)),
+      leaseId: waiting.leaseId,
+    } as AdmissionClaim;
+    const recover = vi.spyOn(plane.admission, 'recover').mockResolvedValue([claim]);
+
+    await admitQueued(plane, { only: 'another-lease' });
+    expect(recover).not.toHaveBeenCalled();
+    expect(plane.leases.peek(TENANT, waiting.leaseId)?.status).toBe('QUEUED');
+
+    plane.clock.advance(60_000);
+    await admitQueued(plane);
+    expect(recover).toHaveBeenCalledWith(plane.now() - RESERVATION_RECOVERY_AFTER_MS);
+    expect(plane.leases.peek(TENANT, waiting.leaseId)?.status).toBe('PENDING');
+    expect(plane.events.ofType('LeaseAdmitted').map((e) => e.detail.leaseId)).toEqual([waiting.leaseId]);
   });
 });
 
