@@ -1,5 +1,5 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { admissionLeaseKey, DynamoDbAdmissionStore } from '../../shared/adapters/dynamodb-admission-store';
 import { priceCatalog } from '../../shared/catalog';
 import type { WaitingLease } from '../../shared/domain/admission/admission-pass';
@@ -9,6 +9,7 @@ import {
   runAdmissionPass,
 } from '../../shared/usecases/admission/admission-pass';
 import { localDynamoDb } from '../support/admission';
+import { emulatorEndpoints } from '../support/emulators';
 
 // The admission commit on DynamoDB Local (reserve, mark, settle): a pass stopped
 // or overtaken between its steps, injected at the store's requests.
@@ -30,7 +31,7 @@ const stepOf = (command: Sent) => {
 class Stopped extends Error {}
 
 async function setUp(gpusOfFleet: number) {
-  const dynamo = localDynamoDb(inject('endpoints').dynamodb);
+  const dynamo = localDynamoDb(emulatorEndpoints().dynamodb);
   const table = await dynamo.freshAdmissionTable();
   const store = new DynamoDbAdmissionStore(dynamo.documents, table);
   await store.putPoolLimit({
