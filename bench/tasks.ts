@@ -25,6 +25,8 @@ interface View {
   readonly status: string;
   readonly createdAt: string;
   readonly updatedAt: string;
+  readonly releaseRequestedAt?: string;
+  readonly secondsToRunning?: number;
   readonly task?: { readonly status: string; readonly startedAt?: string; readonly endedAt?: string };
 }
 
@@ -75,6 +77,12 @@ async function until(get: () => Promise<View>, done: (view: View) => boolean) {
   }
 }
 
+/** p95 of the figures every lease has; undefined when some lease lacks it. */
+function p95Of(values: readonly (number | undefined)[]): number | undefined {
+  const known = values.filter((v): v is number => v !== undefined);
+  return known.length === values.length ? round(percentile(known, 0.95)) : undefined;
+}
+
 const lease = { workload: 'batch', gpus: 1, instanceType: 'g5.xlarge', mode: 'on-demand' };
 
 export async function run(): Promise<BenchmarkResult> {
@@ -114,9 +122,18 @@ export async function run(): Promise<BenchmarkResult> {
         if (!task?.startedAt || !task.endedAt || !ENDED.has(task.status)) {
           throw new Error(`lease ${leaseId} was released without a finished task: ${JSON.stringify(task)}`);
         }
+        const startSeconds = (Date.parse(task.startedAt) - Date.parse(view.createdAt)) / 1000;
+        const exitMs = Date.parse(task.endedAt);
         return {
-          startSeconds: (Date.parse(task.startedAt) - Date.parse(view.createdAt)) / 1000,
-          exitToReleasedSeconds: (Date.parse(view.updatedAt) - Date.parse(task.endedAt)) / 1000,
+          startSeconds,
+          // Where the start went: the lease's own path to RUNNING, then the task's.
+          runningSeconds: view.secondsToRunning,
+          exitToReleasedSeconds: (Date.parse(view.updatedAt) - exitMs) / 1000,
+          // The end's delivery to the handler that asks for the release, within the same delivery.
+          exitToReleaseRequestedSeconds:
+            view.releaseRequestedAt === undefined
+              ? undefined
+              : (Date.parse(view.releaseRequestedAt) - exitMs) / 1000,
         };
       }),
     );
@@ -132,6 +149,8 @@ export async function run(): Promise<BenchmarkResult> {
         ),
       ),
       baselineP95RunningSeconds: round(percentile(bare, 0.95)),
+      taskLeasesP95RunningSeconds: p95Of(tasks.map((t) => t.runningSeconds)),
+      p95ExitToReleaseRequestedSeconds: p95Of(tasks.map((t) => t.exitToReleaseRequestedSeconds)),
     };
     return {
       key: 'tasks',
@@ -140,6 +159,7 @@ export async function run(): Promise<BenchmarkResult> {
         `${LEASES} leases with a trivial task: POST → task start p50 ${figures.p50StartSeconds} s, p95 ${figures.p95StartSeconds} s`,
         `task exit → RELEASED p95 ${figures.p95ExitToReleasedSeconds} s (the lease's own instants)`,
         `bare leases, same run: POST → RUNNING p95 ${figures.baselineP95RunningSeconds} s`,
+        `task leases: POST → RUNNING p95 ${figures.taskLeasesP95RunningSeconds ?? 'n/a'} s, exit → release asked p95 ${figures.p95ExitToReleaseRequestedSeconds ?? 'n/a'} s`,
       ].join('\n'),
     };
   } finally {
