@@ -1,6 +1,7 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { admissionLeaseKey, DynamoDbAdmissionStore } from '../../shared/adapters/dynamodb-admission-store';
+import { admissionLeaseKey } from '../../shared/adapters/dynamodb-admission-items';
+import { DynamoDbAdmissionStore } from '../../shared/adapters/dynamodb-admission-store';
 import { priceCatalog } from '../../shared/catalog';
 import type { WaitingLease } from '../../shared/domain/admission/admission-pass';
 import { DEFAULT_QUOTA } from '../../shared/domain/admission/quota';
