@@ -1,26 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import {
-  type DynamoDBDocumentClient,
-  GetCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type AdmissionClaim, type CapacityPool, poolKey } from '../domain/admission/claims';
 import type { Quota } from '../domain/admission/quota';
 import type { AdmissionSnapshot, AdmissionStatus, AdmitOutcome } from '../ports/admission-store';
 import {
+  admissionLeaseItem,
   admissionLeaseKey,
   CAPACITY,
   encoded,
   givenBack,
-  type Item,
   leaseOf,
+  partitionItems,
   sumsOf,
   tenantAdmission,
   type Update,
 } from './dynamodb-admission-items';
-import { queryAll } from './dynamodb-query-all';
 
 /** A transaction takes at most 100 items. */
 const MAX_TRANSACTION_ITEMS = 100;
@@ -87,7 +82,9 @@ export class DynamoDbAdmissionCommit {
   }
 
   async recover(reservedBeforeMs: number): Promise<AdmissionClaim[]> {
-    const stale = (await this.intents()).filter((item) => (item.atMs as number) < reservedBeforeMs);
+    const stale = (await partitionItems(this.client, this.table, INTENTS)).filter(
+      (item) => (item.atMs as number) < reservedBeforeMs,
+    );
     const admitted: AdmissionClaim[] = [];
     for (const item of stale) {
       const claims = JSON.parse(item.claims as string) as AdmissionClaim[];
@@ -109,7 +106,9 @@ export class DynamoDbAdmissionCommit {
     // Closed, no settler marks a lease any more: who holds a reservation is settled.
     await this.closeIntent(intent.intentId);
     const unsure = intent.claims.filter((claim) => !marked.has(claim.leaseId));
-    const items = await Promise.all(unsure.map((claim) => this.leaseItem(claim.leaseId)));
+    const items = await Promise.all(
+      unsure.map((claim) => admissionLeaseItem(this.client, this.table, claim.leaseId)),
+    );
     const markedElsewhere = new Set(
       items.flatMap((item) =>
         item && (item.admittedBy as Set<string> | undefined)?.has(intent.intentId)
@@ -252,22 +251,6 @@ export class DynamoDbAdmissionCommit {
         };
       }),
     ];
-  }
-
-  private intents(): Promise<Item[]> {
-    return queryAll(this.client, {
-      TableName: this.table,
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': INTENTS },
-      ConsistentRead: true,
-    });
-  }
-
-  private async leaseItem(leaseId: string): Promise<Item | undefined> {
-    const result = await this.client.send(
-      new GetCommand({ TableName: this.table, Key: admissionLeaseKey(leaseId), ConsistentRead: true }),
-    );
-    return result.Item;
   }
 }
 

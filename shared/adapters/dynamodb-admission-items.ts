@@ -1,14 +1,16 @@
-import type { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, type TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { WaitingLease } from '../domain/admission/admission-pass';
 import type { AdmissionClaim, CapacityPool, PoolIdentity, TenantAdmission } from '../domain/admission/claims';
 import { type Quota, quotaOf } from '../domain/admission/quota';
 import { RENTAL_MODES, type RentalMode } from '../domain/lease';
 import type { AdmissionSnapshot } from '../ports/admission-store';
+import { queryAll } from './dynamodb-query-all';
 
 /*
  * The admission table's items (see `TABLES.admission`): their keys, how a
- * lease's queue entry and claim are stored, and the counter updates that
- * admissions take and releases give back.
+ * lease's queue entry and claim are stored, the reads the store and its
+ * commit share, and the counter updates that admissions take and releases
+ * give back.
  */
 
 export type Item = Record<string, unknown>;
@@ -175,4 +177,26 @@ export function givenBack(table: string, claims: readonly AdmissionClaim[]): Upd
       }),
     ),
   ];
+}
+
+/** Every item of one partition (TENANTS, CAPACITY, HISTORY, INTENT), read consistently. */
+export function partitionItems(client: DynamoDBDocumentClient, table: string, pk: string): Promise<Item[]> {
+  return queryAll(client, {
+    TableName: table,
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': pk },
+    ConsistentRead: true,
+  });
+}
+
+/** A lease's admission item, read consistently. */
+export async function admissionLeaseItem(
+  client: DynamoDBDocumentClient,
+  table: string,
+  leaseId: string,
+): Promise<Item | undefined> {
+  const result = await client.send(
+    new GetCommand({ TableName: table, Key: admissionLeaseKey(leaseId), ConsistentRead: true }),
+  );
+  return result.Item;
 }

@@ -36,6 +36,7 @@ import type {
 import { DynamoDbAdmissionCommit } from './dynamodb-admission-commit';
 import {
   ADMITTED,
+  admissionLeaseItem,
   admissionLeaseKey,
   CAPACITY,
   claimIn,
@@ -44,6 +45,7 @@ import {
   HISTORY,
   type Item,
   leaseOf,
+  partitionItems,
   poolOf,
   QUEUE_INDEX,
   QUEUED,
@@ -317,12 +319,7 @@ export class DynamoDbAdmissionStore implements AdmissionStore {
   }
 
   private partition(pk: string): Promise<Item[]> {
-    return queryAll(this.client, {
-      TableName: this.table,
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': pk },
-      ConsistentRead: true,
-    });
+    return partitionItems(this.client, this.table, pk);
   }
 
   private admittedItems(): Promise<Item[]> {
@@ -334,11 +331,8 @@ export class DynamoDbAdmissionStore implements AdmissionStore {
     });
   }
 
-  private async leaseItem(leaseId: string): Promise<Item | undefined> {
-    const result = await this.client.send(
-      new GetCommand({ TableName: this.table, Key: admissionLeaseKey(leaseId), ConsistentRead: true }),
-    );
-    return result.Item;
+  private leaseItem(leaseId: string): Promise<Item | undefined> {
+    return admissionLeaseItem(this.client, this.table, leaseId);
   }
 
   private async leaveQueue(leaseId: string, status: AdmissionStatus): Promise<boolean> {
