@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { startFauxqs } from 'fauxqs';
 import { startMoto } from './moto';
-import { freePort, type ManagedProcess, requireTool, startProcess } from './processes';
+import { freePort, type ManagedProcess, requireTool, startAllOrNone, startProcess } from './processes';
 
 export interface EmulatorEndpoints {
   readonly dynamodb: string;
@@ -43,7 +43,7 @@ export async function startEmulators(): Promise<RunningEmulators> {
   requireTool('moto_server', ['--help'], 'Install moto with its server: pip install "moto[server]".');
 
   const [dynamoPort, motoPort] = await Promise.all([freePort(), freePort()]);
-  const results = await Promise.allSettled([
+  const started = await startAllOrNone([
     startProcess(
       'DynamoDB Local',
       'java',
@@ -64,15 +64,9 @@ export async function startEmulators(): Promise<RunningEmulators> {
       (server): ManagedProcess => ({ name: 'fauxqs', port: server.port, stop: () => server.stop() }),
     ),
   ]);
-  const started = results.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
   const stop = async () => {
     await Promise.all(started.map((process) => process.stop()));
   };
-  const failure = results.find((result) => result.status === 'rejected');
-  if (failure) {
-    await stop();
-    throw failure.reason;
-  }
   const [dynamo, moto, fauxqs] = started as [ManagedProcess, ManagedProcess, ManagedProcess];
   const motoUrl = `http://127.0.0.1:${moto.port}`;
   const fauxqsUrl = `http://127.0.0.1:${fauxqs.port}`;

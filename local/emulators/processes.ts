@@ -90,3 +90,20 @@ export async function startProcess(
     },
   };
 }
+
+/**
+ * Starts everything side by side; if any start fails, stops those that did
+ * and throws that failure, so no emulator outlives a failed start.
+ */
+export async function startAllOrNone<T extends { stop(): Promise<void> }>(
+  starts: readonly Promise<T>[],
+): Promise<T[]> {
+  const results = await Promise.allSettled(starts);
+  const started = results.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+  const failure = results.find((result) => result.status === 'rejected');
+  if (failure) {
+    await Promise.all(started.map((item) => item.stop()));
+    throw failure.reason;
+  }
+  return started;
+}

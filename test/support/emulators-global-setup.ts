@@ -1,5 +1,6 @@
 import type { TestProject } from 'vitest/node';
 import { type EmulatorEndpoints, startEmulators } from '../../local/emulators';
+import { startAllOrNone } from '../../local/emulators/processes';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -18,19 +19,12 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   const streams = project.config.maxWorkers ?? 1;
-  const started = await Promise.allSettled(Array.from({ length: streams }, () => startEmulators()));
-  const running = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
-  const stop = async () => {
-    await Promise.all(running.map((emulators) => emulators.stop()));
-  };
-  const failure = started.find((result) => result.status === 'rejected');
-  if (failure) {
-    await stop();
-    throw failure.reason;
-  }
+  const running = await startAllOrNone(Array.from({ length: streams }, () => startEmulators()));
   project.provide(
     'emulatorStreams',
     running.map((emulators) => emulators.endpoints),
   );
-  return stop;
+  return async () => {
+    await Promise.all(running.map((emulators) => emulators.stop()));
+  };
 }
