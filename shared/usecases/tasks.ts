@@ -17,6 +17,7 @@ import {
   type TaskEvent,
   type TaskState,
 } from '../domain/tasks/state';
+import type { TemporaryCredentials } from '../ports/scoped-credentials';
 import type { TaskRunning, TaskTarget } from '../ports/task-runner';
 import type { ControlPlane } from './dependencies';
 import { heldInstances } from './lease-instances';
@@ -59,7 +60,7 @@ export function advanceTask(
     tenantId,
     leaseId,
     event,
-    (lease, task, effect) => perform(deps, lease, task, effect, options.release ?? {}),
+    (lease, task, effect) => perform(deps, lease, task, effect, options),
     options.lease,
   );
 }
@@ -73,6 +74,8 @@ export interface AdvanceOptions {
    * catches a newer task; only then is the lease read).
    */
   readonly lease?: LeaseView | undefined;
+  /** The checkpoint credentials of an attempt this step sends, minted by the caller beside the step's write. */
+  readonly checkpointAccess?: Promise<TemporaryCredentials> | undefined;
 }
 
 /**
@@ -131,7 +134,7 @@ async function perform(
   lease: LeaseView,
   task: TaskState,
   effect: TaskEffect,
-  release: ReleaseRequest,
+  options: AdvanceOptions,
 ): Promise<void> {
   const { tenantId, leaseId } = lease;
   switch (effect.kind) {
@@ -142,7 +145,17 @@ async function perform(
       try {
         // A sender that died after SendCommand left a command running: it is the attempt, not a second one.
         const adopted = effect.takeOver ? await deps.tasks.runner.sentWith(target, comment) : undefined;
-        commandId = adopted ?? (await sendAttempt(deps, lease, task, effect.attempt, target, comment));
+        commandId =
+          adopted ??
+          (await sendAttempt(
+            deps,
+            lease,
+            task,
+            effect.attempt,
+            target,
+            comment,
+            options.checkpointAccess ?? mintCheckpointAccess(deps, tenantId, leaseId),
+          ));
       } catch (error) {
         await advanceTask(
           deps,
@@ -181,7 +194,7 @@ async function perform(
       await deps.tasks.runner.cancel(targetOf(deps, lease, effect.instanceId), effect.commandId);
       return;
     case 'release':
-      await requestRelease(deps, tenantId, leaseId, release);
+      await requestRelease(deps, tenantId, leaseId, options.release ?? {});
       return;
   }
 }
@@ -194,10 +207,11 @@ async function sendAttempt(
   attempt: number,
   target: TaskTarget,
   comment: string,
+  access: Promise<TemporaryCredentials>,
 ): Promise<string> {
   const { tenantId, leaseId } = lease;
   const limitSeconds = (task.spec.maxRuntimeMinutes ?? MAX_EXECUTION_SECONDS / 60) * 60 + 60;
-  const credentials = await mintCheckpointAccess(deps, tenantId, leaseId);
+  const credentials = await access;
   const commands = taskScript(task.spec, {
     tenantId,
     attempt,
@@ -273,11 +287,11 @@ export async function startTaskOnLease(
   if (lease.status !== 'RUNNING') return 'unchanged';
   const instance = heldInstances(lease.instances)[0];
   if (!instance) return 'unchanged';
-  return advanceTask(
-    deps,
-    tenantId,
-    leaseId,
-    { type: 'instance-ready', instanceId: instance.instanceId, atMs: deps.now() },
-    { lease },
-  );
+  const event: TaskEvent = { type: 'instance-ready', instanceId: instance.instanceId, atMs: deps.now() };
+  // The attempt's credentials are minted while its claim is written, not after: both are on the way to its start.
+  const sends = applyTaskEvent(lease.task, event).effects.some((effect) => effect.kind === 'send');
+  const checkpointAccess = sends ? mintCheckpointAccess(deps, tenantId, leaseId) : undefined;
+  // Awaited by the send; if the claim is lost and nothing is sent, its failure is nobody's to report.
+  checkpointAccess?.catch(() => undefined);
+  return advanceTask(deps, tenantId, leaseId, event, { lease, checkpointAccess });
 }

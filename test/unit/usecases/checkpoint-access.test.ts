@@ -45,6 +45,16 @@ describe("an attempt's checkpoint access", () => {
     expect(script).toContain(`-v '/run/gpurent/${lease.leaseId}:/run/gpurent/${lease.leaseId}:ro'`);
   });
 
+  it('is minted once per attempt sent: not again when the task is already started', async () => {
+    const { plane, lease } = await runningTask();
+    const { checkpointAccess, runner } = plane.tasks;
+
+    // A redelivered start, and the reconciler's look at a running task, send and mint nothing.
+    expect(await startTaskOnLease(plane, TENANT, lease.leaseId)).toBe('unchanged');
+    expect(checkpointAccess.minted).toHaveLength(1);
+    expect(runner.sent).toHaveLength(1);
+  });
+
   it('is re-sent by the reconciler before it expires, only to the running attempt, and not too often', async () => {
     const { plane, lease } = await runningTask();
     const { checkpointAccess, runner } = plane.tasks;
