@@ -116,9 +116,18 @@ async function stepTask(
     const step = applyTaskEvent(lease.task, event);
     if (!step.changed) return 'unchanged';
     if (!(await deps.leases.saveTask(tenantId, leaseId, step.task))) continue;
-    if (isTaskEnded(step.task.status) && !isTaskEnded(lease.task.status))
-      await announceEnd(deps, lease, step.task);
-    for (const effect of step.effects) await run(lease, step.task, effect);
+    const effects = async () => {
+      for (const effect of step.effects) await run(lease, step.task, effect);
+    };
+    // The end's announcement goes beside its effects (the release), not before them.
+    const settled = await Promise.allSettled([
+      isTaskEnded(step.task.status) && !isTaskEnded(lease.task.status)
+        ? announceEnd(deps, lease, step.task)
+        : undefined,
+      effects(),
+    ]);
+    const failed = settled.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
     return step.task.status;
   }
   throw new TaskConflictError(leaseId);
