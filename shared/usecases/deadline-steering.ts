@@ -79,8 +79,9 @@ export async function followScheduledDecision(
   }
   const steer = following(decision);
   if (lease.status === 'PENDING') {
-    const outcome = await provisionLease(deps, tenantId, leaseId, steer);
-    if (outcome === 'running') await startTaskOnLease(deps, tenantId, leaseId);
+    const outcome = await provisionLease(deps, tenantId, leaseId, steer, () =>
+      startTaskOnLease(deps, tenantId, leaseId),
+    );
     return outcome === 'running' ? 'launched' : outcome === 'waiting' ? 'waiting' : 'unchanged';
   }
   if (lease.status === 'INTERRUPTED') {

@@ -36,9 +36,10 @@ export async function runLeaseCommand(
     // start: a lease the admission pass let in after it waited, provisioned the same way.
     case 'provision':
     case 'start': {
-      const outcome = await provisionLease(deps, tenantId, leaseId, steer);
+      const start = () => startTaskOnLease(deps, tenantId, leaseId);
+      const outcome = await provisionLease(deps, tenantId, leaseId, steer, start);
       // not-pending: also a redelivery after a run that made the lease RUNNING and died before its task.
-      if (outcome === 'running' || outcome === 'not-pending') await startTaskOnLease(deps, tenantId, leaseId);
+      if (outcome === 'not-pending') await start();
       if (outcome === 'failed')
         await advanceTask(deps, tenantId, leaseId, { type: 'lease-failed', atMs: deps.now() });
       return done(command.type, outcome);

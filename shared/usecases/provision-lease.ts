@@ -35,13 +35,15 @@ export type ProvisionOutcome =
  * Launches the lease's instances and marks it RUNNING. Idempotent without help
  * from EC2: instances an earlier delivery launched are found by their lease tag
  * and adopted, so a duplicate message launches nothing twice, and only the GPUs
- * still missing are placed.
+ * still missing are placed. `onRunning` runs once the lease is RUNNING, beside
+ * the LeaseRunning announcement.
  */
 export async function provisionLease(
   deps: Provisioning,
   tenantId: string,
   leaseId: string,
   steer: Steer = noSteering,
+  onRunning?: () => Promise<unknown>,
 ): Promise<ProvisionOutcome> {
   const lease = await deps.leases.get(tenantId, leaseId);
   if (!lease) return 'missing';
@@ -83,13 +85,19 @@ export async function provisionLease(
     return outcome === 'released' ? 'released' : 'not-pending';
   }
   deps.metrics.leaseRunning(deps.now() - lease.createdAtMs);
-  await deps.events.publish([
-    {
-      type: 'LeaseRunning',
-      tenantId,
-      detail: { leaseId, mode: placement.mode, reason: placement.reason, gpus: lease.gpus, placement },
-    },
+  // What follows RUNNING (the task's start) does not wait on the announcement's PutEvents; both end before this returns.
+  const settled = await Promise.allSettled([
+    deps.events.publish([
+      {
+        type: 'LeaseRunning',
+        tenantId,
+        detail: { leaseId, mode: placement.mode, reason: placement.reason, gpus: lease.gpus, placement },
+      },
+    ]),
+    onRunning?.(),
   ]);
+  const failed = settled.find((result) => result.status === 'rejected');
+  if (failed) throw failed.reason;
   return 'running';
 }
 

@@ -187,3 +187,20 @@ describe('provisioning a lease after a crash mid-launch', () => {
     expect(await provisionLease(plane, TENANT, 'lease_missing')).toBe('missing');
   });
 });
+
+describe('what follows RUNNING', () => {
+  it('runs beside the LeaseRunning announcement, on the RUNNING lease, and its failure fails the delivery', async () => {
+    const plane = fakeControlPlane();
+    const lease = await requestLease(plane);
+    const seen: string[] = [];
+    const outcome = provisionLease(plane, TENANT, lease.leaseId, undefined, async () => {
+      seen.push(plane.leases.peek(TENANT, lease.leaseId)?.status ?? 'missing');
+      throw new CrashError('task start');
+    });
+
+    await expect(outcome).rejects.toThrow('task start');
+    expect(seen).toEqual(['RUNNING']);
+    // The announcement was not cut short by the failure beside it.
+    expect(plane.events.types()).toEqual(['LeaseRequested', 'LeaseRunning']);
+  });
+});
