@@ -290,6 +290,7 @@ export async function startTaskOnLease(
   deps: TaskDeps,
   tenantId: string,
   leaseId: string,
+  minted?: Promise<TemporaryCredentials>,
 ): Promise<TaskOutcome> {
   const lease = await deps.leases.get(tenantId, leaseId);
   if (!lease?.task) return 'no-task';
@@ -299,8 +300,23 @@ export async function startTaskOnLease(
   const event: TaskEvent = { type: 'instance-ready', instanceId: instance.instanceId, atMs: deps.now() };
   // The attempt's credentials are minted while its claim is written, not after: both are on the way to its start.
   const sends = applyTaskEvent(lease.task, event).effects.some((effect) => effect.kind === 'send');
-  const checkpointAccess = sends ? mintCheckpointAccess(deps, tenantId, leaseId) : undefined;
+  const checkpointAccess = sends ? (minted ?? mintCheckpointAccess(deps, tenantId, leaseId)) : undefined;
   // Awaited by the send; if the claim is lost and nothing is sent, its failure is nobody's to report.
   checkpointAccess?.catch(() => undefined);
   return advanceTask(deps, tenantId, leaseId, event, { lease, checkpointAccess });
+}
+
+/**
+ * A lease whose task waits is about to be launched: its first attempt's
+ * credentials are minted beside the launch, not after it. They last an
+ * hour and are refreshed from the attempt's 30th minute on, so minting them
+ * one launch (at most a Lambda's run) earlier leaves the refresh ample time.
+ * Returns the task's start, for once the lease runs.
+ */
+export function prepareTaskStart(deps: TaskDeps, lease: LeaseView): () => Promise<TaskOutcome> {
+  const minted =
+    lease.task?.status === 'WAITING' ? mintCheckpointAccess(deps, lease.tenantId, lease.leaseId) : undefined;
+  // Awaited by the start's send; a launch that fails leaves it unused, and its failure unreported.
+  minted?.catch(() => undefined);
+  return () => startTaskOnLease(deps, lease.tenantId, lease.leaseId, minted);
 }

@@ -189,17 +189,21 @@ describe('provisioning a lease after a crash mid-launch', () => {
 });
 
 describe('what follows RUNNING', () => {
-  it('runs beside the LeaseRunning announcement, on the RUNNING lease, and its failure fails the delivery', async () => {
+  it('is prepared before the launch and runs beside the LeaseRunning announcement; its failure fails the delivery', async () => {
     const plane = fakeControlPlane();
     const lease = await requestLease(plane);
     const seen: string[] = [];
-    const outcome = provisionLease(plane, TENANT, lease.leaseId, undefined, async () => {
-      seen.push(plane.leases.peek(TENANT, lease.leaseId)?.status ?? 'missing');
-      throw new CrashError('task start');
+    const outcome = provisionLease(plane, TENANT, lease.leaseId, undefined, (pending) => {
+      seen.push(pending.status);
+      return async () => {
+        seen.push(plane.leases.peek(TENANT, lease.leaseId)?.status ?? 'missing');
+        throw new CrashError('task start');
+      };
     });
 
     await expect(outcome).rejects.toThrow('task start');
-    expect(seen).toEqual(['RUNNING']);
+    // Prepared before the launch, on the lease as read; run once it is RUNNING.
+    expect(seen).toEqual(['PENDING', 'RUNNING']);
     // The announcement was not cut short by the failure beside it.
     expect(plane.events.types()).toEqual(['LeaseRequested', 'LeaseRunning']);
   });
