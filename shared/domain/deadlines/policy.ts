@@ -39,9 +39,9 @@ function isOpen(input: DeadlinePolicyInput, pool: SpotPoolSignal, onDemandPrice:
 /**
  * Micro-dollars per millisecond of progress in the pool. Staying where the job
  * runs costs the price alone. A (re)start pays its restart and the checkpoint's
- * move, spread over the run the pool's recent record promises: its available
- * time over its interruptions in the signal window (unbroken: the rest of the
- * job), at least one productive tick so that a churning pool stays a last resort.
+ * move, spread over the run the pool promises (`expectedRunMs`: its current
+ * spell's age, at least its mean run), at most the rest of the job, at least
+ * one productive tick so that a churning pool stays a last resort.
  */
 const isCurrent = (input: DeadlinePolicyInput, pool: SpotPoolSignal) =>
   input.placement.kind === 'spot' && input.placement.zone === pool.zone;
