@@ -128,9 +128,9 @@ function propose(input: DeadlinePolicyInput): Proposal {
 /**
  * gpurent's deadline policy, behind the guard that keeps the deadline and the
  * cost of all on-demand. Spot wherever a unit of progress is cheapest after
- * the restart and the checkpoint's move, judged by each pool's recent
- * interruptions, among the pools the guard can afford and only while the
- * slack covers the start's restart; a running job stays in its pool until
+ * the restart and the checkpoint's move, spread over the run the pool's
+ * current spell promises, among the pools the guard can afford for the whole
+ * restart and only while the slack covers it; a running job stays in its pool until
  * interrupted unless another's progress costs under 1 - MOVE_SAVING of its
  * own. With no spot open it waits while the slack exceeds what the remaining
  * interruptions will need in restarts (waiting then costs nothing: on-demand
