@@ -52,11 +52,27 @@ export function advanceTask(
   tenantId: string,
   leaseId: string,
   event: TaskEvent,
-  release: ReleaseRequest = {},
+  options: AdvanceOptions = {},
 ): Promise<TaskOutcome> {
-  return stepTask(deps, tenantId, leaseId, event, (lease, task, effect) =>
-    perform(deps, lease, task, effect, release),
+  return stepTask(
+    deps,
+    tenantId,
+    leaseId,
+    event,
+    (lease, task, effect) => perform(deps, lease, task, effect, options.release ?? {}),
+    options.lease,
   );
+}
+
+export interface AdvanceOptions {
+  /** How the release is asked for when the task's end releases the lease. */
+  readonly release?: ReleaseRequest | undefined;
+  /**
+   * The lease as the caller just read or wrote it: the first try steps from
+   * it instead of reading it again (the write's revision check still
+   * catches a newer task; only then is the lease read).
+   */
+  readonly lease?: LeaseView | undefined;
 }
 
 /**
@@ -89,9 +105,10 @@ async function stepTask(
   leaseId: string,
   event: TaskEvent,
   run: (lease: LeaseView, task: TaskState, effect: TaskEffect) => Promise<void>,
+  known?: LeaseView,
 ): Promise<TaskOutcome> {
   for (let tries = 0; tries < MAX_CONFLICTS; tries += 1) {
-    const lease = await deps.leases.get(tenantId, leaseId);
+    const lease = tries === 0 && known ? known : await deps.leases.get(tenantId, leaseId);
     if (!lease?.task) return 'no-task';
     const step = applyTaskEvent(lease.task, event);
     if (!step.changed) return 'unchanged';
@@ -127,15 +144,23 @@ async function perform(
         const adopted = effect.takeOver ? await deps.tasks.runner.sentWith(target, comment) : undefined;
         commandId = adopted ?? (await sendAttempt(deps, lease, task, effect.attempt, target, comment));
       } catch (error) {
-        await advanceTask(deps, tenantId, leaseId, { type: 'send-failed', attempt: effect.attempt });
+        await advanceTask(
+          deps,
+          tenantId,
+          leaseId,
+          { type: 'send-failed', attempt: effect.attempt },
+          { lease: { ...lease, task } },
+        );
         throw error;
       }
-      await advanceTask(deps, tenantId, leaseId, {
-        type: 'sent',
-        attempt: effect.attempt,
-        commandId,
-        atMs: deps.now(),
-      });
+      // The agent starts the command only once its id is recorded: this write is on the path to the task's start.
+      await advanceTask(
+        deps,
+        tenantId,
+        leaseId,
+        { type: 'sent', attempt: effect.attempt, commandId, atMs: deps.now() },
+        { lease: { ...lease, task } },
+      );
       await deps.events.publish([
         {
           type: 'TaskStarted',
@@ -248,9 +273,11 @@ export async function startTaskOnLease(
   if (lease.status !== 'RUNNING') return 'unchanged';
   const instance = heldInstances(lease.instances)[0];
   if (!instance) return 'unchanged';
-  return advanceTask(deps, tenantId, leaseId, {
-    type: 'instance-ready',
-    instanceId: instance.instanceId,
-    atMs: deps.now(),
-  });
+  return advanceTask(
+    deps,
+    tenantId,
+    leaseId,
+    { type: 'instance-ready', instanceId: instance.instanceId, atMs: deps.now() },
+    { lease },
+  );
 }
