@@ -83,11 +83,16 @@ export function riskAllowanceMicroUsd(input: DeadlinePolicyInput): number {
   return costOfMs(cheapest, restartReserveMs(input) + input.tickMs) + farthestMove;
 }
 
-/** Whether the action, followed in the worst case by on-demand to the end, stays within all on-demand plus the allowance. */
+/**
+ * Whether the action, followed in the worst case by on-demand to the end,
+ * stays within all on-demand plus the allowance. A spot action is billed for
+ * `spotMs` before that worst case (the guard looks one tick ahead).
+ */
 export function withinBudget(
   input: DeadlinePolicyInput,
   action: DeadlineAction,
   pool: SpotPoolSignal | undefined,
+  spotMs: number = input.tickMs,
 ): boolean {
   const ceiling = input.job.onDemandCostMicroUsd + riskAllowanceMicroUsd(input);
   if (action.kind === 'wait') {
@@ -96,7 +101,7 @@ export function withinBudget(
   if (action.kind !== 'spot' || pool === undefined) return true;
   const now =
     transferMicroUsd(input, input.checkpointRegion, action.region) +
-    costOfMs(pool.priceMicroUsdPerHour, input.tickMs);
+    costOfMs(pool.priceMicroUsdPerHour, spotMs);
   return input.spentMicroUsd + now + finishOnDemand(input, action.region).costMicroUsd <= ceiling;
 }
 

@@ -10,7 +10,13 @@ import {
   withinBudget,
 } from './guard';
 import type { DeadlinePolicy, DeadlinePolicyInput, SpotPoolSignal } from './policy-input';
-import { canWaitForSpot, slackCoversSpotStart, spotOutlook, spotRunPays } from './spot-outlook';
+import {
+  canWaitForSpot,
+  expectedRunMs,
+  slackCoversSpotStart,
+  spotOutlook,
+  spotRunPays,
+} from './spot-outlook';
 import { currentSpotPool, isOnTrack, usdPerHour } from './uniform-progress';
 
 const MS_PER_HOUR = 3_600_000;
@@ -33,19 +39,17 @@ function isOpen(input: DeadlinePolicyInput, pool: SpotPoolSignal, onDemandPrice:
 /**
  * Micro-dollars per millisecond of progress in the pool. Staying where the job
  * runs costs the price alone. A (re)start pays its restart and the checkpoint's
- * move, spread over the run the pool's recent record promises: its available
- * time over its interruptions in the signal window (unbroken: the rest of the
- * job), at least one productive tick so that a churning pool stays a last resort.
+ * move, spread over the run the pool promises (`expectedRunMs`: its current
+ * spell's age, at least its mean run), at most the rest of the job, at least
+ * one productive tick so that a churning pool stays a last resort.
  */
+const isCurrent = (input: DeadlinePolicyInput, pool: SpotPoolSignal) =>
+  input.placement.kind === 'spot' && input.placement.zone === pool.zone;
+
 function costPerProgressMs(input: DeadlinePolicyInput, pool: SpotPoolSignal): number {
-  const { placement } = input;
-  if (placement.kind === 'spot' && placement.zone === pool.zone)
-    return pool.priceMicroUsdPerHour / MS_PER_HOUR;
+  if (isCurrent(input, pool)) return pool.priceMicroUsdPerHour / MS_PER_HOUR;
   const reserve = restartReserveMs(input);
-  const promised =
-    pool.recentInterruptions > 0
-      ? pool.recentAvailableMs / pool.recentInterruptions
-      : Number.POSITIVE_INFINITY;
+  const promised = expectedRunMs(input, pool);
   const runMs = Math.max(reserve + input.tickMs, Math.min(promised, reserve + remainingMs(input)));
   const moveMicroUsd = transferMicroUsd(input, input.checkpointRegion, pool.region);
   return (costOfMs(pool.priceMicroUsdPerHour, runMs) + moveMicroUsd) / (runMs - reserve);
@@ -59,7 +63,9 @@ function bestSpot(input: DeadlinePolicyInput): { pool: SpotPoolSignal; perMs: nu
   for (const pool of input.spot) {
     // A pool the guard would refuse is no choice: proposing it would send the job to on-demand instead.
     if (!isOpen(input, pool, onDemandPrice)) continue;
-    if (!withinBudget(input, { kind: 'spot', zone: pool.zone, region: pool.region }, pool)) continue;
+    // A start must afford its whole restart: pulled onto on-demand halfway, it would have paid for nothing.
+    const startMs = isCurrent(input, pool) ? input.tickMs : restartReserveMs(input) + input.tickMs;
+    if (!withinBudget(input, { kind: 'spot', zone: pool.zone, region: pool.region }, pool, startMs)) continue;
     const perMs = costPerProgressMs(input, pool);
     if (best === null || perMs < best.perMs) best = { pool, perMs };
   }
@@ -122,9 +128,9 @@ function propose(input: DeadlinePolicyInput): Proposal {
 /**
  * gpurent's deadline policy, behind the guard that keeps the deadline and the
  * cost of all on-demand. Spot wherever a unit of progress is cheapest after
- * the restart and the checkpoint's move, judged by each pool's recent
- * interruptions, among the pools the guard can afford and only while the
- * slack covers the start's restart; a running job stays in its pool until
+ * the restart and the checkpoint's move, spread over the run the pool's
+ * current spell promises, among the pools the guard can afford for the whole
+ * restart and only while the slack covers it; a running job stays in its pool until
  * interrupted unless another's progress costs under 1 - MOVE_SAVING of its
  * own. With no spot open it waits while the slack exceeds what the remaining
  * interruptions will need in restarts (waiting then costs nothing: on-demand

@@ -25,6 +25,19 @@ export function poolOutlook(pool: SpotPoolSignal): SpotOutlook {
 }
 
 /**
+ * The run a start in `pool` can expect. Spot capacity comes in heavy-tailed
+ * spells (in the V100 traces and in any lognormal model alike): a spell that
+ * has lasted a while tends to last about as long again, so the expectation is
+ * the age of the pool's current spell, never less than its mean run over the
+ * window.
+ */
+export function expectedRunMs(input: DeadlinePolicyInput, pool: SpotPoolSignal): number {
+  const failedAt = pool.lastCapacityFailureAtMs;
+  const age = pool.available && failedAt !== undefined ? Math.max(0, input.nowMs - failedAt) : 0;
+  return Math.max(poolOutlook(pool).meanRunMs, age);
+}
+
+/**
  * The job's outlook: that of the allowed pool with the most progress per unit
  * of time (availability × the share of a mean run left after a restart).
  * Not the pools together: in the traces pools of one region lose capacity
@@ -81,7 +94,7 @@ export function canWaitForSpot(input: DeadlinePolicyInput, outlook: SpotOutlook)
  * then, being memoryless, goes on for a mean run, at most the rest of the work.
  */
 export function expectedSpotProgressMs(input: DeadlinePolicyInput, pool: SpotPoolSignal): number {
-  const run = pool.recentAvailableMs / Math.max(1, pool.recentInterruptions);
+  const run = expectedRunMs(input, pool);
   if (run <= 0) return 0;
   const restart = restartReserveMs(input);
   return run * Math.exp(-restart / run) * (1 - Math.exp(-remainingMs(input) / run));
@@ -111,7 +124,7 @@ export function spotRunPays(
   slackIsScarce: boolean,
 ): boolean {
   const restart = restartReserveMs(input);
-  const run = pool.recentAvailableMs / Math.max(1, pool.recentInterruptions);
+  const run = expectedRunMs(input, pool);
   const interrupted = run > 0 ? 1 - Math.exp(-(remainingMs(input) + restart) / run) : 1;
   const gain = costOfMs(onDemandPrice - pool.priceMicroUsdPerHour, expectedSpotProgressMs(input, pool));
   const restarts =

@@ -175,6 +175,48 @@ describe("gpurent's deadline policy", () => {
     ).toEqual(running);
   });
 
+  it("starts where the pool's current spell promises the cheapest progress: an old spell over a cheaper pool just back", () => {
+    // 30-minute restart on 30-minute ticks; both pools ran 1 h between interruptions over the window.
+    const terms = { job: { ...input({}).job, restartMs: 30 * 60_000 }, tickMs: 30 * 60_000 };
+    const record = { recentInterruptions: 2, recentAvailableMs: 2 * HOUR };
+    const oldSpell = pool('us-east-1a', 'us-east-1', 1_000_000, {
+      ...record,
+      lastCapacityFailureAtMs: -10 * HOUR,
+    });
+    const justBack = pool('us-east-1b', 'us-east-1', 800_000, {
+      ...record,
+      lastCapacityFailureAtMs: -HOUR / 2,
+    });
+    // a: a 10-hour run, 1 x 10 / 9.5 = 1.05 $ per hour of progress; b: its 1-hour mean, 0.8 x 1 / 0.5 = 1.6 $.
+    expect(deadlinePolicy(input({ ...terms, spot: [justBack, oldSpell] })).action).toEqual({
+      kind: 'spot',
+      zone: 'us-east-1a',
+      region: 'us-east-1',
+    });
+    // Both spells just begun: a's 1-hour mean costs 1 x 1 / 0.5 = 2 $, b is the cheaper.
+    const aJustBack = { ...oldSpell, lastCapacityFailureAtMs: -HOUR / 2 };
+    expect(deadlinePolicy(input({ ...terms, spot: [justBack, aJustBack] })).action).toMatchObject({
+      zone: 'us-east-1b',
+    });
+  });
+
+  it('starts spot only where the budget affords its whole restart, not one tick of it', () => {
+    // 30-minute restart and ticks; 5 h done at 5 h. Ceiling: 31 $ + 3.06 $ (a restart and a tick on-demand)
+    // + 2 $ (the farthest move) = 36.06 $; finishing on-demand costs 3.06 x 5.5 h = 16.83 $.
+    const terms = {
+      job: { ...input({}).job, restartMs: 30 * 60_000 },
+      tickMs: 30 * 60_000,
+      nowMs: 5 * HOUR,
+      doneMs: 5 * HOUR,
+    };
+    // 18.5 $ spent leaves 0.73 $: a tick of spot (0.5 $) fits, the restart and a tick (1 $) do not. It waits.
+    expect(deadlinePolicy(input({ ...terms, spentMicroUsd: 18_500_000 })).action).toEqual({ kind: 'wait' });
+    // 18 $ spent leaves 1.23 $: the start is affordable.
+    expect(deadlinePolicy(input({ ...terms, spentMicroUsd: 18_000_000 })).action).toMatchObject({
+      kind: 'spot',
+    });
+  });
+
   it('prefers a steady pool to a cheaper one that keeps being interrupted', () => {
     const spot = [
       pool('us-east-1a', 'us-east-1', 1_000_000),

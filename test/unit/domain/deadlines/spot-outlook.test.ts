@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { DeadlinePolicyInput, SpotPoolSignal } from '../../../../shared/domain/deadlines/policy-input';
 import {
   canWaitForSpot,
+  expectedRunMs,
   expectedSpotProgressMs,
   poolOutlook,
   restartsReserveMs,
@@ -77,6 +78,22 @@ describe('the spot outlook the deadline policy reads', () => {
     // 2 h at 13 h, 1.5 h at 13 h 30 min.
     expect(canWaitForSpot(input({ nowMs: 13 * HOUR, doneMs: 6 * HOUR }), outlook)).toBe(true);
     expect(canWaitForSpot(input({ nowMs: 13.5 * HOUR, doneMs: 6 * HOUR }), outlook)).toBe(false);
+  });
+
+  it("expects a start's run to last as long again as the pool's current spell, never less than its mean run", () => {
+    // Mean run 2 h (6 h over 3 interruptions); now 4 h.
+    const upSince = (hours: number) =>
+      pool('a', { available: true, lastCapacityFailureAtMs: (4 - hours) * HOUR });
+    expect(expectedRunMs(input(), upSince(5))).toBe(5 * HOUR);
+    expect(expectedRunMs(input(), upSince(1))).toBe(2 * HOUR);
+    // No spell under way (no capacity, or no failure on record): the mean run.
+    expect(expectedRunMs(input(), { ...upSince(5), available: false })).toBe(2 * HOUR);
+    expect(expectedRunMs(input(), pool('b', { available: true }))).toBe(2 * HOUR);
+    // A spell of 5 h in the start's progress: 5 x e^-0.1 x (1 - e^-1.2) = 3.1855 h, not 1.4841 h.
+    expect(expectedSpotProgressMs(input(), upSince(5)) / HOUR).toBeCloseTo(
+      5 * Math.exp(-0.1) * (1 - Math.exp(-1.2)),
+      9,
+    );
   });
 
   it('expects a start to make progress only once its run outlasts the restart, and weighs that against the restarts', () => {
