@@ -70,6 +70,13 @@ const MINUTE_MS = 60_000;
 const EXPIRY_POLL_MS = 1_000;
 /** How often the local SSM agent looks for commands sent and instances gone. */
 const SSM_AGENT_POLL_MS = 250;
+/**
+ * How often running warm machines are looked for to play their user data.
+ * A real machine's boot and pre-pulls take minutes; each look is a filtered
+ * DescribeInstances that makes moto walk every instance, so a 250 ms poll
+ * took a large share of moto's one process from the rest of the stack.
+ */
+const WARM_INIT_POLL_MS = 2_000;
 /** How often the agent uploads a running attempt's checkpoint folder (changed files only). */
 const CHECKPOINT_UPLOAD_MS = 2_000;
 
@@ -189,7 +196,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const warmInit = startLocalWarmMachineInit({
       ec2: (r) => ec2Client(agentClients, r),
       regions: LOCAL_GPU_REGIONS,
-      everyMs: SSM_AGENT_POLL_MS,
+      everyMs: WARM_INIT_POLL_MS,
     });
     const schedules = startSchedules(
       [

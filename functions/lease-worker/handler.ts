@@ -46,7 +46,14 @@ async function handleRecord(record: SQSRecord): Promise<void> {
   await runCommand(parsed.data);
 }
 
+/**
+ * A batch's commands run side by side: ten provisions in one batch take about
+ * as long as the slowest, not the sum of all ten (the tenth lease of a burst
+ * no longer waits for nine launches and task starts). Commands of one lease
+ * in a batch are safe together, as across invocations: each step is a
+ * conditional write, and a copy of a command in progress is retried.
+ */
 export const handler = observed(async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
   idempotency.registerLambdaContext(context);
-  return processPartialResponse(event, handleRecord, processor, { context });
+  return processPartialResponse(event, handleRecord, processor, { context, processInParallel: true });
 });

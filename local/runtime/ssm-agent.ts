@@ -6,7 +6,11 @@ import {
   CreateLogStreamCommand,
   PutLogEventsCommand,
 } from '@aws-sdk/client-cloudwatch-logs';
-import { DescribeInstancesCommand, type EC2Client } from '@aws-sdk/client-ec2';
+import {
+  DescribeInstancesCommand,
+  type DescribeInstancesCommandOutput,
+  type EC2Client,
+} from '@aws-sdk/client-ec2';
 import { type EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { ListCommandsCommand, type SSMClient } from '@aws-sdk/client-ssm';
@@ -72,6 +76,12 @@ interface Run {
 }
 
 const LIVE_STATES = new Set(['pending', 'running']);
+/** How far each list reaches back before the newest command listed: one stored while a round listed is not missed. */
+const LISTING_OVERLAP_MS = 5_000;
+
+/** InvokedAfter as SSM documents it (`2021-07-07T00:00:00Z`): floored to the second, so nothing at the edge is lost. */
+const secondsPrecision = (ms: number) =>
+  `${new Date(Math.floor(ms / 1000) * 1000).toISOString().slice(0, 19)}Z`;
 
 interface InstanceFacts {
   readonly state: string;
@@ -97,6 +107,18 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
   const { clients } = options;
   const seen = new Set<string>();
   const spawned = new Set<string>();
+  /** Commands listed and not yet started or given up on, with when they were sent: the next lists reach back to them. */
+  const unsettled = new Map<string, number>();
+  /**
+   * Where a round's list starts, on moto's clock: a little before the newest
+   * command listed so far (one stored while the last round listed is not
+   * missed), or at the oldest command still to be started. Without it every
+   * round listed every command ever sent, each with its whole script (see
+   * moto-startup/sitecustomize.py).
+   */
+  let newestListedMs: number | undefined;
+  const listedSince = () =>
+    Math.min(newestListedMs === undefined ? 0 : newestListedMs - LISTING_OVERLAP_MS, ...unsettled.values());
   const runs = new Map<string, Run>();
   const runFolder = (commandId: string, instanceId: string) =>
     join(options.workRoot, 'runs', `${commandId}-${instanceId}`);
@@ -152,13 +174,30 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
     }
   }
 
-  /** The state and lease tags of each of `instanceIds`, in one call (a command's whole fan-out). */
-  async function describe(region: string, instanceIds: readonly string[]) {
+  /**
+   * The state and lease tags of each of `instanceIds`, in one call (a
+   * round's commands in the region). By id, not by an instance-id filter,
+   * which makes moto walk every instance it has; an id it does not know (a
+   * command sent to no instance of ours) costs one call per id instead, so
+   * it fails no other command's start.
+   */
+  async function describe(
+    region: string,
+    instanceIds: readonly string[],
+  ): Promise<Map<string, InstanceFacts>> {
     const facts = new Map<string, InstanceFacts>();
     if (instanceIds.length === 0) return facts;
-    const described = await clients
-      .ec2(region)
-      .send(new DescribeInstancesCommand({ InstanceIds: [...instanceIds] }));
+    let described: DescribeInstancesCommandOutput;
+    try {
+      described = await clients
+        .ec2(region)
+        .send(new DescribeInstancesCommand({ InstanceIds: [...instanceIds] }));
+    } catch (error) {
+      if ((error as { name?: string }).name !== 'InvalidInstanceID.NotFound') throw error;
+      if (instanceIds.length === 1) return facts;
+      const each = await Promise.all(instanceIds.map((instanceId) => describe(region, [instanceId])));
+      return new Map(each.flatMap((one) => [...one]));
+    }
     for (const instance of (described.Reservations ?? []).flatMap((r) => r.Instances ?? [])) {
       const tag = (key: string) => instance.Tags?.find((t) => t.Key === key)?.Value;
       facts.set(instance.InstanceId ?? '', {
@@ -188,7 +227,9 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
       checkpointPrefix(tenantId, leaseId),
       checkpoints,
     );
-    await sync.download();
+    // A lease's prefix is written only by its attempts' instances: the first attempt finds it empty.
+    if (attempt.attempt > 1) await sync.download();
+    else await mkdir(checkpoints, { recursive: true });
     // A task with an image runs in a container of its own on the machine's engine, if it has one.
     const engine = lease.task.spec.image === undefined ? undefined : options.docker;
     const container = engine && { gpus: engine.gpus, name: `gpurent-${commandId}-${instanceId}` };
@@ -270,9 +311,14 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
     commandId: string,
     instanceIds: readonly string[],
     leaseOf: (tenantId: string, leaseId: string) => Promise<LeaseView | undefined>,
+    /** The round's DescribeInstances of the region, covering `instanceIds`. */
+    instanceFacts: Promise<Map<string, InstanceFacts>>,
   ): Promise<'done' | 'pending'> {
     let pending = false;
-    for (const [instanceId, facts] of await describe(region, instanceIds)) {
+    const described = await instanceFacts;
+    for (const instanceId of instanceIds) {
+      const facts = described.get(instanceId);
+      if (!facts) continue;
       if (!facts.tenantId || !facts.leaseId || !LIVE_STATES.has(facts.state)) continue;
       const lease = await leaseOf(facts.tenantId, facts.leaseId);
       const task = lease?.task;
@@ -328,36 +374,66 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
     };
     // Each instance's agent starts its commands on its own: one slow start never holds up another's.
     const starts: Promise<void>[] = [];
+    const since = listedSince();
     // The regions' lists are read side by side: a round takes as long as the slowest, not their sum.
     const listings = await Promise.all(
       options.regions.map(async (region) => ({
         region,
-        listed: await clients.ssm(region).send(new ListCommandsCommand({})),
+        listed: await clients.ssm(region).send(
+          new ListCommandsCommand({
+            Filters: [
+              { key: 'InvokedAfter', value: secondsPrecision(since) },
+              { key: 'DocumentName', value: 'AWS-RunShellScript' },
+            ],
+          }),
+        ),
       })),
     );
+    const fresh: { region: string; commandId: string; instanceIds: string[] }[] = [];
     for (const { region, listed } of listings) {
       for (const command of listed.Commands ?? []) {
         const commandId = command.CommandId ?? '';
+        const sentMs = command.RequestedDateTime?.getTime() ?? since;
+        newestListedMs = Math.max(newestListedMs ?? sentMs, sentMs);
         if (seen.has(commandId) || command.DocumentName !== 'AWS-RunShellScript') continue;
-        // A credentials refresh is no attempt: here the agent itself keeps the checkpoints in moto's S3.
-        if (command.Comment === CHECKPOINT_REFRESH_COMMENT) {
-          seen.add(commandId);
-          continue;
-        }
         seen.add(commandId);
-        starts.push(
-          startCommand(region, commandId, command.InstanceIds ?? [], leaseOf).then(
-            (outcome) => {
-              if (outcome === 'pending') seen.delete(commandId);
-            },
-            (error: unknown) => {
-              // Tried again next round only if nothing ran: a started attempt is never started twice.
-              if (!spawned.has(commandId)) seen.delete(commandId);
-              throw error;
-            },
-          ),
-        );
+        // A credentials refresh is no attempt: here the agent itself keeps the checkpoints in moto's S3.
+        if (command.Comment === CHECKPOINT_REFRESH_COMMENT) continue;
+        unsettled.set(commandId, sentMs);
+        fresh.push({ region, commandId, instanceIds: command.InstanceIds ?? [] });
       }
+    }
+    // One DescribeInstances a region a round, for the instances of every command it starts.
+    const described = new Map(
+      [...new Set(fresh.map((command) => command.region))].map((region) => [
+        region,
+        describe(region, [
+          ...new Set(fresh.filter((c) => c.region === region).flatMap((c) => c.instanceIds)),
+        ]),
+      ]),
+    );
+    for (const { region, commandId, instanceIds } of fresh) {
+      const settled = () => unsettled.delete(commandId);
+      starts.push(
+        startCommand(
+          region,
+          commandId,
+          instanceIds,
+          leaseOf,
+          described.get(region) ?? Promise.resolve(new Map()),
+        ).then(
+          (outcome) => {
+            if (outcome === 'pending') seen.delete(commandId);
+            else settled();
+          },
+          (error: unknown) => {
+            // Tried again next round only if nothing ran: a started attempt is never started twice.
+            if (spawned.has(commandId)) settled();
+            else seen.delete(commandId);
+            throw error;
+          },
+        ),
+      );
     }
     return starts;
   }

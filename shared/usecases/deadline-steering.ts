@@ -10,7 +10,7 @@ import { replaceInterrupted, switchPlacement } from './interruptions';
 import { heldInstances } from './lease-instances';
 import { provisionLease } from './provision-lease';
 import { following, type Steer } from './steer';
-import { advanceTask, startTaskOnLease, type TaskDeps } from './tasks';
+import { advanceTask, prepareTaskStart, startTaskOnLease, type TaskDeps } from './tasks';
 
 /** What steering a job with a deadline adds to the worker's ports: the jobs and their decisions. */
 export interface DeadlineSteeringDeps {
@@ -79,8 +79,9 @@ export async function followScheduledDecision(
   }
   const steer = following(decision);
   if (lease.status === 'PENDING') {
-    const outcome = await provisionLease(deps, tenantId, leaseId, steer);
-    if (outcome === 'running') await startTaskOnLease(deps, tenantId, leaseId);
+    const outcome = await provisionLease(deps, tenantId, leaseId, steer, (pending) =>
+      prepareTaskStart(deps, pending),
+    );
     return outcome === 'running' ? 'launched' : outcome === 'waiting' ? 'waiting' : 'unchanged';
   }
   if (lease.status === 'INTERRUPTED') {

@@ -5,7 +5,7 @@ import type { Provisioning } from './dependencies';
 import { replaceInterrupted } from './interruptions';
 import { provisionLease } from './provision-lease';
 import { completeRelease, expireLease } from './release-lease';
-import { advanceTask, startTaskOnLease, type TaskDeps } from './tasks';
+import { advanceTask, prepareTaskStart, startTaskOnLease, type TaskDeps } from './tasks';
 
 /** What the lease worker's commands reach: provisioning, releasing, the lease's task and its deadline. */
 export type LeaseCommandDeps = Provisioning & TaskDeps & DeadlineSteeringDeps;
@@ -36,9 +36,11 @@ export async function runLeaseCommand(
     // start: a lease the admission pass let in after it waited, provisioned the same way.
     case 'provision':
     case 'start': {
-      const outcome = await provisionLease(deps, tenantId, leaseId, steer);
+      const outcome = await provisionLease(deps, tenantId, leaseId, steer, (lease) =>
+        prepareTaskStart(deps, lease),
+      );
       // not-pending: also a redelivery after a run that made the lease RUNNING and died before its task.
-      if (outcome === 'running' || outcome === 'not-pending') await startTaskOnLease(deps, tenantId, leaseId);
+      if (outcome === 'not-pending') await startTaskOnLease(deps, tenantId, leaseId);
       if (outcome === 'failed')
         await advanceTask(deps, tenantId, leaseId, { type: 'lease-failed', atMs: deps.now() });
       return done(command.type, outcome);

@@ -21,6 +21,13 @@ import { claimSlots, type ReservedOptions, reservableLease, reservedOptions } fr
 import { noSteering, type Steer } from './steer';
 import { forgetStartedMachines, startWarmMachines } from './warm-start';
 
+/**
+ * What follows a lease's RUNNING: prepared with the lease as read once its
+ * launch is decided (work that need not wait for the launch starts then),
+ * run once the lease is RUNNING.
+ */
+export type WhenRunning = (lease: LeaseView) => () => Promise<unknown>;
+
 /** `waiting`: a job with a deadline whose policy said wait; it stays PENDING for the schedule's next look. */
 export type ProvisionOutcome =
   | 'running'
@@ -35,13 +42,16 @@ export type ProvisionOutcome =
  * Launches the lease's instances and marks it RUNNING. Idempotent without help
  * from EC2: instances an earlier delivery launched are found by their lease tag
  * and adopted, so a duplicate message launches nothing twice, and only the GPUs
- * still missing are placed.
+ * still missing are placed. `whenRunning` is given the lease once its launch
+ * is decided, and what it returns runs once the lease is RUNNING, beside the
+ * LeaseRunning announcement.
  */
 export async function provisionLease(
   deps: Provisioning,
   tenantId: string,
   leaseId: string,
   steer: Steer = noSteering,
+  whenRunning?: WhenRunning,
 ): Promise<ProvisionOutcome> {
   const lease = await deps.leases.get(tenantId, leaseId);
   if (!lease) return 'missing';
@@ -54,6 +64,7 @@ export async function provisionLease(
   const decision = await steer(lease, 'launch');
   const steered = decision && steeredLaunch(decision);
   if (decision && !steered) return 'waiting';
+  const onRunning = whenRunning?.(lease);
   const filled = await fillMissingGpus(
     deps,
     lease,
@@ -83,13 +94,19 @@ export async function provisionLease(
     return outcome === 'released' ? 'released' : 'not-pending';
   }
   deps.metrics.leaseRunning(deps.now() - lease.createdAtMs);
-  await deps.events.publish([
-    {
-      type: 'LeaseRunning',
-      tenantId,
-      detail: { leaseId, mode: placement.mode, reason: placement.reason, gpus: lease.gpus, placement },
-    },
+  // What follows RUNNING (the task's start) does not wait on the announcement's PutEvents; both end before this returns.
+  const settled = await Promise.allSettled([
+    deps.events.publish([
+      {
+        type: 'LeaseRunning',
+        tenantId,
+        detail: { leaseId, mode: placement.mode, reason: placement.reason, gpus: lease.gpus, placement },
+      },
+    ]),
+    onRunning?.(),
   ]);
+  const failed = settled.find((result) => result.status === 'rejected');
+  if (failed) throw failed.reason;
   return 'running';
 }
 

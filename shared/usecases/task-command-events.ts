@@ -56,7 +56,7 @@ export async function handleCommandEvent(
   if (lease?.task && awaitsCommandId(lease.task, instance.instanceId, commandId))
     throw new TaskCommandNotRecordedError(leaseId, commandId);
   if (phase === 'in-progress')
-    return advanceTask(deps, tenantId, leaseId, { type: 'in-progress', commandId, atMs });
+    return advanceTask(deps, tenantId, leaseId, { type: 'in-progress', commandId, atMs }, { lease });
   const exitCode =
     detail['exit-code'] ??
     (phase === 'Failed'
@@ -72,7 +72,7 @@ export async function handleCommandEvent(
     tenantId,
     leaseId,
     { type: 'ended', commandId, outcome: phase, exitCode, atMs },
-    { commandDelaySeconds: TASK_RELEASE_BACKSTOP_SECONDS },
+    { release: { commandDelaySeconds: TASK_RELEASE_BACKSTOP_SECONDS }, lease },
   );
   await releaseAfterTask(deps, tenantId, leaseId);
   return outcome;

@@ -17,6 +17,7 @@ import {
   type TaskEvent,
   type TaskState,
 } from '../domain/tasks/state';
+import type { TemporaryCredentials } from '../ports/scoped-credentials';
 import type { TaskRunning, TaskTarget } from '../ports/task-runner';
 import type { ControlPlane } from './dependencies';
 import { heldInstances } from './lease-instances';
@@ -52,11 +53,29 @@ export function advanceTask(
   tenantId: string,
   leaseId: string,
   event: TaskEvent,
-  release: ReleaseRequest = {},
+  options: AdvanceOptions = {},
 ): Promise<TaskOutcome> {
-  return stepTask(deps, tenantId, leaseId, event, (lease, task, effect) =>
-    perform(deps, lease, task, effect, release),
+  return stepTask(
+    deps,
+    tenantId,
+    leaseId,
+    event,
+    (lease, task, effect) => perform(deps, lease, task, effect, options),
+    options.lease,
   );
+}
+
+export interface AdvanceOptions {
+  /** How the release is asked for when the task's end releases the lease. */
+  readonly release?: ReleaseRequest | undefined;
+  /**
+   * The lease as the caller just read or wrote it: the first try steps from
+   * it instead of reading it again (the write's revision check still
+   * catches a newer task; only then is the lease read).
+   */
+  readonly lease?: LeaseView | undefined;
+  /** The checkpoint credentials of an attempt this step sends, minted by the caller beside the step's write. */
+  readonly checkpointAccess?: Promise<TemporaryCredentials> | undefined;
 }
 
 /**
@@ -89,16 +108,26 @@ async function stepTask(
   leaseId: string,
   event: TaskEvent,
   run: (lease: LeaseView, task: TaskState, effect: TaskEffect) => Promise<void>,
+  known?: LeaseView,
 ): Promise<TaskOutcome> {
   for (let tries = 0; tries < MAX_CONFLICTS; tries += 1) {
-    const lease = await deps.leases.get(tenantId, leaseId);
+    const lease = tries === 0 && known ? known : await deps.leases.get(tenantId, leaseId);
     if (!lease?.task) return 'no-task';
     const step = applyTaskEvent(lease.task, event);
     if (!step.changed) return 'unchanged';
     if (!(await deps.leases.saveTask(tenantId, leaseId, step.task))) continue;
-    if (isTaskEnded(step.task.status) && !isTaskEnded(lease.task.status))
-      await announceEnd(deps, lease, step.task);
-    for (const effect of step.effects) await run(lease, step.task, effect);
+    const effects = async () => {
+      for (const effect of step.effects) await run(lease, step.task, effect);
+    };
+    // The end's announcement goes beside its effects (the release), not before them.
+    const settled = await Promise.allSettled([
+      isTaskEnded(step.task.status) && !isTaskEnded(lease.task.status)
+        ? announceEnd(deps, lease, step.task)
+        : undefined,
+      effects(),
+    ]);
+    const failed = settled.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
     return step.task.status;
   }
   throw new TaskConflictError(leaseId);
@@ -114,7 +143,7 @@ async function perform(
   lease: LeaseView,
   task: TaskState,
   effect: TaskEffect,
-  release: ReleaseRequest,
+  options: AdvanceOptions,
 ): Promise<void> {
   const { tenantId, leaseId } = lease;
   switch (effect.kind) {
@@ -125,17 +154,35 @@ async function perform(
       try {
         // A sender that died after SendCommand left a command running: it is the attempt, not a second one.
         const adopted = effect.takeOver ? await deps.tasks.runner.sentWith(target, comment) : undefined;
-        commandId = adopted ?? (await sendAttempt(deps, lease, task, effect.attempt, target, comment));
+        commandId =
+          adopted ??
+          (await sendAttempt(
+            deps,
+            lease,
+            task,
+            effect.attempt,
+            target,
+            comment,
+            options.checkpointAccess ?? mintCheckpointAccess(deps, tenantId, leaseId),
+          ));
       } catch (error) {
-        await advanceTask(deps, tenantId, leaseId, { type: 'send-failed', attempt: effect.attempt });
+        await advanceTask(
+          deps,
+          tenantId,
+          leaseId,
+          { type: 'send-failed', attempt: effect.attempt },
+          { lease: { ...lease, task } },
+        );
         throw error;
       }
-      await advanceTask(deps, tenantId, leaseId, {
-        type: 'sent',
-        attempt: effect.attempt,
-        commandId,
-        atMs: deps.now(),
-      });
+      // The agent starts the command only once its id is recorded: this write is on the path to the task's start.
+      await advanceTask(
+        deps,
+        tenantId,
+        leaseId,
+        { type: 'sent', attempt: effect.attempt, commandId, atMs: deps.now() },
+        { lease: { ...lease, task } },
+      );
       await deps.events.publish([
         {
           type: 'TaskStarted',
@@ -156,7 +203,7 @@ async function perform(
       await deps.tasks.runner.cancel(targetOf(deps, lease, effect.instanceId), effect.commandId);
       return;
     case 'release':
-      await requestRelease(deps, tenantId, leaseId, release);
+      await requestRelease(deps, tenantId, leaseId, options.release ?? {});
       return;
   }
 }
@@ -169,10 +216,11 @@ async function sendAttempt(
   attempt: number,
   target: TaskTarget,
   comment: string,
+  access: Promise<TemporaryCredentials>,
 ): Promise<string> {
   const { tenantId, leaseId } = lease;
   const limitSeconds = (task.spec.maxRuntimeMinutes ?? MAX_EXECUTION_SECONDS / 60) * 60 + 60;
-  const credentials = await mintCheckpointAccess(deps, tenantId, leaseId);
+  const credentials = await access;
   const commands = taskScript(task.spec, {
     tenantId,
     attempt,
@@ -242,15 +290,33 @@ export async function startTaskOnLease(
   deps: TaskDeps,
   tenantId: string,
   leaseId: string,
+  minted?: Promise<TemporaryCredentials>,
 ): Promise<TaskOutcome> {
   const lease = await deps.leases.get(tenantId, leaseId);
   if (!lease?.task) return 'no-task';
   if (lease.status !== 'RUNNING') return 'unchanged';
   const instance = heldInstances(lease.instances)[0];
   if (!instance) return 'unchanged';
-  return advanceTask(deps, tenantId, leaseId, {
-    type: 'instance-ready',
-    instanceId: instance.instanceId,
-    atMs: deps.now(),
-  });
+  const event: TaskEvent = { type: 'instance-ready', instanceId: instance.instanceId, atMs: deps.now() };
+  // The attempt's credentials are minted while its claim is written, not after: both are on the way to its start.
+  const sends = applyTaskEvent(lease.task, event).effects.some((effect) => effect.kind === 'send');
+  const checkpointAccess = sends ? (minted ?? mintCheckpointAccess(deps, tenantId, leaseId)) : undefined;
+  // Awaited by the send; if the claim is lost and nothing is sent, its failure is nobody's to report.
+  checkpointAccess?.catch(() => undefined);
+  return advanceTask(deps, tenantId, leaseId, event, { lease, checkpointAccess });
+}
+
+/**
+ * A lease whose task waits is about to be launched: its first attempt's
+ * credentials are minted beside the launch, not after it. They last an
+ * hour and are refreshed from the attempt's 30th minute on, so minting them
+ * one launch (at most a Lambda's run) earlier leaves the refresh ample time.
+ * Returns the task's start, for once the lease runs.
+ */
+export function prepareTaskStart(deps: TaskDeps, lease: LeaseView): () => Promise<TaskOutcome> {
+  const minted =
+    lease.task?.status === 'WAITING' ? mintCheckpointAccess(deps, lease.tenantId, lease.leaseId) : undefined;
+  // Awaited by the start's send; a launch that fails leaves it unused, and its failure unreported.
+  minted?.catch(() => undefined);
+  return () => startTaskOnLease(deps, lease.tenantId, lease.leaseId, minted);
 }

@@ -1,5 +1,5 @@
 import { DescribeImagesCommand, RunInstancesCommand, TerminateInstancesCommand } from '@aws-sdk/client-ec2';
-import { ListCommandsCommand, SSMClient } from '@aws-sdk/client-ssm';
+import { ListCommandsCommand, SendCommandCommand, SSMClient } from '@aws-sdk/client-ssm';
 import type { SQSEvent } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { lambdaContext } from '../../local/runtime/lambda-context';
@@ -76,5 +76,43 @@ describe('duplicate deliveries on the emulators never run a task twice', () => {
     expect(instance?.billedSeconds).toBe(
       Math.max(60, Math.ceil((exitedAtMs - (instance?.launchedAtMs ?? 0)) / 1000)),
     );
+  });
+});
+
+describe("moto's ListCommands, as the local SSM agent polls it", () => {
+  it('applies InvokedAfter (inclusive) and DocumentName as AWS does, instead of listing every command ever sent', async () => {
+    const ssm = new SSMClient({ region: 'us-east-1' });
+    const sent: string[] = [];
+    for (const n of [1, 2, 3]) {
+      const { Command } = await ssm.send(
+        new SendCommandCommand({
+          InstanceIds: ['i-0000000000000000a'],
+          DocumentName: 'AWS-RunShellScript',
+          Parameters: { commands: [`echo ${n}`] },
+        }),
+      );
+      sent.push(Command?.CommandId ?? '');
+    }
+    const all = (await ssm.send(new ListCommandsCommand({}))).Commands ?? [];
+    const second = all.find((c) => c.CommandId === sent[1])?.RequestedDateTime;
+    expect(second).toBeInstanceOf(Date);
+    const since = (
+      await ssm.send(
+        new ListCommandsCommand({ Filters: [{ key: 'InvokedAfter', value: second?.toISOString() ?? '' }] }),
+      )
+    ).Commands?.map((c) => c.CommandId);
+    expect(since).toContain(sent[1]);
+    expect(since).toContain(sent[2]);
+    expect(since).not.toContain(sent[0]);
+    expect(since?.length).toBeLessThan(all.length);
+    const otherDocument = await ssm.send(
+      new ListCommandsCommand({
+        Filters: [
+          { key: 'InvokedAfter', value: second?.toISOString() ?? '' },
+          { key: 'DocumentName', value: 'AWS-RunPowerShellScript' },
+        ],
+      }),
+    );
+    expect(otherDocument.Commands).toEqual([]);
   });
 });

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { CHECKPOINT_REFRESH_COMMENT } from '../../../shared/domain/tasks/checkpoint-access';
 import { taskSpecSchema } from '../../../shared/domain/tasks/spec';
+import { runLeaseCommand } from '../../../shared/usecases/lease-commands';
 import { reconcileFleet } from '../../../shared/usecases/reconcile-fleet';
 import { advanceTask, startTaskOnLease } from '../../../shared/usecases/tasks';
 import { fakeControlPlane } from '../../support/fakes/control-plane';
-import { runningLease, TENANT } from '../../support/fakes/leases';
+import { requestLease, runningLease, TENANT } from '../../support/fakes/leases';
 import { allows } from '../../support/iam-policy';
 
 const MINUTE = 60_000;
@@ -43,6 +44,39 @@ describe("an attempt's checkpoint access", () => {
     // The container sees the profile and the refreshed file, read-only.
     expect(script).toContain(' -e AWS_CONFIG_FILE -e AWS_PROFILE');
     expect(script).toContain(`-v '/run/gpurent/${lease.leaseId}:/run/gpurent/${lease.leaseId}:ro'`);
+  });
+
+  it("is minted beside the lease's launch, once, and the first attempt is sent with it", async () => {
+    const plane = fakeControlPlane();
+    const lease = await requestLease(plane, {
+      task: taskSpecSchema.parse({ command: ['python', 'train.py'] }),
+    });
+    const launchesAtMint: number[] = [];
+    const { checkpointAccess } = plane.tasks;
+    const mint = checkpointAccess.mint.bind(checkpointAccess);
+    checkpointAccess.mint = (request) => {
+      launchesAtMint.push(plane.compute.faults.callsOf('launch').length);
+      return mint(request);
+    };
+
+    await runLeaseCommand(plane, { type: 'provision', tenantId: TENANT, leaseId: lease.leaseId });
+
+    // Asked for before EC2 was: the launch does not hold it up.
+    expect(launchesAtMint).toEqual([0]);
+    expect(plane.compute.faults.callsOf('launch')).toHaveLength(1);
+    expect(plane.tasks.runner.sent).toHaveLength(1);
+    expect((plane.tasks.runner.sent[0]?.commands ?? []).join('\n')).toContain('"AccessKeyId":"ASIA1"');
+    expect(plane.leases.peek(TENANT, lease.leaseId)?.task?.status).toBe('STARTING');
+  });
+
+  it('is minted once per attempt sent: not again when the task is already started', async () => {
+    const { plane, lease } = await runningTask();
+    const { checkpointAccess, runner } = plane.tasks;
+
+    // A redelivered start, and the reconciler's look at a running task, send and mint nothing.
+    expect(await startTaskOnLease(plane, TENANT, lease.leaseId)).toBe('unchanged');
+    expect(checkpointAccess.minted).toHaveLength(1);
+    expect(runner.sent).toHaveLength(1);
   });
 
   it('is re-sent by the reconciler before it expires, only to the running attempt, and not too often', async () => {

@@ -187,3 +187,24 @@ describe('provisioning a lease after a crash mid-launch', () => {
     expect(await provisionLease(plane, TENANT, 'lease_missing')).toBe('missing');
   });
 });
+
+describe('what follows RUNNING', () => {
+  it('is prepared before the launch and runs beside the LeaseRunning announcement; its failure fails the delivery', async () => {
+    const plane = fakeControlPlane();
+    const lease = await requestLease(plane);
+    const seen: string[] = [];
+    const outcome = provisionLease(plane, TENANT, lease.leaseId, undefined, (pending) => {
+      seen.push(pending.status);
+      return async () => {
+        seen.push(plane.leases.peek(TENANT, lease.leaseId)?.status ?? 'missing');
+        throw new CrashError('task start');
+      };
+    });
+
+    await expect(outcome).rejects.toThrow('task start');
+    // Prepared before the launch, on the lease as read; run once it is RUNNING.
+    expect(seen).toEqual(['PENDING', 'RUNNING']);
+    // The announcement was not cut short by the failure beside it.
+    expect(plane.events.types()).toEqual(['LeaseRequested', 'LeaseRunning']);
+  });
+});
