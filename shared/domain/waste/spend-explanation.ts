@@ -7,13 +7,17 @@ import type { MicroUsd } from '../money';
  * "waste"); the leases can. A job is one lease, of a size the tenant runs; a
  * runaway is spend no one such lease accounts for: many leases (a loop
  * relaunching one, an autoscaler gone wrong, a ramp creeping over the line a
- * small lease at a time) or a lease larger than any the tenant ran.
+ * small lease at a time) or one lease dearer than any the tenant ran and than
+ * its hour's line.
  *
  * Method: each UTC day keeps the dearest lease started that day, for `days`
  * days: the tenant's largest job is the dearest of those. When the rate passes
  * the line and no lease is explained yet, the dearest lease started in the
  * last `windowMinutes` explains the excess if the rate without it is back
- * under the line and it costs no more than the largest job: it is then taken
+ * under the line and it costs no more than the largest job or the line itself
+ * (one lease, asked for once, that alone stays under what the tenant's hour
+ * normally reaches: a first 8-GPU job on a tenant of 1-GPU leases is a new
+ * size, not a runaway; a lease dearer than the line still is): it is then taken
  * off the rate the line judges for as long as it runs, so a long job is one
  * explanation, not a recurring alert. One lease at a time: a second job on top
  * of the first, or a runaway after a job, is judged on the rest of the rate.
@@ -100,6 +104,14 @@ export function advanceExplanation(
 }
 
 /**
+ * The dearest one lease that is a plausible job: the tenant's largest, or,
+ * when that is smaller, the hour's line itself (a lease that alone would not
+ * pass it: a new size the tenant's normal hour already reaches, as AWS Cost
+ * Anomaly Detection does not alert new but plausible usage).
+ */
+const plausibleLease = (largestJob: number, line: number) => Math.max(largestJob, line);
+
+/**
  * A rate above its line (`unexplained`: no lease is explained now) put to the
  * dearest lease started in the window: the state with it explained, or null
  * when the excess stands.
@@ -121,6 +133,6 @@ export function explainExcess(
       null,
     );
   if (job === null || unexplainedMicroUsdPerHour - job.hourlyMicroUsd > line) return null;
-  if (job.hourlyMicroUsd > largestJob) return null;
+  if (job.hourlyMicroUsd > plausibleLease(largestJob, line)) return null;
   return { state: { ...state, explained: [job.leaseId] }, explainedMicroUsdPerHour: job.hourlyMicroUsd };
 }

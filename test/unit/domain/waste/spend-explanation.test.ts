@@ -68,9 +68,21 @@ describe('explaining an excess by the leases behind it', () => {
     expect(explained?.explainedMicroUsdPerHour).toBe(8 * USD);
   });
 
-  it('does not explain a lease larger than any the tenant ran, nor an excess one new lease does not account for', () => {
+  it('explains a lease larger than any the tenant ran while it alone stays under the line', () => {
+    // $9/h is over the largest lease ($8/h) but under the line ($11.50/h): a new size, not a runaway.
+    const running = [...steady, lease('bigger', now - MINUTE, 9)];
+    expect(explainExcess(history, now, running, 14 * USD, line)?.state.explained).toEqual(['bigger']);
+    // Exactly the line is still plausible; a cent an hour more is not.
+    const atLine = [lease('old', START, 5), lease('at-line', now - MINUTE, 11.5)];
+    expect(explainExcess(history, now, atLine, 16.5 * USD, 11.5 * USD)?.explainedMicroUsdPerHour).toBe(line);
+    const overLine = [lease('old', START, 5), lease('over-line', now - MINUTE, 11.51)];
+    expect(explainExcess(history, now, overLine, 16.51 * USD, 11.5 * USD)).toBeNull();
+  });
+
+  it('does not explain a lease dearer than both the largest job and the line, nor an excess one new lease does not account for', () => {
+    // $12/h alone is over the line: the rate less it is back under, but no such lease was ever run.
     expect(
-      explainExcess(history, now, [...steady, lease('big', now - MINUTE, 9)], 14 * USD, line),
+      explainExcess(history, now, [...steady, lease('big', now - MINUTE, 12)], 17 * USD, line),
     ).toBeNull();
     const twoJobs = [...steady, lease('job-1', now - 2 * MINUTE, 8), lease('job-2', now - MINUTE, 8)];
     expect(explainExcess(history, now, twoJobs, 21 * USD, line)).toBeNull();
@@ -122,10 +134,17 @@ describe('the detector with the leases behind the rate', () => {
     expect(state.line).toBeCloseTo(11_535_000, -4);
   });
 
-  it('alerts the same job on a tenant whose leases were half its size, on the third run', () => {
-    const { alerts } = replay([2, 5], () => [lease('today', noon, 8)], 4);
+  it('does not alert the same job on a tenant whose leases were half its size: alone it stays under the line', () => {
+    const { alerts, state } = replay([2, 5], () => [lease('today', noon, 8)], 4);
+    expect(alerts).toEqual([]);
+    expect(state.explanation?.explained).toEqual(['today']);
+  });
+
+  it('alerts a lease dearer than the line on a tenant whose leases were half its size, on the third run', () => {
+    // $12/h alone is over the line (about $11.54/h) and three times the largest lease ($4/h).
+    const { alerts } = replay([2, 5], () => [lease('today', noon, 12)], 4);
     expect(alerts.map((a) => (a.atMs - noon) / MINUTE)).toEqual([2]);
-    expect(alerts[0]?.rateMicroUsdPerHour).toBe(13 * USD);
+    expect(alerts[0]?.rateMicroUsdPerHour).toBe(17 * USD);
   });
 
   it('alerts twice the known job, started together or half an hour apart', () => {
