@@ -19,3 +19,12 @@ export async function mapWithConcurrency<Item, Result>(
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
 }
+
+/**
+ * Waits for every one of `promises`, then rejects with the first failure if
+ * any failed: none is left running unawaited when one fails.
+ */
+export async function settleAll(promises: readonly (Promise<unknown> | undefined)[]): Promise<void> {
+  const failed = (await Promise.allSettled(promises)).find((result) => result.status === 'rejected');
+  if (failed) throw failed.reason;
+}

@@ -14,6 +14,7 @@ import {
 import { type EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { ListCommandsCommand, type SSMClient } from '@aws-sdk/client-ssm';
+import { settleAll } from '../../shared/concurrency';
 import { PROGRESS_FILE_NAME } from '../../shared/domain/deadlines/progress-file';
 import type { LeaseView } from '../../shared/domain/lease';
 import { CHECKPOINT_REFRESH_COMMENT } from '../../shared/domain/tasks/checkpoint-access';
@@ -318,8 +319,7 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
     const described = await instanceFacts;
     for (const instanceId of instanceIds) {
       const facts = described.get(instanceId);
-      if (!facts) continue;
-      if (!facts.tenantId || !facts.leaseId || !LIVE_STATES.has(facts.state)) continue;
+      if (!facts?.tenantId || !facts.leaseId || !LIVE_STATES.has(facts.state)) continue;
       const lease = await leaseOf(facts.tenantId, facts.leaseId);
       const task = lease?.task;
       if (!lease || !task) continue;
@@ -439,8 +439,7 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
   }
 
   async function tick() {
-    const failed = (await Promise.allSettled(await round())).find((result) => result.status === 'rejected');
-    if (failed) throw failed.reason;
+    await settleAll(await round());
   }
 
   let stopped = false;

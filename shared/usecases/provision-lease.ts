@@ -1,3 +1,4 @@
+import { settleAll } from '../concurrency';
 import type { CapacityShortfall } from '../domain/admission/capacity';
 import { type PoolPin, steeredLaunch } from '../domain/deadlines/steering';
 import type { ImageVersion } from '../domain/images';
@@ -95,7 +96,7 @@ export async function provisionLease(
   }
   deps.metrics.leaseRunning(deps.now() - lease.createdAtMs);
   // What follows RUNNING (the task's start) does not wait on the announcement's PutEvents; both end before this returns.
-  const settled = await Promise.allSettled([
+  await settleAll([
     deps.events.publish([
       {
         type: 'LeaseRunning',
@@ -105,8 +106,6 @@ export async function provisionLease(
     ]),
     onRunning?.(),
   ]);
-  const failed = settled.find((result) => result.status === 'rejected');
-  if (failed) throw failed.reason;
   return 'running';
 }
 

@@ -1,3 +1,4 @@
+import { settleAll } from '../concurrency';
 import type { LeaseView } from '../domain/lease';
 import { attemptComment } from '../domain/tasks/attempt-command';
 import {
@@ -120,14 +121,12 @@ async function stepTask(
       for (const effect of step.effects) await run(lease, step.task, effect);
     };
     // The end's announcement goes beside its effects (the release), not before them.
-    const settled = await Promise.allSettled([
+    await settleAll([
       isTaskEnded(step.task.status) && !isTaskEnded(lease.task.status)
         ? announceEnd(deps, lease, step.task)
         : undefined,
       effects(),
     ]);
-    const failed = settled.find((result) => result.status === 'rejected');
-    if (failed) throw failed.reason;
     return step.task.status;
   }
   throw new TaskConflictError(leaseId);
@@ -240,6 +239,17 @@ function mintCheckpointAccess(deps: TaskDeps, tenantId: string, leaseId: string)
   });
 }
 
+/**
+ * Credentials minted ahead of the send that awaits them. A send that never
+ * comes (the claim lost, the launch failed) leaves them unused, and their
+ * failure unreported rather than unhandled.
+ */
+function mintAhead(deps: TaskDeps, tenantId: string, leaseId: string): Promise<TemporaryCredentials> {
+  const minted = mintCheckpointAccess(deps, tenantId, leaseId);
+  minted.catch(() => undefined);
+  return minted;
+}
+
 /** How long SSM may take to deliver and run a refresh. */
 const REFRESH_TIMEOUT_SECONDS = 60;
 
@@ -300,9 +310,7 @@ export async function startTaskOnLease(
   const event: TaskEvent = { type: 'instance-ready', instanceId: instance.instanceId, atMs: deps.now() };
   // The attempt's credentials are minted while its claim is written, not after: both are on the way to its start.
   const sends = applyTaskEvent(lease.task, event).effects.some((effect) => effect.kind === 'send');
-  const checkpointAccess = sends ? (minted ?? mintCheckpointAccess(deps, tenantId, leaseId)) : undefined;
-  // Awaited by the send; if the claim is lost and nothing is sent, its failure is nobody's to report.
-  checkpointAccess?.catch(() => undefined);
+  const checkpointAccess = sends ? (minted ?? mintAhead(deps, tenantId, leaseId)) : undefined;
   return advanceTask(deps, tenantId, leaseId, event, { lease, checkpointAccess });
 }
 
@@ -315,8 +323,6 @@ export async function startTaskOnLease(
  */
 export function prepareTaskStart(deps: TaskDeps, lease: LeaseView): () => Promise<TaskOutcome> {
   const minted =
-    lease.task?.status === 'WAITING' ? mintCheckpointAccess(deps, lease.tenantId, lease.leaseId) : undefined;
-  // Awaited by the start's send; a launch that fails leaves it unused, and its failure unreported.
-  minted?.catch(() => undefined);
+    lease.task?.status === 'WAITING' ? mintAhead(deps, lease.tenantId, lease.leaseId) : undefined;
   return () => startTaskOnLease(deps, lease.tenantId, lease.leaseId, minted);
 }
