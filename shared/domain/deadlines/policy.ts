@@ -36,6 +36,10 @@ function isOpen(input: DeadlinePolicyInput, pool: SpotPoolSignal, onDemandPrice:
   return pool.available && !backedOff && pool.priceMicroUsdPerHour < onDemandPrice;
 }
 
+/** Whether the job runs in `pool` now. */
+const isCurrent = (input: DeadlinePolicyInput, pool: SpotPoolSignal) =>
+  input.placement.kind === 'spot' && input.placement.zone === pool.zone;
+
 /**
  * Micro-dollars per millisecond of progress in the pool. Staying where the job
  * runs costs the price alone. A (re)start pays its restart and the checkpoint's
@@ -43,9 +47,6 @@ function isOpen(input: DeadlinePolicyInput, pool: SpotPoolSignal, onDemandPrice:
  * spell's age, at least its mean run), at most the rest of the job, at least
  * one productive tick so that a churning pool stays a last resort.
  */
-const isCurrent = (input: DeadlinePolicyInput, pool: SpotPoolSignal) =>
-  input.placement.kind === 'spot' && input.placement.zone === pool.zone;
-
 function costPerProgressMs(input: DeadlinePolicyInput, pool: SpotPoolSignal): number {
   if (isCurrent(input, pool)) return pool.priceMicroUsdPerHour / MS_PER_HOUR;
   const reserve = restartReserveMs(input);
