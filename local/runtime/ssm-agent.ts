@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
@@ -26,6 +25,7 @@ import { LEASE_TAG, TENANT_TAG } from '../../shared/ports/compute';
 import type { LeaseRepository } from '../../shared/ports/lease-repository';
 import { type CheckpointSync, checkpointSync } from './checkpoint-sync';
 import { type DockerEngine, removeContainer } from './docker-engine';
+import { type LaunchedProcess, startProcessLauncher } from './process-launcher';
 
 export interface SsmAgentClients {
   readonly ssm: (region: string) => SSMClient;
@@ -67,12 +67,11 @@ interface Run {
   readonly commandId: string;
   readonly instanceId: string;
   readonly region: string;
-  readonly child: ChildProcess;
+  readonly process: LaunchedProcess;
   readonly checkpoints: CheckpointSync;
   /** The container it runs in, when the task has an image and the machine an engine. */
   readonly containerName?: string | undefined;
   killed: boolean;
-  readonly output: { stdout: string[]; stderr: string[] };
   readonly done: Promise<void>;
 }
 
@@ -121,6 +120,7 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
   const listedSince = () =>
     Math.min(newestListedMs === undefined ? 0 : newestListedMs - LISTING_OVERLAP_MS, ...unsettled.values());
   const runs = new Map<string, Run>();
+  const launcher = startProcessLauncher();
   const runFolder = (commandId: string, instanceId: string) =>
     join(options.workRoot, 'runs', `${commandId}-${instanceId}`);
   const checkpointDir = (commandId: string, instanceId: string) =>
@@ -153,8 +153,8 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
   async function writeLogs(run: Run) {
     const streams = taskLogStreams(run.commandId, run.instanceId);
     for (const [name, lines] of [
-      [streams.stdout, run.output.stdout],
-      [streams.stderr, run.output.stderr],
+      [streams.stdout, run.process.output.stdout],
+      [streams.stderr, run.process.output.stderr],
     ] as const) {
       const text = lines.join('');
       if (text === '') continue;
@@ -257,21 +257,17 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
               localEngine: { gpus: container.gpus, mounts: [checkpoints], containerName: container.name },
             },
           );
-    const child = spawn('/bin/bash', ['-c', script.join('\n')], {
+    const launched = await launcher.launch({
+      command: '/bin/bash',
+      args: ['-c', script.join('\n')],
       cwd: folder,
-      detached: true,
       env: {
         PATH: process.env.PATH ?? '/usr/bin:/bin',
         HOME: folder,
         ...folderVariables,
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
     });
     spawned.add(commandId);
-    const output = { stdout: [] as string[], stderr: [] as string[] };
-    child.stdout?.on('data', (chunk: Buffer) => output.stdout.push(chunk.toString('utf8')));
-    child.stderr?.on('data', (chunk: Buffer) => output.stderr.push(chunk.toString('utf8')));
-    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
     const periodic = setInterval(() => {
       sync.upload().catch((error) => console.error('local SSM agent: checkpoint upload:', error));
     }, options.checkpointEveryMs);
@@ -279,12 +275,11 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
       commandId,
       instanceId,
       region,
-      child,
+      process: launched,
       checkpoints: sync,
       containerName: container?.name,
       killed: false,
-      output,
-      done: exited.then(async (code) => {
+      done: launched.exited.then(async (code) => {
         clearInterval(periodic);
         runs.delete(commandId);
         // Before the end is told: a retry sent on it must find what this attempt saved.
@@ -341,7 +336,7 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
       .upload()
       .catch((error) => console.error('local SSM agent: checkpoint upload before kill:', error));
     try {
-      if (run.child.pid !== undefined) process.kill(-run.child.pid, 'SIGKILL');
+      process.kill(-run.process.pid, 'SIGKILL');
     } catch {
       // Already gone.
     }
@@ -472,6 +467,7 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
       const pending = [...runs.values()];
       await Promise.all(pending.map(kill));
       await Promise.allSettled(pending.map((run) => run.done));
+      await launcher.stop();
     },
   };
 }
