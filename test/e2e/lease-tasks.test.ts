@@ -9,6 +9,7 @@ import { type LocalStack, startLocalStack } from '../../local/stack';
 import { taskLogStreams } from '../../shared/domain/tasks/log-streams';
 import { BUCKETS, LOG_GROUPS } from '../../shared/resources';
 import { emulatorEndpoints } from '../support/emulators';
+import { processAlive } from '../support/processes';
 
 let stack: LocalStack;
 
@@ -91,15 +92,6 @@ async function logLines(commandId: string, instanceId: string): Promise<string[]
   }
 }
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 describe('tasks on leases, end to end through the local API, worker, SSM agent and task-events handler', () => {
   it('runs a task that prints and exits 0: logs in CloudWatch Logs, lease RELEASED, bill closed at the task end', async () => {
     const leaseId = await createWithTask({
@@ -145,14 +137,14 @@ describe('tasks on leases, end to end through the local API, worker, SSM agent a
     const deadline = Date.now() + 10_000;
     while (!existsSync(pidFile) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     const pid = Number(readFileSync(pidFile, 'utf8').trim());
-    expect(alive(pid)).toBe(true);
+    expect(processAlive(pid)).toBe(true);
 
     expect((await api('DELETE', `/v1/leases/${leaseId}`)).status).toBe(202);
     const released = await until('RELEASED', leaseId, (lease) => lease.status === 'RELEASED');
     expect(released.task?.status).toBe('STOPPED');
     const goneBy = Date.now() + 10_000;
-    while (alive(pid) && Date.now() < goneBy) await new Promise((r) => setTimeout(r, 100));
-    expect(alive(pid)).toBe(false);
+    while (processAlive(pid) && Date.now() < goneBy) await new Promise((r) => setTimeout(r, 100));
+    expect(processAlive(pid)).toBe(false);
   }, 120_000);
 
   it('resumes an interrupted spot task on its replacement from its checkpoint; the warned instance is terminated', async () => {

@@ -3,15 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ProcessLauncher, startProcessLauncher } from '../../../local/runtime/process-launcher';
-
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+import { processAlive } from '../../support/processes';
 
 describe('process launcher', () => {
   let launcher: ProcessLauncher | undefined;
@@ -49,10 +41,10 @@ describe('process launcher', () => {
       cwd: folder,
       env: { PATH: '/usr/bin:/bin' },
     });
-    expect(isAlive(launched.pid)).toBe(true);
+    expect(processAlive(launched.pid)).toBe(true);
     process.kill(-launched.pid, 'SIGKILL');
     expect(await launched.exited).toBeNull();
-    expect(isAlive(launched.pid)).toBe(false);
+    expect(processAlive(launched.pid)).toBe(false);
   });
 
   it('says so when the command cannot start', async () => {
