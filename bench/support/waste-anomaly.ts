@@ -29,6 +29,8 @@ export interface SpendLease {
   readonly from: number;
   readonly to: number;
   readonly cost: number;
+  /** µ$/h of one of its instances (the replay's types have one GPU each): the step its spend moves in. */
+  readonly instanceCost: number;
 }
 
 export interface SpendSeries {
@@ -89,7 +91,13 @@ export function tenantSeries(
     const to = Math.min(minutes, Math.ceil((task.endMs - startMs) / MINUTE_MS));
     if (to <= from) continue;
     for (const tenant of tenantsOfTask(task)) {
-      leases[tenant]?.push({ id: task.id, from, to, cost: task.gpus * gpuMicroUsdPerHour });
+      leases[tenant]?.push({
+        id: task.id,
+        from,
+        to,
+        cost: task.gpus * gpuMicroUsdPerHour,
+        instanceCost: gpuMicroUsdPerHour,
+      });
     }
   }
   return leases.map((own, tenant) => ({ tenant, startMs, rates: ratesOf(own, minutes), leases: own }));
@@ -216,7 +224,10 @@ export function injectAnomalies(
           : Math.round(between(10, 30));
     const to = Math.min(series.rates.length, from + length);
     const recent = series.leases.filter((l) => l.from < from && l.from >= from - 7 * DAY_MINUTES);
-    const template = recent[Math.floor(pick() * recent.length)]?.cost ?? floor;
+    const templateLease = recent[Math.floor(pick() * recent.length)];
+    const template = templateLease?.cost ?? floor;
+    // A copy has the template's instances, each at the copy's share of the added rate.
+    const instances = templateLease ? templateLease.cost / templateLease.instanceCost : 1;
     const copies = Math.max(1, Math.round((scale * normal) / template));
     for (let j = 0; j < copies; j++) {
       // A ramp's j-th copy starts on the minute the straight rise to the full rate would pass it.
@@ -227,6 +238,7 @@ export function injectAnomalies(
           from: start,
           to,
           cost: (scale * normal) / copies,
+          instanceCost: (scale * normal) / copies / instances,
         });
     }
     injected.push({ kind, from, to: from + length, added: scale * normal });
@@ -246,7 +258,10 @@ export type SpendCase = Pick<SpendSeries, 'startMs' | 'rates' | 'leases'>;
 export type Detector = (series: SpendCase) => ScoredAlert[];
 
 /** The leases running at each minute, as the metering run reads them, for `visit`. */
-function replayLeases(series: SpendCase, visit: (minute: number, running: readonly LeaseSpend[]) => void) {
+function replayLeases(
+  series: SpendCase,
+  visit: (minute: number, running: readonly LeaseSpend[]) => void,
+) {
   const starts = [...series.leases].sort((a, b) => a.from - b.from);
   const running = new Map<string, { lease: LeaseSpend; to: number }>();
   let next = 0;
@@ -265,6 +280,7 @@ function replayLeases(series: SpendCase, visit: (minute: number, running: readon
         leaseId: l.id,
         startedAtMs: series.startMs + l.from * MINUTE_MS,
         hourlyMicroUsd: l.cost,
+        instanceHourlyMicroUsd: l.instanceCost,
       };
       running.set(l.id, { lease, to: l.to });
       changed = true;

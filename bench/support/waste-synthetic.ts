@@ -58,7 +58,13 @@ export function syntheticTenantSeries(
     const leases: SpendLease[] = [];
     const run = (from: number, gpus: number, length: number) => {
       const to = Math.min(minutes, from + Math.max(1, Math.round(length)));
-      leases.push({ id: `lease-${leases.length}`, from, to, cost: gpus * gpuMicroUsdPerHour });
+      leases.push({
+        id: `lease-${leases.length}`,
+        from,
+        to,
+        cost: gpus * gpuMicroUsdPerHour,
+        instanceCost: gpuMicroUsdPerHour,
+      });
     };
     for (let minute = 0; minute < minutes; minute++) {
       const intensity = cycle(minute);

@@ -31,10 +31,14 @@ function spendBySeries(instances: readonly LeaseInstance[]): Map<string, LeaseSp
     const known = byLease.get(i.leaseId);
     const startedAtMs = Math.min(known?.spend.startedAtMs ?? i.launchedAtMs, i.launchedAtMs);
     const hourlyMicroUsd = (known?.spend.hourlyMicroUsd ?? 0) + i.priceMicroUsdPerHour;
+    const instanceHourlyMicroUsd = Math.min(
+      known?.spend.instanceHourlyMicroUsd ?? i.priceMicroUsdPerHour,
+      i.priceMicroUsdPerHour,
+    );
     byLease.set(i.leaseId, {
       tenantId: i.tenantId,
       project: i.project,
-      spend: { leaseId: i.leaseId, startedAtMs, hourlyMicroUsd },
+      spend: { leaseId: i.leaseId, startedAtMs, hourlyMicroUsd, instanceHourlyMicroUsd },
     });
   }
   const series = new Map<string, LeaseSpend[]>();

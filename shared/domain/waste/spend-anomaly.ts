@@ -21,10 +21,17 @@ export type { LeaseSpend };
  * and its hour of the week (the last 4 weeks). A run's rate is in excess when
  * it passes the line of the hour it falls in: median + z / 0.6745 × MAD
  * (Iglewicz and Hoaglin's modified z-score; z = 3.5 at `medium`) of the peaks
- * of that hour and its two neighbours, taken on square roots: spend is a sum
- * of leases that come and go, roughly compound-Poisson, whose spread grows
- * with the square root of its level, and the square root is the transform
- * that makes such a spread even (Anscombe). Once two weeks exist the hour of
+ * of that hour and its two neighbours. The median and the MAD are taken on
+ * square roots: spend is a sum of leases that come and go, roughly
+ * compound-Poisson, whose spread grows with the square root of its level, and
+ * the square root is the transform that makes such a spread even (Anscombe).
+ * The line is placed back on the rate's own scale by the delta method: a
+ * spread σ of √rate about √m is a spread of 2√m × σ of the rate about m, so
+ * line = m + z × 2√m × σ. Squaring (√m + zσ)² instead adds z²σ², a term that
+ * grows with the spread's share of the level, not with the level: on a small
+ * tenant whose hourly peaks run from 1 to 35 GPUs it put the line three times
+ * over the highest peak ever seen, and anomalies of +2-5 × normal passed under
+ * it (BENCHMARKS.md "waste", wave 9). Once two weeks exist the hour of
  * the week can raise the median: the higher of the two applies, so a weekend
  * busier than the weekdays is normal. The spread stays the hour of day's:
  * 2-4 weeks (6-12 peaks with the neighbours) are too few for a steady MAD,
@@ -33,6 +40,15 @@ export type { LeaseSpend };
  * MAD never counts under a tenth of the median (both on the square-root
  * scale) and the excess never under $1/h, so a flat series is not alarmed by
  * one more small lease.
+ *
+ * Whole instances: a rate is in excess only when it passes the line by at
+ * least the price of the cheapest instance running. Spend moves an instance
+ * at a time while the line is a continuous statistic: a tenant of 1-GPU
+ * instances whose line is 13.84 GPUs is, at 14 GPUs, on the level the line
+ * allows rounded to whole instances, not over it. The step is never more
+ * than the line's margin over expected, so one big instance on a tenant that
+ * normally runs nothing is still in excess. The rate alone (no leases read)
+ * keeps the bare line.
  *
  * Episodes: `sustainRuns` runs in excess in a row open one and raise its one
  * alert; `clearRuns` calm runs in a row close it, a run being calm only when
@@ -186,7 +202,8 @@ function rootStats(values: readonly number[], params: AnomalyParams): { center: 
 function lineAt(center: number, spread: number, params: AnomalyParams): { expected: number; line: number } {
   const z = Z_BY_SENSITIVITY[params.sensitivity];
   const expected = center ** 2;
-  const line = (center + (z / MAD_TO_SIGMA) * spread) ** 2;
+  // Delta method: a spread on the square-root scale is 2√m times that spread on the rate's.
+  const line = expected + (z / MAD_TO_SIGMA) * 2 * center * spread;
   return { expected, line: Math.max(line, expected + params.minExcessMicroUsdPerHour) };
 }
 
@@ -249,6 +266,20 @@ function isNew(state: SpendAnomalyState): boolean {
 }
 
 /**
+ * How far past the line a rate must be to be in excess: the cheapest
+ * instance running (the step spend moves in), but never more than the line's
+ * own margin over expected, so one big instance on a tenant that normally
+ * runs nothing is still an excess.
+ */
+function wholeStep(state: SpendAnomalyState, leases: readonly LeaseSpend[]): number {
+  const cheapest = leases.reduce(
+    (least, lease) => Math.min(least, lease.instanceHourlyMicroUsd ?? lease.hourlyMicroUsd),
+    Number.POSITIVE_INFINITY,
+  );
+  return Math.min(cheapest, (state.line ?? 0) - (state.expected ?? 0));
+}
+
+/**
  * One metering run's running leases (what each costs per hour at `atMs`)
  * through the detector: the new state, and the alert when this run opens an
  * episode. Runs must come in time order.
@@ -281,10 +312,11 @@ export function observeSpend(
       }
     }
   }
-  // Rate alone (no explanation) is the detector as it was before leases were read: no new-spend check either.
+  // Rate alone (no explanation) is the detector as it was before leases were read: no new-spend or lease checks.
   const excess =
     state.line !== null &&
     unexplained > state.line &&
+    (params.explanation === null || unexplained - state.line >= wholeStep(state, leases)) &&
     (state.excessRuns > 0 || params.explanation === null || isNew(state));
   state = { ...state, hourLow: Math.min(state.hourLow ?? unexplained, unexplained) };
   if (!excess) {

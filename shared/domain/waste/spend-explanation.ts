@@ -28,6 +28,8 @@ export interface LeaseSpend {
   readonly leaseId: string;
   readonly startedAtMs: number;
   readonly hourlyMicroUsd: MicroUsd;
+  /** What its cheapest instance costs: the step in which it grows or shrinks; absent, the lease is one instance. */
+  readonly instanceHourlyMicroUsd?: MicroUsd | undefined;
 }
 
 export interface ExplanationParams {

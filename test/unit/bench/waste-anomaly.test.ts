@@ -80,7 +80,7 @@ describe('anomalies injected as leases', () => {
     tenant: 0,
     startMs: 0,
     rates: new Float64Array(minutes).fill(GPU),
-    leases: [{ id: 'base', from: 0, to: minutes, cost: GPU }],
+    leases: [{ id: 'base', from: 0, to: minutes, cost: GPU, instanceCost: GPU }],
   };
   const { rates, leases, injected } = injectAnomalies(flat, 1, GPU);
 

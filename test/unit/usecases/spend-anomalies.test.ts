@@ -97,4 +97,40 @@ describe('spend anomalies on metering runs', { timeout: 60_000 }, () => {
     }
     expect(notifier.messages.map((m) => m.attributes.project)).toEqual([undefined]);
   });
+
+  it('judges a lease that grows by its cheapest instance: one instance over the line is an excess', async () => {
+    // A week and a day of one lease of ten $1/h instances: line about $20.38/h at every hour (expected $10/h).
+    const grownAt = minuteOf(8, 12, 0);
+    const alertsWhenGrownTo = async (count: number) => {
+      const notifier = new FakeAnomalyNotifier();
+      const deps = {
+        leases: { openInstances: async () => current },
+        anomalies: new FakeSpendAnomalyStore(),
+        notifier,
+        events: new FakeEventPublisher(),
+      };
+      let current: LeaseInstance[] = [];
+      const alertMinutes: number[] = [];
+      for (let minute = 0; minute < grownAt + 10; minute++) {
+        const instances = minute < grownAt ? 10 : count;
+        current = Array.from({ length: instances }, (_, i) => ({
+          tenantId: TENANT,
+          leaseId: BASE,
+          instanceId: `i-${i}`,
+          instanceType: 'g5.xlarge',
+          mode: 'on-demand',
+          region: 'us-east-1',
+          priceMicroUsdPerHour: 1_000_000,
+          launchedAtMs: i < 10 ? 0 : atMinute(tenant, grownAt),
+        })) as unknown as LeaseInstance[];
+        const before = notifier.messages.length;
+        await detectSpendAnomalies(deps, atMinute(tenant, minute));
+        if (notifier.messages.length > before) alertMinutes.push(minute - grownAt);
+      }
+      return alertMinutes;
+    };
+    // 21 instances are $0.62/h over the line, less than one instance; 22 are $1.62/h over: the third run alerts.
+    expect(await alertsWhenGrownTo(21)).toEqual([]);
+    expect(await alertsWhenGrownTo(22)).toEqual([2]);
+  });
 });

@@ -12,8 +12,14 @@ import { atMinute, minuteOf, type SyntheticTenant, syntheticTenant } from './syn
 
 const DAYS = 28;
 
-/** A rate as one lease running since long before: no recent start can explain it, so the rate alone decides. */
-const asRunning = (rate: number) => [{ leaseId: 'running', startedAtMs: 0, hourlyMicroUsd: rate }];
+/**
+ * A rate as one lease running since long before: no recent start can explain
+ * it, so the rate alone decides. Its instances cost $1/h, the cheapest GPU of
+ * the synthetic tenants, the step its spend moves in.
+ */
+const asRunning = (rate: number) => [
+  { leaseId: 'running', startedAtMs: 0, hourlyMicroUsd: rate, instanceHourlyMicroUsd: 1_000_000 },
+];
 
 function replay(tenant: SyntheticTenant, rates: readonly number[] = tenant.rates) {
   let state: SpendAnomalyState = emptyAnomalyState();
@@ -97,7 +103,8 @@ describe('spend anomaly baseline', () => {
     const week = (values: readonly number[]) =>
       flat.byHourOfWeek.map((slot, hour) => (hour >= 131 && hour <= 133 ? values : slot));
     const z = 3.5 / 0.6745;
-    const line = (root: number) => ((root + z) * 1000) ** 2;
+    // The delta method's line, m + z x 2 sqrt(m) x spread, with the spread 1,000 on the square-root scale.
+    const line = (root: number) => (root * 1000) ** 2 + z * 2 * root * 1000 * 1000;
     // Daily peaks all $100/h: median 10,000 on the square-root scale, MAD 0, floored at a tenth of it.
     const daily = baselineOf({ byHourOfDay, byHourOfWeek: flat.byHourOfWeek }, saturdayNoon);
     expect(daily?.expected).toBe(100 * USD);
@@ -148,7 +155,8 @@ describe('spend anomaly baseline', () => {
   it("opens an excess only on a rise past the line, not on the line falling at an hour's turn", () => {
     // 14 days of hourly peaks: $10/h until 20:00, none from 20:00. Hour 20 takes its slot and hours 19 and 21:
     // 42 peaks, 28 of them 0, so median 0 and MAD 0 on the square-root scale; the line is the $1/h floor.
-    // Hour 19 (hours 18-20): median sqrt(10e6) = 3,162, MAD 0 floored at 316: line (3,162 + 5.19 x 316)^2, about $23/h.
+    // Hour 19 (hours 18-20): median sqrt(10e6) = 3,162, MAD 0 floored at 316: line 10e6 + 5.19 x 2 x 3,162 x 316,
+    // about $20.38/h.
     const flat = emptyAnomalyState();
     const byHourOfDay = flat.byHourOfDay.map((_, hour) =>
       Array.from({ length: 14 }, () => (hour < 20 ? 10 * USD : 0)),
@@ -157,7 +165,7 @@ describe('spend anomaly baseline', () => {
     const day = Date.UTC(2026, 10, 16);
     const at = (minute: number) => day + 19 * 3_600_000 + minute * 60_000;
     expect(baselineOf(state, at(60))).toEqual({ expected: 0, line: USD });
-    expect((baselineOf(state, at(0))?.line ?? 0) / USD).toBeCloseTo(23.07, 2);
+    expect((baselineOf(state, at(0))?.line ?? 0) / USD).toBeCloseTo(20.38, 2);
     /** Runs from 19:50 to 20:19 (minutes 50-79 after 19:00): the minutes alerted. */
     const run = (leases: (minute: number) => LeaseSpend[]) => {
       let s = state;
@@ -183,6 +191,44 @@ describe('spend anomaly baseline', () => {
     expect(run((minute) => [lease('growing', at(-240), minute >= 55 ? 40 : 10)])).toEqual([57]);
   });
 
+  it('counts an excess in whole instances: less than the cheapest instance over the line is the line rounded', () => {
+    // 14 days of $10/h peaks every hour: expected $10/h, line 10e6 + 5.19 x 2 x 3,162 x 316, about $20.38/h.
+    const flat = emptyAnomalyState();
+    const hourly = (usd: number) => ({
+      ...flat,
+      byHourOfDay: flat.byHourOfDay.map(() => Array(14).fill(usd * USD)),
+    });
+    const hour = Date.UTC(2026, 10, 16, 12);
+    const instances = (leaseId: string, count: number, usdEach: number): LeaseSpend => ({
+      leaseId,
+      startedAtMs: 0,
+      hourlyMicroUsd: count * usdEach * USD,
+      instanceHourlyMicroUsd: usdEach * USD,
+    });
+    /** Ten runs from the hour's start with these leases: the minutes alerted. */
+    const alertedMinutes = (state: SpendAnomalyState, leases: LeaseSpend[]) => {
+      let s = state;
+      const alerts: number[] = [];
+      for (let minute = 0; minute < 10; minute++) {
+        const step = observeSpend(s, hour + minute * 60_000, leases);
+        s = step.state;
+        if (step.alert) alerts.push(minute);
+      }
+      return alerts;
+    };
+    const busy = hourly(10);
+    expect((baselineOf(busy, hour)?.line ?? 0) / USD).toBeCloseTo(20.38, 2);
+    // 20 instances of $1/h and one of $0.90/h: $20.90/h, half an instance over the line.
+    expect(alertedMinutes(busy, [instances('base', 20, 1), instances('small', 1, 0.9)])).toEqual([]);
+    // 21 instances of $1/h are $0.62/h over it, under one instance: not in excess; 22 are $1.62/h over: alerted
+    // on the third run.
+    expect(alertedMinutes(busy, [instances('base', 21, 1)])).toEqual([]);
+    expect(alertedMinutes(busy, [instances('base', 22, 1)])).toEqual([2]);
+    // A tenant that runs nothing at this hour (line: the $1/h floor): one $32/h instance is in excess,
+    // the step never more than the line's own margin.
+    expect(alertedMinutes(hourly(0), [instances('big', 1, 32)])).toEqual([2]);
+  });
+
   it('keeps its state as plain data: a replay resumed from JSON decides the same', () => {
     const tenant = syntheticTenant(9, DAYS, ARRIVALS);
     const rates = injected(tenant, minuteOf(20, 3, 0), 30, 6);
@@ -198,7 +244,9 @@ describe('spend anomaly baseline', () => {
       state = step.state;
       if (step.alert) alerts.push(step.alert);
     }
-    expect(alerts).toEqual(replay(tenant, rates).alerts);
+    // The same alerts as the replay that never stopped, from the resumed minute on.
+    const resumedAtMs = atMinute(tenant, half);
+    expect(alerts).toEqual(replay(tenant, rates).alerts.filter((alert) => alert.atMs >= resumedAtMs));
     expect(alerts).toHaveLength(1);
   });
 

@@ -103,7 +103,7 @@ describe('explaining an excess by the leases behind it', () => {
 
 describe('the detector with the leases behind the rate', () => {
   /**
-   * 14 days of a flat $5/h tenant (line: (√5e6 + 3.5/0.6745 × √5e6/10)² ≈ $11.54/h, the
+   * 14 days of a flat $5/h tenant (line: 5e6 + 3.5/0.6745 × 2√5e6 × √5e6/10 ≈ $10.19/h, the
    * MAD floored at a tenth of the median), a `jobUsd` job from 12:00 to 14:00 on `jobDays`,
    * then day 14 from 12:00 to 16:00 with `extra(at)` on top. Job days before day 7 raise no
    * alert of their own: there is no baseline yet.
@@ -131,7 +131,7 @@ describe('the detector with the leases behind the rate', () => {
     const { alerts, state } = replay([2, 5], () => [lease('today', noon, 8)]);
     expect(alerts).toEqual([]);
     expect(state.explanation?.explained).toEqual(['today']);
-    expect(state.line).toBeCloseTo(11_535_000, -4);
+    expect(state.line).toBeCloseTo(10_189_000, -4);
   });
 
   it('does not alert the same job on a tenant whose leases were half its size: alone it stays under the line', () => {
@@ -141,7 +141,7 @@ describe('the detector with the leases behind the rate', () => {
   });
 
   it('alerts a lease dearer than the line on a tenant whose leases were half its size, on the third run', () => {
-    // $12/h alone is over the line (about $11.54/h) and three times the largest lease ($4/h).
+    // $12/h alone is over the line (about $10.19/h) and three times the largest lease ($4/h).
     const { alerts } = replay([2, 5], () => [lease('today', noon, 12)], 4);
     expect(alerts.map((a) => (a.atMs - noon) / MINUTE)).toEqual([2]);
     expect(alerts[0]?.rateMicroUsdPerHour).toBe(17 * USD);
@@ -158,8 +158,9 @@ describe('the detector with the leases behind the rate', () => {
   });
 
   it('alerts a ramp of small leases creeping over the line: one is excused, the rest is not', () => {
-    // A $1/h lease a minute from noon: the 7th (12:06, $12/h) crosses the line and is excused;
-    // from 12:07 the rate less it ($12/h, $13/h, $14/h) is in excess: the third such run alerts.
+    // A $1/h lease a minute from noon: the 6th (12:05, $11/h) crosses the line and is excused; at 12:06
+    // the rate less it ($11/h) is over the line by less than one $1/h lease, so not in excess; from 12:07
+    // ($12/h, $13/h, $14/h) it is: the third such run alerts.
     const { alerts } = replay([2, 5], (at) =>
       Array.from({ length: (at - noon) / MINUTE + 1 }, (_, i) => lease(`ramp-${i}`, noon + i * MINUTE, 1)),
     );
