@@ -258,10 +258,7 @@ export type SpendCase = Pick<SpendSeries, 'startMs' | 'rates' | 'leases'>;
 export type Detector = (series: SpendCase) => ScoredAlert[];
 
 /** The leases running at each minute, as the metering run reads them, for `visit`. */
-function replayLeases(
-  series: SpendCase,
-  visit: (minute: number, running: readonly LeaseSpend[]) => void,
-) {
+function replayLeases(series: SpendCase, visit: (minute: number, running: readonly LeaseSpend[]) => void) {
   const starts = [...series.leases].sort((a, b) => a.from - b.from);
   const running = new Map<string, { lease: LeaseSpend; to: number }>();
   let next = 0;
