@@ -312,12 +312,12 @@ export function observeSpend(
       }
     }
   }
-  // Rate alone (no explanation) is the detector as it was before leases were read: no new-spend or lease checks.
+  // Rate alone (no explanation) is the detector as it was before leases were read: no whole-step or new-spend check.
   const excess =
     state.line !== null &&
     unexplained > state.line &&
-    (params.explanation === null || unexplained - state.line >= wholeStep(state, leases)) &&
-    (state.excessRuns > 0 || params.explanation === null || isNew(state));
+    (params.explanation === null ||
+      (unexplained - state.line >= wholeStep(state, leases) && (state.excessRuns > 0 || isNew(state))));
   state = { ...state, hourLow: Math.min(state.hourLow ?? unexplained, unexplained) };
   if (!excess) {
     const calmRuns = isCalm(state, unexplained, params) ? state.calmRuns + 1 : 0;

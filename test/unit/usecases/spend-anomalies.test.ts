@@ -10,48 +10,60 @@ const BASE = `lease_${'0'.repeat(26)}`;
 const RUNAWAY = `lease_${'1'.repeat(26)}`;
 const DAYS = 10;
 
-/** One lease per tenant whose instance costs what the series spends at that minute, plus a runaway lease. */
-function instancesAt(rate: number, extra: number, extraSinceMs: number): LeaseInstance[] {
-  const base = {
+/** One instance of the tenant's project, on the clock's `launchedAtMs`. */
+function instance(leaseId: string, instanceId: string, priceMicroUsdPerHour: number, launchedAtMs: number) {
+  return {
     tenantId: TENANT,
     project: 'vision',
     mode: 'on-demand',
     instanceType: 'g5.xlarge',
     region: 'us-east-1',
-  };
-  const instances = [
-    { ...base, leaseId: BASE, instanceId: 'i-base', priceMicroUsdPerHour: rate, launchedAtMs: 0 },
-  ];
-  if (extra > 0) {
-    instances.push({
-      ...base,
-      leaseId: RUNAWAY,
-      instanceId: 'i-runaway',
-      priceMicroUsdPerHour: extra,
-      launchedAtMs: extraSinceMs,
-    });
-  }
-  return instances as unknown as LeaseInstance[];
+    leaseId,
+    instanceId,
+    priceMicroUsdPerHour,
+    launchedAtMs,
+  } as unknown as LeaseInstance;
 }
 
-/** Drives the use case once a minute (one metering run each) over the replay, with the clock the runs carry. */
-async function replay(tenant: SyntheticTenant, jump?: { from: number; factor: number }) {
-  const anomalies = new FakeSpendAnomalyStore();
+/** One lease per tenant whose instance costs what the series spends at that minute, plus a runaway lease. */
+function instancesAt(rate: number, extra: number, extraSinceMs: number): LeaseInstance[] {
+  const instances = [instance(BASE, 'i-base', rate, 0)];
+  if (extra > 0) instances.push(instance(RUNAWAY, 'i-runaway', extra, extraSinceMs));
+  return instances;
+}
+
+/**
+ * Drives the use case once a minute (one metering run each) for `minutes`,
+ * with the clock the runs carry and `instancesOf(minute)` open: the minutes alerted.
+ */
+async function runMinutes(
+  tenant: SyntheticTenant,
+  minutes: number,
+  instancesOf: (minute: number) => LeaseInstance[],
+  anomalies = new FakeSpendAnomalyStore(),
+) {
   const notifier = new FakeAnomalyNotifier();
   const events = new FakeEventPublisher();
-  const normal = jump ? (tenant.rates[jump.from - 1] ?? 0) : 0;
   let current: LeaseInstance[] = [];
   const alertMinutes: number[] = [];
   const deps = { leases: { openInstances: async () => current }, anomalies, notifier, events };
-  for (let minute = 0; minute < tenant.rates.length; minute++) {
-    const inJump = jump !== undefined && minute >= jump.from && minute < jump.from + 120;
-    const extra = inJump ? Math.max((jump.factor - 1) * normal, 4_000_000 * jump.factor) : 0;
-    current = instancesAt(tenant.rates[minute] ?? 0, extra, atMinute(tenant, jump?.from ?? 0));
+  for (let minute = 0; minute < minutes; minute++) {
+    current = instancesOf(minute);
     const before = notifier.messages.length;
     await detectSpendAnomalies(deps, atMinute(tenant, minute));
     if (notifier.messages.length > before) alertMinutes.push(minute);
   }
   return { notifier, events, anomalies, alertMinutes };
+}
+
+/** The replay, with a `factor` x jump for two hours from `jump.from`. */
+function replay(tenant: SyntheticTenant, jump?: { from: number; factor: number }) {
+  const normal = jump ? (tenant.rates[jump.from - 1] ?? 0) : 0;
+  return runMinutes(tenant, tenant.rates.length, (minute) => {
+    const inJump = jump !== undefined && minute >= jump.from && minute < jump.from + 120;
+    const extra = inJump ? Math.max((jump.factor - 1) * normal, 4_000_000 * jump.factor) : 0;
+    return instancesAt(tenant.rates[minute] ?? 0, extra, atMinute(tenant, jump?.from ?? 0));
+  });
 }
 
 describe('spend anomalies on metering runs', { timeout: 60_000 }, () => {
@@ -82,19 +94,15 @@ describe('spend anomalies on metering runs', { timeout: 60_000 }, () => {
   it('raises nothing for a project whose tenant turned anomalies off, and keeps the tenant-wide alert', async () => {
     const anomalies = new FakeSpendAnomalyStore();
     await anomalies.putSettings(TENANT, 'vision', { enabled: false, sensitivity: 'medium' });
-    const notifier = new FakeAnomalyNotifier();
-    let current: LeaseInstance[] = [];
-    const deps = {
-      leases: { openInstances: async () => current },
+    const { notifier } = await runMinutes(
+      tenant,
+      tenant.rates.length,
+      (minute) => {
+        const extra = minute >= from && minute < from + 120 ? 4 * (tenant.rates[from - 1] ?? 0) : 0;
+        return instancesAt(tenant.rates[minute] ?? 0, extra, atMinute(tenant, from));
+      },
       anomalies,
-      notifier,
-      events: new FakeEventPublisher(),
-    };
-    for (let minute = 0; minute < tenant.rates.length; minute++) {
-      const extra = minute >= from && minute < from + 120 ? 4 * (tenant.rates[from - 1] ?? 0) : 0;
-      current = instancesAt(tenant.rates[minute] ?? 0, extra, atMinute(tenant, from));
-      await detectSpendAnomalies(deps, atMinute(tenant, minute));
-    }
+    );
     expect(notifier.messages.map((m) => m.attributes.project)).toEqual([undefined]);
   });
 
@@ -102,32 +110,12 @@ describe('spend anomalies on metering runs', { timeout: 60_000 }, () => {
     // A week and a day of one lease of ten $1/h instances: line about $20.38/h at every hour (expected $10/h).
     const grownAt = minuteOf(8, 12, 0);
     const alertsWhenGrownTo = async (count: number) => {
-      const notifier = new FakeAnomalyNotifier();
-      const deps = {
-        leases: { openInstances: async () => current },
-        anomalies: new FakeSpendAnomalyStore(),
-        notifier,
-        events: new FakeEventPublisher(),
-      };
-      let current: LeaseInstance[] = [];
-      const alertMinutes: number[] = [];
-      for (let minute = 0; minute < grownAt + 10; minute++) {
-        const instances = minute < grownAt ? 10 : count;
-        current = Array.from({ length: instances }, (_, i) => ({
-          tenantId: TENANT,
-          leaseId: BASE,
-          instanceId: `i-${i}`,
-          instanceType: 'g5.xlarge',
-          mode: 'on-demand',
-          region: 'us-east-1',
-          priceMicroUsdPerHour: 1_000_000,
-          launchedAtMs: i < 10 ? 0 : atMinute(tenant, grownAt),
-        })) as unknown as LeaseInstance[];
-        const before = notifier.messages.length;
-        await detectSpendAnomalies(deps, atMinute(tenant, minute));
-        if (notifier.messages.length > before) alertMinutes.push(minute - grownAt);
-      }
-      return alertMinutes;
+      const { alertMinutes } = await runMinutes(tenant, grownAt + 10, (minute) =>
+        Array.from({ length: minute < grownAt ? 10 : count }, (_, i) =>
+          instance(BASE, `i-${i}`, 1_000_000, i < 10 ? 0 : atMinute(tenant, grownAt)),
+        ),
+      );
+      return alertMinutes.map((minute) => minute - grownAt);
     };
     // 21 instances are $0.62/h over the line, less than one instance; 22 are $1.62/h over: the third run alerts.
     expect(await alertsWhenGrownTo(21)).toEqual([]);
