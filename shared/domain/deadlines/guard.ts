@@ -105,6 +105,23 @@ export function withinBudget(
   return input.spentMicroUsd + now + finishOnDemand(input, action.region).costMicroUsd <= ceiling;
 }
 
+/**
+ * Whether a job that goes on-demand now could still come back to spot later:
+ * the slack covers the restart onto on-demand and then one onto spot, and the
+ * budget covers that restart, a spot start at `spotPrice` with its whole
+ * restart, and on-demand to the end after it. Where it does not, on-demand now
+ * is on-demand to the deadline.
+ */
+export function affordsSpotAfterOnDemand(input: DeadlinePolicyInput, spotPrice: MicroUsd): boolean {
+  const restart = restartReserveMs(input);
+  if (slackMs(input) < 2 * restart) return false;
+  const finish = finishOnDemand(input, input.checkpointRegion);
+  const ceiling = input.job.onDemandCostMicroUsd + riskAllowanceMicroUsd(input);
+  const ontoOnDemand = costOfMs(finish.offer.priceMicroUsdPerHour, restart);
+  const spotStart = costOfMs(spotPrice, restart + input.tickMs);
+  return input.spentMicroUsd + ontoOnDemand + spotStart + finish.costMicroUsd <= ceiling;
+}
+
 export const hours = (ms: number) => `${(ms / MS_PER_HOUR).toFixed(1)} h`;
 
 /** Where the job runs on-demand: where it already does, else the cheapest finish from the checkpoint. */

@@ -16,6 +16,8 @@ export interface SpotPoolSignal {
   readonly available: boolean;
   /** The pool's unavailable-offerings mark: its last launch refusal or interruption. */
   readonly lastCapacityFailureAtMs?: number | undefined;
+  /** While the pool has no capacity: when its current outage began, as far as the control plane knows. */
+  readonly unavailableSinceMs?: number | undefined;
   /** Interruptions and refusals seen in the pool over the signal window. */
   readonly recentInterruptions: number;
   /** How long the pool had capacity over the signal window. */

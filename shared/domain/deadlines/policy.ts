@@ -13,6 +13,7 @@ import type { DeadlinePolicy, DeadlinePolicyInput, SpotPoolSignal } from './poli
 import {
   canWaitForSpot,
   expectedRunMs,
+  poolsCanFinish,
   slackCoversSpotStart,
   spotOutlook,
   spotRunPays,
@@ -56,6 +57,24 @@ function costPerProgressMs(input: DeadlinePolicyInput, pool: SpotPoolSignal): nu
   return (costOfMs(pool.priceMicroUsdPerHour, runMs) + moveMicroUsd) / (runMs - reserve);
 }
 
+/**
+ * Whether a job off on-demand should pass over `pool` and wait for pools
+ * whose progress costs less: they are expected to do the rest in time
+ * (`poolsCanFinish`). With several zones the cheapest spot has the least
+ * capacity (in the V100 traces us-east-2 and us-west-2 cost 0.918 $/h with
+ * capacity 10-32 % of the time, us-east-1 1.2-1.7 $/h at 41-83 %): a job with
+ * slack to spare waits for the cheap ones rather than starting in a dear one
+ * and staying there until it is interrupted.
+ */
+function cheaperPoolsWillDo(input: DeadlinePolicyInput, pool: SpotPoolSignal): boolean {
+  if (input.placement.kind === 'on-demand' || isCurrent(input, pool)) return false;
+  const own = costPerProgressMs(input, pool);
+  const cheaper = input.spot.filter(
+    (other) => other.zone !== pool.zone && costPerProgressMs(input, other) < own,
+  );
+  return cheaper.length > 0 && poolsCanFinish(input, cheaper);
+}
+
 function bestSpot(input: DeadlinePolicyInput): { pool: SpotPoolSignal; perMs: number } | null {
   // A start whose restart the slack cannot cover is pulled onto on-demand before it makes progress.
   if (!slackCoversSpotStart(input)) return null;
@@ -63,7 +82,7 @@ function bestSpot(input: DeadlinePolicyInput): { pool: SpotPoolSignal; perMs: nu
   let best: { pool: SpotPoolSignal; perMs: number } | null = null;
   for (const pool of input.spot) {
     // A pool the guard would refuse is no choice: proposing it would send the job to on-demand instead.
-    if (!isOpen(input, pool, onDemandPrice)) continue;
+    if (!isOpen(input, pool, onDemandPrice) || cheaperPoolsWillDo(input, pool)) continue;
     // A start must afford its whole restart: pulled onto on-demand halfway, it would have paid for nothing.
     const startMs = isCurrent(input, pool) ? input.tickMs : restartReserveMs(input) + input.tickMs;
     if (!withinBudget(input, { kind: 'spot', zone: pool.zone, region: pool.region }, pool, startMs)) continue;
@@ -116,7 +135,7 @@ function propose(input: DeadlinePolicyInput): Proposal {
     return {
       action: { kind: 'on-demand', region },
       why: slackCoversSpotStart(input)
-        ? `on-demand in ${region}: no open spot pool, and the slack is down to what the remaining interruptions will need for restarts`
+        ? `on-demand in ${region}: no open spot pool, and the slack left once the outage expected now is over would be short of what the remaining interruptions will need for restarts`
         : `on-demand in ${region}: the slack no longer covers a spot restart`,
     };
   }
@@ -133,10 +152,12 @@ function propose(input: DeadlinePolicyInput): Proposal {
  * current spell promises, among the pools the guard can afford for the whole
  * restart and only while the slack covers it; a running job stays in its pool until
  * interrupted unless another's progress costs under 1 - MOVE_SAVING of its
- * own. With no spot open it waits while the slack exceeds what the remaining
- * interruptions will need in restarts (waiting then costs nothing: on-demand
- * can still fill any shortfall in later outages); below that it runs
- * on-demand through the outage, and leaves on-demand for spot whenever the
- * start's expected progress pays for its restarts.
+ * own, and a job not yet running passes over a pool for pools whose progress
+ * costs less when they can do the rest in time. With no spot open it waits
+ * while the slack, once the outage expected now is over, still exceeds what
+ * the remaining interruptions will need in restarts (`canWaitForSpot`, which
+ * also waits wherever on-demand now would be on-demand to the end); below
+ * that it runs on-demand through the outage, and leaves on-demand for spot
+ * whenever the start's expected progress pays for its restarts.
  */
 export const deadlinePolicy: DeadlinePolicy = guarded(propose);

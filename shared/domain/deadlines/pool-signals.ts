@@ -53,6 +53,8 @@ export function spotPoolSignals(pools: readonly Pool[], query: MarketQuery, nowM
         priceMicroUsdPerHour: pool.priceMicroUsdPerHour * query.machines,
         available: pool.available,
         lastCapacityFailureAtMs: Number.isFinite(lastFailure) ? lastFailure : undefined,
+        // The control plane keeps a pool's latest failure, not its first: the outage is at least that old.
+        unavailableSinceMs: !pool.available && Number.isFinite(lastFailure) ? lastFailure : undefined,
         recentInterruptions: interruptions.length,
         // Never interrupted here: the window's whole length (the policy then expects an unbroken run).
         recentAvailableMs: interruptions.length > 0 ? ranMs : SIGNAL_WINDOW_MS,

@@ -1,4 +1,5 @@
-import { costOfMs, remainingMs, restartReserveMs, slackMs } from './guard';
+import type { MicroUsd } from '../money';
+import { affordsSpotAfterOnDemand, costOfMs, remainingMs, restartReserveMs, slackMs } from './guard';
 import type { DeadlinePolicyInput, SpotPoolSignal } from './policy-input';
 
 /**
@@ -79,13 +80,55 @@ export function restartsReserveMs(input: DeadlinePolicyInput, outlook: SpotOutlo
 }
 
 /**
- * Whether waiting out an outage leaves the job enough slack to keep using
- * spot to the end: above the restarts' reserve a tick of waiting costs
- * nothing (on-demand later can still fill any shortfall during outages),
- * below it waiting would end in on-demand to the deadline while spot is there.
+ * Whether the slack exceeds what the rest of the job will need for restarts:
+ * above that line a tick of waiting costs nothing (on-demand later can still
+ * fill any shortfall during outages), below it waiting would end in on-demand
+ * to the deadline while spot is there.
+ */
+function slackCoversRestarts(input: DeadlinePolicyInput, outlook: SpotOutlook): boolean {
+  return slackMs(input) > restartsReserveMs(input, outlook) + restartReserveMs(input);
+}
+
+/**
+ * How much longer the job can expect to wait for spot: the soonest of its
+ * pools cheaper than on-demand (none for a pool with capacity). Outages are
+ * heavy-tailed like spells (the mean remaining outage grows with its age in
+ * every zone of the V100 traces: us-east-2a 5.5 h at age 0, 10 h at 1 h, 15 h
+ * at 4 h), so each pool's is expected to last as long again as it has, never
+ * less than its mean outage over the window.
+ */
+export function expectedOutageMs(input: DeadlinePolicyInput, onDemandPrice: MicroUsd): number {
+  let soonest = Number.POSITIVE_INFINITY;
+  for (const pool of input.spot) {
+    if (pool.priceMicroUsdPerHour >= onDemandPrice) continue;
+    if (pool.available) return 0;
+    const age =
+      pool.unavailableSinceMs === undefined ? 0 : Math.max(0, input.nowMs - pool.unavailableSinceMs);
+    soonest = Math.min(soonest, Math.max(age, poolOutlook(pool).meanOutageMs));
+  }
+  return soonest;
+}
+
+/**
+ * Whether to wait out an outage rather than run on-demand through it.
+ * On-demand through an outage spends no slack, so it keeps slack for
+ * restarts on spot later; that is worth it only while the way back to spot is
+ * open (`affordsSpotAfterOnDemand`). Where it is not, on-demand now is
+ * on-demand to the deadline, and waiting costs no more (on-demand later costs
+ * the same) while spot may come back meanwhile: the job waits, as long as its
+ * slack still covers a spot start. With the way back open it waits while the
+ * slack covers the remaining restarts (`slackCoversRestarts`) and would still
+ * cover them once the outage expected now is over: a job that waits through
+ * a long outage spends the slack it would need to return to spot later.
  */
 export function canWaitForSpot(input: DeadlinePolicyInput, outlook: SpotOutlook): boolean {
-  return slackMs(input) > restartsReserveMs(input, outlook) + restartReserveMs(input);
+  if (!slackCoversSpotStart(input)) return false;
+  const onDemandPrice = Math.min(...input.onDemand.map((offer) => offer.priceMicroUsdPerHour));
+  const cheapestSpot = Math.min(...input.spot.map((pool) => pool.priceMicroUsdPerHour));
+  if (!affordsSpotAfterOnDemand(input, cheapestSpot)) return true;
+  if (!slackCoversRestarts(input, outlook)) return false;
+  const reserve = restartsReserveMs(input, outlook) + restartReserveMs(input);
+  return slackMs(input) - expectedOutageMs(input, onDemandPrice) > reserve;
 }
 
 /**
@@ -133,4 +176,33 @@ export function spotRunPays(
     ? costOfMs(onDemandPrice - pool.priceMicroUsdPerHour, restart * (1 + interrupted))
     : 0;
   return gain > restarts + slack;
+}
+
+/**
+ * Share of the time at least one of `pools` is expected to have capacity:
+ * the best pool of each region (in the traces a region's pools lose capacity
+ * together), regions taken as independent.
+ */
+export function combinedAvailability(pools: readonly SpotPoolSignal[]): number {
+  const byRegion = new Map<string, number>();
+  for (const pool of pools) {
+    byRegion.set(pool.region, Math.max(byRegion.get(pool.region) ?? 0, poolOutlook(pool).availability));
+  }
+  let none = 1;
+  for (const availability of byRegion.values()) none *= 1 - availability;
+  return 1 - none;
+}
+
+/**
+ * Whether `pools` alone are expected to do the rest of the work in the time
+ * it has left: the work at their combined availability, and the restarts
+ * their interruptions will cost (`restartsReserveMs` of the best of them).
+ */
+export function poolsCanFinish(input: DeadlinePolicyInput, pools: readonly SpotPoolSignal[]): boolean {
+  const availability = combinedAvailability(pools);
+  if (availability <= 0) return false;
+  const own = { ...input, spot: pools };
+  const wait = expectedOutageMs(own, Number.POSITIVE_INFINITY);
+  const needed = wait + remainingMs(input) / availability + restartsReserveMs(input, spotOutlook(own));
+  return needed <= slackMs(input) + remainingMs(input);
 }

@@ -55,6 +55,8 @@ interface ZoneHistory {
   readonly available: Int32Array;
   /** The last tick without capacity before each tick, -1 when none. */
   readonly lastUnavailable: Int32Array;
+  /** The first tick of the outage each tick is in, -1 for a tick with capacity. */
+  readonly outageStart: Int32Array;
 }
 
 const histories = new WeakMap<DeadlineZone, ZoneHistory>();
@@ -66,14 +68,16 @@ function historyOf(zone: DeadlineZone): ZoneHistory {
   const losses = new Int32Array(n + 1);
   const available = new Int32Array(n + 1);
   const lastUnavailable = new Int32Array(n + 1).fill(-1);
+  const outageStart = new Int32Array(n).fill(-1);
   for (let i = 0; i < n; i += 1) {
     const gone = zone.unavailable[i] === 1;
     const lost = gone && i > 0 && zone.unavailable[i - 1] === 0;
+    if (gone) outageStart[i] = i > 0 && zone.unavailable[i - 1] === 1 ? (outageStart[i - 1] as number) : i;
     losses[i + 1] = (losses[i] as number) + (lost ? 1 : 0);
     available[i + 1] = (available[i] as number) + (gone ? 0 : 1);
     lastUnavailable[i + 1] = gone ? i : (lastUnavailable[i] as number);
   }
-  const history = { losses, available, lastUnavailable };
+  const history = { losses, available, lastUnavailable, outageStart };
   histories.set(zone, history);
   return history;
 }
@@ -84,12 +88,14 @@ function signalsAt(market: DeadlineMarket, tick: number): SpotPoolSignal[] {
   return market.zones.map((zone) => {
     const history = historyOf(zone);
     const lastGone = history.lastUnavailable[tick] as number;
+    const outageStart = history.outageStart[tick] as number;
     return {
       zone: zone.zone,
       region: zone.region,
       priceMicroUsdPerHour: zone.priceMicroUsdPerHour[tick] as number,
       available: zone.unavailable[tick] === 0,
       lastCapacityFailureAtMs: lastGone < 0 ? undefined : lastGone * market.tickMs,
+      unavailableSinceMs: outageStart < 0 ? undefined : outageStart * market.tickMs,
       recentInterruptions: (history.losses[tick] as number) - (history.losses[from] as number),
       recentAvailableMs:
         ((history.available[tick] as number) - (history.available[from] as number)) * market.tickMs,

@@ -60,14 +60,14 @@ describe("gpurent's deadline policy", () => {
 
   // The fixture: 10 h of work by 20 h, 5-minute restart = 2 ticks of 195 s = 390 s; slack = 20 h - now - left - 585 s.
   it('waits out an outage while the slack exceeds the restarts the rest will need, and runs on-demand below that', () => {
-    // 6 h with capacity and 3 interruptions in 12 h: runs of 2 h, outages of 2 h. 9 h left: 2.25 interruptions,
-    // reserve 390 s x (2.25 + 1.5) = 1,462.5 s; the job (behind the uniform-progress line throughout) waits while
-    // the slack is over 1,462.5 + 390 = 1,852.5 s.
+    // Capacity all through the 12-hour window but for 3 interruptions: runs of 4 h, outages too short to count,
+    // so only the reserve decides. 9 h left: 2.25 interruptions, reserve 390 s x (2.25 + 1.5) = 1,462.5 s; the job
+    // (behind the uniform-progress line throughout) waits while the slack is over 1,462.5 + 390 = 1,852.5 s.
     const gone = [
       pool('us-east-1a', 'us-east-1', 1_000_000, {
         available: false,
         recentInterruptions: 3,
-        recentAvailableMs: 6 * HOUR,
+        recentAvailableMs: 12 * HOUR,
       }),
     ];
     // Slack 1,875 s at 37,140 s; 1,755 s at 37,260 s.
@@ -76,6 +76,55 @@ describe("gpurent's deadline policy", () => {
     const below = deadlinePolicy(at(37_260));
     expect(below).toMatchObject({ action: { kind: 'on-demand', region: 'us-east-1' }, slackMs: 1_755_000 });
     expect(below.reason).toContain('what the remaining interruptions will need');
+  });
+
+  it('runs on-demand early through an old outage, while the slack still lets it come back to spot', () => {
+    // 4.5 h done at 10 h, behind the line (5 h): 5.5 h left, slack 4.5 h - 585 s = 15,615 s; reserve 390 s x
+    // (1.375 + sqrt 1.375) + 390 s = 1,383 s. Outages of 2 h on the record.
+    const down = (hours: number) =>
+      input({
+        nowMs: 10 * HOUR,
+        doneMs: 4.5 * HOUR,
+        spot: [
+          pool('us-east-1a', 'us-east-1', 1_000_000, {
+            available: false,
+            recentInterruptions: 3,
+            recentAvailableMs: 6 * HOUR,
+            unavailableSinceMs: (10 - hours) * HOUR,
+          }),
+        ],
+      });
+    // An hour old, the outage is expected to last the mean 2 h: 15,615 - 7,200 s still covers the reserve.
+    expect(deadlinePolicy(down(1)).action).toEqual({ kind: 'wait' });
+    // 4.5 h old, it is expected to last 4.5 h more, past the slack: on-demand now, with 4.3 h of slack kept.
+    const early = deadlinePolicy(down(4.5));
+    expect(early).toMatchObject({ action: { kind: 'on-demand', region: 'us-east-1' }, slackMs: 15_615_000 });
+    expect(early.reason).toContain('the outage expected now');
+  });
+
+  it('passes over a dear pool for cheaper ones that can do the rest in time, and takes it when they cannot', () => {
+    // us-east-1b at 0.5 $/h had capacity 9 h of 12 with one interruption: availability 0.75, outages of 3 h.
+    // 10 h left need 3 h of outage, 10 / 0.75 = 13.3 h and 680 s of restarts: 16.5 h.
+    const pools = [
+      pool('us-east-1a', 'us-east-1', 1_500_000),
+      pool('us-east-1b', 'us-east-1', 500_000, {
+        available: false,
+        recentInterruptions: 1,
+        recentAvailableMs: 9 * HOUR,
+      }),
+    ];
+    // By 20 h there are 19.8 h for it: wait for the cheap pool.
+    expect(deadlinePolicy(input({ spot: pools })).action).toEqual({ kind: 'wait' });
+    // By 14 h there are 13.8 h: start in the dear one.
+    const tight = { ...input({}).job, deadlineMs: 14 * HOUR };
+    expect(deadlinePolicy(input({ job: tight, spot: pools })).action).toEqual({
+      kind: 'spot',
+      zone: 'us-east-1a',
+      region: 'us-east-1',
+    });
+    // A job already running in the dear pool stays there.
+    const running = { kind: 'spot', zone: 'us-east-1a', region: 'us-east-1' } as const;
+    expect(deadlinePolicy(input({ placement: running, spot: pools })).action).toEqual(running);
   });
 
   it('on the uniform-progress line it waits for spot as the paper does, though the slack is under the reserve', () => {

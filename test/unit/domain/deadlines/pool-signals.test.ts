@@ -73,6 +73,17 @@ describe('spot pool signals for the deadline policy', () => {
     expect(quiet?.lastCapacityFailureAtMs).toBeUndefined();
   });
 
+  it("dates a pool's outage from its last failure while it has no capacity, and not at all while it has", () => {
+    const down = pool('us-east-1b', 'spot', 400_000, {
+      available: false,
+      lastCapacityFailureAtMs: NOW - 60_000,
+    });
+    const up = pool('us-east-1c', 'spot', 400_000, { lastCapacityFailureAtMs: NOW - 60_000 });
+    const [downSignal, upSignal] = spotPoolSignals([down, up], query(), NOW);
+    expect(downSignal?.unavailableSinceMs).toBe(NOW - 60_000);
+    expect(upSignal?.unavailableSinceMs).toBeUndefined();
+  });
+
   it('prices the whole lease and leaves out on-demand pools and other types', () => {
     const pools = [
       pool('us-east-1a', 'spot', 400_000),

@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import { affordsSpotAfterOnDemand } from '../../../../shared/domain/deadlines/guard';
 import type { DeadlinePolicyInput, SpotPoolSignal } from '../../../../shared/domain/deadlines/policy-input';
 import {
   canWaitForSpot,
+  combinedAvailability,
+  expectedOutageMs,
   expectedRunMs,
   expectedSpotProgressMs,
   poolOutlook,
+  poolsCanFinish,
   restartsReserveMs,
   spotOutlook,
   spotRunPays,
@@ -72,12 +76,62 @@ describe('the spot outlook the deadline policy reads', () => {
     // 6 h left over 4-hour cycles: 1.5 interruptions; 0.5 h x (1.5 + sqrt 1.5) = 1.3624 h.
     const outlook = poolOutlook(pool('a'));
     expect(restartsReserveMs(input(), outlook) / HOUR).toBeCloseTo(0.5 * (1.5 + Math.sqrt(1.5)), 9);
-    // Slack 9 h (20 - 4 - 6 left - a restart and a tick) against 1.36 h + the start's 0.5 h: wait.
+    // Slack 9 h (20 - 4 - 6 left - a restart and a tick) against 1.36 h + the start's 0.5 h, and 7 h once the
+    // mean outage of 2 h is over: wait.
     expect(canWaitForSpot(input(), outlook)).toBe(true);
-    // 4 h left: 1 interruption, reserve 0.5 x (1 + 1) = 1 h, waits while the slack is over 1.5 h:
-    // 2 h at 13 h, 1.5 h at 13 h 30 min.
-    expect(canWaitForSpot(input({ nowMs: 13 * HOUR, doneMs: 6 * HOUR }), outlook)).toBe(true);
+    // 4 h left: 1 interruption, reserve 0.5 x (1 + 1) = 1 h, plus the start's 0.5 h. Outages of 30 min (runs of
+    // 3.5 h): the job waits while the slack less 0.5 h is over 1.5 h: 2.5 h at 12 h 30 min, 2 h at 13 h.
+    const brief = pool('a', { recentAvailableMs: 10.5 * HOUR });
+    const at = (hours: number) => input({ nowMs: hours * HOUR, doneMs: 6 * HOUR, spot: [brief] });
+    expect(canWaitForSpot(at(12.5), poolOutlook(brief))).toBe(true);
+    expect(canWaitForSpot(at(13), poolOutlook(brief))).toBe(false);
+  });
+
+  it('waits while on-demand now would leave no way back to spot, as long as the slack covers a spot start', () => {
+    // Having spent 20 $, on-demand now (a restart at 3 $/h, then a spot start of 1 h at 1 $/h and 4.5 h of
+    // on-demand: 36 $) would be over the ceiling of 35 $ (32 $ + a restart and a tick at 3 $/h): on-demand now is
+    // on-demand to the end, which waiting costs no more than. Slack 1.5 h at 13 h 30 min is under the reserve.
+    const outlook = poolOutlook(pool('a'));
+    const closed = { doneMs: 6 * HOUR, spentMicroUsd: 20_000_000 };
+    expect(affordsSpotAfterOnDemand(input({ nowMs: 13.5 * HOUR, ...closed }), 1_000_000)).toBe(false);
+    expect(canWaitForSpot(input({ nowMs: 13.5 * HOUR, ...closed }), outlook)).toBe(true);
+    // Nothing spent, the way back is open, and the slack under the reserve sends the job to on-demand.
+    expect(affordsSpotAfterOnDemand(input({ nowMs: 13.5 * HOUR, doneMs: 6 * HOUR }), 1_000_000)).toBe(true);
     expect(canWaitForSpot(input({ nowMs: 13.5 * HOUR, doneMs: 6 * HOUR }), outlook)).toBe(false);
+    // Slack 0.4 h at 14 h 36 min, under a spot start's 0.5 h: no spot can be used, so no waiting for it.
+    expect(canWaitForSpot(input({ nowMs: 14.6 * HOUR, ...closed }), outlook)).toBe(false);
+  });
+
+  it('expects an outage to last as long again as it has, never less than the mean, the soonest pool first', () => {
+    // Outages of 2 h (pool a); now 4 h.
+    const downSince = (hours: number, extra: Partial<SpotPoolSignal> = {}) =>
+      pool('a', { unavailableSinceMs: (4 - hours) * HOUR, ...extra });
+    expect(expectedOutageMs(input({ spot: [downSince(3)] }), 3_000_000)).toBe(3 * HOUR);
+    expect(expectedOutageMs(input({ spot: [downSince(1)] }), 3_000_000)).toBe(2 * HOUR);
+    expect(expectedOutageMs(input({ spot: [pool('a')] }), 3_000_000)).toBe(2 * HOUR);
+    // The soonest of two pools; a pool with capacity now ends the wait; a pool dearer than on-demand is no end of it.
+    expect(
+      expectedOutageMs(input({ spot: [downSince(5), pool('b', { unavailableSinceMs: 0 })] }), 3_000_000),
+    ).toBe(4 * HOUR);
+    expect(expectedOutageMs(input({ spot: [downSince(5), pool('b', { available: true })] }), 3_000_000)).toBe(
+      0,
+    );
+    const dear = pool('b', { available: true, priceMicroUsdPerHour: 3_000_000 });
+    expect(expectedOutageMs(input({ spot: [downSince(5), dear] }), 3_000_000)).toBe(5 * HOUR);
+    expect(expectedOutageMs(input({ spot: [dear] }), 3_000_000)).toBe(Number.POSITIVE_INFINITY);
+  });
+
+  it('runs on-demand rather than wait out an outage that would leave the slack short of the restarts', () => {
+    // 4 h left at 13 h: slack 2 h, reserve 1 h + the start's 0.5 h. Nothing spent: on-demand now (1.5 $ of
+    // restart, a spot start of 1 $ and 13.5 $ to finish) keeps the way back to spot under the 35 $ ceiling.
+    const outlook = poolOutlook(pool('a'));
+    const at13 = (spot: SpotPoolSignal) => input({ nowMs: 13 * HOUR, doneMs: 6 * HOUR, spot: [spot] });
+    // The mean outage of 2 h would leave no slack: on-demand now.
+    expect(canWaitForSpot(at13(pool('a')), outlook)).toBe(false);
+    // Slack 9 h at 4 h: an outage 3 h old is expected to last 3 h more, leaving 6 h: wait; one 8 h old leaves 1 h: not.
+    const since = (hours: number) => input({ spot: [pool('a', { unavailableSinceMs: (4 - hours) * HOUR })] });
+    expect(canWaitForSpot(since(3), outlook)).toBe(true);
+    expect(canWaitForSpot(since(8), outlook)).toBe(false);
   });
 
   it("expects a start's run to last as long again as the pool's current spell, never less than its mean run", () => {
@@ -115,5 +169,17 @@ describe('the spot outlook the deadline policy reads', () => {
     // 0.5 + (1 - e^(-6.5/6)) x 1.5 = 1.49 $ and their slack 2 x 0.5 x (1 + 0.6615) = 1.66 $: it pays.
     const steady = pool('b', { available: true, recentInterruptions: 1, recentAvailableMs: 6 * HOUR });
     expect(spotRunPays(input(), steady, 3_000_000, true)).toBe(true);
+  });
+
+  it("counts a region's best pool, regions independent, and asks whether those pools alone finish in time", () => {
+    // us-east-1: a 0.5, b 0.25; us-west-2: c 0.5 -> 1 - 0.5 x 0.5 = 0.75.
+    const b = pool('b', { recentInterruptions: 1, recentAvailableMs: 3 * HOUR });
+    const c = pool('c', { region: 'us-west-2' });
+    expect(combinedAvailability([pool('a'), b])).toBe(0.5);
+    expect(combinedAvailability([pool('a'), b, c])).toBe(0.75);
+    // 6 h left, 15 h to the deadline (slack 9 h): pool a alone needs its 2 h outage, 6 / 0.5 = 12 h and 1.36 h of
+    // restarts: 15.4 h, too long; with c, 2 h + 8 h + restarts fit.
+    expect(poolsCanFinish(input(), [pool('a')])).toBe(false);
+    expect(poolsCanFinish(input(), [pool('a'), c])).toBe(true);
   });
 });
