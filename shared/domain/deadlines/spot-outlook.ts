@@ -202,6 +202,7 @@ export function poolsCanFinish(input: DeadlinePolicyInput, pools: readonly SpotP
   const availability = combinedAvailability(pools);
   if (availability <= 0) return false;
   const own = { ...input, spot: pools };
+  // Until the first of them is back, whatever its price: the caller chose them.
   const wait = expectedOutageMs(own, Number.POSITIVE_INFINITY);
   const needed = wait + remainingMs(input) / availability + restartsReserveMs(input, spotOutlook(own));
   return needed <= slackMs(input) + remainingMs(input);
