@@ -23,6 +23,11 @@ export function costOfMs(priceMicroUsdPerHour: MicroUsd, ms: number): number {
   return (priceMicroUsdPerHour * ms) / MS_PER_HOUR;
 }
 
+/** The cheapest on-demand offer's hourly price: the price spot is weighed against. */
+export function cheapestOnDemandPrice(input: DeadlinePolicyInput): MicroUsd {
+  return Math.min(...input.onDemand.map((offer) => offer.priceMicroUsdPerHour));
+}
+
 export function remainingMs(input: DeadlinePolicyInput): number {
   return Math.max(0, input.job.workMs - input.doneMs);
 }
@@ -75,7 +80,7 @@ export function finishOnDemand(
  * half the jobs over all 9 zones stuck on-demand).
  */
 export function riskAllowanceMicroUsd(input: DeadlinePolicyInput): number {
-  const cheapest = Math.min(...input.onDemand.map((offer) => offer.priceMicroUsdPerHour));
+  const cheapest = cheapestOnDemandPrice(input);
   const regions = input.onDemand.map((offer) => offer.region);
   const farthestMove = Math.max(
     ...regions.flatMap((from) => regions.map((to) => transferMicroUsd(input, from, to))),

@@ -1,5 +1,6 @@
 import { FAILED_POOL_BACKOFF_MS } from '../placement';
 import {
+  cheapestOnDemandPrice,
   costOfMs,
   guarded,
   onDemandRegion,
@@ -59,34 +60,37 @@ function costPerProgressMs(input: DeadlinePolicyInput, pool: SpotPoolSignal): nu
 
 /**
  * Whether a job off on-demand should pass over `pool` and wait for pools
- * whose progress costs less: they are expected to do the rest in time
- * (`poolsCanFinish`). With several zones the cheapest spot has the least
- * capacity (in the V100 traces us-east-2 and us-west-2 cost 0.918 $/h with
- * capacity 10-32 % of the time, us-east-1 1.2-1.7 $/h at 41-83 %): a job with
- * slack to spare waits for the cheap ones rather than starting in a dear one
- * and staying there until it is interrupted.
+ * whose progress costs less (`perMs`: each pool's `costPerProgressMs`): they
+ * are expected to do the rest in time (`poolsCanFinish`). With several zones
+ * the cheapest spot has the least capacity (in the V100 traces us-east-2 and
+ * us-west-2 cost 0.918 $/h with capacity 10-32 % of the time, us-east-1
+ * 1.2-1.7 $/h at 41-83 %): a job with slack to spare waits for the cheap ones
+ * rather than starting in a dear one and staying there until it is interrupted.
  */
-function cheaperPoolsWillDo(input: DeadlinePolicyInput, pool: SpotPoolSignal): boolean {
+function cheaperPoolsWillDo(
+  input: DeadlinePolicyInput,
+  pool: SpotPoolSignal,
+  perMs: ReadonlyMap<SpotPoolSignal, number>,
+): boolean {
   if (input.placement.kind === 'on-demand' || isCurrent(input, pool)) return false;
-  const own = costPerProgressMs(input, pool);
-  const cheaper = input.spot.filter(
-    (other) => other.zone !== pool.zone && costPerProgressMs(input, other) < own,
-  );
+  const own = perMs.get(pool) as number;
+  const cheaper = input.spot.filter((other) => other !== pool && (perMs.get(other) as number) < own);
   return cheaper.length > 0 && poolsCanFinish(input, cheaper);
 }
 
 function bestSpot(input: DeadlinePolicyInput): { pool: SpotPoolSignal; perMs: number } | null {
   // A start whose restart the slack cannot cover is pulled onto on-demand before it makes progress.
   if (!slackCoversSpotStart(input)) return null;
-  const onDemandPrice = Math.min(...input.onDemand.map((offer) => offer.priceMicroUsdPerHour));
+  const onDemandPrice = cheapestOnDemandPrice(input);
+  const costs = new Map(input.spot.map((pool) => [pool, costPerProgressMs(input, pool)]));
   let best: { pool: SpotPoolSignal; perMs: number } | null = null;
   for (const pool of input.spot) {
     // A pool the guard would refuse is no choice: proposing it would send the job to on-demand instead.
-    if (!isOpen(input, pool, onDemandPrice) || cheaperPoolsWillDo(input, pool)) continue;
+    if (!isOpen(input, pool, onDemandPrice) || cheaperPoolsWillDo(input, pool, costs)) continue;
     // A start must afford its whole restart: pulled onto on-demand halfway, it would have paid for nothing.
     const startMs = isCurrent(input, pool) ? input.tickMs : restartReserveMs(input) + input.tickMs;
     if (!withinBudget(input, { kind: 'spot', zone: pool.zone, region: pool.region }, pool, startMs)) continue;
-    const perMs = costPerProgressMs(input, pool);
+    const perMs = costs.get(pool) as number;
     if (best === null || perMs < best.perMs) best = { pool, perMs };
   }
   return best;
@@ -103,7 +107,7 @@ function propose(input: DeadlinePolicyInput): Proposal {
   const best = bestSpot(input);
   const current = currentSpotPool(input);
   const { placement } = input;
-  const onDemandPrice = Math.min(...input.onDemand.map((offer) => offer.priceMicroUsdPerHour));
+  const onDemandPrice = cheapestOnDemandPrice(input);
   const outlook = spotOutlook(input);
   const canWait = canWaitForSpot(input, outlook);
   if (placement.kind === 'on-demand') {

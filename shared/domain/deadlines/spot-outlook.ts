@@ -1,5 +1,11 @@
-import type { MicroUsd } from '../money';
-import { affordsSpotAfterOnDemand, costOfMs, remainingMs, restartReserveMs, slackMs } from './guard';
+import {
+  affordsSpotAfterOnDemand,
+  cheapestOnDemandPrice,
+  costOfMs,
+  remainingMs,
+  restartReserveMs,
+  slackMs,
+} from './guard';
 import type { DeadlinePolicyInput, SpotPoolSignal } from './policy-input';
 
 /**
@@ -80,27 +86,16 @@ export function restartsReserveMs(input: DeadlinePolicyInput, outlook: SpotOutlo
 }
 
 /**
- * Whether the slack exceeds what the rest of the job will need for restarts:
- * above that line a tick of waiting costs nothing (on-demand later can still
- * fill any shortfall during outages), below it waiting would end in on-demand
- * to the deadline while spot is there.
+ * How much longer the job can expect to wait for spot in one of `pools`: the
+ * soonest back (none for a pool with capacity). Outages are heavy-tailed like
+ * spells (the mean remaining outage grows with its age in every zone of the
+ * V100 traces: us-east-2a 5.5 h at age 0, 10 h at 1 h, 15 h at 4 h), so each
+ * pool's is expected to last as long again as it has, never less than its
+ * mean outage over the window.
  */
-function slackCoversRestarts(input: DeadlinePolicyInput, outlook: SpotOutlook): boolean {
-  return slackMs(input) > restartsReserveMs(input, outlook) + restartReserveMs(input);
-}
-
-/**
- * How much longer the job can expect to wait for spot: the soonest of its
- * pools cheaper than on-demand (none for a pool with capacity). Outages are
- * heavy-tailed like spells (the mean remaining outage grows with its age in
- * every zone of the V100 traces: us-east-2a 5.5 h at age 0, 10 h at 1 h, 15 h
- * at 4 h), so each pool's is expected to last as long again as it has, never
- * less than its mean outage over the window.
- */
-export function expectedOutageMs(input: DeadlinePolicyInput, onDemandPrice: MicroUsd): number {
+export function expectedOutageMs(input: DeadlinePolicyInput, pools: readonly SpotPoolSignal[]): number {
   let soonest = Number.POSITIVE_INFINITY;
-  for (const pool of input.spot) {
-    if (pool.priceMicroUsdPerHour >= onDemandPrice) continue;
+  for (const pool of pools) {
     if (pool.available) return 0;
     const age =
       pool.unavailableSinceMs === undefined ? 0 : Math.max(0, input.nowMs - pool.unavailableSinceMs);
@@ -117,18 +112,20 @@ export function expectedOutageMs(input: DeadlinePolicyInput, onDemandPrice: Micr
  * on-demand to the deadline, and waiting costs no more (on-demand later costs
  * the same) while spot may come back meanwhile: the job waits, as long as its
  * slack still covers a spot start. With the way back open it waits while the
- * slack covers the remaining restarts (`slackCoversRestarts`) and would still
- * cover them once the outage expected now is over: a job that waits through
- * a long outage spends the slack it would need to return to spot later.
+ * slack, once the outage expected now in the pools cheaper than on-demand is
+ * over, still exceeds what the rest of the job will need for restarts: above
+ * that line a tick of waiting costs nothing (on-demand later can still fill
+ * any shortfall during outages); below it, waiting through a long outage
+ * spends the slack the job would need to return to spot later.
  */
 export function canWaitForSpot(input: DeadlinePolicyInput, outlook: SpotOutlook): boolean {
   if (!slackCoversSpotStart(input)) return false;
-  const onDemandPrice = Math.min(...input.onDemand.map((offer) => offer.priceMicroUsdPerHour));
   const cheapestSpot = Math.min(...input.spot.map((pool) => pool.priceMicroUsdPerHour));
   if (!affordsSpotAfterOnDemand(input, cheapestSpot)) return true;
-  if (!slackCoversRestarts(input, outlook)) return false;
+  const onDemandPrice = cheapestOnDemandPrice(input);
+  const worthWaitingFor = input.spot.filter((pool) => pool.priceMicroUsdPerHour < onDemandPrice);
   const reserve = restartsReserveMs(input, outlook) + restartReserveMs(input);
-  return slackMs(input) - expectedOutageMs(input, onDemandPrice) > reserve;
+  return slackMs(input) - expectedOutageMs(input, worthWaitingFor) > reserve;
 }
 
 /**
@@ -201,9 +198,10 @@ export function combinedAvailability(pools: readonly SpotPoolSignal[]): number {
 export function poolsCanFinish(input: DeadlinePolicyInput, pools: readonly SpotPoolSignal[]): boolean {
   const availability = combinedAvailability(pools);
   if (availability <= 0) return false;
-  const own = { ...input, spot: pools };
-  // Until the first of them is back, whatever its price: the caller chose them.
-  const wait = expectedOutageMs(own, Number.POSITIVE_INFINITY);
-  const needed = wait + remainingMs(input) / availability + restartsReserveMs(input, spotOutlook(own));
+  const wait = expectedOutageMs(input, pools);
+  const needed =
+    wait +
+    remainingMs(input) / availability +
+    restartsReserveMs(input, spotOutlook({ ...input, spot: pools }));
   return needed <= slackMs(input) + remainingMs(input);
 }

@@ -106,19 +106,14 @@ describe('the spot outlook the deadline policy reads', () => {
     // Outages of 2 h (pool a); now 4 h.
     const downSince = (hours: number, extra: Partial<SpotPoolSignal> = {}) =>
       pool('a', { unavailableSinceMs: (4 - hours) * HOUR, ...extra });
-    expect(expectedOutageMs(input({ spot: [downSince(3)] }), 3_000_000)).toBe(3 * HOUR);
-    expect(expectedOutageMs(input({ spot: [downSince(1)] }), 3_000_000)).toBe(2 * HOUR);
-    expect(expectedOutageMs(input({ spot: [pool('a')] }), 3_000_000)).toBe(2 * HOUR);
-    // The soonest of two pools; a pool with capacity now ends the wait; a pool dearer than on-demand is no end of it.
-    expect(
-      expectedOutageMs(input({ spot: [downSince(5), pool('b', { unavailableSinceMs: 0 })] }), 3_000_000),
-    ).toBe(4 * HOUR);
-    expect(expectedOutageMs(input({ spot: [downSince(5), pool('b', { available: true })] }), 3_000_000)).toBe(
-      0,
-    );
-    const dear = pool('b', { available: true, priceMicroUsdPerHour: 3_000_000 });
-    expect(expectedOutageMs(input({ spot: [downSince(5), dear] }), 3_000_000)).toBe(5 * HOUR);
-    expect(expectedOutageMs(input({ spot: [dear] }), 3_000_000)).toBe(Number.POSITIVE_INFINITY);
+    const outage = (...pools: SpotPoolSignal[]) => expectedOutageMs(input(), pools);
+    expect(outage(downSince(3))).toBe(3 * HOUR);
+    expect(outage(downSince(1))).toBe(2 * HOUR);
+    expect(outage(pool('a'))).toBe(2 * HOUR);
+    // The soonest of two pools; a pool with capacity now ends the wait; no pool, no end.
+    expect(outage(downSince(5), pool('b', { unavailableSinceMs: 0 }))).toBe(4 * HOUR);
+    expect(outage(downSince(5), pool('b', { available: true }))).toBe(0);
+    expect(outage()).toBe(Number.POSITIVE_INFINITY);
   });
 
   it('runs on-demand rather than wait out an outage that would leave the slack short of the restarts', () => {
@@ -132,6 +127,10 @@ describe('the spot outlook the deadline policy reads', () => {
     const since = (hours: number) => input({ spot: [pool('a', { unavailableSinceMs: (4 - hours) * HOUR })] });
     expect(canWaitForSpot(since(3), outlook)).toBe(true);
     expect(canWaitForSpot(since(8), outlook)).toBe(false);
+    // A pool with capacity but dearer than on-demand is no end of the outage: still not.
+    const dear = pool('b', { available: true, priceMicroUsdPerHour: 3_000_000 });
+    const withDear = input({ spot: [pool('a', { unavailableSinceMs: -4 * HOUR }), dear] });
+    expect(canWaitForSpot(withDear, outlook)).toBe(false);
   });
 
   it("expects a start's run to last as long again as the pool's current spell, never less than its mean run", () => {
