@@ -127,6 +127,18 @@ export function affordsSpotAfterOnDemand(input: DeadlinePolicyInput, spotPrice: 
   return input.spentMicroUsd + ontoOnDemand + spotStart + finish.costMicroUsd <= ceiling;
 }
 
+/**
+ * Whether a spot start in `pool` that fails at the end of its restart (billed
+ * its restart and a tick, no progress) would still leave the budget a second
+ * such start. Where it would not, the start is the job's last try at spot.
+ */
+export function affordsSpotStartAfterFailedOne(input: DeadlinePolicyInput, pool: SpotPoolSignal): boolean {
+  const ceiling = input.job.onDemandCostMicroUsd + riskAllowanceMicroUsd(input);
+  const start = costOfMs(pool.priceMicroUsdPerHour, restartReserveMs(input) + input.tickMs);
+  const move = transferMicroUsd(input, input.checkpointRegion, pool.region);
+  return input.spentMicroUsd + move + 2 * start + finishOnDemand(input, pool.region).costMicroUsd <= ceiling;
+}
+
 export const hours = (ms: number) => `${(ms / MS_PER_HOUR).toFixed(1)} h`;
 
 /** Where the job runs on-demand: where it already does, else the cheapest finish from the checkpoint. */

@@ -1,5 +1,6 @@
 import {
   affordsSpotAfterOnDemand,
+  affordsSpotStartAfterFailedOne,
   cheapestOnDemandPrice,
   costOfMs,
   remainingMs,
@@ -155,7 +156,8 @@ export function slackCoversSpotStart(input: DeadlinePolicyInput): boolean {
  * back onto on-demand. When the slack is scarce (`slackIsScarce`: below what
  * the remaining interruptions will need), the restarts' time is slack that
  * later outages would have waited out, so it is charged too: at the saving
- * on-demand will then forgo, spot's price short of on-demand's.
+ * on-demand will then forgo, spot's price short of on-demand's. A last try at
+ * spot is also charged what it risks (`lastTryRiskMicroUsd`).
  */
 export function spotRunPays(
   input: DeadlinePolicyInput,
@@ -172,7 +174,41 @@ export function spotRunPays(
   const slack = slackIsScarce
     ? costOfMs(onDemandPrice - pool.priceMicroUsdPerHour, restart * (1 + interrupted))
     : 0;
-  return gain > restarts + slack;
+  return gain > restarts + slack + lastTryRiskMicroUsd(input, pool, onDemandPrice);
+}
+
+/**
+ * Whether a start in `pool` is the job's last try at spot: were it interrupted
+ * before it had made any progress (billed its restart and a tick), neither the
+ * budget (`affordsSpotStartAfterFailedOne`) nor the slack would carry another.
+ */
+export function isLastSpotTry(input: DeadlinePolicyInput, pool: SpotPoolSignal): boolean {
+  const restart = restartReserveMs(input);
+  const slackAfterFailure = slackMs(input) - restart - input.tickMs;
+  return slackAfterFailure < restart || !affordsSpotStartAfterFailedOne(input, pool);
+}
+
+/**
+ * What a last try at spot risks (`isLastSpotTry`; nothing otherwise): cut off
+ * before it has paid for itself (its restart, a tick, and the progress whose
+ * saving buys the next start), it leaves the job on on-demand to the end, and
+ * the job forgoes the spot progress the pool could still have given it (its
+ * availability over the remaining work) at spot's saving. In the V100 traces
+ * this was the commonest way to end up paying all on-demand: one return from
+ * on-demand interrupted within minutes, and the budget closed for good.
+ */
+export function lastTryRiskMicroUsd(
+  input: DeadlinePolicyInput,
+  pool: SpotPoolSignal,
+  onDemandPrice: number,
+): number {
+  if (!isLastSpotTry(input, pool)) return 0;
+  const saving = onDemandPrice - pool.priceMicroUsdPerHour;
+  const startMs = restartReserveMs(input) + input.tickMs;
+  const paidBackMs = startMs + (startMs * pool.priceMicroUsdPerHour) / saving;
+  const run = expectedRunMs(input, pool);
+  const cutOff = run > 0 ? 1 - Math.exp(-paidBackMs / run) : 1;
+  return cutOff * costOfMs(saving, poolOutlook(pool).availability * remainingMs(input));
 }
 
 /**

@@ -176,6 +176,26 @@ describe("gpurent's deadline policy", () => {
     expect(back.reason).toContain('back to spot');
   });
 
+  it('stays on on-demand rather than spend its last affordable try at spot on a pool that would likely cut it off', () => {
+    const onDemand = { kind: 'on-demand', region: 'us-east-1' } as const;
+    // Runs of 30 min: a return saves 2.06 $/h x 0.40 h = 0.83 $ against 0.44 $ of restarts, and pays.
+    const choppy = pool('us-east-1a', 'us-east-1', 1_000_000, {
+      recentInterruptions: 12,
+      recentAvailableMs: 6 * HOUR,
+    });
+    const at = (spentMicroUsd: number) =>
+      input({ nowMs: 5 * HOUR, doneMs: 5 * HOUR, placement: onDemand, spot: [choppy], spentMicroUsd });
+    expect(deadlinePolicy(at(17_000_000)).action).toEqual({
+      kind: 'spot',
+      zone: 'us-east-1a',
+      region: 'us-east-1',
+    });
+    // Ceiling 31 + 0.50 + 2 (a move) = 33.50 $; on-demand from here 15.63 $, a start 0.16 $: at 17.6 $ spent
+    // one start fits and a second does not. Cut off with 1 - e^(-869 s / 30 min) = 0.38, it would forgo
+    // 0.5 x 5 h at 2.06 $/h = 5.15 $: 1.97 $ more, and on-demand stays.
+    expect(deadlinePolicy(at(17_600_000)).action).toEqual(onDemand);
+  });
+
   it('starts no spot run whose restart the slack cannot cover: the guard would pull it before it made progress', () => {
     // 9 h left at 10 h 50 min: slack 600 s - 585 s = 15 s, under the 390 s restart.
     const late = input({ nowMs: 10 * HOUR + 50 * 60_000, doneMs: HOUR });

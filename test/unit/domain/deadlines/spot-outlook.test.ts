@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { affordsSpotAfterOnDemand } from '../../../../shared/domain/deadlines/guard';
+import {
+  affordsSpotAfterOnDemand,
+  affordsSpotStartAfterFailedOne,
+} from '../../../../shared/domain/deadlines/guard';
 import type { DeadlinePolicyInput, SpotPoolSignal } from '../../../../shared/domain/deadlines/policy-input';
 import {
   canWaitForSpot,
@@ -7,6 +10,8 @@ import {
   expectedOutageMs,
   expectedRunMs,
   expectedSpotProgressMs,
+  isLastSpotTry,
+  lastTryRiskMicroUsd,
   poolOutlook,
   poolsCanFinish,
   restartsReserveMs,
@@ -168,6 +173,34 @@ describe('the spot outlook the deadline policy reads', () => {
     // 0.5 + (1 - e^(-6.5/6)) x 1.5 = 1.49 $ and their slack 2 x 0.5 x (1 + 0.6615) = 1.66 $: it pays.
     const steady = pool('b', { available: true, recentInterruptions: 1, recentAvailableMs: 6 * HOUR });
     expect(spotRunPays(input(), steady, 3_000_000, true)).toBe(true);
+  });
+
+  it('calls a start the last try at spot when a failure would leave the budget or the slack no second one', () => {
+    const a = pool('a', { available: true });
+    // Ceiling 32 + 3 x (0.5 + 0.5) = 35 $. A failed start and another bill 2 x 1 $/h x 1 h; on-demand from
+    // there 3 $/h x 6.5 h = 19.5 $: at 13.5 $ spent 35 $ fits, at 14 $ it does not.
+    expect(affordsSpotStartAfterFailedOne(input({ spentMicroUsd: 13_500_000 }), a)).toBe(true);
+    expect(affordsSpotStartAfterFailedOne(input({ spentMicroUsd: 14_000_000 }), a)).toBe(false);
+    expect(isLastSpotTry(input({ spentMicroUsd: 13_500_000 }), a)).toBe(false);
+    expect(isLastSpotTry(input({ spentMicroUsd: 14_000_000 }), a)).toBe(true);
+    // Slack 1.6 h at 11.4 h: a failure's 1 h leaves 0.6 h, a restart's worth; at 12 h (slack 1 h) it leaves none.
+    expect(isLastSpotTry(input({ nowMs: 11.4 * HOUR }), a)).toBe(false);
+    expect(isLastSpotTry(input({ nowMs: 12 * HOUR }), a)).toBe(true);
+  });
+
+  it('charges a last try what it risks: cut off before it paid for itself, the spot progress the job forgoes', () => {
+    const a = pool('a', { available: true });
+    expect(lastTryRiskMicroUsd(input(), a, 3_000_000)).toBe(0);
+    // Paid back after the restart and tick (1 h) and 1 h x 1 / 2 of progress: 1.5 h; runs of 2 h cut it off
+    // with 1 - e^-0.75. Forgone: availability 0.5 x 6 h left at 2 $/h = 6 $.
+    const lastTry = input({ spentMicroUsd: 14_000_000 });
+    expect(lastTryRiskMicroUsd(lastTry, a, 3_000_000)).toBeCloseTo((1 - Math.exp(-0.75)) * 6_000_000, 0);
+    // The start that pays with room for another (2.97 $ against 1.94 $) does not as the last try (+ 3.17 $).
+    expect(spotRunPays(input(), a, 3_000_000, false)).toBe(true);
+    expect(spotRunPays(lastTry, a, 3_000_000, false)).toBe(false);
+    // Runs of 6 h rarely cut it off (1 - e^-0.25 of 6 $ = 1.33 $): 6.98 $ against 1.49 + 1.33 $ still pays.
+    const steady = pool('b', { available: true, recentInterruptions: 1, recentAvailableMs: 6 * HOUR });
+    expect(spotRunPays(lastTry, steady, 3_000_000, false)).toBe(true);
   });
 
   it("counts a region's best pool, regions independent, and asks whether those pools alone finish in time", () => {
