@@ -88,6 +88,11 @@ export function riskAllowanceMicroUsd(input: DeadlinePolicyInput): number {
   return costOfMs(cheapest, restartReserveMs(input) + input.tickMs) + farthestMove;
 }
 
+/** What the job may cost at most: all on-demand plus the risk allowance. */
+function budgetCeilingMicroUsd(input: DeadlinePolicyInput): number {
+  return input.job.onDemandCostMicroUsd + riskAllowanceMicroUsd(input);
+}
+
 /**
  * Whether the action, followed in the worst case by on-demand to the end,
  * stays within all on-demand plus the allowance. A spot action is billed for
@@ -99,7 +104,7 @@ export function withinBudget(
   pool: SpotPoolSignal | undefined,
   spotMs: number = input.tickMs,
 ): boolean {
-  const ceiling = input.job.onDemandCostMicroUsd + riskAllowanceMicroUsd(input);
+  const ceiling = budgetCeilingMicroUsd(input);
   if (action.kind === 'wait') {
     return input.spentMicroUsd + finishOnDemand(input, input.checkpointRegion).costMicroUsd <= ceiling;
   }
@@ -121,7 +126,7 @@ export function affordsSpotAfterOnDemand(input: DeadlinePolicyInput, spotPrice: 
   const restart = restartReserveMs(input);
   if (slackMs(input) < 2 * restart) return false;
   const finish = finishOnDemand(input, input.checkpointRegion);
-  const ceiling = input.job.onDemandCostMicroUsd + riskAllowanceMicroUsd(input);
+  const ceiling = budgetCeilingMicroUsd(input);
   const ontoOnDemand = costOfMs(finish.offer.priceMicroUsdPerHour, restart);
   const spotStart = costOfMs(spotPrice, restart + input.tickMs);
   return input.spentMicroUsd + ontoOnDemand + spotStart + finish.costMicroUsd <= ceiling;
@@ -133,7 +138,7 @@ export function affordsSpotAfterOnDemand(input: DeadlinePolicyInput, spotPrice: 
  * such start. Where it would not, the start is the job's last try at spot.
  */
 export function affordsSpotStartAfterFailedOne(input: DeadlinePolicyInput, pool: SpotPoolSignal): boolean {
-  const ceiling = input.job.onDemandCostMicroUsd + riskAllowanceMicroUsd(input);
+  const ceiling = budgetCeilingMicroUsd(input);
   const start = costOfMs(pool.priceMicroUsdPerHour, restartReserveMs(input) + input.tickMs);
   const move = transferMicroUsd(input, input.checkpointRegion, pool.region);
   return input.spentMicroUsd + move + 2 * start + finishOnDemand(input, pool.region).costMicroUsd <= ceiling;
