@@ -16,6 +16,7 @@ import {
   expectedRunMs,
   poolsCanFinish,
   slackCoversSpotStart,
+  slackShortOfRestarts,
   spotOutlook,
   spotRunPays,
 } from './spot-outlook';
@@ -47,15 +48,22 @@ const isCurrent = (input: DeadlinePolicyInput, pool: SpotPoolSignal) =>
  * runs costs the price alone. A (re)start pays its restart and the checkpoint's
  * move, spread over the run the pool promises (`expectedRunMs`: its current
  * spell's age, at least its mean run), at most the rest of the job, at least
- * one productive tick so that a churning pool stays a last resort.
+ * one productive tick so that a churning pool stays a last resort. With the
+ * slack already short of what the remaining restarts need (`slackShort`), the
+ * restart's time is slack the job will make good on on-demand before the end,
+ * so it is charged too, at spot's saving on on-demand: a pool whose short
+ * spells cost a restart each is then dearer than its price says.
  */
-function costPerProgressMs(input: DeadlinePolicyInput, pool: SpotPoolSignal): number {
+function costPerProgressMs(input: DeadlinePolicyInput, pool: SpotPoolSignal, slackShort: boolean): number {
   if (isCurrent(input, pool)) return pool.priceMicroUsdPerHour / MS_PER_HOUR;
   const reserve = restartReserveMs(input);
   const promised = expectedRunMs(input, pool);
   const runMs = Math.max(reserve + input.tickMs, Math.min(promised, reserve + remainingMs(input)));
   const moveMicroUsd = transferMicroUsd(input, input.checkpointRegion, pool.region);
-  return (costOfMs(pool.priceMicroUsdPerHour, runMs) + moveMicroUsd) / (runMs - reserve);
+  const slackMicroUsd = slackShort
+    ? costOfMs(cheapestOnDemandPrice(input) - pool.priceMicroUsdPerHour, reserve)
+    : 0;
+  return (costOfMs(pool.priceMicroUsdPerHour, runMs) + moveMicroUsd + slackMicroUsd) / (runMs - reserve);
 }
 
 /**
@@ -78,11 +86,14 @@ function cheaperPoolsWillDo(
   return cheaper.length > 0 && poolsCanFinish(input, cheaper);
 }
 
-function bestSpot(input: DeadlinePolicyInput): { pool: SpotPoolSignal; perMs: number } | null {
+function bestSpot(
+  input: DeadlinePolicyInput,
+  slackShort: boolean,
+): { pool: SpotPoolSignal; perMs: number } | null {
   // A start whose restart the slack cannot cover is pulled onto on-demand before it makes progress.
   if (!slackCoversSpotStart(input)) return null;
   const onDemandPrice = cheapestOnDemandPrice(input);
-  const costs = new Map(input.spot.map((pool) => [pool, costPerProgressMs(input, pool)]));
+  const costs = new Map(input.spot.map((pool) => [pool, costPerProgressMs(input, pool, slackShort)]));
   let best: { pool: SpotPoolSignal; perMs: number } | null = null;
   for (const pool of input.spot) {
     // A pool the guard would refuse is no choice: proposing it would send the job to on-demand instead.
@@ -104,11 +115,12 @@ function onSpot(pool: SpotPoolSignal, why: string): Proposal {
 }
 
 function propose(input: DeadlinePolicyInput): Proposal {
-  const best = bestSpot(input);
+  const outlook = spotOutlook(input);
+  const slackShort = slackShortOfRestarts(input, outlook);
+  const best = bestSpot(input, slackShort);
   const current = currentSpotPool(input);
   const { placement } = input;
   const onDemandPrice = cheapestOnDemandPrice(input);
-  const outlook = spotOutlook(input);
   const canWait = canWaitForSpot(input, outlook);
   if (placement.kind === 'on-demand') {
     if (best && spotRunPays(input, best.pool, onDemandPrice, !canWait)) {
@@ -123,7 +135,7 @@ function propose(input: DeadlinePolicyInput): Proposal {
     };
   }
   if (current && best && best.pool.zone !== current.zone) {
-    const stayPerMs = costPerProgressMs(input, current);
+    const stayPerMs = costPerProgressMs(input, current, slackShort);
     if (best.perMs < (1 - MOVE_SAVING) * stayPerMs) {
       return onSpot(
         best.pool,

@@ -125,8 +125,17 @@ export function canWaitForSpot(input: DeadlinePolicyInput, outlook: SpotOutlook)
   if (!affordsSpotAfterOnDemand(input, cheapestSpot)) return true;
   const onDemandPrice = cheapestOnDemandPrice(input);
   const worthWaitingFor = input.spot.filter((pool) => pool.priceMicroUsdPerHour < onDemandPrice);
-  const reserve = restartsReserveMs(input, outlook) + restartReserveMs(input);
-  return slackMs(input) - expectedOutageMs(input, worthWaitingFor) > reserve;
+  return slackMs(input) - expectedOutageMs(input, worthWaitingFor) > slackReserveMs(input, outlook);
+}
+
+/** Slack the rest of the job wants kept: the restarts its interruptions will need, and one spot start. */
+export function slackReserveMs(input: DeadlinePolicyInput, outlook: SpotOutlook): number {
+  return restartsReserveMs(input, outlook) + restartReserveMs(input);
+}
+
+/** Whether the slack is already short of `slackReserveMs`: every restart from here brings on-demand closer. */
+export function slackShortOfRestarts(input: DeadlinePolicyInput, outlook: SpotOutlook): boolean {
+  return slackMs(input) < slackReserveMs(input, outlook);
 }
 
 /**

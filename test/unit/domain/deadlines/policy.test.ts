@@ -300,6 +300,22 @@ describe("gpurent's deadline policy", () => {
     );
   });
 
+  it('with slack short of the restarts still to come, charges a start its restart in slack and takes the steadier pool', () => {
+    const spot = [
+      pool('us-east-1a', 'us-east-1', 1_000_000),
+      // Runs of 1 h, capacity half the time, and 20 % cheaper.
+      pool('us-east-1b', 'us-east-1', 800_000, { recentInterruptions: 6, recentAvailableMs: 6 * HOUR }),
+    ];
+    const b = { kind: 'spot', zone: 'us-east-1b', region: 'us-east-1' };
+    // Slack 9.8 h: progress costs 0.8 $/h x 1 h / (1 h - 390 s) = 0.897 $/h in b against 1.012 $/h in a.
+    expect(deadlinePolicy(input({ spot })).action).toEqual(b);
+    // 9 h left with 900 s of slack, short of the 1,020 s the restarts want (390 s x (0.75 + sqrt 0.75) + 390 s):
+    // a restart's 390 s are charged at 2.26 $/h in b and 2.06 $/h in a, so b costs 1.172 $/h and a 1.037 $/h.
+    const short = input({ spot, nowMs: 11 * HOUR - 1_485_000, doneMs: HOUR });
+    expect(deadlinePolicy(short).slackMs).toBe(900_000);
+    expect(deadlinePolicy(short).action).toEqual({ ...b, zone: 'us-east-1a' });
+  });
+
   it('with a tight deadline, leaves a pool that loses capacity for on-demand in time; with slack, rides out the outage on spot', () => {
     // 20 ticks of work, a 2-tick restart; spot goes away at tick 5 for 4 ticks.
     const market = marketOf([

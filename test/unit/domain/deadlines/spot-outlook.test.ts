@@ -15,6 +15,8 @@ import {
   poolOutlook,
   poolsCanFinish,
   restartsReserveMs,
+  slackReserveMs,
+  slackShortOfRestarts,
   spotOutlook,
   spotRunPays,
 } from '../../../../shared/domain/deadlines/spot-outlook';
@@ -173,6 +175,16 @@ describe('the spot outlook the deadline policy reads', () => {
     // 0.5 + (1 - e^(-6.5/6)) x 1.5 = 1.49 $ and their slack 2 x 0.5 x (1 + 0.6615) = 1.66 $: it pays.
     const steady = pool('b', { available: true, recentInterruptions: 1, recentAvailableMs: 6 * HOUR });
     expect(spotRunPays(input(), steady, 3_000_000, true)).toBe(true);
+  });
+
+  it("calls the slack short once it is under the restarts' reserve and one spot start", () => {
+    const outlook = poolOutlook(pool('a'));
+    // 1.3624 h for the interruptions to come and 0.5 h for a start: 1.8624 h.
+    expect(slackReserveMs(input(), outlook) / HOUR).toBeCloseTo(0.5 * (1.5 + Math.sqrt(1.5)) + 0.5, 9);
+    // Slack 9 h at 4 h; 1.5 h at 11.5 h; 2 h at 11 h.
+    expect(slackShortOfRestarts(input(), outlook)).toBe(false);
+    expect(slackShortOfRestarts(input({ nowMs: 11.5 * HOUR }), outlook)).toBe(true);
+    expect(slackShortOfRestarts(input({ nowMs: 11 * HOUR }), outlook)).toBe(false);
   });
 
   it('calls a start the last try at spot when a failure would leave the budget or the slack no second one', () => {
