@@ -14,6 +14,7 @@ import type { DeadlinePolicy, DeadlinePolicyInput, SpotPoolSignal } from './poli
 import {
   canWaitForSpot,
   expectedRunMs,
+  isLastSpotTry,
   poolsCanFinish,
   slackCoversSpotStart,
   slackShortOfRestarts,
@@ -107,6 +108,14 @@ function bestSpot(
   return best;
 }
 
+const NO_OPEN_POOL_ON_DEMAND = 'no open spot pool; staying rather than paying another restart later';
+
+function stayOnDemandWhy(input: DeadlinePolicyInput, pool: SpotPoolSignal): string {
+  return isLastSpotTry(input, pool)
+    ? `spot in ${pool.zone} would be the last try the budget or the slack allows, and would not pay for its restarts and what it risks`
+    : 'spot there would not pay for its restarts';
+}
+
 function onSpot(pool: SpotPoolSignal, why: string): Proposal {
   return {
     action: { kind: 'spot', zone: pool.zone, region: pool.region },
@@ -127,12 +136,7 @@ function propose(input: DeadlinePolicyInput): Proposal {
       return onSpot(best.pool, 'its expected progress saves more than the restarts it costs, back to spot');
     }
     // Stopping to wait would only buy another restart once the job needs on-demand again.
-    return {
-      action: placement,
-      why: best
-        ? 'spot there would not pay for its restarts'
-        : 'no open spot pool; staying rather than paying another restart later',
-    };
+    return { action: placement, why: best ? stayOnDemandWhy(input, best.pool) : NO_OPEN_POOL_ON_DEMAND };
   }
   if (current && best && best.pool.zone !== current.zone) {
     const stayPerMs = costPerProgressMs(input, current, slackShort);

@@ -188,8 +188,8 @@ export function spotRunPays(
 
 /**
  * Whether a start in `pool` is the job's last try at spot: were it interrupted
- * before it had made any progress (billed its restart and a tick), neither the
- * budget (`affordsSpotStartAfterFailedOne`) nor the slack would carry another.
+ * before it had made any progress (billed its restart and a tick), the budget
+ * (`affordsSpotStartAfterFailedOne`) or the slack would not carry another.
  */
 export function isLastSpotTry(input: DeadlinePolicyInput, pool: SpotPoolSignal): boolean {
   const restart = restartReserveMs(input);

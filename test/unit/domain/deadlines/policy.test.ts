@@ -193,7 +193,9 @@ describe("gpurent's deadline policy", () => {
     // Ceiling 31 + 0.50 + 2 (a move) = 33.50 $; on-demand from here 15.63 $, a start 0.16 $: at 17.6 $ spent
     // one start fits and a second does not. Cut off with 1 - e^(-869 s / 30 min) = 0.38, it would forgo
     // 0.5 x 5 h at 2.06 $/h = 5.15 $: 1.97 $ more, and on-demand stays.
-    expect(deadlinePolicy(at(17_600_000)).action).toEqual(onDemand);
+    const stays = deadlinePolicy(at(17_600_000));
+    expect(stays.action).toEqual(onDemand);
+    expect(stays.reason).toContain('spot in us-east-1a would be the last try the budget or the slack allows');
   });
 
   it('starts no spot run whose restart the slack cannot cover: the guard would pull it before it made progress', () => {
