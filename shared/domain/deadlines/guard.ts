@@ -144,6 +144,20 @@ export function affordsSpotStartAfterFailedOne(input: DeadlinePolicyInput, pool:
   return input.spentMicroUsd + move + 2 * start + finishOnDemand(input, pool.region).costMicroUsd <= ceiling;
 }
 
+/**
+ * Whether a start in `pool`, in another region than the checkpoint, would
+ * strand the job there: interrupted before any progress, the budget would not
+ * carry the checkpoint back and a start at home (in `pool`'s price) with
+ * on-demand to the end after it.
+ */
+export function strandsCheckpoint(input: DeadlinePolicyInput, pool: SpotPoolSignal): boolean {
+  const move = transferMicroUsd(input, input.checkpointRegion, pool.region);
+  if (move === 0) return false;
+  const start = costOfMs(pool.priceMicroUsdPerHour, restartReserveMs(input) + input.tickMs);
+  const home = finishOnDemand(input, input.checkpointRegion).costMicroUsd;
+  return input.spentMicroUsd + 2 * move + 2 * start + home > budgetCeilingMicroUsd(input);
+}
+
 export const hours = (ms: number) => `${(ms / MS_PER_HOUR).toFixed(1)} h`;
 
 /** Where the job runs on-demand: where it already does, else the cheapest finish from the checkpoint. */

@@ -7,6 +7,7 @@ import {
   type Proposal,
   remainingMs,
   restartReserveMs,
+  strandsCheckpoint,
   transferMicroUsd,
   withinBudget,
 } from './guard';
@@ -53,14 +54,20 @@ const isCurrent = (input: DeadlinePolicyInput, pool: SpotPoolSignal) =>
  * slack already short of what the remaining restarts need (`slackShort`), the
  * restart's time is slack the job will make good on on-demand before the end,
  * so it is charged too, at spot's saving on on-demand: a pool whose short
- * spells cost a restart each is then dearer than its price says.
+ * spells cost a restart each is then dearer than its price says. A move to
+ * a region the budget could not bring the checkpoint back from after a failed
+ * start (`strandsCheckpoint`) is charged both ways: on all 9 V100 zones a first
+ * start far from home that was interrupted early left the job shut in there,
+ * running on-demand while the other regions had spot.
  */
 function costPerProgressMs(input: DeadlinePolicyInput, pool: SpotPoolSignal, slackShort: boolean): number {
   if (isCurrent(input, pool)) return pool.priceMicroUsdPerHour / MS_PER_HOUR;
   const reserve = restartReserveMs(input);
   const promised = expectedRunMs(input, pool);
   const runMs = Math.max(reserve + input.tickMs, Math.min(promised, reserve + remainingMs(input)));
-  const moveMicroUsd = transferMicroUsd(input, input.checkpointRegion, pool.region);
+  // A move the budget could not undo after a failed start also pays for the way back.
+  const moves = strandsCheckpoint(input, pool) ? 2 : 1;
+  const moveMicroUsd = moves * transferMicroUsd(input, input.checkpointRegion, pool.region);
   const slackMicroUsd = slackShort
     ? costOfMs(cheapestOnDemandPrice(input) - pool.priceMicroUsdPerHour, reserve)
     : 0;

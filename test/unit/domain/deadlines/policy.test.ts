@@ -229,6 +229,23 @@ describe("gpurent's deadline policy", () => {
     );
   });
 
+  it('charges a move both ways where the budget could not bring the checkpoint back after a failed start', () => {
+    const spot = [pool('us-east-1a', 'us-east-1', 1_000_000), pool('us-west-2a', 'us-west-2', 700_000)];
+    const west = { kind: 'spot', zone: 'us-west-2a', region: 'us-west-2' };
+    // All on-demand 35 $, ceiling 37.50 $: the move (2 $), two starts there (0.23 $), the move back (2 $) and
+    // on-demand home (30.93 $) come to 35.16 $ and fit. The west costs (0.7 $/h x 10.11 h + 2 $) / 10 h =
+    // 0.908 $/h of progress against 1.011 $/h at home.
+    const roomy = { ...input({}).job, onDemandCostMicroUsd: 35_000_000 };
+    expect(deadlinePolicy(input({ spot, job: roomy })).action).toEqual(west);
+    // With all on-demand at 31 $ (ceiling 33.50 $) a failed start there would strand the job: the west
+    // also pays the way back, (7.08 + 4) / 10 = 1.108 $/h, and the job starts at home.
+    expect(deadlinePolicy(input({ spot })).action).toEqual({
+      ...west,
+      zone: 'us-east-1a',
+      region: 'us-east-1',
+    });
+  });
+
   it('moves a running job only to a pool whose progress, restart and move paid, costs under 1 - MOVE_SAVING of staying', () => {
     const halfway = { nowMs: 5 * HOUR, doneMs: 5 * HOUR, spentMicroUsd: 5_000_000 };
     const running = { kind: 'spot', zone: 'us-east-1a', region: 'us-east-1' } as const;

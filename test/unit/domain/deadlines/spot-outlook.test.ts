@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   affordsSpotAfterOnDemand,
   affordsSpotStartAfterFailedOne,
+  strandsCheckpoint,
 } from '../../../../shared/domain/deadlines/guard';
 import type { DeadlinePolicyInput, SpotPoolSignal } from '../../../../shared/domain/deadlines/policy-input';
 import {
@@ -198,6 +199,22 @@ describe('the spot outlook the deadline policy reads', () => {
     // Slack 1.6 h at 11.4 h: a failure's 1 h leaves 0.6 h, a restart's worth; at 12 h (slack 1 h) it leaves none.
     expect(isLastSpotTry(input({ nowMs: 11.4 * HOUR }), a)).toBe(false);
     expect(isLastSpotTry(input({ nowMs: 12 * HOUR }), a)).toBe(true);
+  });
+
+  it('says a start in another region strands the job when the budget could not bring the checkpoint back', () => {
+    const west = pool('w', { available: true, region: 'us-west-2' });
+    const moving = (spentMicroUsd: number) =>
+      input({
+        spentMicroUsd,
+        transferCosts: { transferMicroUsdPerGb: {}, defaultTransferMicroUsdPerGb: 100_000 },
+        job: { ...input().job, checkpointGb: 10 },
+      });
+    // Moves of 1 $ each way, two starts of 1 $/h x 1 h, on-demand home 19.5 $: 23.5 $ on top of what is spent,
+    // against a ceiling of 32 + 3 = 35 $ (on-demand is offered in one region only: no move in the allowance).
+    expect(strandsCheckpoint(moving(11_500_000), west)).toBe(false);
+    expect(strandsCheckpoint(moving(12_000_000), west)).toBe(true);
+    // A start at home moves nothing, and strands nothing.
+    expect(strandsCheckpoint(moving(30_000_000), pool('a', { available: true }))).toBe(false);
   });
 
   it('charges a last try what it risks: cut off before it paid for itself, the spot progress the job forgoes', () => {
