@@ -65,7 +65,6 @@ function costPerProgressMs(input: DeadlinePolicyInput, pool: SpotPoolSignal, sla
   const reserve = restartReserveMs(input);
   const promised = expectedRunMs(input, pool);
   const runMs = Math.max(reserve + input.tickMs, Math.min(promised, reserve + remainingMs(input)));
-  // A move the budget could not undo after a failed start also pays for the way back.
   const moves = strandsCheckpoint(input, pool) ? 2 : 1;
   const moveMicroUsd = moves * transferMicroUsd(input, input.checkpointRegion, pool.region);
   const slackMicroUsd = slackShort
@@ -175,8 +174,9 @@ function propose(input: DeadlinePolicyInput): Proposal {
 /**
  * gpurent's deadline policy, behind the guard that keeps the deadline and the
  * cost of all on-demand. Spot wherever a unit of progress is cheapest after
- * the restart and the checkpoint's move, spread over the run the pool's
- * current spell promises, among the pools the guard can afford for the whole
+ * the restart and the checkpoint's move (both ways where a failed start would
+ * strand it; with scarce slack, the restart's time too), spread over the run
+ * the pool's current spell promises, among the pools the guard can afford for the whole
  * restart and only while the slack covers it; a running job stays in its pool until
  * interrupted unless another's progress costs under 1 - MOVE_SAVING of its
  * own, and a job not yet running passes over a pool for pools whose progress
@@ -185,6 +185,7 @@ function propose(input: DeadlinePolicyInput): Proposal {
  * the remaining interruptions will need in restarts (`canWaitForSpot`, which
  * also waits wherever on-demand now would be on-demand to the end); below
  * that it runs on-demand through the outage, and leaves on-demand for spot
- * whenever the start's expected progress pays for its restarts.
+ * whenever the start's expected progress pays for its restarts and, on its
+ * last affordable try, for the spot it risks forgoing.
  */
 export const deadlinePolicy: DeadlinePolicy = guarded(propose);
