@@ -71,6 +71,13 @@ export function finishOnDemand(
 }
 
 /**
+ * One decision asks for the allowance in every budget check, pool by pool; its
+ * farthest move goes over every pair of regions, which was most of a decision's
+ * time on all 9 zones. An input is plain data no one changes, so one per input.
+ */
+const allowances = new WeakMap<DeadlinePolicyInput, number>();
+
+/**
  * What the job may spend beyond all on-demand: one restart attempt (its reserve
  * and a tick) at the on-demand price, and one move of its checkpoint between
  * two of its regions. Spot's first start risks that much before it has saved
@@ -80,12 +87,16 @@ export function finishOnDemand(
  * half the jobs over all 9 zones stuck on-demand).
  */
 export function riskAllowanceMicroUsd(input: DeadlinePolicyInput): number {
+  const known = allowances.get(input);
+  if (known !== undefined) return known;
   const cheapest = cheapestOnDemandPrice(input);
   const regions = input.onDemand.map((offer) => offer.region);
   const farthestMove = Math.max(
     ...regions.flatMap((from) => regions.map((to) => transferMicroUsd(input, from, to))),
   );
-  return costOfMs(cheapest, restartReserveMs(input) + input.tickMs) + farthestMove;
+  const allowance = costOfMs(cheapest, restartReserveMs(input) + input.tickMs) + farthestMove;
+  allowances.set(input, allowance);
+  return allowance;
 }
 
 /** What the job may cost at most: all on-demand plus the risk allowance. */
