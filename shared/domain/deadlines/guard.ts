@@ -104,6 +104,17 @@ function budgetCeilingMicroUsd(input: DeadlinePolicyInput): number {
   return input.job.onDemandCostMicroUsd + riskAllowanceMicroUsd(input);
 }
 
+/** Whether spending `moreMicroUsd`, then on-demand to the end from a checkpoint in `region`, stays within the ceiling. */
+function affordsThenOnDemand(input: DeadlinePolicyInput, moreMicroUsd: number, region: string): boolean {
+  const total = input.spentMicroUsd + moreMicroUsd + finishOnDemand(input, region).costMicroUsd;
+  return total <= budgetCeilingMicroUsd(input);
+}
+
+/** A spot start at `priceMicroUsdPerHour`: its whole restart and one tick of work. */
+function spotStartMicroUsd(input: DeadlinePolicyInput, priceMicroUsdPerHour: MicroUsd): number {
+  return costOfMs(priceMicroUsdPerHour, restartReserveMs(input) + input.tickMs);
+}
+
 /**
  * Whether the action, followed in the worst case by on-demand to the end,
  * stays within all on-demand plus the allowance. A spot action is billed for
@@ -115,15 +126,12 @@ export function withinBudget(
   pool: SpotPoolSignal | undefined,
   spotMs: number = input.tickMs,
 ): boolean {
-  const ceiling = budgetCeilingMicroUsd(input);
-  if (action.kind === 'wait') {
-    return input.spentMicroUsd + finishOnDemand(input, input.checkpointRegion).costMicroUsd <= ceiling;
-  }
+  if (action.kind === 'wait') return affordsThenOnDemand(input, 0, input.checkpointRegion);
   if (action.kind !== 'spot' || pool === undefined) return true;
   const now =
     transferMicroUsd(input, input.checkpointRegion, action.region) +
     costOfMs(pool.priceMicroUsdPerHour, spotMs);
-  return input.spentMicroUsd + now + finishOnDemand(input, action.region).costMicroUsd <= ceiling;
+  return affordsThenOnDemand(input, now, action.region);
 }
 
 /**
@@ -139,8 +147,9 @@ export function affordsSpotAfterOnDemand(input: DeadlinePolicyInput, spotPrice: 
   const finish = finishOnDemand(input, input.checkpointRegion);
   const ceiling = budgetCeilingMicroUsd(input);
   const ontoOnDemand = costOfMs(finish.offer.priceMicroUsdPerHour, restart);
-  const spotStart = costOfMs(spotPrice, restart + input.tickMs);
-  return input.spentMicroUsd + ontoOnDemand + spotStart + finish.costMicroUsd <= ceiling;
+  return (
+    input.spentMicroUsd + ontoOnDemand + spotStartMicroUsd(input, spotPrice) + finish.costMicroUsd <= ceiling
+  );
 }
 
 /**
@@ -149,10 +158,12 @@ export function affordsSpotAfterOnDemand(input: DeadlinePolicyInput, spotPrice: 
  * such start. Where it would not, the start is the job's last try at spot.
  */
 export function affordsSpotStartAfterFailedOne(input: DeadlinePolicyInput, pool: SpotPoolSignal): boolean {
-  const ceiling = budgetCeilingMicroUsd(input);
-  const start = costOfMs(pool.priceMicroUsdPerHour, restartReserveMs(input) + input.tickMs);
   const move = transferMicroUsd(input, input.checkpointRegion, pool.region);
-  return input.spentMicroUsd + move + 2 * start + finishOnDemand(input, pool.region).costMicroUsd <= ceiling;
+  return affordsThenOnDemand(
+    input,
+    move + 2 * spotStartMicroUsd(input, pool.priceMicroUsdPerHour),
+    pool.region,
+  );
 }
 
 /**
@@ -164,9 +175,8 @@ export function affordsSpotStartAfterFailedOne(input: DeadlinePolicyInput, pool:
 export function strandsCheckpoint(input: DeadlinePolicyInput, pool: SpotPoolSignal): boolean {
   const move = transferMicroUsd(input, input.checkpointRegion, pool.region);
   if (move === 0) return false;
-  const start = costOfMs(pool.priceMicroUsdPerHour, restartReserveMs(input) + input.tickMs);
-  const home = finishOnDemand(input, input.checkpointRegion).costMicroUsd;
-  return input.spentMicroUsd + 2 * move + 2 * start + home > budgetCeilingMicroUsd(input);
+  const there = 2 * move + 2 * spotStartMicroUsd(input, pool.priceMicroUsdPerHour);
+  return !affordsThenOnDemand(input, there, input.checkpointRegion);
 }
 
 export const hours = (ms: number) => `${(ms / MS_PER_HOUR).toFixed(1)} h`;

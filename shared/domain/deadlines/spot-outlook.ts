@@ -162,8 +162,9 @@ export function slackCoversSpotStart(input: DeadlinePolicyInput): boolean {
  * Whether a job on on-demand gains by starting spot in `pool` now: the
  * progress the start is expected to make at spot instead of on-demand must pay
  * for the restart onto spot and, unless the run finishes the work, the one
- * back onto on-demand. When the slack is scarce (`slackIsScarce`: below what
- * the remaining interruptions will need), the restarts' time is slack that
+ * back onto on-demand. When the slack is scarce (`slackIsScarce`: the caller
+ * passes `!canWaitForSpot`, which also counts the outage expected now, not
+ * `slackShortOfRestarts`, which did worse here), the restarts' time is slack that
  * later outages would have waited out, so it is charged too: at the saving
  * on-demand will then forgo, spot's price short of on-demand's. A last try at
  * spot is also charged what it risks (`lastTryRiskMicroUsd`).
