@@ -114,6 +114,19 @@ function bestSpot(
   return best;
 }
 
+/**
+ * Whether no spot start, in any allowed pool and whatever its capacity, fits
+ * the budget: failed starts have spent the risk allowance. Waiting does not
+ * change that (nothing is billed and no work is done meanwhile), so the job
+ * would only idle until the deadline sent it to on-demand at the same cost.
+ */
+function budgetShutsOutSpot(input: DeadlinePolicyInput): boolean {
+  const startMs = restartReserveMs(input) + input.tickMs;
+  return input.spot.every(
+    (pool) => !withinBudget(input, { kind: 'spot', zone: pool.zone, region: pool.region }, pool, startMs),
+  );
+}
+
 const NO_OPEN_POOL_ON_DEMAND = 'no open spot pool; staying rather than paying another restart later';
 
 function stayOnDemandWhy(input: DeadlinePolicyInput, pool: SpotPoolSignal): string {
@@ -127,6 +140,11 @@ function onSpot(pool: SpotPoolSignal, why: string): Proposal {
     action: { kind: 'spot', zone: pool.zone, region: pool.region },
     why: `spot in ${pool.zone} at ${usdPerHour(pool.priceMicroUsdPerHour)}: ${why}`,
   };
+}
+
+function onDemandNow(input: DeadlinePolicyInput, why: string): Proposal {
+  const region = onDemandRegion(input);
+  return { action: { kind: 'on-demand', region }, why: `on-demand in ${region}: ${why}` };
 }
 
 function propose(input: DeadlinePolicyInput): Proposal {
@@ -155,15 +173,20 @@ function propose(input: DeadlinePolicyInput): Proposal {
   }
   if (current) return onSpot(current, 'still has capacity: stays until interrupted');
   if (best) return onSpot(best.pool, 'the cheapest progress after restart and move');
+  if (budgetShutsOutSpot(input)) {
+    return onDemandNow(
+      input,
+      'no spot start fits the budget any more, so on-demand now costs what it would later and finishes sooner',
+    );
+  }
   // On or ahead of the uniform-progress line waiting is what the paper's policy does too, whatever the reserve says.
   if (!canWait && !isOnTrack(input)) {
-    const region = onDemandRegion(input);
-    return {
-      action: { kind: 'on-demand', region },
-      why: slackCoversSpotStart(input)
-        ? `on-demand in ${region}: no open spot pool, and the slack left once the outage expected now is over would be short of what the remaining interruptions will need for restarts`
-        : `on-demand in ${region}: the slack no longer covers a spot restart`,
-    };
+    return onDemandNow(
+      input,
+      slackCoversSpotStart(input)
+        ? 'no open spot pool, and the slack left once the outage expected now is over would be short of what the remaining interruptions will need for restarts'
+        : 'the slack no longer covers a spot restart',
+    );
   }
   return {
     action: { kind: 'wait' },
@@ -183,8 +206,9 @@ function propose(input: DeadlinePolicyInput): Proposal {
  * costs less when they can do the rest in time. With no spot open it waits
  * while the slack, once the outage expected now is over, still exceeds what
  * the remaining interruptions will need in restarts (`canWaitForSpot`, which
- * also waits wherever on-demand now would be on-demand to the end); below
- * that it runs on-demand through the outage, and leaves on-demand for spot
+ * also waits wherever on-demand now would be on-demand to the end, unless no
+ * spot start fits the budget any more: then it finishes on-demand at once);
+ * below that it runs on-demand through the outage, and leaves on-demand for spot
  * whenever the start's expected progress pays for its restarts and, on its
  * last affordable try, for the spot it risks forgoing.
  */

@@ -297,12 +297,28 @@ describe("gpurent's deadline policy", () => {
       nowMs: 5 * HOUR,
       doneMs: 5 * HOUR,
     };
-    // 18.5 $ spent leaves 0.73 $: a tick of spot (0.5 $) fits, the restart and a tick (1 $) do not. It waits.
-    expect(deadlinePolicy(input({ ...terms, spentMicroUsd: 18_500_000 })).action).toEqual({ kind: 'wait' });
+    // 18.5 $ spent leaves 0.73 $: a tick of spot (0.5 $) fits, the restart and a tick (1 $) do not. No spot
+    // start can fit again, so it runs on-demand now.
+    expect(deadlinePolicy(input({ ...terms, spentMicroUsd: 18_500_000 })).action).toEqual({
+      kind: 'on-demand',
+      region: 'us-east-1',
+    });
     // 18 $ spent leaves 1.23 $: the start is affordable.
     expect(deadlinePolicy(input({ ...terms, spentMicroUsd: 18_000_000 })).action).toMatchObject({
       kind: 'spot',
     });
+  });
+
+  it('runs on-demand at once, not idle until the deadline, once failed starts have left no spot start within the budget', () => {
+    // 1 h in, nothing done, spot in an outage. Ceiling: 31 $ + 0.50 $ (a 390 s restart and a 195 s tick on-demand)
+    // + 2 $ (the farthest move) = 33.50 $; finishing on-demand costs 3.06 $ x (10 h + 390 s) = 30.93 $; a spot start
+    // (restart and a tick at 1 $/h) 0.16 $. Over 2.40 $ spent on starts that made no progress, none fits again:
+    // waiting would bill nothing and change nothing but the finish, 8.8 h of slack later.
+    const outage = { nowMs: HOUR, spot: [pool('us-east-1a', 'us-east-1', 1_000_000, { available: false })] };
+    const shutOut = deadlinePolicy(input({ ...outage, spentMicroUsd: 2_500_000 }));
+    expect(shutOut.action).toEqual({ kind: 'on-demand', region: 'us-east-1' });
+    expect(shutOut.reason).toContain('no spot start fits the budget any more');
+    expect(deadlinePolicy(input({ ...outage, spentMicroUsd: 2_300_000 })).action).toEqual({ kind: 'wait' });
   });
 
   it('prefers a steady pool to a cheaper one that keeps being interrupted', () => {
