@@ -128,6 +128,7 @@ function budgetShutsOutSpot(input: DeadlinePolicyInput): boolean {
 }
 
 const NO_OPEN_POOL_ON_DEMAND = 'no open spot pool; staying rather than paying another restart later';
+const SHUT_OUT_OF_SPOT = 'no spot start fits the budget any more';
 
 function stayOnDemandWhy(input: DeadlinePolicyInput, pool: SpotPoolSignal): string {
   return isLastSpotTry(input, pool)
@@ -160,7 +161,11 @@ function propose(input: DeadlinePolicyInput): Proposal {
       return onSpot(best.pool, 'its expected progress saves more than the restarts it costs, back to spot');
     }
     // Stopping to wait would only buy another restart once the job needs on-demand again.
-    return { action: placement, why: best ? stayOnDemandWhy(input, best.pool) : NO_OPEN_POOL_ON_DEMAND };
+    if (best) return { action: placement, why: stayOnDemandWhy(input, best.pool) };
+    return {
+      action: placement,
+      why: budgetShutsOutSpot(input) ? `${SHUT_OUT_OF_SPOT}: on-demand to the end` : NO_OPEN_POOL_ON_DEMAND,
+    };
   }
   if (current && best && best.pool.zone !== current.zone) {
     const stayPerMs = costPerProgressMs(input, current, slackShort);
@@ -176,7 +181,7 @@ function propose(input: DeadlinePolicyInput): Proposal {
   if (budgetShutsOutSpot(input)) {
     return onDemandNow(
       input,
-      'no spot start fits the budget any more, so on-demand now costs what it would later and finishes sooner',
+      `${SHUT_OUT_OF_SPOT}, so on-demand now costs what it would later and finishes sooner`,
     );
   }
   // On or ahead of the uniform-progress line waiting is what the paper's policy does too, whatever the reserve says.

@@ -319,6 +319,12 @@ describe("gpurent's deadline policy", () => {
     expect(shutOut.action).toEqual({ kind: 'on-demand', region: 'us-east-1' });
     expect(shutOut.reason).toContain('no spot start fits the budget any more');
     expect(deadlinePolicy(input({ ...outage, spentMicroUsd: 2_300_000 })).action).toEqual({ kind: 'wait' });
+    // Already on-demand with spot open again, the reason names the budget, not a closed pool.
+    const onDemand = { ...outage, placement: { kind: 'on-demand', region: 'us-east-1' } as const };
+    const open = [pool('us-east-1a', 'us-east-1', 1_000_000)];
+    const stays = deadlinePolicy(input({ ...onDemand, spot: open, spentMicroUsd: 2_500_000 }));
+    expect(stays).toMatchObject({ action: { kind: 'on-demand', region: 'us-east-1' } });
+    expect(stays.reason).toContain('no spot start fits the budget any more: on-demand to the end');
   });
 
   it('prefers a steady pool to a cheaper one that keeps being interrupted', () => {
