@@ -1,15 +1,13 @@
 import { join } from 'node:path';
 import { loadSpotTraces, readJson } from '../shared/adapters/spot-trace-files';
 import { type InstanceOffering, PriceCatalog } from '../shared/domain/catalog';
+import { SIGNAL_WINDOW_MS } from '../shared/domain/deadlines/pool-signals';
 import { DEFAULT_PLACEMENT_COSTS } from '../shared/domain/placement-costs';
 import type { DeadlineMarket } from '../shared/planning/deadlines/market';
 import type { SpotTraces } from '../shared/planning/spot-market';
 import * as z from '../shared/zod';
 
 export const CATALOG_FILE = join('aws-gpu-prices', 'catalog.json');
-
-/** How far back the per-pool interruption signal looks: half a day, a round figure, not fitted to any trace. */
-export const SIGNAL_WINDOW_MS = 12 * 3_600_000;
 
 const catalogFile = z.looseObject({
   instances: z.array(
@@ -42,8 +40,10 @@ export async function loadDeadlineData(dataDir: string): Promise<DeadlineData> {
 
 /**
  * The replay world of some of the traces' zones: their spot history, the
- * catalog's on-demand price of the traced type in each of their regions, and
- * AWS's public inter-region transfer rates.
+ * catalog's on-demand price of the traced type in each of their regions,
+ * AWS's public inter-region transfer rates, and the signal window the live
+ * control plane reads pools' records over (`SIGNAL_WINDOW_MS`), so that the
+ * replay's policy sees what the Lambdas' would.
  */
 export function deadlineMarket(data: DeadlineData, zones: readonly string[]): DeadlineMarket {
   const chosen = data.traces.zones.filter((zone) => zones.includes(zone.zone));
