@@ -119,11 +119,16 @@ function bestSpot(
  * the budget: failed starts have spent the risk allowance. Waiting does not
  * change that (nothing is billed and no work is done meanwhile), so the job
  * would only idle until the deadline sent it to on-demand at the same cost.
+ * An empty pool listing says nothing of the budget (it may be a listing that
+ * failed for a moment), so it shuts nothing out.
  */
 function budgetShutsOutSpot(input: DeadlinePolicyInput): boolean {
   const startMs = restartReserveMs(input) + input.tickMs;
-  return input.spot.every(
-    (pool) => !withinBudget(input, { kind: 'spot', zone: pool.zone, region: pool.region }, pool, startMs),
+  return (
+    input.spot.length > 0 &&
+    input.spot.every(
+      (pool) => !withinBudget(input, { kind: 'spot', zone: pool.zone, region: pool.region }, pool, startMs),
+    )
   );
 }
 

@@ -325,6 +325,10 @@ describe("gpurent's deadline policy", () => {
     const stays = deadlinePolicy(input({ ...onDemand, spot: open, spentMicroUsd: 2_500_000 }));
     expect(stays).toMatchObject({ action: { kind: 'on-demand', region: 'us-east-1' } });
     expect(stays.reason).toContain('no spot start fits the budget any more: on-demand to the end');
+    // An empty pool listing shuts nothing out: the job waits as before.
+    expect(deadlinePolicy(input({ ...outage, spot: [], spentMicroUsd: 2_500_000 })).action).toEqual({
+      kind: 'wait',
+    });
   });
 
   it('prefers a steady pool to a cheaper one that keeps being interrupted', () => {
