@@ -139,7 +139,9 @@ export async function simulateDeadlines(args: readonly string[], io: DeadlinesIo
     throw new DeadlinesUsageError(`unknown zone ${unknown.join(', ')}; the traces have ${known.join(', ')}`);
   }
   const market = deadlineMarket(data, zones);
-  const result = { setting, zones, ...replay(market, setting, starts) };
+  const { ticks, tickMs, cutFromTicks } = data.traces;
+  const traces = { ticks, tickSeconds: tickMs / 1000, ...(cutFromTicks ? { cutFromTicks } : {}) };
+  const result = { setting, zones, traces, ...replay(market, setting, starts) };
   if (values.json) {
     io.out(`${JSON.stringify(result, null, 2)}\n`);
     return;
@@ -155,6 +157,11 @@ export async function simulateDeadlines(args: readonly string[], io: DeadlinesIo
         `${row.costVsOptimum.toFixed(3).padStart(11)}${String(row.misses).padStart(8)}`,
     ),
     `${'offline optimum'.padEnd(18)}${result.optimumUsd.toFixed(2).padStart(12)}`,
+    ...(cutFromTicks
+      ? [
+          `(the zones' traces differ in length: all replayed over the shortest, ${ticks} of up to ${cutFromTicks} ticks)`,
+        ]
+      : []),
   ];
   io.out(`${lines.join('\n')}\n`);
 }

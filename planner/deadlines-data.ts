@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { loadSpotTraces, readJson } from '../shared/adapters/spot-trace-files';
+import { loadSpotTraces, readJson, SpotDataError } from '../shared/adapters/spot-trace-files';
 import { type InstanceOffering, PriceCatalog } from '../shared/domain/catalog';
 import { SIGNAL_WINDOW_MS } from '../shared/domain/deadlines/pool-signals';
 import { DEFAULT_PLACEMENT_COSTS } from '../shared/domain/placement-costs';
@@ -29,13 +29,16 @@ const catalogFile = z.looseObject({
 export interface DeadlineData {
   readonly traces: SpotTraces;
   readonly catalog: PriceCatalog;
+  /** Where the catalog was read, named when it lacks a price the replay needs. */
+  readonly catalogPath: string;
 }
 
 /** The V100 spot traces and the price catalog of a folder laid out like ../shared/data. */
 export async function loadDeadlineData(dataDir: string): Promise<DeadlineData> {
-  const file = await readJson(join(dataDir, CATALOG_FILE), catalogFile);
+  const catalogPath = join(dataDir, CATALOG_FILE);
+  const file = await readJson(catalogPath, catalogFile);
   const catalog = new PriceCatalog(file.instances as unknown as InstanceOffering[]);
-  return { traces: await loadSpotTraces(dataDir), catalog };
+  return { traces: await loadSpotTraces(dataDir), catalog, catalogPath };
 }
 
 /**
@@ -47,6 +50,16 @@ export async function loadDeadlineData(dataDir: string): Promise<DeadlineData> {
  */
 export function deadlineMarket(data: DeadlineData, zones: readonly string[]): DeadlineMarket {
   const chosen = data.traces.zones.filter((zone) => zones.includes(zone.zone));
+  const { instanceType } = data.traces;
+  // Each job's cost is measured against on-demand in its zones' regions.
+  const unpriced = chosen.filter((zone) => !data.catalog.isPricedIn(instanceType, zone.region));
+  if (unpriced.length > 0) {
+    throw new SpotDataError(
+      data.catalogPath,
+      `no on-demand price of ${instanceType} in ${[...new Set(unpriced.map((zone) => zone.region))].join(', ')} ` +
+        `(zones ${unpriced.map((zone) => zone.zone).join(', ')}): add it to the catalog, or choose other zones with --zones`,
+    );
+  }
   const regions = [...new Set(chosen.map((zone) => zone.region))];
   return {
     tickMs: data.traces.tickMs,
@@ -54,7 +67,7 @@ export function deadlineMarket(data: DeadlineData, zones: readonly string[]): De
     zones: chosen,
     onDemand: regions.map((region) => ({
       region,
-      priceMicroUsdPerHour: data.catalog.onDemandMicroPerHour(data.traces.instanceType, region),
+      priceMicroUsdPerHour: data.catalog.onDemandMicroPerHour(instanceType, region),
     })),
     transferCosts: DEFAULT_PLACEMENT_COSTS,
     signalWindowTicks: Math.round(SIGNAL_WINDOW_MS / data.traces.tickMs),

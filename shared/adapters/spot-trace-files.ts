@@ -42,42 +42,56 @@ export async function readJson<T>(path: string, schema: z.core.$ZodType<T>): Pro
 /**
  * Loads the V100 (`p3.2xlarge`) spot traces of `dataDir`: one availability file
  * per zone, named `<zone>_v100_1.json`, and the price series under the same key.
+ * All zones must be probed at one interval; series of different lengths (zones
+ * collected over different spans) are cut to the shortest, so that every tick
+ * replayed has every zone's record, and `cutFromTicks` says so.
  */
 export async function loadSpotTraces(dataDir: string): Promise<SpotTraces> {
   const dir = join(dataDir, AVAILABILITY_DIR);
   const names = (await readdir(dir)).filter((name) => name.endsWith('.json')).sort();
+  if (names.length === 0) throw new SpotDataError(dir, 'no spot availability traces');
   const pricesPath = join(dataDir, PRICES_FILE);
   const prices = await readJson(pricesPath, pricesFile);
-  const zones: SpotZone[] = [];
-  let tickMs = 0;
-  let ticks = 0;
+  const read = [];
   for (const name of names) {
     const path = join(dir, name);
     const trace = await readJson(path, availabilityFile);
     const key = name.replace(/\.json$/, '');
     const series = prices[key];
     if (!series) throw new SpotDataError(pricesPath, `no price series "${key}" for ${name}`);
-    if (zones.length === 0) {
-      tickMs = trace.metadata.gap_seconds * 1000;
-      ticks = trace.data.length;
+    const gapSeconds = (read[0]?.trace ?? trace).metadata.gap_seconds;
+    if (trace.metadata.gap_seconds !== gapSeconds) {
+      throw new SpotDataError(
+        path,
+        `probed every ${trace.metadata.gap_seconds} s, the other zones every ${gapSeconds} s`,
+      );
     }
-    if (
-      trace.metadata.gap_seconds * 1000 !== tickMs ||
-      trace.data.length !== ticks ||
-      series.length !== ticks
-    ) {
-      throw new SpotDataError(path, `expected ${ticks} ticks of ${tickMs / 1000} s with as many prices`);
-    }
+    read.push({ key, path, trace, series });
+  }
+  const lengths = read.flatMap(({ trace, series }) => [trace.data.length, series.length]);
+  const ticks = Math.min(...lengths);
+  const longest = Math.max(...lengths);
+  if (ticks === 0) {
+    const empty = read.find(({ trace, series }) => trace.data.length === 0 || series.length === 0);
+    throw new SpotDataError(empty?.path ?? dir, 'an availability or price series with no ticks');
+  }
+  const zones = read.map(({ key, trace, series }): SpotZone => {
     const zone = key.split('_')[0] ?? key;
-    zones.push({
+    return {
       zone,
       region: zone.replace(/[a-z]$/, ''),
-      unavailable: Uint8Array.from(trace.data),
-      priceMicroUsdPerHour: Int32Array.from(series, usdToMicro),
-    });
-  }
-  if (zones.length === 0) throw new SpotDataError(dir, 'no spot availability traces');
-  return { instanceType: SPOT_TRACE_INSTANCE_TYPE, tickMs, ticks, zones };
+      unavailable: Uint8Array.from(trace.data.slice(0, ticks)),
+      priceMicroUsdPerHour: Int32Array.from(series.slice(0, ticks), usdToMicro),
+    };
+  });
+  const tickMs = (read[0]?.trace.metadata.gap_seconds ?? 0) * 1000;
+  return {
+    instanceType: SPOT_TRACE_INSTANCE_TYPE,
+    tickMs,
+    ticks,
+    zones,
+    ...(longest > ticks ? { cutFromTicks: longest } : {}),
+  };
 }
 
 /**

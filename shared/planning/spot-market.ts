@@ -18,6 +18,8 @@ export interface SpotTraces {
   readonly tickMs: number;
   readonly ticks: number;
   readonly zones: readonly SpotZone[];
+  /** Set when the zones' series were of different lengths: the longest, cut to `ticks`. */
+  readonly cutFromTicks?: number;
 }
 
 /** The market was asked about a zone its traces do not hold. */

@@ -36,6 +36,65 @@ describe('loadSpotTraces', () => {
   });
 });
 
+describe('loadSpotTraces on series that do not line up', () => {
+  async function folder(zones: Record<string, { gap: number; data: number[]; prices: number[] }>) {
+    const dir = await mkdtemp(join(tmpdir(), 'gpurent-spot-'));
+    await mkdir(join(dir, 'spot-availability-aws-v100'));
+    await mkdir(join(dir, 'spot-prices-aws-v100'));
+    const prices: Record<string, number[]> = {};
+    for (const [zone, { gap, data, prices: series }] of Object.entries(zones)) {
+      await writeFile(
+        join(dir, `spot-availability-aws-v100/${zone}_v100_1.json`),
+        JSON.stringify({ metadata: { gap_seconds: gap }, data }),
+      );
+      prices[`${zone}_v100_1`] = series;
+    }
+    await writeFile(join(dir, 'spot-prices-aws-v100/v100_spot_prices.json'), JSON.stringify(prices));
+    return dir;
+  }
+
+  it('cuts every zone to the shortest series, availability or price, and records the longest', async () => {
+    const traces = await loadSpotTraces(
+      await folder({
+        'us-east-1a': { gap: 60, data: [0, 1, 0, 1], prices: [1, 2, 3] },
+        'us-east-2a': { gap: 60, data: [1, 1, 0, 0, 0], prices: [1, 1, 1, 1, 1] },
+      }),
+    );
+    expect(traces.ticks).toBe(3);
+    expect(traces.cutFromTicks).toBe(5);
+    expect(traces.zones.map((zone) => [...zone.unavailable])).toEqual([
+      [0, 1, 0],
+      [1, 1, 0],
+    ]);
+    expect([...(traces.zones[0]?.priceMicroUsdPerHour ?? [])]).toEqual([1_000_000, 2_000_000, 3_000_000]);
+  });
+
+  it('leaves series of one length whole, without a cut', async () => {
+    const traces = await loadSpotTraces(
+      await folder({ 'us-east-1a': { gap: 60, data: [0, 1], prices: [1, 2] } }),
+    );
+    expect(traces.ticks).toBe(2);
+    expect(traces.cutFromTicks).toBeUndefined();
+  });
+
+  it('refuses zones probed at different intervals, and an empty series, naming the file', async () => {
+    const mixed = await loadSpotTraces(
+      await folder({
+        'us-east-1a': { gap: 60, data: [0, 1], prices: [1, 1] },
+        'us-east-2a': { gap: 195, data: [0, 1], prices: [1, 1] },
+      }),
+    ).catch((e: unknown) => e);
+    expect(mixed).toBeInstanceOf(SpotDataError);
+    expect((mixed as SpotDataError).file).toContain('us-east-2a_v100_1.json');
+    expect((mixed as SpotDataError).problem).toBe('probed every 195 s, the other zones every 60 s');
+    const empty = await loadSpotTraces(
+      await folder({ 'us-east-1a': { gap: 60, data: [], prices: [] } }),
+    ).catch((e: unknown) => e);
+    expect(empty).toBeInstanceOf(SpotDataError);
+    expect((empty as SpotDataError).problem).toBe('an availability or price series with no ticks');
+  });
+});
+
 describe('SpotMarket', () => {
   const market = async () => new SpotMarket(await loadSpotTraces(FIXTURE_DATA_DIR), ORIGIN);
 
