@@ -6,6 +6,7 @@ import {
 } from '../shared/domain/admission/fleet-capacity';
 import { createLocalResources, LOCAL_GPU_REGIONS } from './bootstrap';
 import { type EmulatorEndpoints, emulatorEnvironment } from './emulators';
+import { LOCAL_POWERTOOLS_ENV } from './runtime/powertools-env';
 import { localSpotPricing } from './spot-discount';
 
 /** The quota of a tenant without one on the emulators (see DEFAULT_TENANT_QUOTA). */
@@ -57,11 +58,8 @@ export async function prepareFunctionEnvironment(
     // (gpurent admin quota set), so everything that ran before admission runs as it did.
     DEFAULT_TENANT_QUOTA: JSON.stringify(LOCAL_DEFAULT_QUOTA),
     ACCOUNT_VCPU_QUOTAS: localVcpuQuotas(),
-    POWERTOOLS_SERVICE_NAME: 'gpurent',
-    POWERTOOLS_METRICS_NAMESPACE: 'gpurent',
-    POWERTOOLS_TRACE_ENABLED: 'false',
-    POWERTOOLS_METRICS_DISABLED: 'true',
-    POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
+    ...LOCAL_POWERTOOLS_ENV,
+    POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? LOCAL_POWERTOOLS_ENV.POWERTOOLS_LOG_LEVEL,
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   };
 }

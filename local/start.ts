@@ -1,3 +1,5 @@
+// First: Powertools reads its settings when the modules below first build its logger.
+import './runtime/powertools-env';
 import { join } from 'node:path';
 import type { DockerEngine } from './runtime/docker-engine';
 import { gpuLoadModelFromEnv } from './runtime/gpu-load-simulator';
