@@ -1,3 +1,6 @@
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type CliIo, main } from '../../../planner/cli';
 import { FIXTURE_DATA_DIR, fixturePath } from './fixtures';
@@ -122,5 +125,24 @@ describe('gpurent simulate', () => {
     ]);
     expect(code).toBe(1);
     expect(err).toContain('nope.csv');
+  });
+
+  it('names the zones whose region has no on-demand price, with exit code 1, instead of a stack trace', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'gpurent-unpriced-'));
+    await mkdir(join(dir, 'spot-availability-aws-v100'));
+    await mkdir(join(dir, 'spot-prices-aws-v100'));
+    const trace = JSON.stringify({ metadata: { gap_seconds: 195 }, data: [0, 1, 0, 0] });
+    await writeFile(join(dir, 'spot-availability-aws-v100/us-east-1a_v100_1.json'), trace);
+    await writeFile(join(dir, 'spot-availability-aws-v100/xx-nowhere-9a_v100_1.json'), trace);
+    await writeFile(
+      join(dir, 'spot-prices-aws-v100/v100_spot_prices.json'),
+      JSON.stringify({ 'us-east-1a_v100_1': [1, 1, 1, 1], 'xx-nowhere-9a_v100_1': [1, 1, 1, 1] }),
+    );
+    const { code, err } = await run(['simulate', '--trace', exportTrace, '--data', dir]);
+    expect(code).toBe(1);
+    expect(err).toContain(
+      'zones xx-nowhere-9a are in regions where the price catalog has no on-demand price',
+    );
+    expect(err).not.toContain('    at ');
   });
 });
