@@ -1,11 +1,12 @@
 import { join } from 'node:path';
-import { loadSpotTraces, readJson, SpotDataError } from '../shared/adapters/spot-trace-files';
+import { loadSpotTraces, readJson } from '../shared/adapters/spot-trace-files';
 import { type InstanceOffering, PriceCatalog } from '../shared/domain/catalog';
 import { SIGNAL_WINDOW_MS } from '../shared/domain/deadlines/pool-signals';
 import { DEFAULT_PLACEMENT_COSTS } from '../shared/domain/placement-costs';
 import type { DeadlineMarket } from '../shared/planning/deadlines/market';
 import type { SpotTraces } from '../shared/planning/spot-market';
 import * as z from '../shared/zod';
+import { requirePricedZones } from './priced-zones';
 
 export const CATALOG_FILE = join('aws-gpu-prices', 'catalog.json');
 
@@ -51,15 +52,13 @@ export async function loadDeadlineData(dataDir: string): Promise<DeadlineData> {
 export function deadlineMarket(data: DeadlineData, zones: readonly string[]): DeadlineMarket {
   const chosen = data.traces.zones.filter((zone) => zones.includes(zone.zone));
   const { instanceType } = data.traces;
-  // Each job's cost is measured against on-demand in its zones' regions.
-  const unpriced = chosen.filter((zone) => !data.catalog.isPricedIn(instanceType, zone.region));
-  if (unpriced.length > 0) {
-    throw new SpotDataError(
-      data.catalogPath,
-      `no on-demand price of ${instanceType} in ${[...new Set(unpriced.map((zone) => zone.region))].join(', ')} ` +
-        `(zones ${unpriced.map((zone) => zone.zone).join(', ')}): add it to the catalog, or choose other zones with --zones`,
-    );
-  }
+  requirePricedZones(
+    chosen,
+    data.catalog,
+    instanceType,
+    data.catalogPath,
+    'add it to the catalog, or choose other zones with --zones',
+  );
   const regions = [...new Set(chosen.map((zone) => zone.region))];
   return {
     tickMs: data.traces.tickMs,

@@ -140,9 +140,7 @@ describe('gpurent simulate', () => {
     );
     const { code, err } = await run(['simulate', '--trace', exportTrace, '--data', dir]);
     expect(code).toBe(1);
-    expect(err).toContain(
-      'zones xx-nowhere-9a are in regions where the price catalog has no on-demand price',
-    );
+    expect(err).toContain('no on-demand price of p3.2xlarge in xx-nowhere-9 (zones xx-nowhere-9a)');
     expect(err).not.toContain('    at ');
   });
 });
