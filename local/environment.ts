@@ -6,7 +6,7 @@ import {
 } from '../shared/domain/admission/fleet-capacity';
 import { createLocalResources, LOCAL_GPU_REGIONS } from './bootstrap';
 import { type EmulatorEndpoints, emulatorEnvironment } from './emulators';
-import { LOCAL_POWERTOOLS_ENV } from './runtime/powertools-env';
+import { localPowertoolsEnv } from './runtime/powertools-env';
 import { localSpotPricing } from './spot-discount';
 
 /** The quota of a tenant without one on the emulators (see DEFAULT_TENANT_QUOTA). */
@@ -58,8 +58,7 @@ export async function prepareFunctionEnvironment(
     // (gpurent admin quota set), so everything that ran before admission runs as it did.
     DEFAULT_TENANT_QUOTA: JSON.stringify(LOCAL_DEFAULT_QUOTA),
     ACCOUNT_VCPU_QUOTAS: localVcpuQuotas(),
-    ...LOCAL_POWERTOOLS_ENV,
-    POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? LOCAL_POWERTOOLS_ENV.POWERTOOLS_LOG_LEVEL,
+    ...localPowertoolsEnv(),
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   };
 }
