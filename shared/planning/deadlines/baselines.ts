@@ -1,4 +1,4 @@
-import { guarded, onDemandRegion, type Proposal } from '../../domain/deadlines/guard';
+import { deadlineGuarded, guarded, onDemandRegion, type Proposal } from '../../domain/deadlines/guard';
 import type {
   DeadlinePolicy,
   DeadlinePolicyInput,
@@ -15,7 +15,10 @@ import {
  * The policies gpurent's is measured against, as "Can't Be Late" describes
  * them, spread over several zones the simple way: stay in the zone while it
  * has capacity, else take the cheapest zone with capacity. Both run behind
- * the same guard as gpurent's policy, so all three keep the same deadline.
+ * the deadline half of gpurent's guard, so all three keep the same deadline,
+ * and, as in the paper, under no ceiling on cost: held to gpurent's budget
+ * (until wave 12) uniform progress cost 1.194 × the optimum on the traces
+ * instead of 1.124, a baseline easier to beat than the published one.
  */
 
 function spotChoice(input: DeadlinePolicyInput): SpotPoolSignal | undefined {
@@ -44,7 +47,7 @@ const WAIT: Proposal = { action: { kind: 'wait' }, why: 'no spot capacity; waiti
 export const allOnDemandPolicy: DeadlinePolicy = guarded((input) => onDemand(input, 'all on-demand'));
 
 /** Spot whenever there is some, else wait, until the guard sends the job to on-demand for good. */
-export const greedyPolicy: DeadlinePolicy = guarded((input) => {
+export const greedyPolicy: DeadlinePolicy = deadlineGuarded((input) => {
   if (input.placement.kind === 'on-demand') return onDemand(input, 'greedy never leaves on-demand');
   const pool = spotChoice(input);
   return pool ? spot(pool, 'greedy takes any spot') : WAIT;
@@ -56,7 +59,7 @@ export const greedyPolicy: DeadlinePolicy = guarded((input) => {
  * uniform-progress line, run on-demand; leave on-demand only for spot and
  * only once two restarts ahead of the line (hysteresis); the safety net is the guard.
  */
-export const uniformProgressPolicy: DeadlinePolicy = guarded((input) => {
+export const uniformProgressPolicy: DeadlinePolicy = deadlineGuarded((input) => {
   const pool = spotChoice(input);
   if (input.placement.kind === 'on-demand' && (!pool || !isSafelyAhead(input))) {
     return onDemand(input, 'on-demand until spot is back and the job is two restarts ahead of the line');

@@ -185,15 +185,15 @@ describe("gpurent's deadline policy", () => {
     });
     const at = (spentMicroUsd: number) =>
       input({ nowMs: 5 * HOUR, doneMs: 5 * HOUR, placement: onDemand, spot: [choppy], spentMicroUsd });
-    expect(deadlinePolicy(at(17_000_000)).action).toEqual({
+    expect(deadlinePolicy(at(17_500_000)).action).toEqual({
       kind: 'spot',
       zone: 'us-east-1a',
       region: 'us-east-1',
     });
-    // Ceiling 31 + 0.50 + 2 (a move) = 33.50 $; on-demand from here 15.63 $, a start 0.16 $: at 17.6 $ spent
+    // Ceiling 31 + 0.99 (two restarts and ticks) + 2 (a move) = 33.99 $; on-demand from here 15.63 $, a start 0.16 $: at 18.1 $ spent
     // one start fits and a second does not. Cut off with 1 - e^(-869 s / 30 min) = 0.38, it would forgo
     // 0.5 x 5 h at 2.06 $/h = 5.15 $: 1.97 $ more, and on-demand stays.
-    const stays = deadlinePolicy(at(17_600_000));
+    const stays = deadlinePolicy(at(18_100_000));
     expect(stays.action).toEqual(onDemand);
     expect(stays.reason).toContain('spot in us-east-1a would be the last try the budget or the slack allows');
   });
@@ -232,12 +232,12 @@ describe("gpurent's deadline policy", () => {
   it('charges a move both ways where the budget could not bring the checkpoint back after a failed start', () => {
     const spot = [pool('us-east-1a', 'us-east-1', 1_000_000), pool('us-west-2a', 'us-west-2', 700_000)];
     const west = { kind: 'spot', zone: 'us-west-2a', region: 'us-west-2' };
-    // All on-demand 35 $, ceiling 37.50 $: the move (2 $), two starts there (0.23 $), the move back (2 $) and
+    // All on-demand 35 $, ceiling 37.99 $: the move (2 $), two starts there (0.23 $), the move back (2 $) and
     // on-demand home (30.93 $) come to 35.16 $ and fit. The west costs (0.7 $/h x 10.11 h + 2 $) / 10 h =
     // 0.908 $/h of progress against 1.011 $/h at home.
     const roomy = { ...input({}).job, onDemandCostMicroUsd: 35_000_000 };
     expect(deadlinePolicy(input({ spot, job: roomy })).action).toEqual(west);
-    // With all on-demand at 31 $ (ceiling 33.50 $) a failed start there would strand the job: the west
+    // With all on-demand at 31 $ (ceiling 33.99 $) a failed start there would strand the job: the west
     // also pays the way back, (7.08 + 4) / 10 = 1.108 $/h, and the job starts at home.
     expect(deadlinePolicy(input({ spot })).action).toEqual({
       ...west,
@@ -289,44 +289,44 @@ describe("gpurent's deadline policy", () => {
   });
 
   it('starts spot only where the budget affords its whole restart, not one tick of it', () => {
-    // 30-minute restart and ticks; 5 h done at 5 h. Ceiling: 31 $ + 3.06 $ (a restart and a tick on-demand)
-    // + 2 $ (the farthest move) = 36.06 $; finishing on-demand costs 3.06 x 5.5 h = 16.83 $.
+    // 30-minute restart and ticks; 5 h done at 5 h. Ceiling: 31 $ + 6.12 $ (two restarts and ticks on-demand)
+    // + 2 $ (the farthest move) = 39.12 $; finishing on-demand costs 3.06 x 5.5 h = 16.83 $.
     const terms = {
       job: { ...input({}).job, restartMs: 30 * 60_000 },
       tickMs: 30 * 60_000,
       nowMs: 5 * HOUR,
       doneMs: 5 * HOUR,
     };
-    // 18.5 $ spent leaves 0.73 $: a tick of spot (0.5 $) fits, the restart and a tick (1 $) do not. No spot
+    // 21.56 $ spent leaves 0.73 $: a tick of spot (0.5 $) fits, the restart and a tick (1 $) do not. No spot
     // start can fit again, so it runs on-demand now.
-    expect(deadlinePolicy(input({ ...terms, spentMicroUsd: 18_500_000 })).action).toEqual({
+    expect(deadlinePolicy(input({ ...terms, spentMicroUsd: 21_560_000 })).action).toEqual({
       kind: 'on-demand',
       region: 'us-east-1',
     });
-    // 18 $ spent leaves 1.23 $: the start is affordable.
-    expect(deadlinePolicy(input({ ...terms, spentMicroUsd: 18_000_000 })).action).toMatchObject({
+    // 21.06 $ spent leaves 1.23 $: the start is affordable.
+    expect(deadlinePolicy(input({ ...terms, spentMicroUsd: 21_060_000 })).action).toMatchObject({
       kind: 'spot',
     });
   });
 
   it('runs on-demand at once, not idle until the deadline, once failed starts have left no spot start within the budget', () => {
-    // 1 h in, nothing done, spot in an outage. Ceiling: 31 $ + 0.50 $ (a 390 s restart and a 195 s tick on-demand)
-    // + 2 $ (the farthest move) = 33.50 $; finishing on-demand costs 3.06 $ x (10 h + 390 s) = 30.93 $; a spot start
-    // (restart and a tick at 1 $/h) 0.16 $. Over 2.40 $ spent on starts that made no progress, none fits again:
+    // 1 h in, nothing done, spot in an outage. Ceiling: 31 $ + 0.99 $ (two 390 s restarts and 195 s ticks on-demand)
+    // + 2 $ (the farthest move) = 33.99 $; finishing on-demand costs 3.06 $ x (10 h + 390 s) = 30.93 $; a spot start
+    // (restart and a tick at 1 $/h) 0.16 $. Over 2.90 $ spent on starts that made no progress, none fits again:
     // waiting would bill nothing and change nothing but the finish, 8.8 h of slack later.
     const outage = { nowMs: HOUR, spot: [pool('us-east-1a', 'us-east-1', 1_000_000, { available: false })] };
-    const shutOut = deadlinePolicy(input({ ...outage, spentMicroUsd: 2_500_000 }));
+    const shutOut = deadlinePolicy(input({ ...outage, spentMicroUsd: 3_000_000 }));
     expect(shutOut.action).toEqual({ kind: 'on-demand', region: 'us-east-1' });
     expect(shutOut.reason).toContain('no spot start fits the budget any more');
-    expect(deadlinePolicy(input({ ...outage, spentMicroUsd: 2_300_000 })).action).toEqual({ kind: 'wait' });
+    expect(deadlinePolicy(input({ ...outage, spentMicroUsd: 2_800_000 })).action).toEqual({ kind: 'wait' });
     // Already on-demand with spot open again, the reason names the budget, not a closed pool.
     const onDemand = { ...outage, placement: { kind: 'on-demand', region: 'us-east-1' } as const };
     const open = [pool('us-east-1a', 'us-east-1', 1_000_000)];
-    const stays = deadlinePolicy(input({ ...onDemand, spot: open, spentMicroUsd: 2_500_000 }));
+    const stays = deadlinePolicy(input({ ...onDemand, spot: open, spentMicroUsd: 3_000_000 }));
     expect(stays).toMatchObject({ action: { kind: 'on-demand', region: 'us-east-1' } });
     expect(stays.reason).toContain('no spot start fits the budget any more: on-demand to the end');
     // An empty pool listing shuts nothing out: the job waits as before.
-    expect(deadlinePolicy(input({ ...outage, spot: [], spentMicroUsd: 2_500_000 })).action).toEqual({
+    expect(deadlinePolicy(input({ ...outage, spot: [], spentMicroUsd: 3_000_000 })).action).toEqual({
       kind: 'wait',
     });
   });

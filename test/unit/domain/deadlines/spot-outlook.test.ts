@@ -96,11 +96,11 @@ describe('the spot outlook the deadline policy reads', () => {
   });
 
   it('waits while on-demand now would leave no way back to spot, as long as the slack covers a spot start', () => {
-    // Having spent 20 $, on-demand now (a restart at 3 $/h, then a spot start of 1 h at 1 $/h and 4.5 h of
-    // on-demand: 36 $) would be over the ceiling of 35 $ (32 $ + a restart and a tick at 3 $/h): on-demand now is
+    // Having spent 23 $, on-demand now (a restart at 3 $/h, then a spot start of 1 h at 1 $/h and 4.5 h of
+    // on-demand: 39 $) would be over the ceiling of 38 $ (32 $ + two restarts and ticks at 3 $/h): on-demand now is
     // on-demand to the end, which waiting costs no more than. Slack 1.5 h at 13 h 30 min is under the reserve.
     const outlook = poolOutlook(pool('a'));
-    const closed = { doneMs: 6 * HOUR, spentMicroUsd: 20_000_000 };
+    const closed = { doneMs: 6 * HOUR, spentMicroUsd: 23_000_000 };
     expect(affordsSpotAfterOnDemand(input({ nowMs: 13.5 * HOUR, ...closed }), 1_000_000)).toBe(false);
     expect(canWaitForSpot(input({ nowMs: 13.5 * HOUR, ...closed }), outlook)).toBe(true);
     // Nothing spent, the way back is open, and the slack under the reserve sends the job to on-demand.
@@ -190,12 +190,12 @@ describe('the spot outlook the deadline policy reads', () => {
 
   it('calls a start the last try at spot when a failure would leave the budget or the slack no second one', () => {
     const a = pool('a', { available: true });
-    // Ceiling 32 + 3 x (0.5 + 0.5) = 35 $. A failed start and another bill 2 x 1 $/h x 1 h; on-demand from
-    // there 3 $/h x 6.5 h = 19.5 $: at 13.5 $ spent 35 $ fits, at 14 $ it does not.
-    expect(affordsSpotStartAfterFailedOne(input({ spentMicroUsd: 13_500_000 }), a)).toBe(true);
-    expect(affordsSpotStartAfterFailedOne(input({ spentMicroUsd: 14_000_000 }), a)).toBe(false);
-    expect(isLastSpotTry(input({ spentMicroUsd: 13_500_000 }), a)).toBe(false);
-    expect(isLastSpotTry(input({ spentMicroUsd: 14_000_000 }), a)).toBe(true);
+    // Ceiling 32 + 2 x 3 x (0.5 + 0.5) = 38 $. A failed start and another bill 2 x 1 $/h x 1 h; on-demand from
+    // there 3 $/h x 6.5 h = 19.5 $: at 16.5 $ spent 38 $ fits, at 17 $ it does not.
+    expect(affordsSpotStartAfterFailedOne(input({ spentMicroUsd: 16_500_000 }), a)).toBe(true);
+    expect(affordsSpotStartAfterFailedOne(input({ spentMicroUsd: 17_000_000 }), a)).toBe(false);
+    expect(isLastSpotTry(input({ spentMicroUsd: 16_500_000 }), a)).toBe(false);
+    expect(isLastSpotTry(input({ spentMicroUsd: 17_000_000 }), a)).toBe(true);
     // Slack 1.6 h at 11.4 h: a failure's 1 h leaves 0.6 h, a restart's worth; at 12 h (slack 1 h) it leaves none.
     expect(isLastSpotTry(input({ nowMs: 11.4 * HOUR }), a)).toBe(false);
     expect(isLastSpotTry(input({ nowMs: 12 * HOUR }), a)).toBe(true);
@@ -210,9 +210,9 @@ describe('the spot outlook the deadline policy reads', () => {
         job: { ...input().job, checkpointGb: 10 },
       });
     // Moves of 1 $ each way, two starts of 1 $/h x 1 h, on-demand home 19.5 $: 23.5 $ on top of what is spent,
-    // against a ceiling of 32 + 3 = 35 $ (on-demand is offered in one region only: no move in the allowance).
-    expect(strandsCheckpoint(moving(11_500_000), west)).toBe(false);
-    expect(strandsCheckpoint(moving(12_000_000), west)).toBe(true);
+    // against a ceiling of 32 + 6 = 38 $ (on-demand is offered in one region only: no move in the allowance).
+    expect(strandsCheckpoint(moving(14_500_000), west)).toBe(false);
+    expect(strandsCheckpoint(moving(15_000_000), west)).toBe(true);
     // A start at home moves nothing, and strands nothing.
     expect(strandsCheckpoint(moving(30_000_000), pool('a', { available: true }))).toBe(false);
   });
@@ -222,7 +222,7 @@ describe('the spot outlook the deadline policy reads', () => {
     expect(lastTryRiskMicroUsd(input(), a, 3_000_000)).toBe(0);
     // Paid back after the restart and tick (1 h) and 1 h x 1 / 2 of progress: 1.5 h; runs of 2 h cut it off
     // with 1 - e^-0.75. Forgone: availability 0.5 x 6 h left at 2 $/h = 6 $.
-    const lastTry = input({ spentMicroUsd: 14_000_000 });
+    const lastTry = input({ spentMicroUsd: 17_000_000 });
     expect(lastTryRiskMicroUsd(lastTry, a, 3_000_000)).toBeCloseTo((1 - Math.exp(-0.75)) * 6_000_000, 0);
     // The start that pays with room for another (2.97 $ against 1.94 $) does not as the last try (+ 3.17 $).
     expect(spotRunPays(input(), a, 3_000_000, false)).toBe(true);
