@@ -22,6 +22,9 @@ export const DEADLINES_USAGE = `Usage: gpurent simulate --deadlines [--data DIR]
 
 Replays deadline jobs against the V100 spot traces and prints, per policy, the
 cost (against all on-demand and the offline optimum) and deadline misses.
+Greedy and uniform progress run as "Can't Be Late" runs them: the deadline
+kept, no ceiling on cost; gpurent's policy also keeps within all on-demand
+plus one round trip of restarts and one checkpoint move.
 
   --data DIR           reference data laid out like ../shared/data
                        (default: ${DEFAULT_DATA_DIR})
