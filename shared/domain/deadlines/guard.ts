@@ -84,12 +84,12 @@ const allowances = new WeakMap<DeadlinePolicyInput, number>();
  * checkpoint between two of its regions. A job that is on-demand when spot
  * appears, as every job that found none at submission is, pays both restarts
  * if its first spot run is interrupted at once; with one attempt allowed it
- * could then never try spot again (on the V100 traces such jobs ran 35 hours
- * on-demand while spot was up three quarters of it). No online policy can start on
- * spot risking less than one attempt. Without the move a job could never try
- * a cheaper region before it had banked savings at home, and one that began
- * on-demand never could (measured on the traces: half the jobs over all 9
- * zones stuck on-demand).
+ * could then never try spot again (on the V100 traces one such job ran 35
+ * hours on-demand while spot was up three quarters of the time). No online
+ * policy can start on spot risking less than one attempt. Without the move a
+ * job could never try a cheaper region before it had banked savings at home,
+ * and one that began on-demand never could (measured on the traces: half the
+ * jobs over all 9 zones stuck on-demand).
  */
 export function riskAllowanceMicroUsd(input: DeadlinePolicyInput): number {
   const known = allowances.get(input);

@@ -190,8 +190,8 @@ describe("gpurent's deadline policy", () => {
       zone: 'us-east-1a',
       region: 'us-east-1',
     });
-    // Ceiling 31 + 0.99 (two restarts and ticks) + 2 (a move) = 33.99 $; on-demand from here 15.63 $, a start 0.16 $: at 18.1 $ spent
-    // one start fits and a second does not. Cut off with 1 - e^(-869 s / 30 min) = 0.38, it would forgo
+    // Ceiling 31 + 0.99 (two restarts and ticks) + 2 (a move) = 33.99 $; on-demand from here 15.63 $,
+    // a start 0.16 $: at 18.1 $ spent one start fits and a second does not. Cut off with 1 - e^(-869 s / 30 min) = 0.38, it would forgo
     // 0.5 x 5 h at 2.06 $/h = 5.15 $: 1.97 $ more, and on-demand stays.
     const stays = deadlinePolicy(at(18_100_000));
     expect(stays.action).toEqual(onDemand);
