@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { mapWithConcurrency } from '../concurrency';
 import { type AdmissionClaim, type CapacityPool, poolKey } from '../domain/admission/claims';
 import type { Quota } from '../domain/admission/quota';
 import type { AdmissionSnapshot, AdmissionStatus, AdmitOutcome } from '../ports/admission-store';
@@ -14,17 +15,24 @@ import {
   partitionItems,
   sumsOf,
   tenantAdmission,
-  type Update,
 } from './dynamodb-admission-items';
+import { cancellationReasons, transactRetryingConflicts, type Update } from './dynamodb-transactions';
 
 /** A transaction takes at most 100 items. */
 const MAX_TRANSACTION_ITEMS = 100;
+/** Leases one mark transaction moves: all its items but the intent's check. */
+const MARK_BATCH = MAX_TRANSACTION_ITEMS - 1;
 /** Reservations a pass has made and not yet settled: one item each, its claims as JSON. */
 const INTENTS = 'INTENT';
-/** Claims of one intent, as JSON, stay well under DynamoDB's 400 KB item limit. */
-const MAX_INTENT_BYTES = 300_000;
-/** A transaction carries at most 4 MB: its intents' claims stay under it. */
-const MAX_INTENTS_PER_TRANSACTION = 10;
+/** A transaction carries at most 4 MB: the intents' claims of one reservation stay well under it. */
+const MAX_RESERVATION_BYTES = 3_000_000;
+/**
+ * Intents of one reservation settled at once. Each intent's marks touch only
+ * its own item and its leases, so concurrent settlers never contend; on
+ * DynamoDB Local four in flight mark 5,000 leases in about two thirds of the
+ * time one does, and more gain nothing on two cores (BENCHMARKS.md, "admission").
+ */
+const SETTLE_CONCURRENCY = 4;
 const intentKey = (intentId: string) => ({ pk: INTENTS, sk: intentId });
 
 /** Counters reserved for some admissions, with the claims they are for, until every lease is marked or given back. */
@@ -37,17 +45,19 @@ interface Intent {
  * How the admission store commits a pass's admissions: reserved, then
  * marked. One transaction reserves a chunk's counters: each tenant's take
  * the chunk's sum (conditional on the quota read being the quota now and the
- * sum fitting under it), each capacity pool its units (likewise), and an
- * intent item records the chunk's claims. Conditions compare the stored use
- * with the room left, so a release in between (which only lowers use) never
- * makes a pass fail, while another pass's admission, a quota or limit change
- * does. Then the leases move from QUEUED to ADMITTED in transactions of 99,
- * each also checking that the intent is still open; a lease that left the
- * queue meanwhile (cancelled, timed out, admitted by a racing pass) is not
- * marked. Last the intent is closed, what it reserved for the leases it did
- * not mark is given back, and it is deleted, in one transaction: exactly
- * once, whoever settles it. An intent whose pass stopped midway is settled
- * the same way by a later pass (`recover`).
+ * sum fitting under it), each capacity pool its units (likewise), and one
+ * intent item per 99 of the chunk's claims records them. Conditions compare
+ * the stored use with the room left, so a release in between (which only
+ * lowers use) never makes a pass fail, while another pass's admission, a
+ * quota or limit change does. Then the intents are settled, a few at once:
+ * an intent's leases move from QUEUED to ADMITTED in one transaction that
+ * also checks the intent is still open; a lease that left the queue
+ * meanwhile (cancelled, timed out, admitted by a racing pass) is not marked.
+ * When every lease was marked the intent is deleted. Otherwise it is first
+ * closed, so that no settler marks a lease any more, then what it reserved
+ * for the leases nobody marked is given back as it is deleted, in one
+ * transaction: exactly once, whoever settles it. An intent whose pass
+ * stopped midway is settled the same way by a later pass (`recover`).
  *
  * Why not one transaction of leases and counters: DynamoDB Local spends
  * about 5 ms on each conditional counter update in a transaction and 2-3 ms
@@ -76,7 +86,8 @@ export class DynamoDbAdmissionCommit {
         if (error instanceof TransactionCanceledException) return { committed, conflicted: true };
         throw error;
       }
-      for (const intent of intents) committed.push(...(await this.settle(intent)));
+      const settled = await mapWithConcurrency(intents, SETTLE_CONCURRENCY, (intent) => this.settle(intent));
+      committed.push(...settled.flat());
     }
     return { committed, conflicted: false };
   }
@@ -98,9 +109,11 @@ export class DynamoDbAdmissionCommit {
    * the leases no settler marked. Returns the claims of the leases it admitted.
    */
   private async settle(intent: Intent): Promise<AdmissionClaim[]> {
+    if (await this.markAllAndDelete(intent)) return [...intent.claims];
     const marked = new Set<string>();
-    for (let i = 0; i < intent.claims.length; i += MAX_TRANSACTION_ITEMS - 1) {
-      const batch = intent.claims.slice(i, i + MAX_TRANSACTION_ITEMS - 1);
+    // Intents written before settling went concurrent may hold more than one batch.
+    for (let i = 0; i < intent.claims.length; i += MARK_BATCH) {
+      const batch = intent.claims.slice(i, i + MARK_BATCH);
       if ((await this.mark(intent.intentId, batch, marked)) === 'closed') break;
     }
     // Closed, no settler marks a lease any more: who holds a reservation is settled.
@@ -117,26 +130,57 @@ export class DynamoDbAdmissionCommit {
       ),
     );
     const lost = unsure.filter((claim) => !markedElsewhere.has(claim.leaseId));
+    await this.deleteIntent(intent.intentId, lost);
+    return intent.claims.filter((claim) => !lost.some((gone) => gone.leaseId === claim.leaseId));
+  }
+
+  /**
+   * Deletes the intent and gives back what it reserved for the `lost` claims,
+   * in one transaction: exactly once, by whichever settler gets there first.
+   */
+  private async deleteIntent(intentId: string, lost: readonly AdmissionClaim[]): Promise<void> {
     try {
-      await this.client.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Delete: {
-                TableName: this.table,
-                Key: intentKey(intent.intentId),
-                ConditionExpression: 'attribute_exists(pk)',
-              },
-            },
-            ...givenBack(this.table, lost),
-          ],
-        }),
-      );
+      await transactRetryingConflicts(this.client, [
+        {
+          Delete: {
+            TableName: this.table,
+            Key: intentKey(intentId),
+            ConditionExpression: 'attribute_exists(pk)',
+          },
+        },
+        ...givenBack(this.table, lost),
+      ]);
     } catch (error) {
-      if (!(error instanceof TransactionCanceledException)) throw error;
+      if (cancellationReasons(error)[0] !== 'ConditionalCheckFailed') throw error;
       // Another settler deleted it, and gave back the same leases' reservations.
     }
-    return intent.claims.filter((claim) => !lost.some((gone) => gone.leaseId === claim.leaseId));
+  }
+
+  /**
+   * The common case in one transaction: every lease of a one-batch intent
+   * still queued, all marked as the open intent is deleted; what it reserved
+   * is then all held. False, with nothing written, when a lease left the
+   * queue or another settler got to the intent first: the slow path sorts out
+   * which reservations are held.
+   */
+  private async markAllAndDelete(intent: Intent): Promise<boolean> {
+    if (intent.claims.length > MARK_BATCH) return false;
+    try {
+      await transactRetryingConflicts(this.client, [
+        {
+          Delete: {
+            TableName: this.table,
+            Key: intentKey(intent.intentId),
+            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(closed)',
+          },
+        },
+        ...intent.claims.map((claim) => this.markItem(intent.intentId, claim)),
+      ]);
+      return true;
+    } catch (error) {
+      if (cancellationReasons(error).includes('ConditionalCheckFailed')) return false;
+      throw error;
+    }
   }
 
   /**
@@ -156,16 +200,13 @@ export class DynamoDbAdmissionCommit {
       },
     };
     try {
-      await this.client.send(
-        new TransactWriteCommand({
-          TransactItems: [open, ...batch.map((claim) => this.markItem(intentId, claim))],
-        }),
-      );
+      await transactRetryingConflicts(this.client, [
+        open,
+        ...batch.map((claim) => this.markItem(intentId, claim)),
+      ]);
     } catch (error) {
       if (!(error instanceof TransactionCanceledException)) throw error;
-      const failed = (error.CancellationReasons ?? []).map(
-        (reason) => reason.Code === 'ConditionalCheckFailed',
-      );
+      const failed = cancellationReasons(error).map((code) => code === 'ConditionalCheckFailed');
       if (failed[0]) return 'closed';
       const rest = batch.filter((_, i) => !failed[i + 1]);
       if (rest.length === batch.length) throw error;
@@ -255,11 +296,11 @@ export class DynamoDbAdmissionCommit {
 }
 
 /**
- * The claims as reservation transactions, each a list of intents: grouped by
- * tenant (in the order of each tenant's first claim), so that a tenant's
- * counters are charged once for as many of its claims as fit, then cut so
- * that a transaction's tenants, pools and intents are at most 100 items and
- * MAX_INTENTS_PER_TRANSACTION intents, and an intent's claims one item.
+ * The claims as reservation transactions, each a list of intents of at most
+ * one mark batch: grouped by tenant (in the order of each tenant's first
+ * claim), so that a tenant's counters are charged once for as many of its
+ * claims as fit, then cut so that a transaction's tenants, pools and intents
+ * are at most 100 items and its intents' claims MAX_RESERVATION_BYTES.
  */
 function reservationsOf(claims: readonly AdmissionClaim[]): AdmissionClaim[][][] {
   const byTenant = new Map<string, AdmissionClaim[]>();
@@ -271,8 +312,7 @@ function reservationsOf(claims: readonly AdmissionClaim[]): AdmissionClaim[][][]
   let pools = new Set<string>();
   for (const claim of [...byTenant.values()].flat()) {
     const size = JSON.stringify(claim).length + 1;
-    const current = intents[intents.length - 1] as AdmissionClaim[];
-    const anotherIntent = current.length > 0 && bytes + size > MAX_INTENT_BYTES;
+    const anotherIntent = (intents[intents.length - 1] as AdmissionClaim[]).length >= MARK_BATCH;
     const items =
       tenants.size +
       (tenants.has(claim.tenantId) ? 0 : 1) +
@@ -280,9 +320,7 @@ function reservationsOf(claims: readonly AdmissionClaim[]): AdmissionClaim[][][]
       (claim.pool && !pools.has(claim.pool.key) ? 1 : 0) +
       intents.length +
       (anotherIntent ? 1 : 0);
-    const full =
-      items > MAX_TRANSACTION_ITEMS || (anotherIntent && intents.length >= MAX_INTENTS_PER_TRANSACTION);
-    if (full && current.length > 0) {
+    if (bytes > 0 && (items > MAX_TRANSACTION_ITEMS || bytes + size > MAX_RESERVATION_BYTES)) {
       chunks.push(intents);
       intents = [[]];
       bytes = 0;
@@ -290,7 +328,6 @@ function reservationsOf(claims: readonly AdmissionClaim[]): AdmissionClaim[][][]
       pools = new Set();
     } else if (anotherIntent) {
       intents.push([]);
-      bytes = 0;
     }
     (intents[intents.length - 1] as AdmissionClaim[]).push(claim);
     bytes += size;

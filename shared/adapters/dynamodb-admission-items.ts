@@ -1,10 +1,11 @@
-import { type DynamoDBDocumentClient, GetCommand, type TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { WaitingLease } from '../domain/admission/admission-pass';
 import type { AdmissionClaim, CapacityPool, PoolIdentity, TenantAdmission } from '../domain/admission/claims';
 import { type Quota, quotaOf } from '../domain/admission/quota';
 import { RENTAL_MODES, type RentalMode } from '../domain/lease';
 import type { AdmissionSnapshot } from '../ports/admission-store';
 import { queryAll } from './dynamodb-query-all';
+import type { Update } from './dynamodb-transactions';
 
 /*
  * The admission table's items (see `TABLES.admission`): their keys, how a
@@ -14,9 +15,6 @@ import { queryAll } from './dynamodb-query-all';
  */
 
 export type Item = Record<string, unknown>;
-export type Update = NonNullable<
-  ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']
->[number];
 
 /** Key layout of the admission table. */
 export const admissionLeaseKey = (leaseId: string) => ({ pk: `LEASE#${leaseId}`, sk: 'ADMISSION' });

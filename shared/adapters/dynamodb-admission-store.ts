@@ -52,9 +52,9 @@ import {
   queuedAt,
   TENANTS,
   tenantOf,
-  type Update,
 } from './dynamodb-admission-items';
 import { queryAll } from './dynamodb-query-all';
+import type { Update } from './dynamodb-transactions';
 
 /**
  * The admission store on one DynamoDB table: the queue, the tenants' and

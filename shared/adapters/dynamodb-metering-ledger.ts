@@ -1,5 +1,4 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { type DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mapWithConcurrency } from '../concurrency';
 import {
   type AggregateTotal,
@@ -11,6 +10,7 @@ import {
 } from '../domain/charge-batches';
 import type { ChargeOutcome, MeteringLedger, UsageCharge, UsageRecord } from '../ports/metering-ledger';
 import { aggregateKey, closingUsageKey, instanceKey, tenantKey, usageKey } from './dynamodb-keys';
+import { cancellationReasons, transactRetryingConflicts } from './dynamodb-transactions';
 
 export interface MeteringTables {
   readonly leases: string;
@@ -26,8 +26,6 @@ export interface MeteringLedgerOptions {
 }
 
 const DAY_SECONDS = 86_400;
-/** Tries of a transaction that keeps conflicting with others on shared counters. */
-const CONFLICT_ATTEMPTS = 8;
 
 /**
  * A charge is the instance's checkpoint moving forward, its line in the usage
@@ -92,16 +90,12 @@ export class DynamoDbMeteringLedger implements MeteringLedger {
       ...batch.entries.map((entry) => this.checkpointUpdate(entry)),
       ...batch.totals.map((total) => this.aggregateUpdate(total)),
     ];
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        await this.client.send(new TransactWriteCommand({ TransactItems: items }));
-        return true;
-      } catch (error) {
-        const reasons = cancellationReasons(error);
-        if (reasons.includes('ConditionalCheckFailed')) return false;
-        if (!reasons.includes('TransactionConflict') || attempt >= CONFLICT_ATTEMPTS) throw error;
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 ** attempt * 20));
-      }
+    try {
+      await transactRetryingConflicts(this.client, items);
+      return true;
+    } catch (error) {
+      if (cancellationReasons(error).includes('ConditionalCheckFailed')) return false;
+      throw error;
     }
   }
 
@@ -234,10 +228,4 @@ export class DynamoDbMeteringLedger implements MeteringLedger {
       },
     };
   }
-}
-
-/** The codes DynamoDB gave for cancelling a transaction (none for any other error). */
-function cancellationReasons(error: unknown): string[] {
-  if (!(error instanceof TransactionCanceledException)) return [];
-  return (error.CancellationReasons ?? []).map((reason) => reason.Code ?? '');
 }

@@ -20,12 +20,19 @@ const VCPUS = 8;
 const HOURLY = priceCatalog.onDemandMicroPerHour(TYPE, 'us-east-1');
 
 type Sent = { readonly input: { TransactItems?: Record<string, { Key?: Record<string, string> }>[] } };
-/** Which step of the commit a request is: the reservation puts the intent, each mark batch checks it open. */
+/**
+ * Which step of the commit a request is: the reservation puts the intents; a
+ * mark moves leases, checking its intent open (the slow path) or deleting it
+ * (the common case, marking and settling at once); settling deletes the
+ * intent and gives back what nobody holds.
+ */
 const stepOf = (command: Sent) => {
-  const first = command.input.TransactItems?.[0];
+  const [first, second] = command.input.TransactItems ?? [];
   if (first?.Put) return 'reserve';
   if (first?.ConditionCheck) return 'mark';
-  if (first?.Delete?.Key?.pk === 'INTENT') return 'settle';
+  if (first?.Delete?.Key?.pk === 'INTENT') {
+    return second?.Update?.Key?.pk?.startsWith('LEASE#') ? 'mark' : 'settle';
+  }
   return 'other';
 };
 
@@ -137,13 +144,17 @@ describe('the admission commit on DynamoDB Local', () => {
 
   it('a pass that stops after marking, before settling, is settled without counting its leases twice', async () => {
     const t = await setUp(4);
-    await enqueue(t.store, 3);
-    const dying = t.interrupted((step) => {
+    await enqueue(t.store, 4);
+    // A lease cancelled after the pass read the queue sends it down the slow path: mark, close, settle.
+    const dying = t.interrupted(async (step) => {
+      if (step === 'reserve') await t.store.release('lease-3');
       if (step === 'settle') throw new Stopped('the pass died after its marks');
     });
     await expect(runAdmissionPass(t.deps(dying))).rejects.toThrow(Stopped);
     expect(await t.status('lease-2')).toBe('ADMITTED');
+    expect(await t.status('lease-3')).toBe('RELEASED');
     expect(await t.intents()).toHaveLength(1);
+    expect(await t.held()).toMatchObject({ tenantGpus: 4, claimedGpus: 3 });
 
     // Two passes settle it at once (a retried delivery and the schedule): it is counted once.
     const runs = await Promise.all(
@@ -187,6 +198,33 @@ describe('the admission commit on DynamoDB Local', () => {
     expect(await t.status('lease-1')).toBe('RELEASED');
     expect(await t.status('lease-2')).toBe('TIMED_OUT');
     expect(await t.held()).toEqual({ tenantGpus: 1, poolUnits: VCPUS, claimedGpus: 1, claimedUnits: 8 });
+    expect(await t.intents()).toEqual([]);
+  });
+
+  it('settles a pass of several intents at once: leases cancelled in any of them hold nothing, the rest are admitted once', async () => {
+    const t = await setUp(300);
+    // 250 leases of two tenants: three intents of at most 99, marked concurrently.
+    await enqueue(t.store, 250, (i) => (i < 130 ? 'acme' : 'globex'));
+    const gone = ['lease-5', 'lease-120', 'lease-249'];
+    let marks = 0;
+    // Cancelled after the pass read the queue, before it reserved: every intent's marks find them gone.
+    const overtaken = t.interrupted(async (step) => {
+      if (step === 'reserve') for (const leaseId of gone) await t.store.release(leaseId);
+      if (step === 'mark') marks += 1;
+    });
+    const unbounded = { ...DEFAULT_QUOTA, maxGpus: 1_000, maxHourlyMicroUsd: Number.MAX_SAFE_INTEGER };
+    const run = await runAdmissionPass({ ...t.deps(overtaken), defaultQuota: unbounded });
+    const expected = Array.from({ length: 250 }, (_, i) => `lease-${i}`).filter((id) => !gone.includes(id));
+    expect(run.settled).toBe(true);
+    expect(run.admitted.map((claim) => claim.leaseId).sort()).toEqual(expected.sort());
+    expect(marks).toBeGreaterThanOrEqual(3);
+    for (const leaseId of gone) expect(await t.status(leaseId)).toBe('RELEASED');
+    expect(await t.held()).toEqual({
+      tenantGpus: 247,
+      poolUnits: 247 * VCPUS,
+      claimedGpus: 247,
+      claimedUnits: 247 * VCPUS,
+    });
     expect(await t.intents()).toEqual([]);
   });
 
