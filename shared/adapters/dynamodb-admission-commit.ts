@@ -28,9 +28,10 @@ const INTENTS = 'INTENT';
 const MAX_RESERVATION_BYTES = 3_000_000;
 /**
  * Intents of one reservation settled at once. Each intent's marks touch only
- * its own item and its leases, so concurrent settlers never contend; on
- * DynamoDB Local four in flight mark 5,000 leases in about two thirds of the
- * time one does, and more gain nothing on two cores (BENCHMARKS.md, "admission").
+ * its own item and its leases, so concurrent settlers never write one item;
+ * DynamoDB applies their transactions side by side. DynamoDB Local applies
+ * them nearly one at a time: four in flight save it about 8% of the pass
+ * (BENCHMARKS.md, "admission", session 17).
  */
 const SETTLE_CONCURRENCY = 4;
 const intentKey = (intentId: string) => ({ pk: INTENTS, sk: intentId });
