@@ -20,7 +20,7 @@ import { cancellationReasons, transactRetryingConflicts, type Update } from './d
 
 /** A transaction takes at most 100 items. */
 const MAX_TRANSACTION_ITEMS = 100;
-/** Leases one mark transaction moves: all its items but the intent's check. */
+/** Leases one mark transaction moves: all its items but the one for the intent (checked or deleted). */
 const MARK_BATCH = MAX_TRANSACTION_ITEMS - 1;
 /** Reservations a pass has made and not yet settled: one item each, its claims as JSON. */
 const INTENTS = 'INTENT';
@@ -35,6 +35,8 @@ const MAX_RESERVATION_BYTES = 3_000_000;
  */
 const SETTLE_CONCURRENCY = 4;
 const intentKey = (intentId: string) => ({ pk: INTENTS, sk: intentId });
+/** An intent no settler has closed: leases may still be marked under it. */
+const INTENT_OPEN = 'attribute_exists(pk) AND attribute_not_exists(closed)';
 
 /** Counters reserved for some admissions, with the claims they are for, until every lease is marked or given back. */
 interface Intent {
@@ -50,14 +52,15 @@ interface Intent {
  * intent item per 99 of the chunk's claims records them. Conditions compare
  * the stored use with the room left, so a release in between (which only
  * lowers use) never makes a pass fail, while another pass's admission, a
- * quota or limit change does. Then the intents are settled, a few at once:
- * an intent's leases move from QUEUED to ADMITTED in one transaction that
- * also checks the intent is still open; a lease that left the queue
- * meanwhile (cancelled, timed out, admitted by a racing pass) is not marked.
- * When every lease was marked the intent is deleted. Otherwise it is first
- * closed, so that no settler marks a lease any more, then what it reserved
- * for the leases nobody marked is given back as it is deleted, in one
- * transaction: exactly once, whoever settles it. An intent whose pass
+ * quota or limit change does. Then the intents are settled, a few at once.
+ * Commonly one transaction moves all of an intent's leases from QUEUED to
+ * ADMITTED and deletes the intent, on condition that it is still open: all
+ * it reserved is held. When a lease left the queue meanwhile (cancelled,
+ * timed out, admitted by a racing pass) that transaction fails whole, and
+ * the rest are marked in one that only checks the intent open; then the
+ * intent is closed, so that no settler marks a lease any more, and what it
+ * reserved for the leases nobody marked is given back as it is deleted, in
+ * one transaction: exactly once, whoever settles it. An intent whose pass
  * stopped midway is settled the same way by a later pass (`recover`).
  *
  * Why not one transaction of leases and counters: DynamoDB Local spends
@@ -172,7 +175,7 @@ export class DynamoDbAdmissionCommit {
           Delete: {
             TableName: this.table,
             Key: intentKey(intent.intentId),
-            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(closed)',
+            ConditionExpression: INTENT_OPEN,
           },
         },
         ...intent.claims.map((claim) => this.markItem(intent.intentId, claim)),
@@ -197,7 +200,7 @@ export class DynamoDbAdmissionCommit {
       ConditionCheck: {
         TableName: this.table,
         Key: intentKey(intentId),
-        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(closed)',
+        ConditionExpression: INTENT_OPEN,
       },
     };
     try {
