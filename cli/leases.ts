@@ -34,6 +34,7 @@ type Lease = {
   failureReason?: string;
   queue?: LeaseQueue;
   placement?: { region: string; zone: string; hourlyUsd: number; reason: string };
+  task?: LeaseTask;
   instances: {
     instanceId: string;
     instanceType: string;
@@ -44,6 +45,42 @@ type Lease = {
     costUsd: number;
   }[];
 };
+
+/** What `lease show` tells of a lease's task, as GET /v1/leases/{id} answers. */
+export interface LeaseTask {
+  status: string;
+  attempt: number;
+  maxAttempts: number;
+  exitCode?: number;
+  deadline?: string;
+  workMinutes?: number;
+  restartMinutes?: number;
+  progress?: { savedMinutes: number; unsavedMinutes: number; percent: number };
+  slackMinutes?: number;
+  decision?: string;
+}
+
+/** The task's lines of `lease show`: its state, and for a job with a deadline where it stands against it. */
+export function taskDetails(task: LeaseTask | undefined): [string, unknown][] {
+  if (!task) return [];
+  const exit = task.exitCode === undefined ? '' : `, exit ${task.exitCode}`;
+  const lines: [string, unknown][] = [
+    ['task', `${task.status}, attempt ${task.attempt} of ${task.maxAttempts}${exit}`],
+  ];
+  if (task.deadline === undefined) return lines;
+  const { progress } = task;
+  return [
+    ...lines,
+    ['deadline', `${task.deadline} (${task.workMinutes} min of work, ${task.restartMinutes} min a restart)`],
+    [
+      'progress',
+      progress &&
+        `${progress.percent}%: ${progress.savedMinutes} min checkpointed, ${progress.unsavedMinutes} min since`,
+    ],
+    ['slack', task.slackMinutes === undefined ? undefined : `${task.slackMinutes} min`],
+    ['decision', task.decision],
+  ];
+}
 
 /** Where a QUEUED lease stands, as GET /v1/leases answers. */
 export interface LeaseQueue {
@@ -154,6 +191,7 @@ function leaseDetails(lease: Lease): string {
       lease.placement && `${lease.placement.zone} at ${usdPerHourForPeople(lease.placement.hourlyUsd)}`,
     ],
     ['why', lease.placement?.reason],
+    ...taskDetails(lease.task),
     ['cost', usdForPeople(lease.costUsd)],
     ['failure', lease.failureReason],
   ]);

@@ -79,6 +79,8 @@ const SSM_AGENT_POLL_MS = 250;
 const WARM_INIT_POLL_MS = 2_000;
 /** How often the agent uploads a running attempt's checkpoint folder (changed files only). */
 const CHECKPOINT_UPLOAD_MS = 2_000;
+/** How often the agent sends a running attempt's new output lines (one PutLogEvents a stream with lines). */
+const OUTPUT_SHIP_MS = 1_000;
 
 /**
  * The whole system on emulators: resources from shared/resources.ts, the real
@@ -191,6 +193,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       workRoot,
       everyMs: SSM_AGENT_POLL_MS,
       checkpointEveryMs: CHECKPOINT_UPLOAD_MS,
+      outputEveryMs: OUTPUT_SHIP_MS,
       docker: await probeDockerEngine(),
     });
     const warmInit = startLocalWarmMachineInit({

@@ -1,10 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  type CloudWatchLogsClient,
-  CreateLogStreamCommand,
-  PutLogEventsCommand,
-} from '@aws-sdk/client-cloudwatch-logs';
+import type { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import {
   DescribeInstancesCommand,
   type DescribeInstancesCommandOutput,
@@ -25,6 +21,7 @@ import { LEASE_TAG, TENANT_TAG } from '../../shared/ports/compute';
 import type { LeaseRepository } from '../../shared/ports/lease-repository';
 import { type CheckpointSync, checkpointSync } from './checkpoint-sync';
 import { type DockerEngine, removeContainer } from './docker-engine';
+import { outputShipper } from './output-shipper';
 import { type LaunchedProcess, startProcessLauncher } from './process-launcher';
 
 export interface SsmAgentClients {
@@ -49,6 +46,8 @@ export interface SsmAgentOptions {
   readonly everyMs?: number | undefined;
   /** How often a running attempt's checkpoint folder is uploaded to its prefix. */
   readonly checkpointEveryMs: number;
+  /** How often a running attempt's new output lines are sent to its log streams. */
+  readonly outputEveryMs: number;
   /** The Docker engine tasks with an image run on; undefined: every task runs as a child process. */
   readonly docker?: DockerEngine | undefined;
 }
@@ -96,7 +95,7 @@ interface InstanceFacts {
  * variables: in its image on the machine's Docker engine when it has one
  * (without `--gpus all` unless the engine has NVIDIA's runtime), otherwise
  * on this machine itself, not in the image; its output goes to moto's CloudWatch Logs under the streams SSM
- * names, and its status changes go onto the default bus as SSM's events, so
+ * names as it is written (`outputShipper`), and its status changes go onto the default bus as SSM's events, so
  * the same rule and queue carry them to the task-events handler. A command
  * whose instance is terminated is killed, as the instance's end kills it.
  * Checkpoints live in moto's S3 at GPURENT_CHECKPOINT_URI: the prefix is
@@ -148,31 +147,6 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
     );
     if (result.FailedEntryCount)
       throw new Error(`EventBridge refused the SSM event: ${JSON.stringify(result.Entries)}`);
-  }
-
-  async function writeLogs(run: Run) {
-    const streams = taskLogStreams(run.commandId, run.instanceId);
-    for (const [name, lines] of [
-      [streams.stdout, run.process.output.stdout],
-      [streams.stderr, run.process.output.stderr],
-    ] as const) {
-      const text = lines.join('');
-      if (text === '') continue;
-      await clients.logs.send(
-        new CreateLogStreamCommand({ logGroupName: options.logGroupName, logStreamName: name }),
-      );
-      const timestamp = Date.now();
-      await clients.logs.send(
-        new PutLogEventsCommand({
-          logGroupName: options.logGroupName,
-          logStreamName: name,
-          logEvents: text
-            .replace(/\n$/, '')
-            .split('\n')
-            .map((message) => ({ timestamp, message })),
-        }),
-      );
-    }
   }
 
   /**
@@ -271,6 +245,14 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
     const periodic = setInterval(() => {
       sync.upload().catch((error) => console.error('local SSM agent: checkpoint upload:', error));
     }, options.checkpointEveryMs);
+    const streams = taskLogStreams(commandId, instanceId);
+    const output = outputShipper(clients.logs, options.logGroupName, [
+      { logStreamName: streams.stdout, chunks: launched.output.stdout },
+      { logStreamName: streams.stderr, chunks: launched.output.stderr },
+    ]);
+    const streaming = setInterval(() => {
+      output.ship(false).catch((error) => console.error('local SSM agent: task output:', error));
+    }, options.outputEveryMs);
     const run: Run = {
       commandId,
       instanceId,
@@ -281,10 +263,12 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
       killed: false,
       done: launched.exited.then(async (code) => {
         clearInterval(periodic);
+        clearInterval(streaming);
         runs.delete(commandId);
         // Before the end is told: a retry sent on it must find what this attempt saved.
         if (!run.killed) await sync.upload();
-        await writeLogs(run);
+        // Before the end is told too: a follower stops at the first empty page after it.
+        await output.ship(true);
         if (run.killed) await emit(run, 'Cancelled');
         else await emit(run, code === 0 ? 'Success' : 'Failed', code ?? -1);
       }),

@@ -127,9 +127,9 @@ describe('tasks on leases, end to end through the local API, worker, SSM agent a
     expect(released.task?.attempts).toHaveLength(1);
   }, 120_000);
 
-  it('stops a running task when the lease is released: STOPPED, the process gone', async () => {
+  it('shows a running task its output as it is written, and stops it when the lease is released: STOPPED, the process gone', async () => {
     const leaseId = await createWithTask({
-      command: 'echo $$ > "$GPURENT_CHECKPOINT_DIR/pid"; exec sleep 300',
+      command: 'echo $$ > "$GPURENT_CHECKPOINT_DIR/pid"; echo "step 1 of many"; exec sleep 300',
     });
     const running = await until('RUNNING task', leaseId, (lease) => lease.task?.status === 'RUNNING');
     const first = running.task?.attempts[0];
@@ -138,6 +138,17 @@ describe('tasks on leases, end to end through the local API, worker, SSM agent a
     while (!existsSync(pidFile) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     const pid = Number(readFileSync(pidFile, 'utf8').trim());
     expect(processAlive(pid)).toBe(true);
+
+    // The line is in the logs while the task still runs (it sleeps for five minutes after it).
+    type Logs = { taskStatus: string; events: { message: string }[] };
+    const logsBy = Date.now() + 20_000;
+    let logs = (await api<Logs>('GET', `/v1/leases/${leaseId}/logs`)).body;
+    while (logs.events.length === 0 && Date.now() < logsBy) {
+      await new Promise((r) => setTimeout(r, 200));
+      logs = (await api<Logs>('GET', `/v1/leases/${leaseId}/logs`)).body;
+    }
+    expect(logs.taskStatus).toBe('RUNNING');
+    expect(logs.events.map((event) => event.message)).toEqual(['step 1 of many']);
 
     expect((await api('DELETE', `/v1/leases/${leaseId}`)).status).toBe(202);
     const released = await until('RELEASED', leaseId, (lease) => lease.status === 'RELEASED');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { queueForPeople } from '../../../cli/leases';
+import { queueForPeople, taskDetails } from '../../../cli/leases';
 
 describe('gpurent lease ls: a queued lease', () => {
   it('shows its position, why it waits, the estimated start to the minute and its basis', () => {
@@ -18,5 +18,36 @@ describe('gpurent lease ls: a queued lease', () => {
       '#1 (capacity), no start estimate (times-out)',
     );
     expect(queueForPeople(undefined)).toBeUndefined();
+  });
+});
+
+describe('gpurent lease show: a lease with a task', () => {
+  it('shows a job with a deadline: its state, the deadline, progress, slack and the decision in words', () => {
+    expect(
+      taskDetails({
+        status: 'RUNNING',
+        attempt: 2,
+        maxAttempts: 3,
+        deadline: '2026-12-05T00:43:00.000Z',
+        workMinutes: 120,
+        restartMinutes: 10,
+        progress: { savedMinutes: 60, unsavedMinutes: 4, percent: 50 },
+        slackMinutes: 106,
+        decision: 'spot in us-east-1a at $0.329/h: still has capacity: stays until interrupted',
+      }),
+    ).toEqual([
+      ['task', 'RUNNING, attempt 2 of 3'],
+      ['deadline', '2026-12-05T00:43:00.000Z (120 min of work, 10 min a restart)'],
+      ['progress', '50%: 60 min checkpointed, 4 min since'],
+      ['slack', '106 min'],
+      ['decision', 'spot in us-east-1a at $0.329/h: still has capacity: stays until interrupted'],
+    ]);
+  });
+
+  it('shows a task without a deadline by its state and exit code alone, and nothing for a bare lease', () => {
+    expect(taskDetails({ status: 'FAILED', attempt: 1, maxAttempts: 1, exitCode: 3 })).toEqual([
+      ['task', 'FAILED, attempt 1 of 1, exit 3'],
+    ]);
+    expect(taskDetails(undefined)).toEqual([]);
   });
 });
