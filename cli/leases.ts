@@ -1,4 +1,10 @@
 import {
+  MAX_PRIORITY,
+  MAX_WAIT_MINUTES,
+  MIN_PRIORITY,
+  MIN_WAIT_MINUTES,
+} from '../shared/domain/admission/quota';
+import {
   MAX_GPUS_PER_LEASE,
   MAX_LEASE_MINUTES,
   MIN_LEASE_MINUTES,
@@ -112,6 +118,8 @@ export interface CreateLeaseOptions extends OutputOptions {
   readonly dataGb?: string;
   readonly maxHourlyPrice?: string;
   readonly image?: string;
+  readonly priority?: string;
+  readonly maxWait?: string;
   readonly wait?: boolean;
   readonly timeout: string;
 }
@@ -131,6 +139,8 @@ export function leaseRequestBody(options: Omit<CreateLeaseOptions, 'wait' | 'tim
     dataGb: numberOption('--data-gb', options.dataGb),
     maxHourlyPrice: numberOption('--max-hourly-price', options.maxHourlyPrice),
     image: options.image,
+    priority: integerOption('--priority', options.priority, MIN_PRIORITY, MAX_PRIORITY),
+    maxWaitMinutes: integerOption('--max-wait', options.maxWait, MIN_WAIT_MINUTES, MAX_WAIT_MINUTES),
   };
 }
 
@@ -148,12 +158,13 @@ export async function leaseCreate(options: CreateLeaseOptions, io: CliIo): Promi
 
 const POLL_MS = 1000;
 
-async function waitUntilRunning(
+/** Shows the lease's progress on stderr (its queue place while QUEUED) until it is past PENDING. */
+export async function waitUntilRunning<Shown extends Pick<Lease, 'leaseId' | 'status' | 'queue'>>(
   api: ApiClient,
-  first: Lease,
+  first: Shown,
   timeoutSeconds: number,
   io: CliIo,
-): Promise<Lease> {
+): Promise<Shown> {
   let lease = first;
   const started = Date.now();
   // A QUEUED lease waits for admission, then goes PENDING: both wait for RUNNING.
@@ -168,7 +179,7 @@ async function waitUntilRunning(
       );
     }
     await io.sleep(POLL_MS);
-    lease = (await api.request<Lease>('GET', `v1/leases/${lease.leaseId}`)).body;
+    lease = (await api.request<Shown>('GET', `v1/leases/${lease.leaseId}`)).body;
   }
   io.progress(`\r${lease.leaseId}: ${lease.status} after ${Math.round((Date.now() - started) / 1000)}s\n`);
   return lease;

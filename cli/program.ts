@@ -1,4 +1,12 @@
 import { Command, Option } from 'commander';
+import {
+  DEFAULT_MAX_WAIT_MINUTES,
+  DEFAULT_PRIORITY,
+  MAX_PRIORITY,
+  MAX_WAIT_MINUTES,
+  MIN_PRIORITY,
+  MIN_WAIT_MINUTES,
+} from '../shared/domain/admission/quota';
 import { BUDGET_ACTIONS, BUDGET_BASES } from '../shared/domain/budgets/budget';
 import { METRIC_PERIODS } from '../shared/domain/gpu-telemetry';
 import {
@@ -276,6 +284,14 @@ function leaseOptions(command: Command): Command {
     .option(
       '--duration <minutes>',
       `release on its own after this many minutes (${MIN_LEASE_MINUTES}-${MAX_LEASE_MINUTES})`,
+    )
+    .option(
+      '--priority <n>',
+      `its place among the tenant's queued leases, ${MIN_PRIORITY}-${MAX_PRIORITY} (default ${DEFAULT_PRIORITY})`,
+    )
+    .option(
+      '--max-wait <minutes>',
+      `with GPUs short, how long it may wait in the queue before it FAILS (${MIN_WAIT_MINUTES}-${MAX_WAIT_MINUTES}, default ${DEFAULT_MAX_WAIT_MINUTES})`,
     );
 }
 

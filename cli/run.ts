@@ -2,7 +2,7 @@ import type { ApiClient } from './api';
 import { type CliIo, client, integerOption, type OutputOptions } from './common';
 import { deadlineFields } from './deadline-options';
 import { CliError, EXIT, usageError } from './errors';
-import { type CreateLeaseOptions, leaseRequestBody } from './leases';
+import { type CreateLeaseOptions, type LeaseQueue, leaseRequestBody, waitUntilRunning } from './leases';
 import { printLogs } from './logs';
 import { expandSweep, paramEnv, parseParams, runLabel, type SweepParam, substitute } from './sweep';
 import { readTaskFile } from './task-file';
@@ -24,6 +24,7 @@ export interface RunOptions extends Omit<CreateLeaseOptions, 'wait' | 'json'>, O
 interface TaskLease {
   readonly leaseId: string;
   readonly status: string;
+  readonly queue?: LeaseQueue;
   readonly costUsd: number;
   readonly failureReason?: string;
   readonly task?: { readonly status: string; readonly exitCode?: number; readonly failureReason?: string };
@@ -36,6 +37,8 @@ export interface RunResult {
   readonly status: string;
   readonly exitCode?: number | undefined;
   readonly costUsd: number;
+  /** Why a run that did not succeed ended (a task that exited non-zero says it with its exit code). */
+  readonly failureReason?: string | undefined;
 }
 
 const ENDED = new Set(['SUCCEEDED', 'FAILED', 'STOPPED']);
@@ -111,15 +114,17 @@ const resultOf = (lease: TaskLease, params: Record<string, string>): RunResult =
   status: lease.task?.status ?? lease.status,
   exitCode: lease.task?.exitCode,
   costUsd: lease.costUsd,
+  failureReason: lease.task?.failureReason ?? lease.failureReason,
 });
 
-const resultLine = (result: RunResult) =>
+export const resultLine = (result: RunResult) =>
   [
     result.leaseId,
     result.status,
     `exit ${result.exitCode ?? '-'}`,
     `$${result.costUsd.toFixed(6)}`,
     runLabel(result.params),
+    result.status === 'SUCCEEDED' ? undefined : result.failureReason,
   ]
     .filter(Boolean)
     .join('  ');
@@ -153,8 +158,18 @@ export async function run(args: readonly string[], options: RunOptions, io: CliI
   );
   const single = created.length === 1 ? created[0] : undefined;
   if (single && !options.json) {
-    io.progress(`${single.leaseId}: waiting for the task's output\n`);
-    await printLogs(api, single.leaseId, { follow: true }, io);
+    // Short of GPUs it waits in the queue first: its place and estimated start, not a silent wait.
+    const first = (await api.request<TaskLease>('GET', `v1/leases/${single.leaseId}`)).body;
+    const lease = await waitUntilRunning(
+      api,
+      first,
+      Math.max(0, Math.floor((deadlineMs - Date.now()) / 1000)),
+      io,
+    );
+    if (lease.status !== 'FAILED') {
+      io.progress(`${single.leaseId}: waiting for the task's output\n`);
+      await printLogs(api, single.leaseId, { follow: true }, io);
+    }
   }
   const results = await Promise.all(
     created.map(async (point) =>

@@ -429,6 +429,43 @@ describe('gpurent CLI against the local stack', () => {
     expect(line.match(/is not a GPU type/g)).toHaveLength(1);
   });
 
+  it('short of quota, leases wait in the queue by priority, and run shows its place instead of a silent wait', async () => {
+    const admin = join(home, 'config-admin');
+    const tenant = join(home, 'config-queued');
+    expect((await gpurent(['login', '--api', stack.apiUrl, '--token', stack.adminToken], admin)).code).toBe(
+      0,
+    );
+    const quota = ['admin', 'quota', 'set', 'cli-queued', '--max-gpus', '1', '--max-hourly-usd', '100'];
+    expect((await gpurent(quota, admin)).code).toBe(0);
+    expect((await gpurent(['login', '--local', '--tenant', 'cli-queued'], tenant)).code).toBe(0);
+    const holding = await gpurent(
+      ['lease', 'create', '--workload', 'batch', '--gpus', '1', '--wait'],
+      tenant,
+    );
+    expect(holding.code).toBe(0);
+
+    const urgent = await gpurent(
+      'lease create --workload batch --gpus 1 --priority 900 --max-wait 30 --json'.split(' '),
+      tenant,
+    );
+    expect(urgent.code).toBe(0);
+    expect(json(urgent)).toMatchObject({ priority: 900, maxWaitMinutes: 30 });
+    // PENDING until the worker finds the tenant at its quota.
+    let shown = json(urgent);
+    for (let tries = 0; shown.status === 'PENDING' && tries < 100; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      shown = json(await gpurent(['lease', 'show', shown.leaseId, '--json'], tenant));
+    }
+    expect(shown).toMatchObject({ status: 'QUEUED', queue: { reason: 'quota', position: 1 } });
+
+    // Behind the urgent lease (priority 500 against 900): its place is on stderr until --timeout.
+    const behind = await gpurent(['run', '--gpus', '1', '--timeout', '3', '--', 'echo', 'hi'], tenant);
+    expect(behind.code).toBe(1);
+    expect(behind.stderr).toMatch(/lease_\w+: QUEUED #2 \(quota\)/);
+    expect(behind.stderr).toMatch(/is still QUEUED after \d+s \(it keeps going/);
+    expect(behind.stderr).not.toMatch(/waiting for the task's output/);
+  });
+
   it('lease rm releases the lease', async () => {
     const result = await gpurent(['lease', 'rm', leaseId, '--json']);
     expect(result.code).toBe(0);
@@ -471,6 +508,14 @@ describe('gpurent CLI against the local stack', () => {
       [['budget', 'set', 'x'], /required option '--limit <usd>' not specified/],
       [['group', 'set', 'web'], /give at least one field to change/],
       [['login', '--api', 'not a url', '--token', 't'], /--api must be a URL/],
+      [
+        ['lease', 'create', '--workload', 'batch', '--gpus', '1', '--priority', '1001'],
+        /--priority must be at most 1000, not 1001/,
+      ],
+      [
+        ['run', '--gpus', '1', '--max-wait', '0', '--', 'true'],
+        /--max-wait must be a whole number of at least 1, not "0"/,
+      ],
     ];
     for (const [args, message, configDir] of cases) {
       const result = await gpurent(args, configDir);

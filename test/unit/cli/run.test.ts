@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CliError, EXIT } from '../../../cli/errors';
-import { commandLineBase, type RunOptions, runBodies } from '../../../cli/run';
+import { commandLineBase, type RunOptions, resultLine, runBodies } from '../../../cli/run';
 import { missingSessionTools } from '../../../cli/ssh';
 import { expandSweep, parseParam, parseParams, substitute } from '../../../cli/sweep';
 import { parseTaskFile } from '../../../cli/task-file';
@@ -184,5 +184,23 @@ describe('gpurent ssh prerequisites', () => {
     expect(await missingSessionTools(await folderWith())).toMatch(/AWS CLI/);
     expect(await missingSessionTools(await folderWith('aws'))).toMatch(/session-manager-plugin/);
     expect(await missingSessionTools(await folderWith('aws', 'session-manager-plugin'))).toBeUndefined();
+  });
+});
+
+describe('gpurent run summary lines', () => {
+  it('says why a run that did not succeed ended, and nothing more for one that did', () => {
+    const timedOut = {
+      leaseId: 'lease_1',
+      params: {},
+      status: 'FAILED',
+      costUsd: 0,
+      failureReason: 'QUEUE_TIMEOUT: not admitted within maxWaitMinutes (1); it never ran',
+    };
+    expect(resultLine(timedOut)).toBe(
+      'lease_1  FAILED  exit -  $0.000000  QUEUE_TIMEOUT: not admitted within maxWaitMinutes (1); it never ran',
+    );
+    expect(resultLine({ ...timedOut, status: 'SUCCEEDED', exitCode: 0, costUsd: 0.0055 })).toBe(
+      'lease_1  SUCCEEDED  exit 0  $0.005500',
+    );
   });
 });
