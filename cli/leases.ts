@@ -70,9 +70,11 @@ export interface LeaseTask {
 export function taskDetails(task: LeaseTask | undefined): [string, unknown][] {
   if (!task) return [];
   const exit = task.exitCode === undefined ? '' : `, exit ${task.exitCode}`;
-  const lines: [string, unknown][] = [
-    ['task', `${task.status}, attempt ${task.attempt} of ${task.maxAttempts}${exit}`],
-  ];
+  const attempt =
+    task.attempt === 0
+      ? `not started, up to ${task.maxAttempts} attempts`
+      : `attempt ${task.attempt} of ${task.maxAttempts}`;
+  const lines: [string, unknown][] = [['task', `${task.status}, ${attempt}${exit}`]];
   if (task.deadline === undefined) return lines;
   const { progress } = task;
   return [

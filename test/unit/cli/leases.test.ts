@@ -48,6 +48,9 @@ describe('gpurent lease show: a lease with a task', () => {
     expect(taskDetails({ status: 'FAILED', attempt: 1, maxAttempts: 1, exitCode: 3 })).toEqual([
       ['task', 'FAILED, attempt 1 of 1, exit 3'],
     ]);
+    expect(taskDetails({ status: 'WAITING', attempt: 0, maxAttempts: 3 })).toEqual([
+      ['task', 'WAITING, not started, up to 3 attempts'],
+    ]);
     expect(taskDetails(undefined)).toEqual([]);
   });
 });
