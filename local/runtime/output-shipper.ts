@@ -33,10 +33,12 @@ export function outputShipper(
   logGroupName: string,
   outputs: readonly ShippedOutput[],
 ): OutputShipper {
-  const state = outputs.map(() => ({ shippedChunks: 0, partialLine: '', created: false }));
+  // Each output with how far it has been sent: its chunks taken, and a line cut mid-write kept for the next call.
+  const streams = outputs.map((output) => ({ output, shippedChunks: 0, partialLine: '', created: false }));
   let queue: Promise<void> = Promise.resolve();
 
-  async function shipOne(output: ShippedOutput, at: (typeof state)[number], final: boolean) {
+  async function shipOne(at: (typeof streams)[number], final: boolean) {
+    const { output } = at;
     const written = output.chunks.length;
     const text = at.partialLine + output.chunks.slice(at.shippedChunks, written).join('');
     const cut = final ? text.length : text.lastIndexOf('\n') + 1;
@@ -69,8 +71,7 @@ export function outputShipper(
   return {
     ship(final) {
       const next = queue.then(async () => {
-        for (const [i, output] of outputs.entries())
-          await shipOne(output, state[i] as (typeof state)[number], final);
+        for (const stream of streams) await shipOne(stream, final);
       });
       // A failed send is reported to this caller; the next call still runs.
       queue = next.catch(() => undefined);
