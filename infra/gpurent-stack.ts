@@ -21,6 +21,7 @@ import { warmPoolFillerWiring } from '../functions/warm-pool-filler/wiring';
 import { DEFAULT_DATA_DIR } from '../shared/adapters/reference-data';
 import { AVAILABILITY_DIR, PRICES_FILE } from '../shared/adapters/spot-trace-files';
 import { CAPACITY_REFRESH_MINUTES } from '../shared/domain/admission/fleet-capacity';
+import { ADMISSION_SCHEDULE_MINUTES } from '../shared/domain/admission/queue-timeout';
 import { AUDIT_SCHEDULE } from '../shared/domain/audit/audit-month';
 import { DEADLINE_SCHEDULE_MINUTES } from '../shared/domain/deadlines/steering';
 import type { Wiring } from '../shared/lambda/port-factory';
@@ -357,7 +358,7 @@ export class GpurentStack extends Stack {
     });
 
     this.schedules.addFunctionSchedule('AdmissionSchedule', admission, {
-      every: Duration.minutes(1),
+      every: Duration.minutes(ADMISSION_SCHEDULE_MINUTES),
       description: 'gpurent admission pass, every minute (also after each release, failure and quota change)',
     });
 

@@ -11,6 +11,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse } from 'aws-lambda';
 import { DynamoDbLeaseRepository } from '../shared/adapters/dynamodb-lease-repository';
 import { CAPACITY_REFRESH_MINUTES } from '../shared/domain/admission/fleet-capacity';
+import { ADMISSION_SCHEDULE_MINUTES } from '../shared/domain/admission/queue-timeout';
 import { nextAuditRunAfter } from '../shared/domain/audit/audit-month';
 import { DEADLINE_DECISION_INTERVAL_MS } from '../shared/domain/deadlines/steering';
 import { Clients, ec2Client, eventBridgeClient, ssmClient } from '../shared/lambda/clients';
@@ -219,7 +220,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         { name: 'gpurent-budget-evaluator', everyMs: 5 * MINUTE_MS, handler: budgetEvaluator.handler },
         { name: 'gpurent-scaling-evaluator', everyMs: MINUTE_MS, handler: scalingEvaluator.handler },
         { name: 'gpurent-warm-pool-filler', everyMs: MINUTE_MS, handler: warmPoolFiller.handler },
-        { name: 'gpurent-admission', everyMs: MINUTE_MS, handler: admission.handler },
+        {
+          name: 'gpurent-admission',
+          everyMs: ADMISSION_SCHEDULE_MINUTES * MINUTE_MS,
+          handler: admission.handler,
+        },
         {
           name: 'gpurent-capacity-refresh',
           everyMs: CAPACITY_REFRESH_MINUTES * MINUTE_MS,

@@ -1,4 +1,5 @@
 import type { LeaseCommand } from './ports/lease-commands';
+import type { WaitEndOutcome } from './usecases/admission/wait-ends';
 import type { ScheduledDecisionOutcome } from './usecases/deadline-steering';
 import type { InterruptionOutcome, ReplaceOutcome } from './usecases/interruptions';
 import type { ProvisionOutcome } from './usecases/provision-lease';
@@ -38,6 +39,7 @@ export interface CommandOutcomes {
   expire: Awaited<ReturnType<typeof expireLease>>;
   replace: ReplaceOutcome;
   decide: ScheduledDecisionOutcome;
+  'time-out': WaitEndOutcome;
 }
 
 /** The lease worker's count of one command's outcome. */

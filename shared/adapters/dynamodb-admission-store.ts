@@ -149,6 +149,11 @@ export class DynamoDbAdmissionStore implements AdmissionStore {
     return (await this.leaseItem(leaseId))?.status as AdmissionStatus | undefined;
   }
 
+  async entry(leaseId: string): Promise<{ status: AdmissionStatus; lease: WaitingLease } | undefined> {
+    const item = await this.leaseItem(leaseId);
+    return item ? { status: item.status as AdmissionStatus, lease: leaseOf(item) } : undefined;
+  }
+
   async claim(leaseId: string): Promise<AdmissionClaim | undefined> {
     const item = await this.leaseItem(leaseId);
     return item?.status === 'ADMITTED' ? claimIn(item) : undefined;

@@ -65,6 +65,10 @@ export interface AdmissionStore {
   claims(): Promise<AdmissionClaim[]>;
   /** Where the lease stands with admission; undefined when it never asked. */
   status(leaseId: string): Promise<AdmissionStatus | undefined>;
+  /** The lease as it joined the queue, and where it stands now; undefined when it never asked. */
+  entry(
+    leaseId: string,
+  ): Promise<{ readonly status: AdmissionStatus; readonly lease: WaitingLease } | undefined>;
   /** What an ADMITTED lease holds; undefined when it is not admitted (now). */
   claim(leaseId: string): Promise<AdmissionClaim | undefined>;
   /** Every admitted lease not yet released, with what it holds: the releases a wait estimate foresees. */

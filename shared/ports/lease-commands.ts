@@ -1,8 +1,11 @@
 import * as z from '../zod';
 
 export const leaseCommandSchema = z.object({
-  /** start: provision a lease admission let in after it was QUEUED (its own key, so never deduplicated against its first provision). */
-  type: z.enum(['provision', 'start', 'release', 'expire', 'replace', 'decide']),
+  /**
+   * start: provision a lease admission let in after it was QUEUED (its own key, so never deduplicated against its first provision).
+   * time-out: a QUEUED lease's wait has ended (sent by the scheduled admission pass, held back until then).
+   */
+  type: z.enum(['provision', 'start', 'release', 'expire', 'replace', 'decide', 'time-out']),
   tenantId: z.string().check(z.minLength(1)),
   leaseId: z.string().check(z.minLength(1)),
   /** replace: the interrupted instance whose GPUs are placed again. */

@@ -1,5 +1,6 @@
 import { type CommandOutcomes, leaseCommandMetric } from '../metric-names';
 import type { LeaseCommand } from '../ports/lease-commands';
+import { endWait } from './admission/wait-ends';
 import { type DeadlineSteeringDeps, deadlineSteering, followScheduledDecision } from './deadline-steering';
 import type { Provisioning } from './dependencies';
 import { replaceInterrupted } from './interruptions';
@@ -67,5 +68,8 @@ export async function runLeaseCommand(
     // From the deadline schedule: the policy looks again, and the lease follows.
     case 'decide':
       return done('decide', await followScheduledDecision(deps, tenantId, leaseId));
+    // From the scheduled admission pass, when the lease's wait ends: QUEUE_TIMEOUT if it still waits.
+    case 'time-out':
+      return done('time-out', await endWait(deps, tenantId, leaseId));
   }
 }

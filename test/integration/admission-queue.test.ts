@@ -1,12 +1,13 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import type { SQSEvent } from 'aws-lambda';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { lambdaContext } from '../../local/runtime/lambda-context';
 import { scheduledEvent } from '../../local/runtime/schedules';
 import { DynamoDbAdmissionStore } from '../../shared/adapters/dynamodb-admission-store';
 import type { LeaseView } from '../../shared/domain/lease';
 import { type Harness, startHarness } from '../support/harness';
-import { sqsRecord } from '../support/leases';
+import { runQueuedCommands, sqsRecord } from '../support/leases';
 import { usageCharges } from '../support/usage-records';
 
 // The audit's replay reads the small spot fixture rather than the team's traces.
@@ -36,6 +37,19 @@ async function requested(body: Record<string, unknown>): Promise<string> {
   const leaseId = String(created.body.leaseId);
   await deliver('provision', leaseId);
   return leaseId;
+}
+
+/** No room left in the account's on-demand G vCPU quota in us-east-1 (as Service Quotas would say). */
+async function closeAccountQuota(): Promise<DynamoDbAdmissionStore> {
+  const admission = new DynamoDbAdmissionStore(h.stores.documents, h.env.ADMISSION_TABLE_NAME ?? '');
+  await admission.putPoolLimit({
+    kind: 'vcpu',
+    region: 'us-east-1',
+    family: 'G',
+    market: 'on-demand',
+    limit: 0,
+  });
+  return admission;
 }
 
 const view = async (leaseId: string) =>
@@ -97,14 +111,7 @@ describe('a tenant at its quota', () => {
       body: { maxGpus: 10, maxHourlyUsd: 100 },
       claims: ADMIN,
     });
-    const admission = new DynamoDbAdmissionStore(h.stores.documents, h.env.ADMISSION_TABLE_NAME ?? '');
-    await admission.putPoolLimit({
-      kind: 'vcpu',
-      region: 'us-east-1',
-      family: 'G',
-      market: 'on-demand',
-      limit: 0,
-    });
+    await closeAccountQuota();
     const refused = await requested({ ...body, regions: ['us-east-1'], maxWaitMinutes: 1 });
     expect((await view(refused)).queue).toMatchObject({ reason: 'account-quota' });
     await h.admissionPass(Date.now() + 2 * MINUTE);
@@ -160,5 +167,48 @@ describe('a tenant at its quota', () => {
       ...refusedHours,
       byPool: [{ region: 'us-east-1', family: 'G', ...refusedHours }],
     });
+  });
+});
+
+describe('a wait that ends between two scheduled passes', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('times the lease out when its wait ends: the pass before holds a time-out command back until then', async () => {
+    const tenant = `wait-${Date.now()}`;
+    const queueUrl = h.env.LEASE_COMMANDS_QUEUE_URL ?? '';
+    // No room in the account's on-demand G vCPU quota: the lease waits for it.
+    const admission = await closeAccountQuota();
+    const body = { workload: 'training', gpus: 1, instanceType: 'g5.xlarge', regions: ['us-east-1'] };
+    // The worker takes what the API queued (and again what earlier tests delivered by hand: no-ops).
+    const created = await h.call(tenant, 'POST /v1/leases', { body: { ...body, maxWaitMinutes: 1 } });
+    expect(created.status).toBe(202);
+    const leaseId = String(created.body.leaseId);
+    await runQueuedCommands(queueUrl, worker);
+    const queued = await h.stores.leases.get(tenant, leaseId);
+    expect(queued).toMatchObject({ status: 'QUEUED', queue: { reason: 'account-quota' } });
+    // Its wait counts from when it joined admission's queue.
+    const endsAtMs = ((await admission.entry(leaseId))?.lease.queuedAtMs ?? 0) + MINUTE;
+
+    // The schedule's pass 0.4 s before the wait ends: nothing to time out yet, one time-out held back 1 s.
+    const counts = await h.admissionPass(endsAtMs - 400);
+    expect(counts).toMatchObject({ timedOut: 0, waitsEnding: 1 });
+    expect((await h.stores.leases.get(tenant, leaseId))?.status).toBe('QUEUED');
+
+    // The worker's clock just past the end; the queue shows the command after its second.
+    vi.useFakeTimers({ toFake: ['Date'], now: endsAtMs + 500 });
+    let ran = 0;
+    for (let look = 0; look < 40 && ran === 0; look++) {
+      await sleep(250);
+      ran = await runQueuedCommands(queueUrl, worker);
+    }
+    expect(ran).toBe(1);
+    const failed = await h.stores.leases.get(tenant, leaseId);
+    expect(failed?.status).toBe('FAILED');
+    expect(failed?.failureReason).toMatch(/^QUEUE_TIMEOUT/);
+    // At the worker's instant, not at the next pass a minute after the one before.
+    expect(failed?.updatedAtMs).toBe(endsAtMs + 500);
+    expect(failed?.instances).toEqual([]);
   });
 });

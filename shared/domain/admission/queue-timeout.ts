@@ -2,6 +2,9 @@ import type { WaitingLease } from './admission-pass';
 
 const MINUTE_MS = 60_000;
 
+/** How often the admission schedule runs a pass: the longest a wait's end can fall between two. */
+export const ADMISSION_SCHEDULE_MINUTES = 1;
+
 /** The failure reason of a lease that waited its `maxWaitMinutes` without starting; it never ran or billed. */
 export const QUEUE_TIMEOUT = 'QUEUE_TIMEOUT';
 
@@ -22,4 +25,25 @@ export function splitTimedOut<L extends Pick<WaitingLease, 'queuedAtMs' | 'maxWa
   const timedOut: L[] = [];
   for (const lease of queue) (nowMs >= queueDeadlineMs(lease) ? timedOut : waiting).push(lease);
   return { waiting, timedOut };
+}
+
+/**
+ * The waits that end after `nowMs` and no later than the next scheduled pass,
+ * with how many whole seconds from `nowMs` each ends: a time-out sent that much
+ * later fails the lease when its wait ends, not at the pass after. The
+ * windows of successive passes meet end to end, and a lease waits at least
+ * the schedule's minute, so each wait ends in the window of one pass it was
+ * queued for.
+ */
+export function waitsEndingBeforeNextPass<L extends Pick<WaitingLease, 'queuedAtMs' | 'maxWaitMinutes'>>(
+  queue: readonly L[],
+  nowMs: number,
+): { readonly lease: L; readonly inSeconds: number }[] {
+  const nextPassMs = nowMs + ADMISSION_SCHEDULE_MINUTES * MINUTE_MS;
+  return queue.flatMap((lease) => {
+    const endsMs = queueDeadlineMs(lease);
+    return endsMs > nowMs && endsMs <= nextPassMs
+      ? [{ lease, inSeconds: Math.ceil((endsMs - nowMs) / 1000) }]
+      : [];
+  });
 }

@@ -177,8 +177,11 @@ export async function handOver(
   return true;
 }
 
-/** Waited its maxWaitMinutes: FAILED with QUEUE_TIMEOUT. It never launched, so nothing ran or billed. */
-async function failTimedOut(deps: AdmissionPassControl, lease: WaitingLease): Promise<void> {
+/**
+ * Waited its maxWaitMinutes: FAILED with QUEUE_TIMEOUT. It never launched, so
+ * nothing ran or billed. False when the lease had left QUEUED already.
+ */
+export async function failTimedOut(deps: AdmissionPassControl, lease: WaitingLease): Promise<boolean> {
   const { tenantId, leaseId, maxWaitMinutes, queuedAtMs } = lease;
   const reason = `${QUEUE_TIMEOUT}: not admitted within maxWaitMinutes (${maxWaitMinutes}); it never ran`;
   if (
@@ -187,13 +190,14 @@ async function failTimedOut(deps: AdmissionPassControl, lease: WaitingLease): Pr
       queueEnd: { state: 'timed-out', queuedAtMs, region: lease.candidates[0]?.region },
     }))
   )
-    return;
+    return false;
   if (lease.expiresAtMs !== undefined) await deps.expiry.cancel(leaseId);
   await failTaskWithLease(deps, tenantId, leaseId);
   await deps.events.publish([
     { type: 'LeaseQueueTimedOut', tenantId, detail: { leaseId, maxWaitMinutes } },
     { type: 'LeaseFailed', tenantId, detail: { leaseId, reason } },
   ]);
+  return true;
 }
 
 export type AdmissionOutcome = 'admitted' | 'queued' | 'ended';

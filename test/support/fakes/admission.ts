@@ -126,6 +126,11 @@ export class FakeAdmissionStore implements AdmissionStore {
     return this.entries.get(leaseId)?.status;
   }
 
+  async entry(leaseId: string): Promise<{ status: AdmissionStatus; lease: WaitingLease } | undefined> {
+    const entry = this.entries.get(leaseId);
+    return entry && { status: entry.status, lease: entry.lease };
+  }
+
   async claim(leaseId: string): Promise<AdmissionClaim | undefined> {
     const entry = this.entries.get(leaseId);
     return entry?.status === 'ADMITTED' ? entry.claim : undefined;
