@@ -96,15 +96,20 @@ export interface LeaseQueue {
   position: number;
   estimatedStartAt?: string;
   estimateBasis: string;
+  waitEndsAt?: string;
 }
 
-/** A QUEUED lease's place for people: `#2 (quota), starts ~2026-12-01T21:10Z (running-ends)`. */
+/**
+ * A QUEUED lease's place for people:
+ * `#2 (quota), starts ~2026-12-01T21:10Z (lease-expiry), waits until 2026-12-01T22:05:12Z`.
+ */
 export function queueForPeople(queue: LeaseQueue | undefined): string | undefined {
   if (!queue) return undefined;
   const start = queue.estimatedStartAt
     ? `starts ~${queue.estimatedStartAt.slice(0, 16)}Z`
     : 'no start estimate';
-  return `#${queue.position} (${queue.reason}), ${start} (${queue.estimateBasis})`;
+  const waitEnd = queue.waitEndsAt ? `, waits until ${queue.waitEndsAt.slice(0, 19)}Z` : '';
+  return `#${queue.position} (${queue.reason}), ${start} (${queue.estimateBasis})${waitEnd}`;
 }
 
 export interface CreateLeaseOptions extends OutputOptions {

@@ -49,6 +49,7 @@ export const queueBody = (queue: LeaseQueueState) => ({
   position: queue.position,
   estimatedStartAt: queue.estimatedStartAtMs === null ? undefined : iso(queue.estimatedStartAtMs),
   estimateBasis: queue.estimateBasis,
+  waitEndsAt: queue.waitEndsAtMs === undefined ? undefined : iso(queue.waitEndsAtMs),
 });
 
 /**

@@ -111,6 +111,12 @@ export interface LeaseQueueState {
   /** Null when no release known now lets it in before its maxWaitMinutes. */
   readonly estimatedStartAtMs: number | null;
   readonly estimateBasis: EstimateBasis;
+  /**
+   * When it stops waiting: FAILED with QUEUE_TIMEOUT unless admitted by then
+   * (its maxWaitMinutes after it joined the queue). Absent on states stored
+   * before it was recorded.
+   */
+  readonly waitEndsAtMs?: number | undefined;
 }
 
 /** The pool a lease was placed in, as stored on the lease and sent with LeaseRunning. */

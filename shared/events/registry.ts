@@ -24,6 +24,9 @@ const queueState = {
   position: z.number().check(z.int(), z.gte(1)),
   estimatedStartAtMs: z.nullable(epochMs),
   estimateBasis: z.string(),
+  waitEndsAtMs: z.optional(
+    epochMs.check(z.describe('When it stops waiting: FAILED with QUEUE_TIMEOUT unless admitted by then.')),
+  ),
 };
 
 const placement = z.strictObject({

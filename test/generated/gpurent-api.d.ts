@@ -911,6 +911,11 @@ export interface components {
                 estimatedStartAt?: string;
                 /** @description What the estimate rests on: fits-now, lease-expiry, declared-runtime, history:tenant-workload, history:workload, default (an hour per lease), outlived-history, after-refusal (EC2 refused it; tried again after the back-off), times-out or no-known-release */
                 estimateBasis: string;
+                /**
+                 * Format: date-time
+                 * @description When it stops waiting: FAILED with QUEUE_TIMEOUT unless admitted by then (maxWaitMinutes after it joined the queue)
+                 */
+                waitEndsAt?: string;
             };
         };
         /** @description The lease's task: what runs on it and where it is (WAITING for the machine until it runs) */
@@ -1252,6 +1257,11 @@ export interface components {
                     estimatedStartAt?: string;
                     /** @description What the estimate rests on: fits-now, lease-expiry, declared-runtime, history:tenant-workload, history:workload, default (an hour per lease), outlived-history, after-refusal (EC2 refused it; tried again after the back-off), times-out or no-known-release */
                     estimateBasis: string;
+                    /**
+                     * Format: date-time
+                     * @description When it stops waiting: FAILED with QUEUE_TIMEOUT unless admitted by then (maxWaitMinutes after it joined the queue)
+                     */
+                    waitEndsAt?: string;
                 }[];
             };
             /** Format: date-time */
@@ -1396,6 +1406,11 @@ export interface components {
                     estimatedStartAt?: string;
                     /** @description What the estimate rests on: fits-now, lease-expiry, declared-runtime, history:tenant-workload, history:workload, default (an hour per lease), outlived-history, after-refusal (EC2 refused it; tried again after the back-off), times-out or no-known-release */
                     estimateBasis: string;
+                    /**
+                     * Format: date-time
+                     * @description When it stops waiting: FAILED with QUEUE_TIMEOUT unless admitted by then (maxWaitMinutes after it joined the queue)
+                     */
+                    waitEndsAt?: string;
                 };
             }[];
             lastEvaluation?: {
@@ -1424,6 +1439,11 @@ export interface components {
                     estimatedStartAt?: string;
                     /** @description What the estimate rests on: fits-now, lease-expiry, declared-runtime, history:tenant-workload, history:workload, default (an hour per lease), outlived-history, after-refusal (EC2 refused it; tried again after the back-off), times-out or no-known-release */
                     estimateBasis: string;
+                    /**
+                     * Format: date-time
+                     * @description When it stops waiting: FAILED with QUEUE_TIMEOUT unless admitted by then (maxWaitMinutes after it joined the queue)
+                     */
+                    waitEndsAt?: string;
                 }[];
             };
             /** @description The last decisions that changed something, newest first */
@@ -1453,6 +1473,11 @@ export interface components {
                     estimatedStartAt?: string;
                     /** @description What the estimate rests on: fits-now, lease-expiry, declared-runtime, history:tenant-workload, history:workload, default (an hour per lease), outlived-history, after-refusal (EC2 refused it; tried again after the back-off), times-out or no-known-release */
                     estimateBasis: string;
+                    /**
+                     * Format: date-time
+                     * @description When it stops waiting: FAILED with QUEUE_TIMEOUT unless admitted by then (maxWaitMinutes after it joined the queue)
+                     */
+                    waitEndsAt?: string;
                 }[];
                 observations: {
                     /** @enum {string} */

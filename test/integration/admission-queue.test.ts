@@ -52,8 +52,8 @@ async function closeAccountQuota(): Promise<DynamoDbAdmissionStore> {
   return admission;
 }
 
-const view = async (leaseId: string) =>
-  (await h.call(TENANT, 'GET /v1/leases/{id}', { params: { id: leaseId } })).body;
+const view = async (leaseId: string, tenant = TENANT) =>
+  (await h.call(tenant, 'GET /v1/leases/{id}', { params: { id: leaseId } })).body;
 
 describe('a tenant at its quota', () => {
   it('queues, is admitted at a release, and a lease that waits too long times out with nothing billed', async () => {
@@ -190,6 +190,8 @@ describe('a wait that ends between two scheduled passes', () => {
     expect(queued).toMatchObject({ status: 'QUEUED', queue: { reason: 'account-quota' } });
     // Its wait counts from when it joined admission's queue.
     const endsAtMs = ((await admission.entry(leaseId))?.lease.queuedAtMs ?? 0) + MINUTE;
+    // The lease says until when it waits.
+    expect((await view(leaseId, tenant)).queue.waitEndsAt).toBe(new Date(endsAtMs).toISOString());
 
     // The schedule's pass 0.4 s before the wait ends: nothing to time out yet, one time-out held back 1 s.
     const counts = await h.admissionPass(endsAtMs - 400);

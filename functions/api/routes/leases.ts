@@ -222,8 +222,13 @@ export const queueStateDoc = (
         description:
           'What the estimate rests on: fits-now, lease-expiry, declared-runtime, history:tenant-workload, history:workload, default (an hour per lease), outlived-history, after-refusal (EC2 refused it; tried again after the back-off), times-out or no-known-release',
       },
+      waitEndsAt: {
+        ...instant,
+        description:
+          'When it stops waiting: FAILED with QUEUE_TIMEOUT unless admitted by then (maxWaitMinutes after it joined the queue)',
+      },
     },
-    ['estimatedStartAt'],
+    ['estimatedStartAt', 'waitEndsAt'],
     extra,
   );
 

@@ -1,6 +1,6 @@
 import type { WaitingLease } from '../../domain/admission/admission-pass';
 import { type AdmissionClaim, capacityOfPools } from '../../domain/admission/claims';
-import { QUEUE_TIMEOUT, splitTimedOut } from '../../domain/admission/queue-timeout';
+import { QUEUE_TIMEOUT, queueDeadlineMs, splitTimedOut } from '../../domain/admission/queue-timeout';
 import { DEFAULT_MAX_WAIT_MINUTES, DEFAULT_PRIORITY, type Quota } from '../../domain/admission/quota';
 import { estimateWaits } from '../../domain/admission/wait-estimate';
 import type { Lease, LeaseQueueState } from '../../domain/lease';
@@ -132,18 +132,21 @@ async function queueStates(deps: AdmissionPassControl, run: AdmissionRun): Promi
   return new Map(
     queued.map(({ lease, reason, position }) => {
       const estimate = byLease.get(lease.leaseId);
+      const waitEndsAtMs = queueDeadlineMs(lease);
       const queue: LeaseQueueState = estimate
         ? {
             reason,
             position,
             estimatedStartAtMs: estimate.estimatedStartAtMs,
             estimateBasis: estimate.estimateBasis,
+            waitEndsAtMs,
           }
         : {
             reason,
             position,
             estimatedStartAtMs: lease.refused?.atMs ?? null,
             estimateBasis: 'after-refusal',
+            waitEndsAtMs,
           };
       return [lease.leaseId, { tenantId: lease.tenantId, queue }];
     }),

@@ -19,6 +19,17 @@ describe('gpurent lease ls: a queued lease', () => {
     );
     expect(queueForPeople(undefined)).toBeUndefined();
   });
+
+  it('says until when it waits: past it the lease fails with QUEUE_TIMEOUT', () => {
+    expect(
+      queueForPeople({
+        reason: 'quota',
+        position: 1,
+        estimateBasis: 'times-out',
+        waitEndsAt: '2026-12-06T21:42:36.006Z',
+      }),
+    ).toBe('#1 (quota), no start estimate (times-out), waits until 2026-12-06T21:42:36Z');
+  });
 });
 
 describe('gpurent lease show: a lease with a task', () => {

@@ -29,6 +29,8 @@ describe('the admission queue on the fakes (injected clock)', () => {
       position: 1,
       estimatedStartAtMs: first.createdAtMs + 60 * 60_000,
       estimateBasis: 'default',
+      // Its maxWaitMinutes after it joined the queue, with the running lease.
+      waitEndsAtMs: first.createdAtMs + 120 * 60_000,
     });
     expect(plane.events.ofType('LeaseQueued').map((e) => e.detail)).toEqual([
       { leaseId: second.leaseId, ...queued?.queue },

@@ -63,6 +63,7 @@ describe('the history of lease durations (fakes, injected clock)', () => {
 
     const running = await runningLease(plane);
     const waiting = await requestLease(plane, { maxWaitMinutes: 120 });
+    const joinedAtMs = plane.clock.now();
     expect(await provisionLease(plane, TENANT, waiting.leaseId)).toBe('queued');
 
     // The median of the five: the running lease is expected to end 20 minutes after it was admitted.
@@ -71,6 +72,7 @@ describe('the history of lease durations (fakes, injected clock)', () => {
       position: 1,
       estimatedStartAtMs: running.createdAtMs + 20 * MINUTE,
       estimateBasis: 'history:tenant-workload',
+      waitEndsAtMs: joinedAtMs + 120 * MINUTE,
     });
   });
 });

@@ -67,6 +67,7 @@ describe('a scaling group through admission', () => {
       decisions: { 'scale-out': 1 },
     });
     const second = (await memberIds(deps))[1] ?? '';
+    const joinedAtMs = plane.now();
     expect(await provisionLease(plane, TENANT, second)).toBe('queued');
 
     // The next evaluation sees it QUEUED: pending capacity, not missing; the decision names it.
@@ -80,6 +81,8 @@ describe('a scaling group through admission', () => {
         position: 1,
         estimatedStartAtMs: expect.any(Number),
         estimateBasis: 'default',
+        // A member waits the default hour.
+        waitEndsAtMs: joinedAtMs + 60 * MINUTE,
       },
     ];
     expect(view.group.desired).toBe(2);
