@@ -1,6 +1,10 @@
+import { mapWithConcurrency } from '../../concurrency';
 import type { QueuedLease } from '../../domain/admission/admission-pass';
 import { queueDeadlineMs, waitsEndingBeforeNextPass } from '../../domain/admission/queue-timeout';
 import { type AdmissionPassControl, failTimedOut } from './queue';
+
+/** A burst of leases queued together ends its waits in one minute: their commands go out side by side. */
+const SENDS_IN_FLIGHT = 16;
 
 export type WaitEndOutcome = 'timed-out' | 'not-waiting' | 'waiting';
 
@@ -19,12 +23,12 @@ export async function sendWaitEnds(
     queued.map((entry) => entry.lease),
     deps.now(),
   );
-  for (const { lease, inSeconds } of ending) {
-    await deps.commands.send(
+  await mapWithConcurrency(ending, SENDS_IN_FLIGHT, ({ lease, inSeconds }) =>
+    deps.commands.send(
       { type: 'time-out', tenantId: lease.tenantId, leaseId: lease.leaseId },
       { delaySeconds: inSeconds },
-    );
-  }
+    ),
+  );
   return ending.length;
 }
 
