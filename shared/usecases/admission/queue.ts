@@ -182,7 +182,8 @@ export async function handOver(
 
 /**
  * Waited its maxWaitMinutes: FAILED with QUEUE_TIMEOUT. It never launched, so
- * nothing ran or billed. False when the lease had left QUEUED already.
+ * nothing ran or billed. False when the lease no longer waited (it failed or
+ * ended already).
  */
 export async function failTimedOut(deps: AdmissionPassControl, lease: WaitingLease): Promise<boolean> {
   const { tenantId, leaseId, maxWaitMinutes, queuedAtMs } = lease;
