@@ -18,12 +18,11 @@ const deps = buildPorts(admissionWiring);
  */
 export const handler = observed(async (event: ScheduledEvent) => {
   const atMs = Date.parse(event.time);
-  const passDeps = { ...deps, now: () => atMs };
-  const { run, states } = await admitQueued(passDeps);
+  const { run, states } = await admitQueued({ ...deps, now: () => atMs });
   const counts = {
     admitted: run.admitted.length,
     timedOut: run.timedOut.length,
-    waitsEnding: await sendWaitEnds(passDeps, run.queued),
+    waitsEnding: await sendWaitEnds(deps, run.queued, atMs),
     queued: states.size,
     settled: run.settled,
   };

@@ -193,7 +193,9 @@ describe('a wait that ends between two scheduled passes', () => {
     // The lease says until when it waits.
     expect((await view(leaseId, tenant)).queue.waitEndsAt).toBe(new Date(endsAtMs).toISOString());
 
-    // The schedule's pass 0.4 s before the wait ends: nothing to time out yet, one time-out held back 1 s.
+    // The schedule's pass (its function's clock too) 0.4 s before the wait ends: nothing to time out yet,
+    // one time-out held back 1 s.
+    vi.useFakeTimers({ toFake: ['Date'], now: endsAtMs - 400 });
     const counts = await h.admissionPass(endsAtMs - 400);
     expect(counts).toMatchObject({ timedOut: 0, waitsEnding: 1 });
     expect((await h.stores.leases.get(tenant, leaseId))?.status).toBe('QUEUED');

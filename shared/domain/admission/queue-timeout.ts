@@ -28,22 +28,19 @@ export function splitTimedOut<L extends Pick<WaitingLease, 'queuedAtMs' | 'maxWa
 }
 
 /**
- * The waits that end after `nowMs` and no later than the next scheduled pass,
- * with how many whole seconds from `nowMs` each ends: a time-out sent that much
- * later fails the lease when its wait ends, not at the pass after. The
- * windows of successive passes meet end to end, and a lease waits at least
- * the schedule's minute, so each wait ends in the window of one pass it was
- * queued for.
+ * The waits that end after the scheduled pass at `passAtMs` and no later than
+ * the next one: a time-out held back until then fails the lease when its wait
+ * ends, not at the pass after. The windows of successive passes meet end to
+ * end, and a lease waits at least the schedule's minute, so each wait ends in
+ * the window of one pass it was queued for.
  */
 export function waitsEndingBeforeNextPass<L extends Pick<WaitingLease, 'queuedAtMs' | 'maxWaitMinutes'>>(
   queue: readonly L[],
-  nowMs: number,
-): { readonly lease: L; readonly inSeconds: number }[] {
-  const nextPassMs = nowMs + ADMISSION_SCHEDULE_MINUTES * MINUTE_MS;
-  return queue.flatMap((lease) => {
+  passAtMs: number,
+): L[] {
+  const nextPassMs = passAtMs + ADMISSION_SCHEDULE_MINUTES * MINUTE_MS;
+  return queue.filter((lease) => {
     const endsMs = queueDeadlineMs(lease);
-    return endsMs > nowMs && endsMs <= nextPassMs
-      ? [{ lease, inSeconds: Math.ceil((endsMs - nowMs) / 1000) }]
-      : [];
+    return endsMs > passAtMs && endsMs <= nextPassMs;
   });
 }

@@ -1,3 +1,4 @@
+import { mapWithConcurrency } from '../../concurrency';
 import type { WaitingLease } from '../../domain/admission/admission-pass';
 import { type AdmissionClaim, capacityOfPools } from '../../domain/admission/claims';
 import { QUEUE_TIMEOUT, queueDeadlineMs, splitTimedOut } from '../../domain/admission/queue-timeout';
@@ -90,12 +91,15 @@ export async function admitQueued(
   if (scope === 'all') for (const claim of run.admitted) await handOver(deps, claim);
   // Nothing left waiting (the common case): no positions or estimates to read the state again for.
   const states: QueueStates = run.queued.length === 0 ? new Map() : await queueStates(deps, run);
-  for (const [leaseId, state] of states) {
-    const tenantId = state.tenantId;
-    await deps.leases.transition(tenantId, leaseId, ['QUEUED'], 'QUEUED', deps.now(), { queue: state.queue });
-  }
+  // One write per waiting lease: side by side, so a long queue's pass stays well inside its function's time.
+  await mapWithConcurrency([...states], STATE_WRITES_IN_FLIGHT, ([leaseId, { tenantId, queue }]) =>
+    deps.leases.transition(tenantId, leaseId, ['QUEUED'], 'QUEUED', deps.now(), { queue }),
+  );
   return { run, states: new Map([...states].map(([leaseId, state]) => [leaseId, state.queue])) };
 }
+
+/** Waiting leases whose place a pass writes at once. */
+const STATE_WRITES_IN_FLIGHT = 16;
 
 type QueueStates = Map<string, { tenantId: string; queue: LeaseQueueState }>;
 

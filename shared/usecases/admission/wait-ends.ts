@@ -11,22 +11,24 @@ export type WaitEndOutcome = 'timed-out' | 'not-waiting' | 'waiting';
 /**
  * Waits end on time. A pass times out the leases past their maxWaitMinutes,
  * but passes run every schedule minute, so alone they would fail a lease up to
- * a minute after its wait ended. The scheduled pass sends each lease whose
- * wait ends before the next one a `time-out` command held back until then.
+ * a minute after its wait ended. The scheduled pass at `passAtMs` sends each
+ * lease whose wait ends before the next one a `time-out` command held back
+ * until then: whole seconds from now (the pass itself took some), never early.
  * Returns how many it sent.
  */
 export async function sendWaitEnds(
   deps: Pick<AdmissionPassControl, 'commands' | 'now'>,
   queued: readonly QueuedLease[],
+  passAtMs: number,
 ): Promise<number> {
   const ending = waitsEndingBeforeNextPass(
     queued.map((entry) => entry.lease),
-    deps.now(),
+    passAtMs,
   );
-  await mapWithConcurrency(ending, SENDS_IN_FLIGHT, ({ lease, inSeconds }) =>
+  await mapWithConcurrency(ending, SENDS_IN_FLIGHT, (lease) =>
     deps.commands.send(
       { type: 'time-out', tenantId: lease.tenantId, leaseId: lease.leaseId },
-      { delaySeconds: inSeconds },
+      { delaySeconds: Math.max(0, Math.ceil((queueDeadlineMs(lease) - deps.now()) / 1000)) },
     ),
   );
   return ending.length;

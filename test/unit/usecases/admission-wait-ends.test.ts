@@ -20,11 +20,13 @@ async function waitingLease(plane: FakeControlPlane, maxWaitMinutes: number) {
   return { running, leaseId: lease.leaseId, endsAtMs: plane.clock.now() + maxWaitMinutes * MINUTE };
 }
 
-/** The scheduled pass at the clock's instant, and the time-out commands it held back. */
-async function scheduledPass(plane: FakeControlPlane) {
+/** The scheduled pass at the clock's instant (its commands sent `sendingMs` later), and the time-outs it held back. */
+async function scheduledPass(plane: FakeControlPlane, sendingMs = 0) {
   const before = plane.commands.sent.length;
+  const passAtMs = plane.clock.now();
   const { run } = await admitQueued(plane);
-  await sendWaitEnds(plane, run.queued);
+  plane.clock.advance(sendingMs);
+  await sendWaitEnds(plane, run.queued, passAtMs);
   return plane.commands.sent.slice(before).filter((sent) => sent.command.type === 'time-out');
 }
 
@@ -60,6 +62,25 @@ describe('a wait that ends between two scheduled passes', () => {
       { leaseId, maxWaitMinutes: 3 },
     ]);
     expect(plane.compute.live()).toHaveLength(1);
+  });
+
+  it('holds each command back from when it is sent, never early: a slow pass still fails the lease on time', async () => {
+    const plane = fakeControlPlane();
+    const { leaseId, endsAtMs } = await waitingLease(plane, 1);
+    // The pass 30.5 s before the end sends its commands 10 s after its instant: held back 21 s, to the whole second.
+    plane.clock.set(endsAtMs - 30_500);
+    const [timeOut] = await scheduledPass(plane, 10_000);
+    expect(timeOut).toEqual({
+      command: { type: 'time-out', tenantId: TENANT, leaseId },
+      visibleAtMs: endsAtMs + 500,
+    });
+
+    // A pass a second before the end that sends only 5 s later, after the wait ended: at once.
+    const slow = fakeControlPlane();
+    const late = await waitingLease(slow, 1);
+    slow.clock.set(late.endsAtMs - 1_000);
+    const [atOnce] = await scheduledPass(slow, 5_000);
+    expect(atOnce?.visibleAtMs).toBe(late.endsAtMs + 4_000);
   });
 
   it('acts once on a redelivered command and on a pass at the same moment', async () => {
