@@ -91,7 +91,7 @@ export async function admitQueued(
   if (scope === 'all') for (const claim of run.admitted) await handOver(deps, claim);
   // Nothing left waiting (the common case): no positions or estimates to read the state again for.
   const states: QueueStates = run.queued.length === 0 ? new Map() : await queueStates(deps, run);
-  // One write per waiting lease: side by side, so a long queue's pass stays well inside its function's time.
+  // One write per waiting lease, each a round trip to DynamoDB: side by side, a long queue's pass is not their sum.
   await mapWithConcurrency([...states], STATE_WRITES_IN_FLIGHT, ([leaseId, { tenantId, queue }]) =>
     deps.leases.transition(tenantId, leaseId, ['QUEUED'], 'QUEUED', deps.now(), { queue }),
   );
