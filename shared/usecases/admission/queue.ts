@@ -86,21 +86,21 @@ export async function admitQueued(
   scope: AdmissionScope = 'all',
 ): Promise<{ run: AdmissionRun; states: ReadonlyMap<string, LeaseQueueState> }> {
   const run = await runAdmissionPass(deps, scope);
-  await mapWithConcurrency(run.timedOut, WRITES_IN_FLIGHT, (lease) => failTimedOut(deps, lease));
+  await mapWithConcurrency(run.timedOut, LEASES_IN_FLIGHT, (lease) => failTimedOut(deps, lease));
   // A gate's own lease is PENDING, its provisioner carries on: only a wider pass hands leases over.
   if (scope === 'all')
-    await mapWithConcurrency(run.admitted, WRITES_IN_FLIGHT, (claim) => handOver(deps, claim));
+    await mapWithConcurrency(run.admitted, LEASES_IN_FLIGHT, (claim) => handOver(deps, claim));
   // Nothing left waiting (the common case): no positions or estimates to read the state again for.
   const states: QueueStates = run.queued.length === 0 ? new Map() : await queueStates(deps, run);
   // One write per waiting lease, each a round trip to DynamoDB: side by side, a long queue's pass is not their sum.
-  await mapWithConcurrency([...states], WRITES_IN_FLIGHT, ([leaseId, { tenantId, queue }]) =>
+  await mapWithConcurrency([...states], LEASES_IN_FLIGHT, ([leaseId, { tenantId, queue }]) =>
     deps.leases.transition(tenantId, leaseId, ['QUEUED'], 'QUEUED', deps.now(), { queue }),
   );
   return { run, states: new Map([...states].map(([leaseId, state]) => [leaseId, state.queue])) };
 }
 
-/** Leases a pass times out, hands over, or writes the place of, at once. */
-const WRITES_IN_FLIGHT = 16;
+/** Leases a pass times out, hands over, writes the place of, or sends a wait's end for, at once. */
+export const LEASES_IN_FLIGHT = 16;
 
 type QueueStates = Map<string, { tenantId: string; queue: LeaseQueueState }>;
 

@@ -1,10 +1,7 @@
 import { mapWithConcurrency } from '../../concurrency';
 import type { QueuedLease } from '../../domain/admission/admission-pass';
 import { queueDeadlineMs, waitsEndingBeforeNextPass } from '../../domain/admission/queue-timeout';
-import { type AdmissionPassControl, failTimedOut } from './queue';
-
-/** A burst of leases queued together ends its waits in one minute: their commands go out side by side. */
-const SENDS_IN_FLIGHT = 16;
+import { type AdmissionPassControl, failTimedOut, LEASES_IN_FLIGHT } from './queue';
 
 export type WaitEndOutcome = 'timed-out' | 'not-waiting' | 'waiting';
 
@@ -25,7 +22,8 @@ export async function sendWaitEnds(
     queued.map((entry) => entry.lease),
     passAtMs,
   );
-  await mapWithConcurrency(ending, SENDS_IN_FLIGHT, (lease) =>
+  // A burst of leases queued together ends its waits in one minute: their commands go out side by side.
+  await mapWithConcurrency(ending, LEASES_IN_FLIGHT, (lease) =>
     deps.commands.send(
       { type: 'time-out', tenantId: lease.tenantId, leaseId: lease.leaseId },
       { delaySeconds: Math.max(0, Math.ceil((queueDeadlineMs(lease) - deps.now()) / 1000)) },
