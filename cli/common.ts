@@ -10,6 +10,11 @@ import { loadSession } from './session';
 export interface CliIo {
   readonly out: (text: string) => void;
   readonly progress: (text: string) => void;
+  /**
+   * Progress goes to a terminal, where a waiting line is rewritten in place
+   * each poll; elsewhere (a log, CI) it is a new line when what it says changes.
+   */
+  readonly terminal?: boolean;
   readonly cwd: string;
   /** Waits between polls (`lease create --wait`). */
   readonly sleep: (ms: number) => Promise<void>;

@@ -165,22 +165,33 @@ export async function leaseCreate(options: CreateLeaseOptions, io: CliIo): Promi
 
 const POLL_MS = 1000;
 
-/** Shows the lease's progress on stderr (its queue place while QUEUED) until it is past PENDING. */
+/**
+ * Shows the lease's progress on stderr (its queue place while QUEUED) until it
+ * is past PENDING: on a terminal one line rewritten each poll with the seconds
+ * waited, elsewhere a line each time the status or place changes, so a log
+ * of an hour in the queue is not one line of thousands of carriage returns.
+ */
 export async function waitUntilRunning<Shown extends Pick<Lease, 'leaseId' | 'status' | 'queue'>>(
-  api: ApiClient,
+  api: Pick<ApiClient, 'request'>,
   first: Shown,
   timeoutSeconds: number,
   io: CliIo,
 ): Promise<Shown> {
   let lease = first;
+  let shown: string | undefined;
   const started = Date.now();
+  const show = (line: string, waited: number) => {
+    if (io.terminal) io.progress(`${CLEAR_LINE}${line} (${waited}s)`);
+    else if (line !== shown) io.progress(`${line}\n`);
+    shown = line;
+  };
   // A QUEUED lease waits for admission, then goes PENDING: both wait for RUNNING.
   while (lease.status === 'PENDING' || lease.status === 'QUEUED') {
     const waited = Math.round((Date.now() - started) / 1000);
     const place = lease.status === 'QUEUED' ? ` ${queueForPeople(lease.queue)}` : '';
-    io.progress(`\r${lease.leaseId}: ${lease.status}${place}, waiting for RUNNING (${waited}s)`);
+    show(`${lease.leaseId}: ${lease.status}${place}, waiting for RUNNING`, waited);
     if (waited >= timeoutSeconds) {
-      io.progress('\n');
+      if (io.terminal) io.progress('\n');
       throw new CliError(
         `lease ${lease.leaseId} is still ${lease.status} after ${timeoutSeconds}s (it keeps going; see gpurent lease show)`,
       );
@@ -188,9 +199,13 @@ export async function waitUntilRunning<Shown extends Pick<Lease, 'leaseId' | 'st
     await io.sleep(POLL_MS);
     lease = (await api.request<Shown>('GET', `v1/leases/${lease.leaseId}`)).body;
   }
-  io.progress(`\r${lease.leaseId}: ${lease.status} after ${Math.round((Date.now() - started) / 1000)}s\n`);
+  const after = `${lease.leaseId}: ${lease.status} after ${Math.round((Date.now() - started) / 1000)}s\n`;
+  io.progress(io.terminal && shown !== undefined ? `${CLEAR_LINE}${after}` : after);
   return lease;
 }
+
+/** Back to the start of the line and erase it: a shorter line leaves nothing of the longer one before it. */
+const CLEAR_LINE = '\r\x1b[K';
 
 function leaseDetails(lease: Lease): string {
   const summary = details([

@@ -10,6 +10,7 @@ import { createProgram } from './program';
 const io: CliIo = {
   out: (text) => process.stdout.write(text),
   progress: (text) => process.stderr.write(text),
+  terminal: process.stderr.isTTY === true,
   // npm runs scripts from the package root; INIT_CWD is where the user typed the command.
   cwd: process.env.INIT_CWD ?? process.cwd(),
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),

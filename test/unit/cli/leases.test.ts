@@ -1,5 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { queueForPeople, taskDetails } from '../../../cli/leases';
+import { describe, expect, it, vi } from 'vitest';
+import type { ApiClient } from '../../../cli/api';
+import type { CliIo } from '../../../cli/common';
+import { type LeaseQueue, queueForPeople, taskDetails, waitUntilRunning } from '../../../cli/leases';
 
 describe('gpurent lease ls: a queued lease', () => {
   it('shows its position, why it waits, the estimated start to the minute and its basis', () => {
@@ -63,5 +65,64 @@ describe('gpurent lease show: a lease with a task', () => {
       ['task', 'WAITING, not started, up to 3 attempts'],
     ]);
     expect(taskDetails(undefined)).toEqual([]);
+  });
+});
+
+describe('gpurent lease create --wait / run: waiting for RUNNING', () => {
+  type Polled = { leaseId: string; status: string; queue?: LeaseQueue };
+  const queued = (position: number): Polled => ({
+    leaseId: 'lease_1',
+    status: 'QUEUED',
+    queue: { reason: 'quota', position, estimateBasis: 'times-out' },
+  });
+  const pending: Polled = { leaseId: 'lease_1', status: 'PENDING' };
+  const polls = [
+    queued(2),
+    queued(1),
+    queued(1),
+    pending,
+    pending,
+    { leaseId: 'lease_1', status: 'RUNNING' },
+  ];
+
+  async function waitThrough(terminal: boolean) {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const written: string[] = [];
+    const answers = polls.slice(1);
+    const api = { request: async () => ({ status: 200, body: answers.shift() }) } as Pick<
+      ApiClient,
+      'request'
+    >;
+    const io: CliIo = {
+      out: () => {},
+      progress: (text) => written.push(text),
+      terminal,
+      cwd: '/',
+      sleep: async (ms) => void vi.setSystemTime(Date.now() + ms),
+    };
+    const lease = await waitUntilRunning(api, polls[0] as Polled, 60, io);
+    vi.useRealTimers();
+    return { lease, written };
+  }
+
+  it('in a log, writes a line each time the status or place changes, and no carriage returns', async () => {
+    const { lease, written } = await waitThrough(false);
+    expect(lease.status).toBe('RUNNING');
+    expect(written).toEqual([
+      'lease_1: QUEUED #2 (quota), no start estimate (times-out), waiting for RUNNING\n',
+      'lease_1: QUEUED #1 (quota), no start estimate (times-out), waiting for RUNNING\n',
+      'lease_1: PENDING, waiting for RUNNING\n',
+      'lease_1: RUNNING after 5s\n',
+    ]);
+  });
+
+  it('on a terminal, rewrites one line each poll, erasing what a longer line left', async () => {
+    const { written } = await waitThrough(true);
+    expect(written).toHaveLength(polls.length);
+    expect(written.every((text) => text.startsWith('\r\x1b[K'))).toBe(true);
+    expect(written[2]).toBe(
+      '\r\x1b[Klease_1: QUEUED #1 (quota), no start estimate (times-out), waiting for RUNNING (2s)',
+    );
+    expect(written.at(-1)).toBe('\r\x1b[Klease_1: RUNNING after 5s\n');
   });
 });
