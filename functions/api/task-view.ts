@@ -25,7 +25,11 @@ function deadlineBody(task: TaskState, decision: StoredDecision | undefined, now
   if (nowMs === undefined) return { deadline: iso(terms.deadlineMs), workMinutes, restartMinutes };
   const reports = decision ? [{ atMs: decision.atMs, doneMs: decision.doneMs }] : [];
   const progress = jobProgress(taskRuns(task.attempts, terms.restartMs), reports, terms.workMs, nowMs);
-  return deadlineStatus(terms, progress, decision);
+  const end =
+    task.endedAtMs === undefined
+      ? undefined
+      : { succeeded: task.status === 'SUCCEEDED', endedAtMs: task.endedAtMs };
+  return deadlineStatus(terms, progress, decision, end);
 }
 
 /**
@@ -131,9 +135,14 @@ export const taskOpenApiSchema = responseObject(
     ),
     slackMinutes: {
       type: 'integer',
-      description: 'Minutes the job could still lose before it must run on-demand; negative once it must',
+      description:
+        'Minutes the job could still lose before it must run on-demand; negative once it must; absent once the task ended',
     },
-    decision: { type: 'string', description: "The deadline policy's current decision, in words" },
+    decision: {
+      type: 'string',
+      description:
+        "The deadline policy's current decision, in words; once the task ended, when it ended against the deadline",
+    },
   },
   [
     'image',

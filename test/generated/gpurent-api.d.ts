@@ -976,9 +976,9 @@ export interface components {
                 /** @description Saved work as a share of workMinutes */
                 percent: number;
             };
-            /** @description Minutes the job could still lose before it must run on-demand; negative once it must */
+            /** @description Minutes the job could still lose before it must run on-demand; negative once it must; absent once the task ended */
             slackMinutes?: number;
-            /** @description The deadline policy's current decision, in words */
+            /** @description The deadline policy's current decision, in words; once the task ended, when it ended against the deadline */
             decision?: string;
         };
         /** @description Where the provisioner placed the lease, and why (also in the LeaseRunning event) */

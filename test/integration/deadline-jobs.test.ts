@@ -159,6 +159,11 @@ describe('jobs with deadlines on the local stack: the policy places real leases'
     const finished = await h.stores.leases.get(TENANT, leaseId);
     expect(finished?.task).toMatchObject({ status: 'SUCCEEDED', endedAtMs });
     expect(finished?.status).toBe('RELEASED');
+    // The lease shows the job done, in time: no slack, no pending decision.
+    const done = await getLease(leaseId);
+    expect(done.task.progress).toMatchObject({ percent: 100, unsavedMinutes: 0 });
+    expect(done.task.slackMinutes).toBeUndefined();
+    expect(done.task.decision).toMatch(/^none: the task succeeded \d+\.\d h before the deadline$/);
 
     // The schedule's next look finds the job over: it leaves the schedule, deciding nothing more.
     expect(await h.deadlineTick(endedAtMs + 2 * MINUTE)).toBe(1);

@@ -62,6 +62,30 @@ describe("a task's progress", () => {
   });
 });
 
+describe("an ended job's deadline status", () => {
+  const job = { deadlineMs: 10 * HOUR, workMs: 4 * HOUR, restartMs: 5 * MIN };
+  const decision = { action: { kind: 'wait' as const }, reason: 'no open spot pool', slackMs: 90 * MIN };
+
+  it('a task that succeeded did all its work, though it never wrote a progress file, and no decision is pending', () => {
+    const status = deadlineStatus(job, { savedMs: 0, unsavedMs: 0 }, decision, {
+      succeeded: true,
+      endedAtMs: 10 * HOUR - 111 * MIN,
+    });
+    expect(status.progress).toEqual({ savedMinutes: 240, unsavedMinutes: 0, percent: 100 });
+    expect(status.slackMinutes).toBeUndefined();
+    expect(status.decision).toBe('none: the task succeeded 1.9 h before the deadline');
+  });
+
+  it('a task that failed keeps the work its checkpoints saved, and says how late it ended', () => {
+    const status = deadlineStatus(job, { savedMs: HOUR, unsavedMs: 0 }, decision, {
+      succeeded: false,
+      endedAtMs: 10.5 * HOUR,
+    });
+    expect(status.progress).toEqual({ savedMinutes: 60, unsavedMinutes: 0, percent: 25 });
+    expect(status.decision).toBe('none: the task ended without success 0.5 h after the deadline');
+  });
+});
+
 describe('a deadline with the rest of the request', () => {
   it('needs a task and a mode the policy may choose, else a 400 naming why', () => {
     expect(deadlineRequestProblem({ hasTask: true })).toBeNull();
