@@ -84,8 +84,8 @@ function onOne(
   description: string,
   argument: string,
   action: (id: string, options: OutputOptions) => Promise<void>,
-): void {
-  parent.command(name).description(description).argument(argument).addOption(json()).action(action);
+): Command {
+  return parent.command(name).description(description).argument(argument).addOption(json()).action(action);
 }
 
 /**
@@ -314,9 +314,10 @@ function leaseCommand(io: CliIo): Command {
   onOne(lease, 'show', 'one lease, its instances and cost', '<lease-id>', (id, options) =>
     leaseShow(id, options, io),
   );
+  // `release` is the word the API and the docs use for it.
   onOne(lease, 'rm', 'release a lease (terminate, close the bill)', '<lease-id>', (id, options) =>
     leaseRelease(id, options, io),
-  );
+  ).alias('release');
   return lease;
 }
 

@@ -466,8 +466,8 @@ describe('gpurent CLI against the local stack', () => {
     expect(behind.stderr).not.toMatch(/waiting for the task's output/);
   });
 
-  it('lease rm releases the lease', async () => {
-    const result = await gpurent(['lease', 'rm', leaseId, '--json']);
+  it('lease release (or lease rm) releases the lease', async () => {
+    const result = await gpurent(['lease', 'release', leaseId, '--json']);
     expect(result.code).toBe(0);
     expect(json(result)).toMatchObject({ leaseId, status: 'RELEASING' });
   });

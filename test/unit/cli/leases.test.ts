@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { ApiClient } from '../../../cli/api';
 import type { CliIo } from '../../../cli/common';
 import { type LeaseQueue, queueForPeople, taskDetails, waitUntilRunning } from '../../../cli/leases';
+import { createProgram } from '../../../cli/program';
 
 describe('gpurent lease ls: a queued lease', () => {
   it('shows its position, why it waits, the estimated start to the minute and its basis', () => {
@@ -124,5 +125,14 @@ describe('gpurent lease create --wait / run: waiting for RUNNING', () => {
       '\r\x1b[Klease_1: QUEUED #1 (quota), no start estimate (times-out), waiting for RUNNING (2s)',
     );
     expect(written.at(-1)).toBe('\r\x1b[Klease_1: RUNNING after 5s\n');
+  });
+});
+
+describe('gpurent lease release', () => {
+  it('is lease rm by the word the API and the docs use', () => {
+    const io: CliIo = { out: () => {}, progress: () => {}, cwd: '/', sleep: async () => {} };
+    const lease = createProgram(io).commands.find((command) => command.name() === 'lease');
+    const rm = lease?.commands.find((command) => command.name() === 'rm');
+    expect(rm?.aliases()).toEqual(['release']);
   });
 });
