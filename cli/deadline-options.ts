@@ -39,23 +39,24 @@ export function deadlineOption(value: string | undefined): string | undefined {
   return new Date(ms).toISOString();
 }
 
-/** The task's deadline fields from `--deadline`, `--work` and `--restart`; the API judges them against now. */
-export function deadlineFields(options: {
-  readonly deadline?: string;
-  readonly work?: string;
-  readonly restart?: string;
-}) {
+/**
+ * The task's deadline fields from `--deadline`, `--work` and `--restart`; the
+ * API judges them against now. `file` is a task file's task: flags may change
+ * one of the deadline fields it gives.
+ */
+export function deadlineFields(
+  options: { readonly deadline?: string; readonly work?: string; readonly restart?: string },
+  file: { readonly deadline?: unknown; readonly workMinutes?: unknown } = {},
+) {
   const fields = {
     deadline: deadlineOption(options.deadline),
     workMinutes: minutesOption('--work', options.work, 1, MAX_WORK_MINUTES),
     restartMinutes: minutesOption('--restart', options.restart, 0, MAX_RESTART_MINUTES),
   };
-  if (fields.deadline !== undefined && fields.workMinutes === undefined)
+  const hasDeadline = fields.deadline !== undefined || file.deadline !== undefined;
+  if (hasDeadline && fields.workMinutes === undefined && file.workMinutes === undefined)
     throw usageError('--deadline needs --work: how long the task needs on one machine, such as 48h');
-  if (
-    fields.deadline === undefined &&
-    (fields.workMinutes !== undefined || fields.restartMinutes !== undefined)
-  )
+  if (!hasDeadline && (fields.workMinutes !== undefined || fields.restartMinutes !== undefined))
     throw usageError('--work and --restart go with --deadline');
   return fields;
 }

@@ -132,7 +132,11 @@ export interface CreateLeaseOptions extends OutputOptions {
 }
 
 /** The POST /v1/leases body of the lease options (`lease create`, `run`). */
-export function leaseRequestBody(options: Omit<CreateLeaseOptions, 'wait' | 'timeout' | 'json'>) {
+/** The lease fields of the flags; `run task.yaml` may leave the workload and the GPUs to its file. */
+export type LeaseFlags = Omit<CreateLeaseOptions, 'wait' | 'timeout' | 'json' | 'workload' | 'gpus'> &
+  Partial<Pick<CreateLeaseOptions, 'workload' | 'gpus'>>;
+
+export function leaseRequestBody(options: LeaseFlags) {
   return {
     workload: options.workload,
     gpus: integerOption('--gpus', options.gpus, 1, MAX_GPUS_PER_LEASE),

@@ -260,14 +260,14 @@ const withSubcommands = (command: Command): Command[] => [
 ];
 
 /** The options that say what a lease asks for, shared by `lease create` and `run`. */
-function leaseOptions(command: Command): Command {
-  required(
-    command,
-    new Option(
-      '--gpus <n>',
-      `GPUs, 1-${MAX_GPUS_PER_LEASE} (single-GPU instances, or fewer larger ones where cheaper)`,
-    ),
+function leaseOptions(command: Command, gpus: 'required' | 'or-task-file' = 'required'): Command {
+  const gpusOption = new Option(
+    '--gpus <n>',
+    `GPUs, 1-${MAX_GPUS_PER_LEASE} (single-GPU instances, or fewer larger ones where cheaper)`,
   );
+  // `run task.yaml` takes the GPUs from the file; `run -- <command>` checks for them itself.
+  if (gpus === 'required') required(command, gpusOption);
+  else command.addOption(gpusOption.default(undefined, "the task file's; required without one"));
   return command
     .option('--instance-type <type>', 'EC2 type, e.g. g5.xlarge (default: the cheapest pool that fits)')
     .option('--gpu-model <model>', 'any instance type with this GPU, e.g. A10G, L4, A100, H100')
@@ -326,7 +326,10 @@ function runCommand(io: CliIo): Command {
     .description(
       "run work on a new lease: create it with its task, follow the output, exit with the task's exit code",
     )
-    .argument('<task...>', 'a task file (task.yaml) or, after --, the command and its arguments')
+    .argument(
+      '<task...>',
+      'a task file (task.yaml; the flags below change its fields) or, after --, the command and its arguments',
+    )
     .option(
       '--param <name=v1,v2,...>',
       'sweep: one lease per combination; NAME=value in the env, {name} in the command',
@@ -349,8 +352,12 @@ function runCommand(io: CliIo): Command {
     .option('--restart <duration>', 'what a restart from checkpoint costs, e.g. 10m (default 5m)')
     .option('--timeout <seconds>', 'give up waiting for the task after this long', '3600')
     .addOption(json());
-  command.addOption(new Option('--workload <kind>', 'what runs').choices(WORKLOADS).default('batch'));
-  return leaseOptions(command).action((args: string[], options: RunOptions) => run(args, options, io));
+  command.addOption(
+    new Option('--workload <kind>', "what runs (default: the task file's, else batch)").choices(WORKLOADS),
+  );
+  return leaseOptions(command, 'or-task-file').action((args: string[], options: RunOptions) =>
+    run(args, options, io),
+  );
 }
 
 function budgetCommand(io: CliIo): Command {

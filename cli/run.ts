@@ -2,12 +2,13 @@ import type { ApiClient } from './api';
 import { type CliIo, client, integerOption, type OutputOptions } from './common';
 import { deadlineFields } from './deadline-options';
 import { CliError, EXIT, usageError } from './errors';
-import { type CreateLeaseOptions, type LeaseQueue, leaseRequestBody, waitUntilRunning } from './leases';
+import { type LeaseFlags, type LeaseQueue, leaseRequestBody, waitUntilRunning } from './leases';
 import { printLogs } from './logs';
 import { expandSweep, paramEnv, parseParams, runLabel, type SweepParam, substitute } from './sweep';
-import { readTaskFile } from './task-file';
+import { readTaskFile, type TaskFile } from './task-file';
 
-export interface RunOptions extends Omit<CreateLeaseOptions, 'wait' | 'json'>, OutputOptions {
+export interface RunOptions extends LeaseFlags, OutputOptions {
+  readonly timeout: string;
   readonly param: readonly string[];
   readonly onExit?: 'release' | 'keep';
   readonly maxAttempts?: string;
@@ -71,22 +72,48 @@ export function runBodies(
   });
 }
 
-/** The lease fields and task of `gpurent run [options] -- <command…>`. */
-export function commandLineBase(options: RunOptions, command: readonly string[]) {
-  if (command.length === 0) throw usageError('gpurent run needs a task file or -- <command> [args…]');
-  const task = {
-    command: [...command],
+/** What `run` asks for when neither a flag nor the task file names the workload. */
+const DEFAULT_RUN_WORKLOAD = 'batch';
+
+/** The fields set: the flags given, and nothing over a task file's value where a flag is not. */
+const given = (fields: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+
+/** The task's fields from its flags. */
+function taskFlags(options: RunOptions, file?: Record<string, unknown>) {
+  return given({
     image: options.taskImage,
     workdir: options.workdir,
     maxRuntimeMinutes: integerOption('--max-runtime', options.maxRuntime),
     onExit: options.onExit,
     maxAttempts: integerOption('--max-attempts', options.maxAttempts),
     retryOnFailure: options.retryOnFailure,
-    ...deadlineFields(options),
-  };
+    ...deadlineFields(options, file),
+  });
+}
+
+/** The lease fields and task of `gpurent run [options] -- <command…>`. */
+export function commandLineBase(options: RunOptions, command: readonly string[]) {
+  if (command.length === 0) throw usageError('gpurent run needs a task file or -- <command> [args…]');
+  if (options.gpus === undefined) throw usageError("required option '--gpus <n>' not specified");
   return {
-    ...leaseRequestBody(options),
-    task: Object.fromEntries(Object.entries(task).filter(([, value]) => value !== undefined)),
+    workload: DEFAULT_RUN_WORKLOAD,
+    ...given(leaseRequestBody(options)),
+    task: { command: [...command], ...taskFlags(options) },
+  };
+}
+
+/**
+ * The lease fields and task of `gpurent run task.yaml [options]`: the file's,
+ * with each flag given over the file's field (`--gpus 4` runs the same task
+ * on 4 GPUs), as `sky launch task.yaml --gpus …` does.
+ */
+export function taskFileBase(file: TaskFile['lease'], options: RunOptions) {
+  return {
+    workload: DEFAULT_RUN_WORKLOAD,
+    ...file,
+    ...given(leaseRequestBody(options)),
+    task: { ...file.task, ...taskFlags(options, file.task) },
   };
 }
 
@@ -139,7 +166,7 @@ export async function run(args: readonly string[], options: RunOptions, io: CliI
   const [first, ...rest] = args;
   const fromFile = first !== undefined && /\.ya?ml$/i.test(first) && rest.length === 0;
   const file = fromFile ? await readTaskFile(first, io.cwd) : undefined;
-  const base = file?.lease ?? commandLineBase(options, args);
+  const base = file ? taskFileBase(file.lease, options) : commandLineBase(options, args);
   const params = parseParams([
     ...(file?.params ?? []).map((param) => `${param.name}=${param.values.join(',')}`),
     ...options.param,

@@ -17,7 +17,8 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 
 export async function parseTaskFile(text: string, where: string): Promise<TaskFile> {
   // Loaded (a chunk of its own) only by `run task.yaml`, so that every other command starts without it.
-  const { parse } = await import('yaml');
+  // yaml is CommonJS for Node: a chunk of the bundle exports its module.exports as `default` alone.
+  const { parse } = (await import('yaml')).default;
   let document: unknown;
   try {
     document = parse(text);

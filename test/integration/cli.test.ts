@@ -464,6 +464,18 @@ describe('gpurent CLI against the local stack', () => {
     expect(behind.stderr).toMatch(/lease_\w+: QUEUED #2 \(quota\)/);
     expect(behind.stderr).toMatch(/is still QUEUED after \d+s \(it keeps going/);
     expect(behind.stderr).not.toMatch(/waiting for the task's output/);
+
+    // A task file gives the GPUs and the rest, no --gpus needed; a flag given changes its field.
+    writeFileSync(
+      join(home, 'task.yaml'),
+      'workload: training\ngpus: 1\nproject: from-file\npriority: 800\ntask:\n  command: echo hi\n',
+    );
+    const fromFile = await gpurent(['run', 'task.yaml', '--priority', '100', '--timeout', '2'], tenant);
+    expect(fromFile.stderr).toMatch(/lease_\w+: QUEUED #3 \(quota\)/);
+    const fileLease = json(
+      await gpurent(['lease', 'show', fromFile.stderr.match(/lease_\w+/)?.[0] ?? '', '--json'], tenant),
+    );
+    expect(fileLease).toMatchObject({ workload: 'training', gpus: 1, project: 'from-file', priority: 100 });
   });
 
   it('lease release (or lease rm) releases the lease', async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CliError, EXIT } from '../../../cli/errors';
-import { commandLineBase, type RunOptions, resultLine, runBodies } from '../../../cli/run';
+import { commandLineBase, type RunOptions, resultLine, runBodies, taskFileBase } from '../../../cli/run';
 import { missingSessionTools } from '../../../cli/ssh';
 import { expandSweep, parseParam, parseParams, substitute } from '../../../cli/sweep';
 import { parseTaskFile } from '../../../cli/task-file';
@@ -119,6 +119,72 @@ describe('gpurent run request bodies', () => {
       gpus: 1,
       task: { command: 'python train.py --lr {lr}', env: { WANDB_MODE: 'offline' } },
     });
+  });
+
+  it('runs a task file as written: its GPUs and workload, no flag needed', async () => {
+    const file = await parseTaskFile(
+      'workload: training\ngpus: 2\ntask: {command: "python train.py"}',
+      'f.yaml',
+    );
+    expect(taskFileBase(file.lease, { timeout: '3600', param: [] })).toEqual({
+      workload: 'training',
+      gpus: 2,
+      task: { command: 'python train.py' },
+    });
+    // A file that names no workload runs as batch, as the command line does.
+    const bare = await parseTaskFile('gpus: 1\ntask: {command: x}', 'f.yaml');
+    expect(taskFileBase(bare.lease, { timeout: '3600', param: [] }).workload).toBe('batch');
+  });
+
+  it("puts each flag given over the file's field, and leaves the rest as the file says", async () => {
+    const file = await parseTaskFile(
+      [
+        'workload: training',
+        'gpus: 1',
+        'project: exp',
+        'task:',
+        '  command: python train.py',
+        '  maxAttempts: 5',
+        '  deadline: "2026-12-03T09:00:00Z"',
+        '  workMinutes: 600',
+      ].join('\n'),
+      'f.yaml',
+    );
+    const base = taskFileBase(file.lease, {
+      timeout: '3600',
+      param: [],
+      gpus: '4',
+      mode: 'spot',
+      maxRuntime: '90',
+      work: '12h',
+    });
+    expect(base).toEqual({
+      workload: 'training',
+      gpus: 4,
+      mode: 'spot',
+      project: 'exp',
+      task: {
+        command: 'python train.py',
+        maxAttempts: 5,
+        maxRuntimeMinutes: 90,
+        deadline: '2026-12-03T09:00:00Z',
+        workMinutes: 720,
+      },
+    });
+    // --restart goes with the file's deadline; with no deadline anywhere it is refused as on the command line.
+    expect(usage(() => taskFileBase(file.lease, { timeout: '1', param: [], restart: '10m' }))).toBe(
+      'no error',
+    );
+    const plain = await parseTaskFile('gpus: 1\ntask: {command: x}', 'f.yaml');
+    expect(usage(() => taskFileBase(plain.lease, { timeout: '1', param: [], restart: '10m' }))).toBe(
+      EXIT.usage,
+    );
+    expect(usage(() => taskFileBase(plain.lease, { timeout: '1', param: [], gpus: 'two' }))).toBe(EXIT.usage);
+  });
+
+  it('needs --gpus for a command line, which has no file to take them from', () => {
+    expect(usage(() => commandLineBase({ timeout: '1', param: [] }, ['true']))).toBe(EXIT.usage);
+    expect(commandLineBase({ timeout: '1', param: [], gpus: '1' }, ['true']).workload).toBe('batch');
   });
 
   it('refuses task files that are not YAML or hold no task', async () => {
