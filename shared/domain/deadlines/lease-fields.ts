@@ -13,8 +13,14 @@ const MS_PER_MINUTE = 60_000;
 export const DEADLINE_ISSUE_CODES = ['DEADLINE_IN_PAST', 'DEADLINE_BEFORE_WORK'] as const;
 export type DeadlineIssueCode = (typeof DEADLINE_ISSUE_CODES)[number];
 
-const wholeMinutes = (min: number, max: number) =>
-  z.number().check(z.int(), z.gte(min), z.lte(max, `must be at most ${max} minutes`));
+const wholeMinutes = (min: number, max: number, missing = 'must be a whole number of minutes') =>
+  z
+    .number({ error: (issue) => (issue.input === undefined ? missing : 'must be a whole number of minutes') })
+    .check(
+      z.int('must be a whole number of minutes'),
+      z.gte(min, `must be at least ${min} minute${min === 1 ? '' : 's'}`),
+      z.lte(max, `must be at most ${max} minutes`),
+    );
 
 /**
  * Each field alone, without the clock: what the task schema (and the OpenAPI
@@ -22,9 +28,16 @@ const wholeMinutes = (min: number, max: number) =>
  */
 export const deadlineFieldShapes = {
   deadline: z.iso
-    .datetime({ offset: true })
+    .datetime({
+      offset: true,
+      // The three go together: the field missing is named, not "expected string, received undefined".
+      error: (issue) =>
+        issue.input === undefined
+          ? 'deadline is needed with workMinutes and restartMinutes'
+          : 'must be a date-time with an offset, such as 2026-12-03T09:00:00Z',
+    })
     .check(z.describe('Finish the work by then (a date-time with an offset); needs workMinutes')),
-  workMinutes: wholeMinutes(1, MAX_WORK_MINUTES).check(
+  workMinutes: wholeMinutes(1, MAX_WORK_MINUTES, 'workMinutes is needed with a deadline').check(
     z.describe('Minutes of work the task needs on one machine of its type'),
   ),
   restartMinutes: wholeMinutes(0, MAX_RESTART_MINUTES).check(

@@ -27,6 +27,11 @@ const commandText = z.string().check(
 );
 
 const variableName = z.string().check(z.regex(TASK_VARIABLE_NAME, 'must match [A-Z_][A-Z0-9_]{0,127}'));
+/** A record's bad key is reported as "Invalid key in record" unless told what keys it takes. */
+const namedByVariables = {
+  error: (issue: { code?: string }) =>
+    issue.code === 'invalid_key' ? 'names must match [A-Z_][A-Z0-9_]{0,127}' : undefined,
+};
 
 const entriesAtMost = (max: number) =>
   z.refine<Record<string, string>>((record) => Object.keys(record).length <= max, `at most ${max} entries`);
@@ -65,12 +70,13 @@ export const taskSpecSchema = z.strictObject({
               `must be at most ${MAX_TASK_ENV_VALUE_BYTES} bytes`,
             ),
           ),
+        namedByVariables,
       )
       .check(entriesAtMost(MAX_TASK_ENV_ENTRIES)),
   ),
   secrets: z.optional(
     z
-      .record(variableName, z.string().check(z.minLength(1), z.maxLength(2048)))
+      .record(variableName, z.string().check(z.minLength(1), z.maxLength(2048)), namedByVariables)
       .check(entriesAtMost(MAX_TASK_ENV_ENTRIES)),
   ),
   workdir: z.optional(z.string().check(z.regex(/^\/[\w./-]{0,1023}$/, 'must be an absolute path'))),

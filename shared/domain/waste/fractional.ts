@@ -18,10 +18,16 @@ export const isGpuFraction = (gpus: number): gpus is GpuFraction =>
 export const isValidGpuCount = (gpus: number) => (Number.isInteger(gpus) && gpus >= 1) || isGpuFraction(gpus);
 
 /** A lease's `gpus`: 1-8 whole GPUs or one of the fractions (a union, so JSON Schema can state it). */
-export const leaseGpusSchema = z.union([
-  z.number().check(z.int(), z.gte(1), z.lte(MAX_GPUS_PER_LEASE)),
-  ...GPU_FRACTIONS.map((fraction) => z.literal(fraction)),
-]);
+export const leaseGpusSchema = z.union(
+  [
+    z.number().check(z.int(), z.gte(1), z.lte(MAX_GPUS_PER_LEASE)),
+    ...GPU_FRACTIONS.map((fraction) => z.literal(fraction)),
+  ],
+  // A union's own message is "Invalid input": say what it takes.
+  {
+    error: `must be a whole number of GPUs from 1 to ${MAX_GPUS_PER_LEASE}, or ${GPU_FRACTIONS.join(', ')} of one GPU`,
+  },
+);
 
 /** A fractional type's instances each hold a share of one GPU (`gpusPerInstance` < 1 in the catalog). */
 export const isFractionalType = (catalog: GpuCounts, instanceType: string) =>

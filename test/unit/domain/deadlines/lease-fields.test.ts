@@ -37,6 +37,27 @@ describe('deadline fields of a lease', () => {
     expect(deadlineCode({ deadline: '2026-12-01T10:00:00Z', workMinutes: 60 })).toBeNull();
   });
 
+  it('names the field that is missing and says what each bad one should be', () => {
+    const messages = (input: unknown) => {
+      const result = parse(input);
+      return result.success ? [] : result.error.issues.map((issue) => [issue.path.join('.'), issue.message]);
+    };
+    expect(messages({ workMinutes: 60 })).toEqual([
+      ['deadline', 'deadline is needed with workMinutes and restartMinutes'],
+    ]);
+    expect(messages({ deadline: '2026-12-09T09:00:00Z' })).toEqual([
+      ['workMinutes', 'workMinutes is needed with a deadline'],
+    ]);
+    expect(messages({ deadline: '2026-12-09', workMinutes: 1.5, restartMinutes: '5' })).toEqual([
+      ['deadline', 'must be a date-time with an offset, such as 2026-12-03T09:00:00Z'],
+      ['workMinutes', 'must be a whole number of minutes'],
+      ['restartMinutes', 'must be a whole number of minutes'],
+    ]);
+    expect(messages({ deadline: '2026-12-09T09:00:00Z', workMinutes: 0 })).toEqual([
+      ['workMinutes', 'must be at least 1 minute'],
+    ]);
+  });
+
   it('refuses work and restarts that are not whole minutes in range, and unknown fields', () => {
     expect(codesOf({ deadline: '2026-12-09T09:00:00Z', workMinutes: 1.5 })).toEqual([
       ['workMinutes', 'invalid_type'],

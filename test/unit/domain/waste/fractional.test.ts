@@ -28,6 +28,10 @@ describe('fractional GPUs', () => {
     expect([0, 9, 0.3, 0.75, 1.5, '1'].some((gpus) => z.safeParse(leaseGpusSchema, gpus).success)).toBe(
       false,
     );
+    // What a 400 says: what the field takes, not the union's "Invalid input".
+    expect(z.safeParse(leaseGpusSchema, 1.5).error?.issues.map((issue) => issue.message)).toEqual([
+      'must be a whole number of GPUs from 1 to 8, or 0.125, 0.25, 0.5 of one GPU',
+    ]);
   });
 
   it('knows the catalog fractional types: g6f and gr6f', () => {
