@@ -44,8 +44,14 @@ type Audit = {
   } | null;
 };
 
+/** To a hundredth; a use too small to show as 0.01 is "<0.01", not a 0 that reads as nothing ran. */
+export const hundredths = (n: number): number | string => {
+  const rounded = Math.round(n * 100) / 100;
+  return rounded === 0 && n > 0 ? '<0.01' : rounded;
+};
+
 function taskTimeCell({ runSeconds, waitSeconds }: TaskTime): string {
-  const hours = Math.round((runSeconds / 3600) * 100) / 100;
+  const hours = hundredths(runSeconds / 3600);
   if (waitSeconds.tasks === 0) return `${hours} task-hours`;
   return `${hours} task-hours; ${waitSeconds.tasks} started, wait to start p50 ${waitSeconds.p50} s, p95 ${waitSeconds.p95} s`;
 }
@@ -151,7 +157,6 @@ export async function profile(options: ProfileOptions, io: CliIo) {
   const result = await callApi<Profile>('GET', 'v1/profile', {
     query: { from: options.from, to: options.to },
   });
-  const round = (n: number) => Math.round(n * 100) / 100;
   print(
     io,
     options,
@@ -179,21 +184,21 @@ export async function profile(options: ProfileOptions, io: CliIo) {
         ],
         result.days.map((d) => [
           d.day,
-          round(d.gpuHours),
-          round(d.avgConcurrentGpus),
+          hundredths(d.gpuHours),
+          hundredths(d.avgConcurrentGpus),
           d.peakConcurrentGpus,
           utilizationCell(d.gpuUtilization),
-          round(d.idleGpuHours),
-          d.idleShare === null ? '-' : `${round(d.idleShare * 100)}%`,
+          hundredths(d.idleGpuHours),
+          d.idleShare === null ? '-' : `${hundredths(d.idleShare * 100)}%`,
           d.waitSeconds.leases,
           d.waitSeconds.p50,
           d.waitSeconds.p95,
-          round(d.tasks.runSeconds / 3600),
+          hundredths(d.tasks.runSeconds / 3600),
           d.tasks.waitSeconds.p50,
           d.tasks.waitSeconds.p95,
           d.queue.waitSeconds.p50,
           d.queue.waitSeconds.p95,
-          round(d.queue.overQuota.wallSeconds),
+          hundredths(d.queue.overQuota.wallSeconds),
           d.queue.accountQuota.gpuHours,
         ]),
       )}`,
