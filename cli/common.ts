@@ -16,6 +16,11 @@ export interface CliIo {
    */
   readonly terminal?: boolean;
   readonly cwd: string;
+  /**
+   * What Ctrl-C prints before the command exits (130): `run` says that its
+   * leases go on and how to follow or end them. Absent where nothing listens.
+   */
+  readonly onInterrupt?: (notice: string) => void;
   /** Waits between polls (`lease create --wait`). */
   readonly sleep: (ms: number) => Promise<void>;
 }

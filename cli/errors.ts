@@ -1,5 +1,5 @@
-/** Exit codes of the gpurent command: 0 done, 1 refused or failed, 2 usage error. */
-export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+/** Exit codes of the gpurent command: 0 done, 1 refused or failed, 2 usage error, 130 stopped by Ctrl-C (128 + SIGINT). */
+export const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
 
 /** A failure shown as one line (never a stack trace) with the exit code it means. */
 export class CliError extends Error {

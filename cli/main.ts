@@ -11,6 +11,13 @@ const io: CliIo = {
   out: (text) => process.stdout.write(text),
   progress: (text) => process.stderr.write(text),
   terminal: process.stderr.isTTY === true,
+  // Ctrl-C stops following, not the leases: say so, then exit as an interrupted command does.
+  onInterrupt: (notice) => {
+    process.removeAllListeners('SIGINT').once('SIGINT', () => {
+      process.stderr.write(notice);
+      process.exit(EXIT.interrupted);
+    });
+  },
   // npm runs scripts from the package root; INIT_CWD is where the user typed the command.
   cwd: process.env.INIT_CWD ?? process.cwd(),
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),

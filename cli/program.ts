@@ -103,7 +103,7 @@ export function createProgram(io: CliIo): Command {
     .hook('preAction', checkRequired)
     .addHelpText(
       'after',
-      '\nExit codes: 0 done, 1 refused or failed (the API said no, or it could not be reached), 2 usage error.',
+      '\nExit codes: 0 done, 1 refused or failed (the API said no, or it could not be reached), 2 usage error, 130 stopped by Ctrl-C (run: the tasks go on).',
     );
 
   program

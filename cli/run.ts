@@ -156,6 +156,15 @@ export const resultLine = (result: RunResult) =>
     .filter(Boolean)
     .join('  ');
 
+/** What Ctrl-C on `run` says: the tasks go on, and how to follow or end them. */
+export function interruptedRunNotice(leaseIds: readonly string[]): string {
+  if (leaseIds.length === 1) {
+    const [id] = leaseIds;
+    return `\nstopped following; the task keeps running on lease ${id}: gpurent logs -f ${id} follows it again, gpurent lease rm ${id} ends it\n`;
+  }
+  return `\nstopped following; the ${leaseIds.length} tasks keep running on leases ${leaseIds.join(', ')}: gpurent lease rm <lease> ends one\n`;
+}
+
 /**
  * `gpurent run task.yaml` or `gpurent run [options] -- <command…>`: creates the
  * lease(s) with the task, waits, follows the output of a single run, prints one
@@ -183,6 +192,7 @@ export async function run(args: readonly string[], options: RunOptions, io: CliI
       params: point.params,
     })),
   );
+  io.onInterrupt?.(interruptedRunNotice(created.map((point) => point.leaseId)));
   const single = created.length === 1 ? created[0] : undefined;
   if (single && !options.json) {
     // Short of GPUs it waits in the queue first: its place and estimated start, not a silent wait.

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,6 +36,25 @@ const gpurent = (args: string[], configDir = join(home, 'config')) =>
   runCommand('node', [bin, ...args], {
     cwd: home,
     env: { ...process.env, GPURENT_CONFIG_DIR: configDir, INIT_CWD: home },
+  });
+
+/** Runs the command until its stderr matches `seen`, then sends it SIGINT, as Ctrl-C does. */
+const interruptOnceSeen = (args: string[], seen: RegExp, configDir: string) =>
+  new Promise<{ code: number | null; stderr: string }>((resolve) => {
+    const child = spawn('node', [bin, ...args], {
+      cwd: home,
+      env: { ...process.env, GPURENT_CONFIG_DIR: configDir, INIT_CWD: home },
+    });
+    let stderr = '';
+    let sent = false;
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+      if (!sent && seen.test(stderr)) {
+        sent = true;
+        child.kill('SIGINT');
+      }
+    });
+    child.on('close', (code) => resolve({ code, stderr }));
   });
 
 const json = (result: { stdout: string }) => JSON.parse(result.stdout);
@@ -476,6 +496,19 @@ describe('gpurent CLI against the local stack', () => {
       await gpurent(['lease', 'show', fromFile.stderr.match(/lease_\w+/)?.[0] ?? '', '--json'], tenant),
     );
     expect(fileLease).toMatchObject({ workload: 'training', gpus: 1, project: 'from-file', priority: 100 });
+
+    // Ctrl-C while it waits: it says the lease goes on and how to end it, exits 130, and the lease still waits.
+    const interrupted = await interruptOnceSeen(
+      ['run', '--gpus', '1', '--', 'echo', 'hi'],
+      /QUEUED #\d+ \(quota\)/,
+      tenant,
+    );
+    expect(interrupted.code).toBe(130);
+    const waiting = interrupted.stderr.match(/lease_\w+/)?.[0] ?? '';
+    expect(interrupted.stderr).toContain(
+      `stopped following; the task keeps running on lease ${waiting}: gpurent logs -f ${waiting} follows it again, gpurent lease rm ${waiting} ends it`,
+    );
+    expect(json(await gpurent(['lease', 'show', waiting, '--json'], tenant)).status).toBe('QUEUED');
   });
 
   it('lease release (or lease rm) releases the lease', async () => {

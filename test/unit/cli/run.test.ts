@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CliError, EXIT } from '../../../cli/errors';
-import { commandLineBase, type RunOptions, resultLine, runBodies, taskFileBase } from '../../../cli/run';
+import {
+  commandLineBase,
+  interruptedRunNotice,
+  type RunOptions,
+  resultLine,
+  runBodies,
+  taskFileBase,
+} from '../../../cli/run';
 import { missingSessionTools } from '../../../cli/ssh';
 import { expandSweep, parseParam, parseParams, substitute } from '../../../cli/sweep';
 import { parseTaskFile } from '../../../cli/task-file';
@@ -267,6 +274,17 @@ describe('gpurent run summary lines', () => {
     );
     expect(resultLine({ ...timedOut, status: 'SUCCEEDED', exitCode: 0, costUsd: 0.0055 })).toBe(
       'lease_1  SUCCEEDED  exit 0  $0.005500',
+    );
+  });
+});
+
+describe('Ctrl-C on gpurent run', () => {
+  it('says the task goes on, and how to follow it again or end it', () => {
+    expect(interruptedRunNotice(['lease_1'])).toBe(
+      '\nstopped following; the task keeps running on lease lease_1: gpurent logs -f lease_1 follows it again, gpurent lease rm lease_1 ends it\n',
+    );
+    expect(interruptedRunNotice(['lease_1', 'lease_2'])).toBe(
+      '\nstopped following; the 2 tasks keep running on leases lease_1, lease_2: gpurent lease rm <lease> ends one\n',
     );
   });
 });
