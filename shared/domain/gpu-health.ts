@@ -52,6 +52,14 @@ export function judgeGpuHealth(input: GpuHealthInput): GpuHealth {
   if (input.nowMs - input.launchedAtMs >= GPU_SILENCE_LIMIT_MS && silentForMs >= GPU_SILENCE_LIMIT_MS) {
     return { status: 'silent', reason: `no datapoint for ${Math.floor(silentForMs / 60_000)} minutes` };
   }
+  if (input.newestDatapointMs === undefined) {
+    // Not "reporting": it has said nothing yet, and has until the silence limit to start.
+    const limit = GPU_SILENCE_LIMIT_MS / 60_000;
+    return {
+      status: 'ok',
+      reason: `starting: no datapoint yet, silent if none within ${limit} minutes of launch`,
+    };
+  }
   const latest = [...input.temperature].sort((a, b) => b.timestampMs - a.timestampMs)[0];
   if (latest !== undefined && latest.value > input.temperatureLimitC) {
     return {

@@ -35,9 +35,10 @@ describe('GPU health', () => {
       status: 'silent',
       reason: 'no datapoint for 5 minutes',
     });
-    expect(
-      judge({ newestDatapointMs: undefined, temperature: [], launchedAtMs: NOW - 4 * MINUTE }).status,
-    ).toBe('ok');
+    expect(judge({ newestDatapointMs: undefined, temperature: [], launchedAtMs: NOW - 4 * MINUTE })).toEqual({
+      status: 'ok',
+      reason: 'starting: no datapoint yet, silent if none within 5 minutes of launch',
+    });
     expect(
       judge({ newestDatapointMs: undefined, temperature: [], launchedAtMs: NOW - 6 * MINUTE }).status,
     ).toBe('silent');
