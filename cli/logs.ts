@@ -19,12 +19,13 @@ export const FOLLOW_POLL_MS = 1000;
 /**
  * Prints the task's output, stdout to `out` and stderr to `progress`, page by
  * page. Following, it asks again with each page's nextToken until the API says
- * the attempt is complete; otherwise it stops at the first page with nothing new.
+ * the attempt is complete, or until `untilMs` (`run --timeout`); otherwise it
+ * stops at the first page with nothing new.
  */
 export async function printLogs(
-  api: ApiClient,
+  api: Pick<ApiClient, 'request'>,
   leaseId: string,
-  options: { readonly follow: boolean; readonly attempt?: number | undefined },
+  options: { readonly follow: boolean; readonly attempt?: number | undefined; readonly untilMs?: number },
   io: CliIo,
 ): Promise<LogsPage> {
   let nextToken: string | undefined;
@@ -41,6 +42,7 @@ export async function printLogs(
     }
     nextToken = page.nextToken;
     if (page.complete || (!options.follow && page.events.length === 0)) return page;
+    if (options.untilMs !== undefined && Date.now() >= options.untilMs) return page;
     if (page.events.length === 0) await io.sleep(FOLLOW_POLL_MS);
   }
 }

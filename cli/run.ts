@@ -205,7 +205,7 @@ export async function run(args: readonly string[], options: RunOptions, io: CliI
     );
     if (lease.status !== 'FAILED') {
       io.progress(`${single.leaseId}: waiting for the task's output\n`);
-      await printLogs(api, single.leaseId, { follow: true }, io);
+      await printLogs(api, single.leaseId, { follow: true, untilMs: deadlineMs }, io);
     }
   }
   const results = await Promise.all(
