@@ -27,8 +27,9 @@ export async function printLogs(
   leaseId: string,
   options: { readonly follow: boolean; readonly attempt?: number | undefined; readonly untilMs?: number },
   io: CliIo,
-): Promise<LogsPage> {
+): Promise<{ readonly last: LogsPage; readonly printed: number }> {
   let nextToken: string | undefined;
+  let printed = 0;
   for (;;) {
     const page = (
       await api.request<LogsPage>('GET', `v1/leases/${leaseId}/logs`, {
@@ -40,9 +41,10 @@ export async function printLogs(
       if (event.stream === 'stderr') io.progress(line);
       else io.out(line);
     }
+    printed += page.events.length;
     nextToken = page.nextToken;
-    if (page.complete || (!options.follow && page.events.length === 0)) return page;
-    if (options.untilMs !== undefined && Date.now() >= options.untilMs) return page;
+    if (page.complete || (!options.follow && page.events.length === 0)) return { last: page, printed };
+    if (options.untilMs !== undefined && Date.now() >= options.untilMs) return { last: page, printed };
     if (page.events.length === 0) await io.sleep(FOLLOW_POLL_MS);
   }
 }
@@ -54,10 +56,23 @@ export interface LogsOptions {
 
 export async function logs(id: string, options: LogsOptions, io: CliIo): Promise<void> {
   const leaseId = leaseIdArgument(id);
-  await printLogs(
+  const { last, printed } = await printLogs(
     await client(),
     leaseId,
     { follow: options.follow ?? false, attempt: integerOption('--attempt', options.attempt) },
     io,
   );
+  // Nothing at all is not "no output": say why, on stderr, so a script reading stdout is unchanged.
+  if (printed === 0) io.progress(`${noOutputLine(leaseId, last)}\n`);
+}
+
+/** Why a task's output is empty: it ended printing nothing, it has not started, or it has not printed yet. */
+export function noOutputLine(leaseId: string, page: Pick<LogsPage, 'complete' | 'taskStatus'>): string {
+  if (page.complete)
+    return `${leaseId}: no output: the attempt ended (${page.taskStatus}) without printing any`;
+  const next =
+    page.taskStatus === 'WAITING' || page.taskStatus === 'STARTING'
+      ? `gpurent lease show ${leaseId} says where the lease stands`
+      : `gpurent logs -f ${leaseId} follows it`;
+  return `${leaseId}: no output yet: the task is ${page.taskStatus}; ${next}`;
 }

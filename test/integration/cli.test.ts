@@ -509,6 +509,12 @@ describe('gpurent CLI against the local stack', () => {
       `stopped following; the task keeps running on lease ${waiting}: gpurent logs -f ${waiting} follows it again, gpurent lease rm ${waiting} ends it`,
     );
     expect(json(await gpurent(['lease', 'show', waiting, '--json'], tenant)).status).toBe('QUEUED');
+    // Its logs are empty, and say why.
+    const empty = await gpurent(['logs', waiting], tenant);
+    expect([empty.code, empty.stdout]).toEqual([0, '']);
+    expect(empty.stderr).toBe(
+      `${waiting}: no output yet: the task is WAITING; gpurent lease show ${waiting} says where the lease stands\n`,
+    );
   });
 
   it('lease release (or lease rm) releases the lease', async () => {
