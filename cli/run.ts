@@ -117,6 +117,7 @@ export function taskFileBase(file: TaskFile['lease'], options: RunOptions) {
   };
 }
 
+/** The lease once its task ended (or it failed), else as it stands at `deadlineMs` (`--timeout`). */
 async function waitForTaskEnd(
   api: ApiClient,
   leaseId: string,
@@ -126,19 +127,34 @@ async function waitForTaskEnd(
   for (;;) {
     const lease = (await api.request<TaskLease>('GET', `v1/leases/${leaseId}`)).body;
     if (lease.status === 'FAILED' || (lease.task && ENDED.has(lease.task.status))) return lease;
-    if (Date.now() > deadlineMs) {
-      throw new CliError(
-        `lease ${leaseId}: the task has not ended in time (it keeps going; gpurent logs -f ${leaseId})`,
-      );
-    }
+    if (Date.now() > deadlineMs) return lease;
     await io.sleep(POLL_MS);
   }
+}
+
+/**
+ * Runs still going at `--timeout`: the error that says so, after their lines
+ * (or the JSON) are printed, so a script sees where each run stands.
+ */
+export function unfinishedRunsError(results: readonly RunResult[]): CliError | undefined {
+  const unfinished = results.filter((result) => !ENDED.has(result.status));
+  const [first] = unfinished;
+  if (!first) return undefined;
+  return new CliError(
+    results.length === 1
+      ? `lease ${first.leaseId}: the task has not ended in time (it keeps going; gpurent logs -f ${first.leaseId})`
+      : `${unfinished.length} of ${results.length} runs had not ended in time (they keep going; gpurent lease ls)`,
+  );
 }
 
 const resultOf = (lease: TaskLease, params: Record<string, string>): RunResult => ({
   leaseId: lease.leaseId,
   params,
-  status: lease.task?.status ?? lease.status,
+  // A lease that FAILED ends its run even while its task's own end is still on the way.
+  status:
+    lease.status === 'FAILED' && !ENDED.has(lease.task?.status ?? '')
+      ? 'FAILED'
+      : (lease.task?.status ?? lease.status),
   exitCode: lease.task?.exitCode,
   costUsd: lease.costUsd,
   failureReason: lease.task?.failureReason ?? lease.failureReason,
@@ -215,6 +231,8 @@ export async function run(args: readonly string[], options: RunOptions, io: CliI
   );
   if (options.json) io.out(`${JSON.stringify(results, null, 2)}\n`);
   else io.out(results.map((result) => `${resultLine(result)}\n`).join(''));
+  const unfinished = unfinishedRunsError(results);
+  if (unfinished) throw unfinished;
   const exitCode = single
     ? (results[0]?.exitCode ?? (results[0]?.status === 'SUCCEEDED' ? EXIT.ok : EXIT.failed))
     : results.every((result) => result.status === 'SUCCEEDED')

@@ -10,6 +10,7 @@ import {
   resultLine,
   runBodies,
   taskFileBase,
+  unfinishedRunsError,
 } from '../../../cli/run';
 import { missingSessionTools } from '../../../cli/ssh';
 import { expandSweep, parseParam, parseParams, substitute } from '../../../cli/sweep';
@@ -286,5 +287,22 @@ describe('Ctrl-C on gpurent run', () => {
     expect(interruptedRunNotice(['lease_1', 'lease_2'])).toBe(
       '\nstopped following; the 2 tasks keep running on leases lease_1, lease_2: gpurent lease rm <lease> ends one\n',
     );
+  });
+});
+
+describe('gpurent run --timeout', () => {
+  const run = (leaseId: string, status: string) => ({ leaseId, params: {}, status, costUsd: 0 });
+
+  it('names the run still going, after its line is printed; nothing when every run ended', () => {
+    expect(unfinishedRunsError([run('lease_1', 'RUNNING')])?.message).toBe(
+      'lease lease_1: the task has not ended in time (it keeps going; gpurent logs -f lease_1)',
+    );
+    expect(
+      unfinishedRunsError([run('lease_1', 'SUCCEEDED'), run('lease_2', 'WAITING'), run('lease_3', 'RUNNING')])
+        ?.message,
+    ).toBe('2 of 3 runs had not ended in time (they keep going; gpurent lease ls)');
+    expect(
+      unfinishedRunsError([run('lease_1', 'SUCCEEDED'), run('lease_2', 'FAILED'), run('lease_3', 'STOPPED')]),
+    ).toBeUndefined();
   });
 });
