@@ -29,6 +29,10 @@ export interface OutputOptions {
   readonly json?: boolean;
 }
 
+/** The fields a command's flags set, and only those: nothing over a file's or a stored value where a flag is not given. */
+export const givenFields = (fields: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+
 export const client = async () => new ApiClient(await loadSession());
 /** One request with the saved session; the answer's body. */
 export const callApi = async <Body>(

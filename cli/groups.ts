@@ -1,7 +1,16 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Workload } from '../shared/domain/lease';
-import { type CliIo, callApi, client, integerOption, type OutputOptions, print, printPut } from './common';
+import {
+  type CliIo,
+  callApi,
+  client,
+  givenFields,
+  integerOption,
+  type OutputOptions,
+  print,
+  printPut,
+} from './common';
 import { usageError } from './errors';
 import { details, table } from './table';
 
@@ -74,7 +83,7 @@ function fieldsOf(options: GroupFieldOptions): Record<string, unknown> {
     max: integerOption('--max', options.max, 0),
     desired: integerOption('--desired', options.desired, 0),
   };
-  return Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined));
+  return givenFields(flags);
 }
 
 export async function groupPut(name: string, options: GroupPutOptions, io: CliIo) {

@@ -131,11 +131,11 @@ export interface CreateLeaseOptions extends OutputOptions {
   readonly timeout: string;
 }
 
-/** The POST /v1/leases body of the lease options (`lease create`, `run`). */
 /** The lease fields of the flags; `run task.yaml` may leave the workload and the GPUs to its file. */
 export type LeaseFlags = Omit<CreateLeaseOptions, 'wait' | 'timeout' | 'json' | 'workload' | 'gpus'> &
   Partial<Pick<CreateLeaseOptions, 'workload' | 'gpus'>>;
 
+/** The POST /v1/leases body of the lease options (`lease create`, `run`). */
 export function leaseRequestBody(options: LeaseFlags) {
   return {
     workload: options.workload,

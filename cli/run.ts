@@ -1,5 +1,5 @@
 import type { ApiClient } from './api';
-import { type CliIo, client, integerOption, type OutputOptions } from './common';
+import { type CliIo, client, givenFields, integerOption, type OutputOptions } from './common';
 import { deadlineFields } from './deadline-options';
 import { CliError, EXIT, usageError } from './errors';
 import { type LeaseFlags, type LeaseQueue, leaseRequestBody, waitUntilRunning } from './leases';
@@ -75,13 +75,9 @@ export function runBodies(
 /** What `run` asks for when neither a flag nor the task file names the workload. */
 const DEFAULT_RUN_WORKLOAD = 'batch';
 
-/** The fields set: the flags given, and nothing over a task file's value where a flag is not. */
-const given = (fields: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
-
 /** The task's fields from its flags. */
 function taskFlags(options: RunOptions, file?: Record<string, unknown>) {
-  return given({
+  return givenFields({
     image: options.taskImage,
     workdir: options.workdir,
     maxRuntimeMinutes: integerOption('--max-runtime', options.maxRuntime),
@@ -98,7 +94,7 @@ export function commandLineBase(options: RunOptions, command: readonly string[])
   if (options.gpus === undefined) throw usageError("required option '--gpus <n>' not specified");
   return {
     workload: DEFAULT_RUN_WORKLOAD,
-    ...given(leaseRequestBody(options)),
+    ...givenFields(leaseRequestBody(options)),
     task: { command: [...command], ...taskFlags(options) },
   };
 }
@@ -112,7 +108,7 @@ export function taskFileBase(file: TaskFile['lease'], options: RunOptions) {
   return {
     workload: DEFAULT_RUN_WORKLOAD,
     ...file,
-    ...given(leaseRequestBody(options)),
+    ...givenFields(leaseRequestBody(options)),
     task: { ...file.task, ...taskFlags(options, file.task) },
   };
 }

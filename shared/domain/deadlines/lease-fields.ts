@@ -13,11 +13,12 @@ const MS_PER_MINUTE = 60_000;
 export const DEADLINE_ISSUE_CODES = ['DEADLINE_IN_PAST', 'DEADLINE_BEFORE_WORK'] as const;
 export type DeadlineIssueCode = (typeof DEADLINE_ISSUE_CODES)[number];
 
-const wholeMinutes = (min: number, max: number, missing = 'must be a whole number of minutes') =>
+const WHOLE_MINUTES = 'must be a whole number of minutes';
+const wholeMinutes = (min: number, max: number, missing = WHOLE_MINUTES) =>
   z
-    .number({ error: (issue) => (issue.input === undefined ? missing : 'must be a whole number of minutes') })
+    .number({ error: (issue) => (issue.input === undefined ? missing : WHOLE_MINUTES) })
     .check(
-      z.int('must be a whole number of minutes'),
+      z.int(WHOLE_MINUTES),
       z.gte(min, `must be at least ${min} minute${min === 1 ? '' : 's'}`),
       z.lte(max, `must be at most ${max} minutes`),
     );

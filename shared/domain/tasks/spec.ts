@@ -26,11 +26,13 @@ const commandText = z.string().check(
   ),
 );
 
-const variableName = z.string().check(z.regex(TASK_VARIABLE_NAME, 'must match [A-Z_][A-Z0-9_]{0,127}'));
+/** TASK_VARIABLE_NAME in words, for the 400s. */
+const VARIABLE_NAME_RULE = 'must match [A-Z_][A-Z0-9_]{0,127}';
+const variableName = z.string().check(z.regex(TASK_VARIABLE_NAME, VARIABLE_NAME_RULE));
 /** A record's bad key is reported as "Invalid key in record" unless told what keys it takes. */
 const namedByVariables = {
   error: (issue: { code?: string }) =>
-    issue.code === 'invalid_key' ? 'names must match [A-Z_][A-Z0-9_]{0,127}' : undefined,
+    issue.code === 'invalid_key' ? `names ${VARIABLE_NAME_RULE}` : undefined,
 };
 
 const entriesAtMost = (max: number) =>
