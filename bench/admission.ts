@@ -17,7 +17,7 @@ import type { LaunchCandidate } from '../shared/domain/admission/tenant-ledger';
 import { fairnessOf } from '../shared/planning/admission/fairness';
 import { type ReplayLease, replayAdmission } from '../shared/planning/admission/replay';
 import { estimateFigures, waitFigures } from './support/admission-figures';
-import { naivePass, type StorePassSetup, storePass } from './support/admission-store-pass';
+import { floorPass, naivePass, type StorePassSetup, storePass } from './support/admission-store-pass';
 import { DECLARED_RUNTIME_SHARE, readAdmissionTrace } from './support/admission-trace';
 import type { BenchmarkResult } from './support/benchmark';
 import { seededRandom } from './support/random';
@@ -163,6 +163,14 @@ async function comparedPasses(endpoint: string, setup: StorePassSetup) {
   return { batched, naive };
 }
 
+/** The least a pass writing each admitted lease's item could take here, with writes that can carry a condition and without. */
+async function floorsOf(endpoint: string, setup: StorePassSetup, admitted: readonly string[]) {
+  return {
+    transactions: await floorPass(endpoint, setup, admitted, 'transactions'),
+    batches: await floorPass(endpoint, setup, admitted, 'batches'),
+  };
+}
+
 /** Warm rounds of part 1: the naive pass alone varies by half from run to run, so one round's ratio is noise. */
 const WARM_ROUNDS = 3;
 
@@ -180,13 +188,17 @@ async function storeThroughput(setup: StorePassSetup) {
   try {
     const endpoint = emulators.endpoints.dynamodb;
     const cold = await comparedPasses(endpoint, setup);
-    const warm: (Awaited<ReturnType<typeof comparedPasses>> & { speedup: number })[] = [];
+    const warm: (Awaited<ReturnType<typeof comparedPasses>> & {
+      speedup: number;
+      floors: Awaited<ReturnType<typeof floorsOf>>;
+    })[] = [];
     for (let i = 0; i < WARM_ROUNDS; i++) {
       const passes = await comparedPasses(endpoint, setup);
-      warm.push({ ...passes, speedup: passes.naive.seconds / passes.batched.seconds });
+      const floors = await floorsOf(endpoint, setup, passes.batched.admitted);
+      warm.push({ ...passes, floors, speedup: passes.naive.seconds / passes.batched.seconds });
     }
     const byRatio = [...warm].sort((a, b) => a.speedup - b.speedup);
-    const { batched, naive } = byRatio[Math.floor(WARM_ROUNDS / 2)] as (typeof warm)[number];
+    const { batched, naive, floors } = byRatio[Math.floor(WARM_ROUNDS / 2)] as (typeof warm)[number];
     const admitted = batched.admitted.length;
     return {
       admitted,
@@ -201,6 +213,14 @@ async function storeThroughput(setup: StorePassSetup) {
       coldNaivePassSeconds: round(cold.naive.seconds, 2),
       coldSpeedupVsNaive: round(cold.naive.seconds / cold.batched.seconds, 1),
       warmSpeedupsVsNaive: warm.map(({ speedup }) => round(speedup, 1)),
+      // The ceilings of any pass that writes each admitted lease's item, in the same round as the figures above.
+      conditionalFloorSeconds: round(floors.transactions.seconds, 2),
+      conditionalCeilingVsNaive: round(naive.seconds / floors.transactions.seconds, 1),
+      unconditionalFloorSeconds: round(floors.batches.seconds, 2),
+      unconditionalCeilingVsNaive: round(naive.seconds / floors.batches.seconds, 1),
+      warmConditionalCeilingsVsNaive: warm.map((pass) =>
+        round(pass.naive.seconds / pass.floors.transactions.seconds, 1),
+      ),
     };
   } finally {
     await emulators.stop();
@@ -256,6 +276,11 @@ export async function run(): Promise<BenchmarkResult> {
         `${stored.naiveAdmissionsPerSecond}/s (${stored.naiveRequests} requests): ${stored.speedupVsNaive}x, ` +
         `the median of ${WARM_ROUNDS} warm rounds (${stored.warmSpeedupsVsNaive.join('x, ')}x) ` +
         `(first round, cold emulator: ${stored.coldPassSeconds} s against ${stored.coldNaivePassSeconds} s, ${stored.coldSpeedupVsNaive}x)`,
+      `floors of a pass writing each admitted lease's item (snapshot, then the items alone): ` +
+        `${stored.conditionalFloorSeconds} s in transactions, which can carry the condition that keeps a lease from ` +
+        `being admitted twice = at most ${stored.conditionalCeilingVsNaive}x the naive pass ` +
+        `(warm rounds: ${stored.warmConditionalCeilingsVsNaive.join('x, ')}x); ` +
+        `${stored.unconditionalFloorSeconds} s in unconditional batches = ${stored.unconditionalCeilingVsNaive}x`,
       `pure pass alone: ${pure.passMs} ms = ${pure.admissionsPerSecond}/s`,
     ].join('\n'),
   };

@@ -55,6 +55,8 @@ export interface PolicyFigures {
   /** Jobs that cost more than all on-demand. */
   readonly dearerThanOnDemand: number;
   readonly causes: CostCauses;
+  /** Each job's cost / the offline optimum, in start order: policies compared job by job on the same starts. */
+  readonly jobCostsVsOptimum: readonly number[];
 }
 
 /** Means over jobs of where the money and the time went (`CostBreakdown`), each as a share of all on-demand or of the work. */
@@ -111,7 +113,7 @@ export interface SettingOutcome {
 
 interface Sums {
   vsOd: number;
-  vsOpt: number;
+  jobsVsOpt: number[];
   misses: number;
   dearer: number;
   causes: CostCauses;
@@ -127,7 +129,7 @@ export function evaluateSetting(
 ): SettingOutcome {
   const names = Object.keys(policies);
   const sums = new Map(
-    names.map((name) => [name, { vsOd: 0, vsOpt: 0, misses: 0, dearer: 0, causes: NO_CAUSES }]),
+    names.map((name) => [name, { vsOd: 0, jobsVsOpt: [], misses: 0, dearer: 0, causes: NO_CAUSES }]),
   );
   let jobs = 0;
   let infeasible = 0;
@@ -148,7 +150,7 @@ export function evaluateSetting(
       const sum = sums.get(name) as Sums;
       sum.causes = weighCauses(sum.causes, 1, causesOf(outcome, onDemand, workTicks), 1);
       sum.vsOd += outcome.costMicroUsd / onDemand;
-      sum.vsOpt += outcome.costMicroUsd / optimum;
+      sum.jobsVsOpt.push(outcome.costMicroUsd / optimum);
       if (!outcome.finished) sum.misses += 1;
       if (outcome.costMicroUsd > onDemand) sum.dearer += 1;
     }
@@ -166,10 +168,11 @@ export function evaluateSetting(
           name,
           {
             costVsOnDemand: mean(sum.vsOd),
-            costVsOptimum: mean(sum.vsOpt),
+            costVsOptimum: mean(sum.jobsVsOpt.reduce((total, ratio) => total + ratio, 0)),
             misses: sum.misses,
             dearerThanOnDemand: sum.dearer,
             causes: weighCauses(sum.causes, jobs === 0 ? 0 : 1 / jobs, NO_CAUSES, 0),
+            jobCostsVsOptimum: sum.jobsVsOpt,
           },
         ];
       }),
