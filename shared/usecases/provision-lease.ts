@@ -253,6 +253,16 @@ interface Launched {
 }
 
 /**
+ * What placement added to a decision that named the spot pool already (a
+ * deadline job's): the decision's reason gives the zone and the price, so
+ * saying "the cheapest open pool" as well would repeat them and mislead,
+ * since only that zone was open to the choice; the instance type is news.
+ */
+function pinnedChoiceWhy(pool: Pool, instances: number): string {
+  return `${instances > 1 ? `${instances} × ` : ''}${pool.instanceType} there`;
+}
+
+/**
  * Ranks the pools of the chosen mode, then of its fallback, with choosePool and
  * launches into the best one; a pool that refuses capacity is marked
  * unavailable (here and in the container's cache) and the next is tried.
@@ -335,6 +345,10 @@ async function placeAndLaunch(
           launchTemplateVersion: image?.launchTemplateVersionByRegion[pool.region],
         });
         const refusals = refused.length > 0 ? `; refused first: ${refused.join(', ')}` : '';
+        const why =
+          pin?.zone !== undefined && mode === 'spot'
+            ? pinnedChoiceWhy(pool, choice.instances)
+            : choice.reason;
         return {
           instances,
           priceMicroUsdPerHour: pool.priceMicroUsdPerHour,
@@ -346,7 +360,7 @@ async function placeAndLaunch(
             mode,
             hourlyMicroUsd: choice.hourlyMicroUsd,
             image: image && `${image.name}:${image.version}`,
-            reason: `${decision.reason}; ${choice.reason}${refusals}`,
+            reason: `${decision.reason}; ${why}${refusals}`,
           },
         };
       } catch (error) {

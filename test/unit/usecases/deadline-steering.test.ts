@@ -92,7 +92,10 @@ describe('the worker places jobs with deadlines where the policy decides', () =>
       mode: 'spot',
       zone: decision?.action.kind === 'spot' ? decision.action.zone : '',
     });
-    expect(lease?.placement?.reason?.startsWith(`deadline policy: ${decision?.reason}; `)).toBe(true);
+    // The decision names the zone and the price; placement adds only the type it chose there.
+    expect(lease?.placement?.reason).toBe(
+      `deadline policy: ${decision?.reason}; ${lease?.placement?.instanceType} there`,
+    );
     expect(plane.events.ofType('JobPolicyDecision').map((e) => e.detail.trigger)).toEqual(['launch']);
   });
 
