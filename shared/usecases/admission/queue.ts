@@ -252,6 +252,29 @@ export async function freeAdmission(deps: AdmissionControl, leaseId: string): Pr
 const REFUSAL_BACKOFF_MS = FAILED_POOL_BACKOFF_MS;
 
 /**
+ * The place of a refused lease the pass right after did not list: on
+ * DynamoDB the queue index the pass reads may not show the requeue yet.
+ * Behind the listed ones, tried again after the back-off, and waiting until
+ * its wait ends, which only its admission entry knows (when it first joined).
+ */
+async function unlistedRefusal(
+  deps: AdmissionControl,
+  leaseId: string,
+  reason: NonNullable<WaitingLease['refused']>['reason'],
+  atMs: number,
+  position: number,
+): Promise<LeaseQueueState> {
+  const entry = await deps.admission.entry(leaseId);
+  return {
+    reason,
+    position,
+    estimatedStartAtMs: atMs,
+    estimateBasis: 'after-refusal',
+    waitEndsAtMs: entry && queueDeadlineMs(entry.lease),
+  };
+}
+
+/**
  * EC2 refused an admitted lease in every allowed pool: it gives back what it
  * held and waits again (QUEUED, LeaseQueued) instead of failing. It keeps
  * when it first joined the queue: its maxWaitMinutes is one wait, not one per refusal.
@@ -265,12 +288,7 @@ export async function queueRefused(
   const atMs = deps.now() + REFUSAL_BACKOFF_MS;
   if (!(await deps.admission.requeue(leaseId, { atMs, reason }))) return false;
   const { states } = await admitQueued(deps);
-  const queue: LeaseQueueState = states.get(leaseId) ?? {
-    reason,
-    position: states.size + 1,
-    estimatedStartAtMs: atMs,
-    estimateBasis: 'after-refusal',
-  };
+  const queue = states.get(leaseId) ?? (await unlistedRefusal(deps, leaseId, reason, atMs, states.size + 1));
   if (!(await deps.leases.transition(tenantId, leaseId, ['PENDING'], 'QUEUED', deps.now(), { queue }))) {
     return false;
   }

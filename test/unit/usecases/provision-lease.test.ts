@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ComputeThrottledError, type LaunchRequest } from '../../../shared/ports/compute';
 import { admitQueued } from '../../../shared/usecases/admission/queue';
 import { provisionLease } from '../../../shared/usecases/provision-lease';
@@ -67,6 +67,31 @@ describe('provisioning a lease when EC2 refuses capacity', () => {
     expect(plane.events.ofType('LeaseQueued').map((e) => e.detail.leaseId)).toEqual([lease.leaseId]);
     // What admission gave it is given back while it waits.
     expect((await plane.admission.tenant(TENANT))?.usage.gpus).toBe(0);
+  });
+
+  // On DynamoDB the queue index may not show the requeue to the pass right after it.
+  it('says until when a refused lease waits even when the pass after the refusal does not list it yet', async () => {
+    const plane = fakeControlPlane();
+    plane.compute.insufficientCapacity({ mode: 'on-demand', instanceType: 'g5.xlarge' });
+    const lease = await requestLease(plane);
+    const snapshot = plane.admission.snapshot.bind(plane.admission);
+    vi.spyOn(plane.admission, 'snapshot').mockImplementation(async () => {
+      const all = await snapshot();
+      return { ...all, queue: all.queue.filter((waiting) => waiting.refused === undefined) };
+    });
+
+    expect(await provisionLease(plane, TENANT, lease.leaseId)).toBe('queued');
+
+    const entry = await plane.admission.entry(lease.leaseId);
+    expect(entry?.lease.refused).toBeDefined();
+    const joinedAtMs = entry?.lease.queuedAtMs as number;
+    expect(plane.leases.peek(TENANT, lease.leaseId)?.queue).toEqual({
+      reason: 'capacity',
+      position: 1,
+      estimatedStartAtMs: entry?.lease.refused?.atMs,
+      estimateBasis: 'after-refusal',
+      waitEndsAtMs: joinedAtMs + (entry?.lease.maxWaitMinutes as number) * 60_000,
+    });
   });
 
   // The container's unavailable-offerings marks must not turn the wait into a failure.
