@@ -2,12 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createTable } from '../../local/bootstrap';
-import {
-  ADMITTED,
-  admissionLeaseKey,
-  encoded,
-  queuedAt,
-} from '../../shared/adapters/dynamodb-admission-items';
+import { ADMITTED, admissionLeaseKey, queuedLeaseItem } from '../../shared/adapters/dynamodb-admission-items';
 import { DynamoDbAdmissionStore } from '../../shared/adapters/dynamodb-admission-store';
 import { priceCatalog } from '../../shared/catalog';
 import { admissionPass, type WaitingLease } from '../../shared/domain/admission/admission-pass';
@@ -195,12 +190,9 @@ export function floorPass(
         counting.documents,
         table,
         leases.map((lease) => ({
-          ...admissionLeaseKey(lease.leaseId),
-          lease: encoded(lease),
+          ...queuedLeaseItem(lease),
           status: ADMITTED satisfies AdmissionStatus,
-          tenantId: lease.tenantId,
           queued: ADMITTED,
-          queuedAt: queuedAt(lease),
         })),
       );
     }

@@ -3,7 +3,7 @@ import type { WaitingLease } from '../domain/admission/admission-pass';
 import type { AdmissionClaim, CapacityPool, PoolIdentity, TenantAdmission } from '../domain/admission/claims';
 import { type Quota, quotaOf } from '../domain/admission/quota';
 import { RENTAL_MODES, type RentalMode } from '../domain/lease';
-import type { AdmissionSnapshot } from '../ports/admission-store';
+import type { AdmissionSnapshot, AdmissionStatus } from '../ports/admission-store';
 import { queryAll } from './dynamodb-query-all';
 import type { Update } from './dynamodb-transactions';
 
@@ -40,6 +40,15 @@ export const encoded = (value: WaitingLease | AdmissionClaim) => JSON.stringify(
 export function decoded<T extends WaitingLease | AdmissionClaim>(stored: unknown): T {
   return (typeof stored === 'string' ? JSON.parse(stored) : stored) as T;
 }
+/** A lease's item as it joins the queue: listed in the `queue` index under QUEUED, oldest first. */
+export const queuedLeaseItem = (lease: WaitingLease): Item => ({
+  ...admissionLeaseKey(lease.leaseId),
+  lease: encoded(lease),
+  status: 'QUEUED' satisfies AdmissionStatus,
+  tenantId: lease.tenantId,
+  queued: QUEUED,
+  queuedAt: queuedAt(lease),
+});
 export const leaseOf = (item: Item) => decoded<WaitingLease>(item.lease);
 export const claimIn = (item: Item) => decoded<AdmissionClaim>(item.claim);
 export function tenantOf(item: Item): TenantAdmission {

@@ -50,6 +50,7 @@ import {
   QUEUE_INDEX,
   QUEUED,
   queuedAt,
+  queuedLeaseItem,
   TENANTS,
   tenantOf,
 } from './dynamodb-admission-items';
@@ -77,14 +78,7 @@ export class DynamoDbAdmissionStore implements AdmissionStore {
       await this.client.send(
         new PutCommand({
           TableName: this.table,
-          Item: {
-            ...admissionLeaseKey(lease.leaseId),
-            lease: encoded(lease),
-            status: 'QUEUED' satisfies AdmissionStatus,
-            tenantId: lease.tenantId,
-            queued: QUEUED,
-            queuedAt: queuedAt(lease),
-          },
+          Item: queuedLeaseItem(lease),
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
       );
