@@ -25,8 +25,16 @@ export function grantRemoteFleet(
   rights: readonly RemoteFleetRight[],
 ): void {
   const stack = Stack.of(scope);
+  // EC2 image ARNs carry no account (`arn:aws:ec2:<region>::image/*`): AMIs are shared across
+  // accounts, so one with the account in it matches no image and every launch there is refused.
   const arn = (resource: string) =>
-    stack.formatArn({ service: 'ec2', region: fleet.region, resource, resourceName: '*' });
+    stack.formatArn({
+      service: 'ec2',
+      region: fleet.region,
+      ...(resource === 'image' ? { account: '' } : {}),
+      resource,
+      resourceName: '*',
+    });
   const launchTemplates = arn('launch-template');
   const principal = grantee.grantPrincipal;
   const owner = Construct.isConstruct(principal) ? principal : undefined;

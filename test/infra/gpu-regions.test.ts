@@ -74,6 +74,22 @@ describe('a second GPU region', () => {
     expect(policies).toContain('role/gpurent-gpu-instance-us-west-2');
   });
 
+  // #41: an image ARN with the account in it matches no AMI, and every launch in the region was refused.
+  it('lets the worker run there from any AMI of the region: image ARNs carry no account', () => {
+    const statements = Object.values(gpurent.template().findResources('AWS::IAM::Policy')).flatMap(
+      (policy) => policy.Properties.PolicyDocument.Statement as { Action: unknown; Resource: unknown }[],
+    );
+    const imageArns = statements
+      .filter((statement) => JSON.stringify(statement.Action).includes('ec2:RunInstances'))
+      .flatMap((statement) => [statement.Resource].flat())
+      .map((resource) => JSON.stringify(resource))
+      .filter((resource) => resource.includes(':image/'));
+    const remote = imageArns.filter((resource) => resource.includes(':ec2:us-west-2:'));
+    expect(remote.length).toBeGreaterThan(0);
+    for (const resource of remote) expect(resource).toContain(':ec2:us-west-2::image/*');
+    expect(imageArns.filter((resource) => resource.includes('AWS::AccountId'))).toEqual([]);
+  });
+
   it('passes cfn-lint in its region', () => {
     const lint = cfnLint(fleetTemplate.toJSON(), 'us-west-2');
     expect(lint.matches.map(renderMatch)).toEqual([]);
