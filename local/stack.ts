@@ -53,6 +53,8 @@ export interface LocalStack {
   readonly apiUrl: string;
   readonly token: string;
   readonly adminToken: string;
+  /** The run's token issuer: benchmarks put other gateways in front of the same tokens. */
+  readonly tokens: LocalTokenIssuer;
   readonly endpoints: EmulatorEndpoints;
   readonly env: Readonly<Record<string, string>>;
   readonly schedules: Schedules;
@@ -263,6 +265,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       apiUrl: `http://127.0.0.1:${port}`,
       token: await tokens.tenantToken(LOCAL_TENANT),
       adminToken: await tokens.adminToken(LOCAL_TENANT),
+      tokens,
       endpoints,
       env,
       schedules,

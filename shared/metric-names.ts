@@ -17,6 +17,8 @@ export const METRIC_NAMES = {
   meteringLag: 'MeteringLag',
   timeToRunning: 'TimeToRunning',
   launchFailures: 'LaunchFailures',
+  /** Domain events of something that happened anyway that could not be published (integrators missed them). */
+  domainEventsLost: 'DomainEventsLost',
   scalingDecisions: 'ScalingDecisions',
   scalingGroupFailures: 'ScalingGroupFailures',
   budgetAlertsSent: 'BudgetAlertsSent',

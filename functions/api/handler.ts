@@ -1,8 +1,9 @@
 import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
 import type { Context } from 'aws-lambda';
 import { ClientError } from '../../shared/client-error';
-import { metrics, observed } from '../../shared/lambda/observability';
+import { logger, metrics, observed } from '../../shared/lambda/observability';
 import { buildPorts } from '../../shared/lambda/port-factory';
+import { METRIC_NAMES } from '../../shared/metric-names';
 import { createLease } from '../../shared/usecases/create-lease';
 import { readLeaseGpuMetrics } from '../../shared/usecases/lease-metrics';
 import { assertModeCanBeHad } from '../../shared/usecases/lease-shape';
@@ -30,6 +31,13 @@ const context: ApiContext = {
     async (input: Parameters<ApiContext['createLeaseOnce']>[0]) => {
       await assertModeCanBeHad(deps, input.request, api.defaultInstanceType);
       const lease = await createLease(deps, input.request, api.defaultInstanceType);
+      if (lease.eventsLost) {
+        logger.error('LeaseRequested not published; the lease goes on', {
+          leaseId: lease.leaseId,
+          error: lease.eventsLost,
+        });
+        metrics.addMetric(METRIC_NAMES.domainEventsLost, 'Count', 1);
+      }
       // Only what the response needs is remembered with the key.
       return { leaseId: lease.leaseId, status: lease.status };
     },

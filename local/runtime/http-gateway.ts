@@ -4,7 +4,7 @@ import { GATEWAY_NOT_FOUND, GATEWAY_UNAUTHORIZED } from '../../functions/api/gat
 import { type ApiEvent, json } from '../../functions/api/http';
 import { API_ROUTES, isPublicRoute } from '../../functions/api/route-keys';
 import { apiEvent } from './api-event';
-import { lambdaContext } from './lambda-context';
+import { invoke } from './lambda-context';
 import { LOCAL_TOKEN_PATH, mintLocalToken } from './token-minting';
 import type { LocalTokenIssuer } from './tokens';
 
@@ -109,7 +109,7 @@ export function startHttpGateway(
         body: body.length > 0 ? body : undefined,
         claims: claimStrings(claims),
       });
-      send(response, await handler(event, lambdaContext('gpurent-api', 29_000)));
+      send(response, await invoke('gpurent-api', 29_000, (context) => handler(event, context)));
     } catch (error) {
       // The handler answers its own errors; this is the gateway failing, as a 502 would be.
       console.error('local gateway error', error);

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 
@@ -21,4 +22,21 @@ export function lambdaContext(functionName: string, timeoutMs: number): Context 
     fail,
     succeed: fail,
   };
+}
+
+/**
+ * Which function the code running now belongs to. Locally every function
+ * shares one process; the load benchmark reads this to count each one's AWS
+ * calls apart (the stand-ins of the machines run outside any function).
+ */
+export const currentInvocation = new AsyncLocalStorage<Context>();
+
+/** Runs one invocation of a function as Lambda would: with its Context, inside its scope. */
+export function invoke<Result>(
+  functionName: string,
+  timeoutMs: number,
+  run: (context: Context) => Promise<Result>,
+): Promise<Result> {
+  const context = lambdaContext(functionName, timeoutMs);
+  return currentInvocation.run(context, () => run(context));
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, ScheduledEvent } from 'aws-lambda';
-import { lambdaContext } from './lambda-context';
+import { invoke } from './lambda-context';
 
 type ScheduledHandler = (event: ScheduledEvent, context: Context) => Promise<unknown>;
 type DestinationHandler = (event: DestinationRecord, context: Context) => Promise<unknown>;
@@ -70,8 +70,9 @@ export function startSchedules(
     const fn = byName.get(name);
     if (!fn) throw new Error(`No scheduled function ${name}`);
     const event = scheduledEvent(name, atMs, region);
-    const result = await fn.handler(event, lambdaContext(name, 60_000));
-    if (fn.onSuccess) {
+    const result = await invoke(name, 60_000, (context) => fn.handler(event, context));
+    const onSuccess = fn.onSuccess;
+    if (onSuccess) {
       const record: DestinationRecord = {
         version: '1.0',
         timestamp: new Date().toISOString(),
@@ -82,7 +83,7 @@ export function startSchedules(
         requestPayload: event,
         responsePayload: result,
       };
-      await fn.onSuccess.handler(record, lambdaContext(fn.onSuccess.name, 60_000));
+      await invoke(onSuccess.name, 60_000, (context) => onSuccess.handler(record, context));
     }
     return result;
   };

@@ -5,7 +5,7 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { lambdaContext } from './lambda-context';
+import { invoke } from './lambda-context';
 
 type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | undefined>;
 
@@ -83,7 +83,9 @@ export function startSqsPoller(
         const event: SQSEvent = { Records: messages.map((m) => toRecord(m, queueArn, options.region)) };
         let failed = new Set(messages.map((m) => m.MessageId));
         try {
-          const result = await handler(event, lambdaContext(options.functionName, options.timeoutMs));
+          const result = await invoke(options.functionName, options.timeoutMs, (context) =>
+            handler(event, context),
+          );
           failed = new Set((result?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier));
         } catch (error) {
           console.error(`${options.functionName} failed a batch`, error);

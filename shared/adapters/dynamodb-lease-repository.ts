@@ -128,12 +128,9 @@ export class DynamoDbLeaseRepository implements LeaseRepository {
         ExclusiveStartKey: decodeCursor(cursor, tenantKey(tenantId), 'LEASE#'),
       }),
     );
-    const leases = await Promise.all(
-      (result.Items ?? []).map(async (item) => {
-        const lease = toLease(item);
-        return { ...lease, instances: await this.instancesOf(tenantId, lease.leaseId) };
-      }),
-    );
+    const page = (result.Items ?? []).map(toLease);
+    const instances = await this.instancesOfPage(tenantId, page);
+    const leases = page.map((lease) => ({ ...lease, instances: instances.get(lease.leaseId) ?? [] }));
     return {
       leases,
       nextCursor: encodeCursor(result.LastEvaluatedKey),
@@ -348,6 +345,38 @@ export class DynamoDbLeaseRepository implements LeaseRepository {
     );
     // A bill may have closed between the index read and the table read.
     return items.map(toInstance).filter((instance) => instance.meteringOpen);
+  }
+
+  /**
+   * The instances of a page of leases in one query, not one a lease: a page is
+   * a run of consecutive lease ids, and instance keys sort by their lease's id
+   * (`INSTANCE#<leaseId>#<instanceId>`), so the page's instances are exactly
+   * the keys between its first and last lease's.
+   */
+  private async instancesOfPage(
+    tenantId: string,
+    leases: readonly Lease[],
+  ): Promise<Map<string, LeaseInstance[]>> {
+    const byLease = new Map<string, LeaseInstance[]>();
+    if (leases.length === 0) return byLease;
+    const ids = leases.map((lease) => lease.leaseId).sort();
+    const items = await queryAll(this.client, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :first AND :last',
+      ExpressionAttributeValues: {
+        ':pk': tenantKey(tenantId),
+        ':first': instancePrefix(ids[0] as string),
+        // '~' sorts after every character of an instance id.
+        ':last': `${instancePrefix(ids[ids.length - 1] as string)}~`,
+      },
+      ConsistentRead: true,
+    });
+    for (const instance of items.map(toInstance)) {
+      const list = byLease.get(instance.leaseId);
+      if (list) list.push(instance);
+      else byLease.set(instance.leaseId, [instance]);
+    }
+    return byLease;
   }
 
   private async instancesOf(tenantId: string, leaseId: string): Promise<LeaseInstance[]> {

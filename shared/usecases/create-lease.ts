@@ -25,6 +25,9 @@ export interface CreateLeaseRequest extends PlacementAsk {
   readonly maxWaitMinutes?: number | undefined;
 }
 
+/** The lease as stored; `eventsLost` when its LeaseRequested event could not be published. */
+export type CreatedLease = Lease & { readonly eventsLost?: Error | undefined };
+
 /** What creating a lease needs: the API, and the scaling evaluator that creates members, give it. */
 export type LeaseCreationDeps = Pick<
   ControlPlane,
@@ -54,18 +57,19 @@ export async function createLease(
   deps: LeaseCreationDeps,
   request: CreateLeaseRequest,
   defaultInstanceType: string,
-): Promise<Lease> {
+): Promise<CreatedLease> {
   const now = deps.now();
   const deadline = request.task && taskDeadlineFields(request.task, request.mode, now);
   // The shape carries instanceType (the named type, the default, or the GPU model's smallest).
   const shape = await resolveLeaseShape(deps, request, defaultInstanceType);
   const { instanceType } = shape;
-  await assertWithinBudgets(deps, request.tenantId, request.project);
-
-  const tenantDefault =
+  // Two independent reads: side by side, the create waits for the slower, not their sum.
+  const [, tenantDefault] = await Promise.all([
+    assertWithinBudgets(deps, request.tenantId, request.project),
     request.durationMinutes === undefined
-      ? (await deps.settings.get(request.tenantId)).defaultLeaseDurationMinutes
-      : undefined;
+      ? deps.settings.get(request.tenantId).then((settings) => settings.defaultLeaseDurationMinutes)
+      : undefined,
+  ]);
   const expiresAtMs = expiryOf(now, request.durationMinutes, tenantDefault);
   const lease: Lease = {
     tenantId: request.tenantId,
@@ -92,7 +96,10 @@ export async function createLease(
     await deps.leases.discard(lease.tenantId, lease.leaseId);
     throw error;
   }
-  await deps.events.publish([
+  // Once its command is queued the lease exists and will run, so a failed publish must not fail the
+  // request: the API would answer 500, Powertools would forget the Idempotency-Key, and the client's
+  // retry would create (and launch) a second lease. The caller logs and counts the lost event instead.
+  const published = deps.events.publish([
     {
       type: 'LeaseRequested',
       tenantId: lease.tenantId,
@@ -106,5 +113,9 @@ export async function createLease(
       },
     },
   ]);
-  return lease;
+  const eventsLost = await published.then(
+    () => undefined,
+    (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+  );
+  return { ...lease, eventsLost };
 }

@@ -207,7 +207,7 @@ export async function replaceInterrupted(
     fallback: base.fallback,
     pools,
   });
-  const filled = await fillMissingGpus(deps, lease, () => ({
+  const filled = await fillMissingGpus(deps, lease, { launchedBefore: true }, () => ({
     mode: plan.pool?.mode ?? base.fallback ?? base.mode,
     fallback: plan.pool?.mode === 'spot' ? base.fallback : null,
     reason: plan.reason,
@@ -250,7 +250,7 @@ async function resumeOnDecision(
   if (!steered) return 'waiting';
   // Read again: the instances just retired hold no GPUs any more.
   const current = (await deps.leases.get(lease.tenantId, lease.leaseId)) ?? lease;
-  const filled = await fillMissingGpus(deps, current, () => steered);
+  const filled = await fillMissingGpus(deps, current, { launchedBefore: true }, () => steered);
   return finishReplacement(deps, current, replacedInstanceId, filled, steered.reason);
 }
 

@@ -69,6 +69,9 @@ export async function provisionLease(
   const filled = await fillMissingGpus(
     deps,
     lease,
+    // A lease admitted as it joined was never launched: no instance of an earlier attempt to look for
+    // (a DescribeInstances per region saved per lease; moto walks every instance it ever launched).
+    { launchedBefore: admission !== 'admitted-on-joining' },
     (reserved, missing) =>
       steered ??
       chooseRentalMode({
@@ -143,9 +146,13 @@ export type MissingGpusDecision = (reserved: ReservedOptions, missing: Reservabl
 export async function fillMissingGpus(
   deps: Provisioning,
   lease: LeaseView,
+  /** False only when nothing can have been launched for the lease yet, so no stray needs adopting. */
+  history: { readonly launchedBefore: boolean },
   decide: MissingGpusDecision,
 ): Promise<{ placement: LeasePlacement } | PlacementFailure> {
-  const adopted = await unrecordedInstances(deps, lease.leaseId, lease.instances);
+  const adopted = history.launchedBefore
+    ? await unrecordedInstances(deps, lease.leaseId, lease.instances)
+    : [];
   const kept = heldInstances(lease.instances);
   const ownedGpus = [...kept, ...adopted].reduce(
     (sum, i) => sum + deps.catalog.gpusPerInstance(i.instanceType),

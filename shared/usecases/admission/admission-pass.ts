@@ -10,6 +10,7 @@ import { splitTimedOut } from '../../domain/admission/queue-timeout';
 import type { Quota } from '../../domain/admission/quota';
 import type { TenantUsage } from '../../domain/admission/tenant-ledger';
 import type { AdmissionSnapshot, AdmissionStore } from '../../ports/admission-store';
+import { gateReadsOf } from './gate-reads';
 
 export interface AdmissionDeps {
   readonly admission: AdmissionStore;
@@ -58,7 +59,13 @@ export interface AdmissionRun {
  * change or schedule that made room for them. Many gates at once then each
  * write one lease, instead of all racing to write the same ones.
  */
-export type AdmissionScope = { readonly only: string } | 'all';
+export type AdmissionScope =
+  | {
+      readonly only: string;
+      /** The gate's lease, just enqueued: the first round decides on the container's shared read (gate-reads.ts). */
+      readonly joined?: WaitingLease;
+    }
+  | 'all';
 
 /** One admission pass over the stored queue, with the one policy of `shared/domain/admission`. */
 export async function runAdmissionPass(
@@ -66,14 +73,22 @@ export async function runAdmissionPass(
   scope: AdmissionScope = 'all',
 ): Promise<AdmissionRun> {
   // Only a wide pass hands over what it admits; a gate leaves the settling to one.
+  const gateReads = gateReadsOf(deps.admission, deps.now);
+  if (scope === 'all') gateReads.forget();
   const admitted: AdmissionClaim[] =
     scope === 'all' ? [...(await deps.admission.recover(deps.now() - RESERVATION_RECOVERY_AFTER_MS))] : [];
   const timedOut: WaitingLease[] = [];
   for (let round = 1; ; round++) {
     const nowMs = deps.now();
-    const snapshot = await deps.admission.snapshot();
+    const joined = scope === 'all' || round > 1 ? undefined : scope.joined;
+    const snapshot = joined ? await gateReads.snapshot(joined) : await deps.admission.snapshot();
     const split = splitTimedOut(snapshot.queue, nowMs);
-    for (const lease of split.timedOut) if (await deps.admission.timeOut(lease.leaseId)) timedOut.push(lease);
+    for (const lease of split.timedOut) {
+      if (await deps.admission.timeOut(lease.leaseId)) {
+        timedOut.push(lease);
+        gateReads.forget();
+      }
+    }
     const pass = decideAdmissions(deps, snapshot, split.waiting, nowMs);
     const pools = new Set(snapshot.pools.map(poolKey));
     const committing =
@@ -84,6 +99,7 @@ export async function runAdmissionPass(
     }));
     const outcome = await deps.admission.admit(claims, snapshot, deps.defaultQuota);
     admitted.push(...outcome.committed);
+    if (outcome.conflicted || outcome.committed.length > 0) gateReads.forget();
     if (!outcome.conflicted || round === MAX_ADMISSION_ROUNDS) {
       return {
         admitted,

@@ -18,6 +18,7 @@ import {
   runAdmissionPass,
   usageOf,
 } from './admission-pass';
+import { gateReadsOf } from './gate-reads';
 import { recordHeldDuration } from './lease-durations';
 
 /**
@@ -87,9 +88,16 @@ export async function admitQueued(
 ): Promise<{ run: AdmissionRun; states: ReadonlyMap<string, LeaseQueueState> }> {
   const run = await runAdmissionPass(deps, scope);
   await mapWithConcurrency(run.timedOut, LEASES_IN_FLIGHT, (lease) => failTimedOut(deps, lease));
-  // A gate's own lease is PENDING, its provisioner carries on: only a wider pass hands leases over.
-  if (scope === 'all')
-    await mapWithConcurrency(run.admitted, LEASES_IN_FLIGHT, (claim) => handOver(deps, claim));
+  if (scope !== 'all') {
+    // A gate's own lease is PENDING, its provisioner carries on: only a wider pass hands leases over,
+    // and only a wider pass writes the places of the others (a gate per lease would write the whole
+    // queue per lease). The gate needs its own lease's place, and only when it waits.
+    const own = run.queued.filter(({ lease }) => lease.leaseId === scope.only);
+    const states =
+      own.length === 0 ? new Map() : await queueStates(deps, run, own, gateReadsOf(deps.admission, deps.now));
+    return { run, states: new Map([...states].map(([leaseId, state]) => [leaseId, state.queue])) };
+  }
+  await mapWithConcurrency(run.admitted, LEASES_IN_FLIGHT, (claim) => handOver(deps, claim));
   // Nothing left waiting (the common case): no positions or estimates to read the state again for.
   const states: QueueStates = run.queued.length === 0 ? new Map() : await queueStates(deps, run);
   // One write per waiting lease, each a round trip to DynamoDB: side by side, a long queue's pass is not their sum.
@@ -113,12 +121,19 @@ type QueueStates = Map<string, { tenantId: string; queue: LeaseQueueState }>;
  * pass's last round admitted nothing, what it read and decided is the state
  * still, and only the running leases and the durations are read.
  */
-async function queueStates(deps: AdmissionPassControl, run: AdmissionRun): Promise<QueueStates> {
+async function queueStates(
+  deps: AdmissionPassControl,
+  run: AdmissionRun,
+  /** Whose places to give (default: every lease the pass left waiting). */
+  placing?: AdmissionRun['queued'],
+  /** Where running leases and durations are read: a gate reads its container's shared reads. */
+  reads: Pick<AdmissionStore, 'running' | 'durations'> = deps.admission,
+): Promise<QueueStates> {
   const nowMs = deps.now();
   const [decided, running, history] = await Promise.all([
     run.current ? run : decideAgain(deps, nowMs),
-    deps.admission.running(),
-    deps.admission.durations(),
+    reads.running(),
+    reads.durations(),
   ]);
   const { snapshot, queued } = decided;
   const { waiting } = splitTimedOut(snapshot.queue, nowMs);
@@ -134,8 +149,12 @@ async function queueStates(deps: AdmissionPassControl, run: AdmissionRun): Promi
     history,
   });
   const byLease = new Map(estimates.map((estimate) => [estimate.leaseId, estimate]));
+  const placed =
+    placing === undefined
+      ? queued
+      : queued.filter(({ lease }) => placing.some((p) => p.lease.leaseId === lease.leaseId));
   return new Map(
-    queued.map(({ lease, reason, position }) => {
+    placed.map(({ lease, reason, position }) => {
       const estimate = byLease.get(lease.leaseId);
       const waitEndsAtMs = queueDeadlineMs(lease);
       const queue: LeaseQueueState = estimate
@@ -209,7 +228,13 @@ export async function failTimedOut(deps: AdmissionPassControl, lease: WaitingLea
   return true;
 }
 
-export type AdmissionOutcome = 'admitted' | 'queued' | 'ended';
+/**
+ * `admitted-on-joining`: this call put the lease in the queue and admitted it,
+ * so no launch can have been made for it before (nothing launches a lease
+ * admission never knew): its provisioner need not look for instances an
+ * earlier attempt launched.
+ */
+export type AdmissionOutcome = 'admitted' | 'admitted-on-joining' | 'queued' | 'ended';
 
 /**
  * The provisioner's gate: a lease admission has not seen joins the queue and
@@ -222,9 +247,14 @@ export async function admitOrQueue(deps: AdmissionControl, lease: Lease): Promis
   const { tenantId, leaseId } = lease;
   const before = await deps.admission.status(leaseId);
   if (before === 'ADMITTED') return 'admitted';
-  if (before === undefined) await deps.admission.enqueue(waitingLeaseOf(deps, lease));
-  const { run, states } = await admitQueued(deps, { only: leaseId });
-  if (run.admitted.some((claim) => claim.leaseId === leaseId)) return 'admitted';
+  const waiting = waitingLeaseOf(deps, lease);
+  const joined = before === undefined && (await deps.admission.enqueue(waiting));
+  const { run, states } = await admitQueued(
+    deps,
+    joined ? { only: leaseId, joined: waiting } : { only: leaseId },
+  );
+  if (run.admitted.some((claim) => claim.leaseId === leaseId))
+    return joined ? 'admitted-on-joining' : 'admitted';
   const status = await deps.admission.status(leaseId);
   if (status === 'ADMITTED') return 'admitted';
   const queue = states.get(leaseId);

@@ -12,6 +12,21 @@ import { fakeControlPlane } from '../../support/fakes/control-plane';
 import { requestLease, TENANT } from '../../support/fakes/leases';
 
 describe('creating a lease', () => {
+  it('keeps a lease whose command went out when its LeaseRequested cannot be published, and says so', async () => {
+    const plane = fakeControlPlane();
+    plane.events.faults.failNext('publish', new Error('EventBridge down'));
+
+    // Before, the failure failed the create: the API answered 500, forgot the Idempotency-Key, and the
+    // retry created a second lease while the first one's provisioning was already queued.
+    const lease = await requestLease(plane);
+
+    expect(lease.eventsLost?.message).toBe('EventBridge down');
+    expect(plane.leases.peek(TENANT, lease.leaseId)?.status).toBe('PENDING');
+    expect(plane.commands.commands()).toEqual([
+      { type: 'provision', tenantId: TENANT, leaseId: lease.leaseId },
+    ]);
+  });
+
   it('stores it PENDING, queues its provisioning and announces it', async () => {
     const plane = fakeControlPlane();
 

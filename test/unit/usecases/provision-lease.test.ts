@@ -172,6 +172,23 @@ describe('provisioning a lease after a crash mid-launch', () => {
     );
   });
 
+  it('looks for no earlier instance of a lease admitted as it joined, and does on a redelivery', async () => {
+    const plane = fakeControlPlane();
+    const lookups = vi.spyOn(plane.compute, 'instancesOfLease');
+    const fresh = await requestLease(plane);
+
+    // Admission never knew it before this delivery, so nothing can have launched for it.
+    expect(await provisionLease(plane, TENANT, fresh.leaseId)).toBe('running');
+    expect(lookups).not.toHaveBeenCalled();
+
+    plane.compute.faults.crashAfterNext('launch');
+    const crashed = await requestLease(plane);
+    await expect(provisionLease(plane, TENANT, crashed.leaseId)).rejects.toBeInstanceOf(CrashError);
+    // The redelivery finds the lease admitted already: it looks, and adopts what the crash left.
+    expect(await provisionLease(plane, TENANT, crashed.leaseId)).toBe('running');
+    expect(lookups).toHaveBeenCalledWith(crashed.leaseId);
+  });
+
   it('a redelivery after the instances were recorded only marks the lease RUNNING', async () => {
     const plane = fakeControlPlane();
     plane.leases.faults.crashAfterNext('recordInstances');
