@@ -8,6 +8,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { taskDeadline } from '../domain/deadlines/job-record';
+import { dynamoItemBytes, MAX_NEW_LEASE_ITEM_BYTES } from '../domain/item-size';
 import type {
   Lease,
   LeaseInstance,
@@ -17,6 +18,7 @@ import type {
   QueueMark,
 } from '../domain/lease';
 import type { TaskState } from '../domain/tasks/state';
+import { TaskTooLargeError } from '../limit-errors';
 import type { LeasePage, LeaseRepository, TransitionChanges } from '../ports/lease-repository';
 import type { InstanceRef } from '../ports/metering-work';
 import { batchGetAll } from './dynamodb-batch-get';
@@ -72,18 +74,22 @@ export class DynamoDbLeaseRepository implements LeaseRepository {
   ) {}
 
   async create(lease: Lease): Promise<void> {
+    const item = {
+      pk: tenantKey(lease.tenantId),
+      sk: leaseKey(lease.leaseId),
+      entity: 'lease',
+      ...lease,
+      // Listed for the deadline schedule until its job is over.
+      ...(lease.task && taskDeadline(lease.task.spec) ? { deadlineOpen: DEADLINE_OPEN } : {}),
+    };
+    // Refused here, before the first write of the lease: DynamoDB's own refusal would be a 500.
+    const sizeBytes = dynamoItemBytes(item);
+    if (sizeBytes > MAX_NEW_LEASE_ITEM_BYTES) throw new TaskTooLargeError(sizeBytes);
     try {
       await this.client.send(
         new PutCommand({
           TableName: this.tableName,
-          Item: {
-            pk: tenantKey(lease.tenantId),
-            sk: leaseKey(lease.leaseId),
-            entity: 'lease',
-            ...lease,
-            // Listed for the deadline schedule until its job is over.
-            ...(lease.task && taskDeadline(lease.task.spec) ? { deadlineOpen: DEADLINE_OPEN } : {}),
-          },
+          Item: item,
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
       );
