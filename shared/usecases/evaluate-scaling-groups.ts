@@ -78,6 +78,7 @@ export async function evaluateScalingGroups(deps: ScalingDeps, nowMs: number): P
   const groups = (await deps.groups.listAll()).filter((g) => g.status === 'ACTIVE');
   const withMembers = await mapWithConcurrency(groups, CONCURRENT_GROUPS, async (group) => ({
     group,
+    tenantId: group.tenantId,
     spec: group.spec,
     members: await membersOf(deps, group),
   }));
@@ -115,7 +116,14 @@ export async function evaluateScalingGroups(deps: ScalingDeps, nowMs: number): P
   let released = 0;
   await mapWithConcurrency(withMembers, CONCURRENT_GROUPS, async ({ group, members }, index) => {
     try {
-      const outcome = await evaluateGroup(deps, group, members, plan.seriesOf(index, results), nowMs);
+      const outcome = await evaluateGroup(
+        deps,
+        group,
+        members,
+        plan.seriesOf(index, results),
+        nowMs,
+        plan.refusedOf(index),
+      );
       outcomes[outcome.outcome] += 1;
       if (outcome.direction) decisions[outcome.direction] += 1;
       launched += outcome.launched.length;
@@ -152,9 +160,10 @@ async function evaluateGroup(
   members: readonly GroupMember[],
   metrics: MetricSeries,
   nowMs: number,
+  refusedNamespaces: readonly string[] = [],
 ): Promise<GroupResult> {
   const waiting = waitingMembers(members);
-  const decision = decideScaling({
+  const decided = decideScaling({
     policy: policyOf(group.spec),
     metrics,
     currentCapacity: group.desired,
@@ -162,6 +171,14 @@ async function evaluateGroup(
     nowMs,
     waitingForAdmission: waiting.length,
   });
+  // Said in the reason the tenant reads, so that a group stored before the rule is fixed, not puzzled over.
+  const decision =
+    refusedNamespaces.length === 0
+      ? decided
+      : {
+          ...decided,
+          reason: `${decided.reason}; not read: ${refusedNamespaces.join(', ')} (a custom condition reads only the tenant's gpurent/${group.tenantId}/ namespaces; PUT the group with one of those)`,
+        };
   const acted = decision.action !== 'none';
   const lastEvaluation = evaluationOf(decision, waiting, nowMs);
   const claimed = await deps.groups.claim(group, {
