@@ -91,6 +91,14 @@ export interface GpurentStackProps extends StackProps {
    * @default - a new user pool, retained on stack deletion
    */
   readonly existingUserPoolId?: string;
+  /**
+   * Concurrent executions reserved for the API function: its own share of the
+   * account, which neither other functions nor a flood can take, and its ceiling
+   * (past it API Gateway answers 503 rather than the account throttling every function).
+   * The account must keep 100 unreserved. 0: no reservation (accounts with a low concurrency limit).
+   * @default 50
+   */
+  readonly apiReservedConcurrency?: number;
 
   /**
    * An existing VPC and the subnets to launch GPU instances into.
@@ -199,6 +207,8 @@ export class GpurentStack extends Stack {
       description: 'gpurent HTTP API: leases and usage for tenants',
       memorySize: 1024,
       timeout: Duration.seconds(10),
+      reservedConcurrentExecutions:
+        props.apiReservedConcurrency === 0 ? undefined : (props.apiReservedConcurrency ?? 50),
     });
     this.api = new GpurentApi(this, 'Api', {
       handler: apiFunction,

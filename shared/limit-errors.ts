@@ -19,3 +19,35 @@ export class TaskTooLargeError extends ClientError {
     this.name = 'TaskTooLargeError';
   }
 }
+
+/** A refusal the caller should retry after a while: the API sends `Retry-After`. */
+export class RetryLaterError extends ClientError {
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    readonly retryAfterSeconds: number,
+    field?: string,
+  ) {
+    super(status, code, message, field);
+    this.name = 'RetryLaterError';
+  }
+}
+
+/** The tenant has made its requests of this second (its rate limit). */
+export class RateLimitedError extends RetryLaterError {
+  constructor(
+    readonly tenantId: string,
+    readonly requestsPerSecond: number,
+    retryAfterSeconds: number,
+  ) {
+    super(
+      429,
+      'RATE_LIMITED',
+      `Tenant ${tenantId} may make ${requestsPerSecond} API requests a second (requestsPerSecond, GET /v1/limits); retry after ${retryAfterSeconds} s, or ask an operator to raise it`,
+      retryAfterSeconds,
+      'requestsPerSecond',
+    );
+    this.name = 'RateLimitedError';
+  }
+}

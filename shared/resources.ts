@@ -166,6 +166,18 @@ export const TABLES = {
       { name: 'all-groups', partitionKey: 'groupIndex', sortKey: 'sk' },
     ],
   },
+  /**
+   * API requests per tenant and second (`RATE#<tenant>#<second>`, one counter
+   * each), the per-tenant rate limit across every API instance; each expires
+   * (`expiresAt`) a minute after its second.
+   */
+  requestCounts: {
+    id: 'RequestCountsTable',
+    envVar: 'REQUEST_COUNTS_TABLE_NAME',
+    partitionKey: 'pk',
+    timeToLiveAttribute: 'expiresAt',
+    indexes: [],
+  },
 } as const satisfies Record<string, TableDefinition>;
 
 export const QUEUES = {

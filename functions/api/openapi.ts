@@ -15,6 +15,7 @@ import { leaseLogOpenApi } from './routes/lease-logs';
 import { leaseMetricsOpenApi } from './routes/lease-metrics';
 import { leaseSessionOpenApi } from './routes/lease-session';
 import { leaseOpenApi } from './routes/leases';
+import { limitOpenApi } from './routes/limits';
 import { metaOpenApi } from './routes/meta';
 import { poolOpenApi } from './routes/pools';
 import { profileOpenApi } from './routes/profile';
@@ -47,6 +48,7 @@ const groups: readonly OpenApiGroup<string>[] = [
   spendAnomalyOpenApi(),
   warmPoolOpenApi(),
   quotaOpenApi(),
+  limitOpenApi(),
 ];
 
 /**

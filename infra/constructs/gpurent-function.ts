@@ -85,6 +85,12 @@ export interface GpurentFunctionProps {
 
   /** @default Duration.seconds(30) */
   readonly timeout?: Duration;
+  /**
+   * Executions kept for this function alone, and its ceiling (the API's: one
+   * tenant's flood cannot take every execution of the account, nor starve the API).
+   * @default - none: the account's unreserved pool
+   */
+  readonly reservedConcurrentExecutions?: number;
 
   /**
    * Level for Powertools Logger (`LOG_LEVEL`) and for Lambda's application log filter.
@@ -184,6 +190,7 @@ export class GpurentFunction extends NodejsFunction {
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? 512,
       timeout: props.timeout ?? Duration.seconds(30),
+      reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       tracing: Tracing.ACTIVE,
       role,
       logGroup,

@@ -350,6 +350,21 @@ describe('HTTP API', () => {
       DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
     });
   });
+
+  it('reserves 50 concurrent executions for the API function, and only for it', () => {
+    const functions = template.findResources('AWS::Lambda::Function');
+    const reserved = Object.entries(functions)
+      .filter(([, fn]) => fn.Properties?.ReservedConcurrentExecutions !== undefined)
+      .map(([id, fn]) => [id, fn.Properties?.ReservedConcurrentExecutions]);
+    expect(reserved).toEqual([[logicalIdOf(stack, stack.functions.api), 50]]);
+  });
+
+  it('keeps the per-tenant request counters in a table of their own whose items expire', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+      TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
+    });
+  });
 });
 
 describe('schedules', () => {

@@ -30,7 +30,7 @@ const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
 const DYNAMIC_REFERENCE = /\{\{\s*(?:ssm|ssm-secure|resolve)\s*:/i;
 const NO_REFERENCE_RULE =
   'must not contain {{ssm:, {{ssm-secure: or {{resolve: references; name secrets under task.secrets instead';
-const withoutReference = z.refine((text: string) => !DYNAMIC_REFERENCE.test(text), NO_REFERENCE_RULE);
+const withoutReference = z.refine<string>((text) => !DYNAMIC_REFERENCE.test(text), NO_REFERENCE_RULE);
 
 const commandText = z.string().check(
   z.minLength(1),
