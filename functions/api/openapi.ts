@@ -2,8 +2,10 @@ import {
   defaultsInWords,
   errorSchema,
   gatewayErrorSchema,
+  jsonContent,
   type OpenApiGroup,
   type Operation,
+  ref,
   unauthorizedResponse,
 } from './openapi-parts';
 import { ROUTE_TABLE, type RouteKey } from './route-keys';
@@ -51,6 +53,16 @@ const groups: readonly OpenApiGroup<string>[] = [
   limitOpenApi(),
 ];
 
+/** Every tenant route counts against the tenant's requestsPerSecond (GET /v1/limits). */
+const rateLimitedResponse = {
+  description:
+    'RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds',
+  headers: {
+    'Retry-After': { description: 'Seconds until the next window', schema: { type: 'integer', minimum: 1 } },
+  },
+  content: jsonContent(ref('Error')),
+};
+
 /**
  * Every route's operation, tagged with its group; a public route is marked as
  * needing no token, every other one documents the gateway's 401.
@@ -74,7 +86,13 @@ function paths(): Record<string, Record<string, DocumentedOperation>> {
           }),
           ...(isPublic
             ? { security: [] as [] }
-            : { responses: { ...operation.responses, '401': unauthorizedResponse } }),
+            : {
+                responses: {
+                  ...operation.responses,
+                  '401': unauthorizedResponse,
+                  '429': rateLimitedResponse,
+                },
+              }),
         },
       };
     }
