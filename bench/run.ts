@@ -23,6 +23,7 @@ const BENCHMARKS: Record<string, () => Promise<BenchmarkModule>> = {
   deadlines: () => import('./deadlines'),
   tasks: () => import('./tasks'),
   'warm-start': () => import('./warm-start'),
+  neighbours: () => import('./neighbours'),
 };
 
 const RESULTS_PATH = resolve(REPO_ROOT, 'bench/results.json');
