@@ -38,6 +38,7 @@ import {
   FLEET_TAG,
   type FleetRegion,
   type InstanceRef,
+  LaunchNotAuthorizedError,
   type LaunchRequest,
   LEASE_TAG,
   MANAGED_TAG,
@@ -77,6 +78,18 @@ const THROTTLING_CODES = new Set([
   'Throttling',
   'ThrottlingException',
   'RequestThrottled',
+]);
+/**
+ * EC2 error codes that mean "this account or role may not launch here": a grant
+ * that names the wrong resources, a region not opted in, an account blocked.
+ */
+const AUTHORIZATION_CODES = new Set([
+  'UnauthorizedOperation',
+  'AuthFailure',
+  'Blocked',
+  'OptInRequired',
+  'PendingVerification',
+  'AccessDenied',
 ]);
 const NOT_FOUND_CODES = new Set(['InvalidInstanceID.NotFound', 'InvalidInstanceID.Malformed']);
 
@@ -240,6 +253,10 @@ export class Ec2Compute implements Compute {
       return (result.Instances ?? []).map((instance) => toComputeInstance(request.region, instance));
     } catch (error) {
       const code = errorCode(error);
+      if (code !== undefined && AUTHORIZATION_CODES.has(code)) {
+        // EC2 encodes why in the message (a decodable authorization message); it names no tenant data.
+        throw new LaunchNotAuthorizedError(request.region, code, (error as Error).message);
+      }
       if (code !== undefined && ACCOUNT_QUOTA_CODES.has(code)) {
         throw new AccountQuotaExceededError(request.mode, request.instanceType, code, request.zone);
       }

@@ -107,6 +107,23 @@ export class AccountQuotaExceededError extends CapacityUnavailableError {
   }
 }
 
+/**
+ * EC2 refused the launch for authorization (`UnauthorizedOperation`,
+ * `AuthFailure`, `Blocked`, an opt-in region…): a deployment fault, not a
+ * pool short of room, and one no retry of the command fixes. The lease FAILS
+ * at once naming the region and the code, instead of retrying into the DLQ.
+ */
+export class LaunchNotAuthorizedError extends Error {
+  constructor(
+    readonly region: string,
+    readonly code: string,
+    readonly detail: string,
+  ) {
+    super(`EC2 refused to launch in ${region} for authorization (${code}): ${detail}`);
+    this.name = 'LaunchNotAuthorizedError';
+  }
+}
+
 /** EC2 kept throttling after the adapter's retries; the command is retried later by its queue. */
 export class ComputeThrottledError extends Error {
   constructor(

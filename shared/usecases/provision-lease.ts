@@ -9,7 +9,12 @@ import { transferMicroUsd } from '../domain/placement-costs';
 import { chooseRentalMode, type ModeDecision } from '../domain/rental-mode';
 import type { ReservableLease } from '../domain/reservations';
 import type { WarmMachine } from '../domain/warm-pools/machine';
-import { AccountQuotaExceededError, CapacityUnavailableError, type ComputeInstance } from '../ports/compute';
+import {
+  AccountQuotaExceededError,
+  CapacityUnavailableError,
+  type ComputeInstance,
+  LaunchNotAuthorizedError,
+} from '../ports/compute';
 import type { TransitionChanges } from '../ports/lease-repository';
 import { admitOrQueue, freeAdmission, queueRefused } from './admission/queue';
 import type { Provisioning } from './dependencies';
@@ -364,6 +369,13 @@ async function placeAndLaunch(
           },
         };
       } catch (error) {
+        if (error instanceof LaunchNotAuthorizedError) {
+          // Not a pool short of room: no other pool of this deployment is more likely to be allowed,
+          // and a retry of the command fails the same way. The lease FAILS now, saying why.
+          deps.metrics.launchFailed(mode, error.code);
+          if (commitmentId) await deps.commitments.release(commitmentId, lease.leaseId);
+          return { failure: `${error.message}; the deployment's launch permissions need fixing` };
+        }
         if (!(error instanceof CapacityUnavailableError)) throw error;
         deps.metrics.launchFailed(error.mode, error.code);
         if (commitmentId) await deps.commitments.release(commitmentId, lease.leaseId);
