@@ -92,7 +92,7 @@ async function createQueueWithDeadLetters(
   client: SQSClient,
   name: string,
   queue: QueueDefinition,
-): Promise<string> {
+): Promise<{ url: string; deadLetterUrl: string }> {
   const dlq = await client.send(new CreateQueueCommand({ QueueName: `${name}-dlq` }));
   const dlqArn = await client.send(
     new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }),
@@ -109,7 +109,7 @@ async function createQueueWithDeadLetters(
       },
     }),
   );
-  return created.QueueUrl ?? '';
+  return { url: created.QueueUrl ?? '', deadLetterUrl: dlq.QueueUrl ?? '' };
 }
 
 /** moto's fixed account id, in the ARNs its rules deliver to. */
@@ -303,7 +303,9 @@ export async function createLocalResources(
   for (const queue of Object.values(QUEUES) as QueueDefinition[]) {
     // moto's EventBridge rules deliver only to moto's own SQS: queues they feed live there.
     const client = queue.fedBy === 'eventbridge' ? motoSqs : sqs;
-    env[queue.envVar] = await createQueueWithDeadLetters(client, `${prefix}-${queue.id}`, queue);
+    const { url, deadLetterUrl } = await createQueueWithDeadLetters(client, `${prefix}-${queue.id}`, queue);
+    env[queue.envVar] = url;
+    if (queue.deadLetterEnvVar) env[queue.deadLetterEnvVar] = deadLetterUrl;
   }
   await createEc2EventRules(endpoints, region, prefix, env[QUEUES.ec2Events.envVar] ?? '');
   await createTaskEventsRule(endpoints, region, prefix, env[QUEUES.taskEvents.envVar] ?? '');

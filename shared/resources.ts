@@ -40,6 +40,8 @@ export interface QueueDefinition {
    * such a queue lives in moto's SQS, the only place moto's rules deliver to.
    */
   readonly fedBy?: 'eventbridge';
+  /** Environment variable that carries the dead-letter queue's URL, for a queue whose DLQ gpurent reads back. */
+  readonly deadLetterEnvVar?: string;
 }
 
 export interface TopicDefinition {
@@ -49,6 +51,13 @@ export interface TopicDefinition {
 
 /** The leases table's index of the leases whose deadline job is not over. */
 export const OPEN_DEADLINE_JOBS_INDEX = 'open-deadline-jobs';
+
+/**
+ * The leases table's index of leases not finished, partitioned by their status
+ * (`openStatus`, dropped when the lease ends): the reconciler's walk of the
+ * PENDING and RELEASING ones that no live instance leads it to.
+ */
+export const OPEN_LEASES_INDEX = 'open-leases';
 
 /** The spend table's index of month-to-date counters by month. */
 export const MONTH_COUNTERS_INDEX = 'month-counters';
@@ -77,6 +86,10 @@ export const TABLES = {
         sortKey: 'sk',
         projection: 'KEYS_ONLY',
       },
+      // Sparse: only leases not yet RELEASED or FAILED carry `openStatus` (their status). Keys
+      // only: task and deadline writes leave it alone; a status change moves the lease between
+      // partitions, and one query per status lists the leases to repair without a scan.
+      { name: OPEN_LEASES_INDEX, partitionKey: 'openStatus', sortKey: 'sk', projection: 'KEYS_ONLY' },
     ],
   },
   /**
@@ -187,6 +200,8 @@ export const QUEUES = {
     envVar: 'LEASE_COMMANDS_QUEUE_URL',
     visibilityTimeoutSeconds: 180,
     maxReceiveCount: 5,
+    // The reconciler drains it: a dead-lettered provision ends its lease FAILED (no lease left behind).
+    deadLetterEnvVar: 'LEASE_COMMANDS_DLQ_URL',
   },
   /** Shares of a metering run that did not fit the scheduled invocation's time. */
   meteringWork: {

@@ -265,6 +265,19 @@ export class GpurentFunction extends NodejsFunction {
     return this;
   }
 
+  /** Grants receiving and deleting on a queue's dead-letter queue and puts its URL into the DLQ's variable. */
+  public bindDeadLetters(queue: {
+    readonly deadLetterQueue: IQueue;
+    readonly definition: { readonly id: string; readonly deadLetterEnvVar?: string };
+  }): this {
+    const envVar = queue.definition.deadLetterEnvVar;
+    if (!envVar)
+      throw new Error(`Queue ${queue.definition.id} names no deadLetterEnvVar in shared/resources.ts`);
+    queue.deadLetterQueue.grantConsumeMessages(this);
+    this.addEnvironment(envVar, queue.deadLetterQueue.queueUrl);
+    return this;
+  }
+
   /**
    * Grants publish on a topic and puts its ARN into the topic's environment variable.
    * On a KMS-encrypted topic this includes `kms:GenerateDataKey*` on the topic's key.

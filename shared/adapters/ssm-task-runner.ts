@@ -100,7 +100,12 @@ export class SsmTaskRunner implements TaskRunner {
       const phase = commandPhase(invocation.Status ?? '');
       const outcome = phase === 'in-progress' || phase === 'pending' ? ('Pending' as const) : phase;
       const code = invocation.ResponseCode;
-      return code === undefined || code < 0 ? { outcome } : { outcome, exitCode: code };
+      const ended = Date.parse(invocation.ExecutionEndDateTime ?? '');
+      return {
+        outcome,
+        ...(code === undefined || code < 0 ? {} : { exitCode: code }),
+        ...(outcome === 'Pending' || Number.isNaN(ended) ? {} : { endedAtMs: ended }),
+      };
     } catch (error) {
       throw new TaskRunnerError(codeOf(error), 'GetCommandInvocation', String(error));
     }

@@ -26,6 +26,8 @@ export type Ec2Capability =
 export type Reach =
   | { readonly kind: 'table'; readonly table: TableName; readonly access: TableAccess }
   | { readonly kind: 'queue'; readonly queue: QueueName }
+  /** Receiving and deleting the messages of a queue's dead-letter queue. */
+  | { readonly kind: 'deadLetters'; readonly queue: QueueName }
   | { readonly kind: 'topic'; readonly topic: TopicName }
   | { readonly kind: 'eventBus' }
   | { readonly kind: 'ec2'; readonly capabilities: readonly Ec2Capability[] }

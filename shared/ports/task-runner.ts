@@ -23,11 +23,14 @@ export interface TaskRunner {
    * has no CancelCommand): the caller's termination of the instance stops it.
    */
   cancel(target: TaskTarget, commandId: string): Promise<boolean>;
-  /** How an ended invocation finished (SSM's status events carry no exit code). */
+  /**
+   * How an ended invocation finished (SSM's status events carry no exit code),
+   * and when, as SSM recorded it (`endedAtMs`, when it gives one).
+   */
   result(
     target: TaskTarget,
     commandId: string,
-  ): Promise<{ outcome: CommandOutcome | 'Pending'; exitCode?: number }>;
+  ): Promise<{ outcome: CommandOutcome | 'Pending'; exitCode?: number; endedAtMs?: number }>;
 }
 
 /** What starting and stopping tasks needs: the runner, where attempts keep their checkpoints, and the credentials to them. */

@@ -419,6 +419,28 @@ export function adoptedPlacement(owned: readonly LeaseInstance[], reason: string
   };
 }
 
+/** Why a lease FAILS whose provision (or start) command its queue dead-lettered. */
+export const DEAD_LETTERED_REASON =
+  "its provision command failed on every delivery and was dead-lettered; whatever it had launched was ended (the lease worker's logs say why each delivery failed)";
+
+export type AbandonOutcome = 'failed' | 'not-pending' | 'missing';
+
+/**
+ * The queue gave up on the lease's provisioning: a lease still PENDING FAILS
+ * (instances ended, admission hold freed), so it neither waits nor holds its
+ * quota for good. One that moved on (a later delivery did launch it) is left.
+ */
+export async function abandonLease(
+  deps: Provisioning,
+  tenantId: string,
+  leaseId: string,
+): Promise<AbandonOutcome> {
+  const lease = await deps.leases.get(tenantId, leaseId);
+  if (!lease) return 'missing';
+  if (lease.status !== 'PENDING') return 'not-pending';
+  return failLease(deps, lease, 'PENDING', DEAD_LETTERED_REASON);
+}
+
 /** No capacity anywhere: whatever the lease still runs is ended, then the lease FAILS. */
 export async function failLease(
   deps: Provisioning,

@@ -132,7 +132,11 @@ async function stepTask(
   throw new TaskConflictError(leaseId);
 }
 
-function targetOf(deps: Pick<ControlPlane, 'region'>, lease: LeaseView, instanceId: string): TaskTarget {
+export function targetOf(
+  deps: Pick<ControlPlane, 'region'>,
+  lease: LeaseView,
+  instanceId: string,
+): TaskTarget {
   const record = lease.instances.find((i) => i.instanceId === instanceId);
   return { instanceId, region: record?.region ?? deps.region };
 }
