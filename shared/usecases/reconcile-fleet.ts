@@ -4,6 +4,7 @@ import type { WarmMachine } from '../domain/warm-pools/machine';
 import type { ComputeInstance } from '../ports/compute';
 import type { LeaseRepair } from '../ports/control-plane-metrics';
 import type { DomainEvent } from '../ports/domain-events';
+import type { DeadLetteredCommands } from '../ports/lease-commands';
 import type { ControlPlane, InterruptionMarking } from './dependencies';
 import { heldInstances, toLeaseInstances } from './lease-instances';
 import {
