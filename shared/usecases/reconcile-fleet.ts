@@ -16,7 +16,7 @@ import {
   resendStuckCommands,
   settleSilentTasks,
 } from './lease-repairs';
-import { refreshLeaseMachineAccess, startTaskOnLease, type TaskDeps } from './tasks';
+import { refreshCheckpointAccess, startTaskOnLease, type TaskDeps } from './tasks';
 import { stampVanishedInstances } from './vanished-instances';
 import { endWarnedInstances, overdueWarned } from './warned-instances';
 
