@@ -19,6 +19,7 @@ import {
   type QueueMark,
 } from '../domain/lease';
 import type { TaskState } from '../domain/tasks/state';
+import { leaseIdFloor } from '../ids';
 import { TaskTooLargeError } from '../limit-errors';
 import type {
   LeasePage,
@@ -158,6 +159,31 @@ export class DynamoDbLeaseRepository implements LeaseRepository {
       leases,
       nextCursor: encodeCursor(result.LastEvaluatedKey),
     };
+  }
+
+  async listCreatedBetween(tenantId: string, fromMs: number, toMs: number): Promise<LeaseView[]> {
+    const between = (prefix: (leaseId: string) => string) => ({
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+      ExpressionAttributeValues: {
+        ':pk': tenantKey(tenantId),
+        ':from': prefix(leaseIdFloor(fromMs)),
+        ':to': prefix(leaseIdFloor(toMs)),
+      },
+    });
+    // The instances of those leases sit under INSTANCE#<leaseId>#…: the same id range, one more query.
+    const [leaseItems, instanceItems] = await Promise.all([
+      queryAll(this.client, between(leaseKey)),
+      queryAll(this.client, { ...between(instancePrefix), ConsistentRead: true }),
+    ]);
+    const instances = new Map<string, LeaseInstance[]>();
+    for (const instance of instanceItems.map(toInstance)) {
+      instances.set(instance.leaseId, [...(instances.get(instance.leaseId) ?? []), instance]);
+    }
+    return leaseItems
+      .map(toLease)
+      .filter((lease) => lease.createdAtMs >= fromMs && lease.createdAtMs < toMs)
+      .map((lease) => ({ ...lease, instances: instances.get(lease.leaseId) ?? [] }));
   }
 
   async transition(

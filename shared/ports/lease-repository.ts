@@ -56,6 +56,11 @@ export interface LeaseRepository {
   get(tenantId: string, leaseId: string): Promise<LeaseView | undefined>;
   list(tenantId: string, limit: number, cursor?: string): Promise<LeasePage>;
   /**
+   * The tenant's leases created in [fromMs, toMs), with their instances: lease
+   * ids sort by creation time, so this is one key range (not a read per lease).
+   */
+  listCreatedBetween(tenantId: string, fromMs: number, toMs: number): Promise<LeaseView[]>;
+  /**
    * Moves a lease to `to` only if it is in one of `from`. Returns false when the
    * lease was elsewhere, so concurrent workers never both act on one change.
    */

@@ -177,7 +177,7 @@ export interface paths {
         };
         /**
          * Leases that ran in a time range, as CSV (input of `npm run simulate`)
-         * @description One CSV line per lease that ran in the range, with its workload, mode, instance type, GPUs, start, end and project.
+         * @description One CSV line per lease that ran in the range, with its workload, mode, instance type, GPUs, start, end and project. The range (from/to) may span at most 93 days (400 VALIDATION_FAILED naming `to` past it); without them it is this month so far. A longer period is several requests.
          */
         get: operations["exportUsage"];
         put?: never;
@@ -197,7 +197,7 @@ export interface paths {
         };
         /**
          * Demand profile per UTC day: GPU-hours, average and peak concurrent GPUs, wait to RUNNING, task time, queue wait, GPU utilization
-         * @description Per UTC day of the range: GPU-hours, average and peak concurrent GPUs by workload and mode, the wait from request to RUNNING, task run time and wait from request to task start by workload, the wait for admission by workload with time over quota and GPU-hours refused for the account's EC2 quota, and the GPU utilization the instances' telemetry shows.
+         * @description Per UTC day of the range: GPU-hours, average and peak concurrent GPUs by workload and mode, the wait from request to RUNNING, task run time and wait from request to task start by workload, the wait for admission by workload with time over quota and GPU-hours refused for the account's EC2 quota, and the GPU utilization the instances' telemetry shows. The range (from/to) may span at most 93 days (400 VALIDATION_FAILED naming `to` past it); without them it is this month so far. A longer period is several requests.
          */
         get: operations["getDemandProfile"];
         put?: never;
@@ -333,7 +333,7 @@ export interface paths {
         };
         /**
          * The tenant's monthly audit (the stored one once the schedule built it on the 1st)
-         * @description The month built from the daily rollups, the interruption notices, the reservations, the GPU telemetry and the planner; the current month is built to date.
+         * @description The month built from the daily rollups, the interruption notices, the reservations, the GPU telemetry and the planner; the current month is built to date. The month bounds what it reads: the leases created in it (or in the week before, whose wait may reach into it) and those that ran in it, never the tenant's whole history.
          */
         get: operations["getMonthlyAudit"];
         put?: never;
@@ -2820,7 +2820,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description VALIDATION_FAILED */
+            /** @description VALIDATION_FAILED: a bad from or to, or a range longer than 93 days (details name the field) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2900,7 +2900,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_FAILED */
+            /** @description VALIDATION_FAILED: a bad from or to, or a range longer than 93 days (details name the field) */
             400: {
                 headers: {
                     [name: string]: unknown;

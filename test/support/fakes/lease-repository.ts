@@ -66,6 +66,15 @@ export class FakeLeaseRepository implements LeaseRepository {
     };
   }
 
+  /** By createdAtMs (the adapter reads the id range that stands for it), oldest first. */
+  async listCreatedBetween(tenantId: string, fromMs: number, toMs: number): Promise<LeaseView[]> {
+    this.faults.enter('listCreatedBetween', [tenantId, fromMs, toMs]);
+    return [...this.leases.values()]
+      .filter((l) => l.tenantId === tenantId && l.createdAtMs >= fromMs && l.createdAtMs < toMs)
+      .sort((a, b) => a.leaseId.localeCompare(b.leaseId))
+      .map((l) => ({ ...stored(l), instances: this.instancesOf(tenantId, l.leaseId) }));
+  }
+
   async transition(
     tenantId: string,
     id: string,
