@@ -247,6 +247,15 @@ export class OperationsDashboard extends Construct {
           }),
         ],
         [
+          // Leases no event or command moved on: each line a kind of repair (LEASE_REPAIRS). Any at all
+          // means a command, an event or a delivery was lost; the reconciler's log names each lease.
+          new GraphWidget({
+            title: 'Leases repaired by the reconciler / 5 min',
+            width: 24,
+            left: [seriesOf(METRIC_NAMES.leasesRepaired, ['repair'], 'Sum', fiveMinutes)],
+          }),
+        ],
+        [
           new GraphWidget({
             title: 'Queue depths (messages waiting)',
             width: 8,

@@ -620,6 +620,12 @@ describe('least privilege: every grant follows from what the handler builds', ()
         logicalIdOf(stack, stack.queues.queues[q as keyof typeof QUEUES].queue),
       ]),
     );
+    const deadLetterIds = Object.fromEntries(
+      Object.keys(QUEUES).map((q) => [
+        q,
+        logicalIdOf(stack, stack.queues.queues[q as keyof typeof QUEUES].deadLetterQueue),
+      ]),
+    );
     const topicIds = Object.fromEntries(
       Object.keys(TOPICS).map((t) => [t, logicalIdOf(stack, stack.alerts.topics[t as keyof typeof TOPICS])]),
     );
@@ -647,7 +653,15 @@ describe('least privilege: every grant follows from what the handler builds', ()
           }
           expect(named(statement, tableIds).length, where).toBeGreaterThan(0);
         } else if (service === 'sqs') {
+          // A dead-letter queue is reached only by a port that drains it (the reconciler's, #41).
+          for (const queue of named(statement, deadLetterIds)) {
+            expect(
+              of('deadLetters').some((reach) => reach.queue === queue),
+              where,
+            ).toBe(true);
+          }
           const queues = named(statement, queueIds);
+          if (named(statement, deadLetterIds).length > 0 && queues.length === 0) continue;
           expect(queues.length, where).toBeGreaterThan(0);
           for (const queue of queues) {
             const sent = of('queue').some((reach) => reach.queue === queue);
@@ -762,6 +776,23 @@ describe('least privilege: every grant follows from what the handler builds', ()
     for (const fn of ['reconciler', 'interruptionHandler'] as const) {
       expect(statementWith(statementsOf(fn), 'scheduler:DeleteSchedule'), fn).toBeUndefined();
     }
+  });
+
+  it('lets the reconciler alone drain the lease-commands DLQ (receive and delete), whose URL it is given', () => {
+    const dlqId = logicalIdOf(stack, stack.queues.queues.leaseCommands.deadLetterQueue);
+    const draining = FUNCTION_NAMES.filter((fn) =>
+      statementsOf(fn).some(
+        (statement) =>
+          actionsOf(statement).includes('sqs:ReceiveMessage') &&
+          JSON.stringify(statement.Resource).includes(`"${dlqId}"`),
+      ),
+    );
+    expect(draining).toEqual(['reconciler']);
+    const receive = statementsOf('reconciler').find((statement) =>
+      JSON.stringify(statement.Resource).includes(`"${dlqId}"`),
+    );
+    expect(receive && actionsOf(receive)).toEqual(expect.arrayContaining(['sqs:DeleteMessage']));
+    expect(receive && actionsOf(receive)).not.toContain('sqs:SendMessage');
   });
 });
 
