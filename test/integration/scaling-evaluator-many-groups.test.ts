@@ -21,7 +21,7 @@ beforeAll(async () => {
 }, 300_000);
 
 describe('evaluating 1,000 scaling groups', () => {
-  it('reads every metric, the health sweep included, in ceil(queries / 500) GetMetricData calls', async () => {
+  it('reads every metric, the health sweep included, page by page in ceil(queries / 500) GetMetricData calls a page', async () => {
     const now = Date.now();
     // Every group watches its GPU's utilization; every other one also the hottest GPU.
     await seedGroupsWithOneMember(deps, GROUPS, now, (i) =>
