@@ -107,6 +107,14 @@ export interface GpurentStackProps extends StackProps {
   readonly existingVpc?: GpuFleetProps['existingVpc'];
 
   /**
+   * S3 Object Lock compliance retention of every checkpoint version, in days
+   * (`checkpointRetentionDays` context value). Set it when the bucket is
+   * first created: S3 cannot turn Object Lock on for an existing bucket.
+   * @default - no Object Lock
+   */
+  readonly checkpointRetentionDays?: number;
+
+  /**
    * GPU regions, the stack's own first (`parseGpuRegions`); each other one has
    * its fleet in a GpurentFleetStack, which the functions reach by its tags.
    * @default - the stack's region alone
@@ -164,7 +172,7 @@ export class GpurentStack extends Stack {
     this.leaseExpiry = new LeaseExpiry(this, 'LeaseExpiry', { commandsQueue: leaseCommands.queue });
     this.tasks = new GpurentTasks(this, 'Tasks', {
       fleetName: this.fleet.fleetName,
-      instanceRole: this.fleet.instanceRole,
+      checkpointRetentionDays: props.checkpointRetentionDays,
     });
     const gpuRegions = props.gpuRegions ?? [this.region];
     // Each function is granted, and given the variables of, exactly what its wiring's ports reach.
@@ -514,6 +522,7 @@ export function addGpurentStack(app: App): GpurentStack {
           }
         : undefined,
     spotDataDir: context.spotDataDir,
+    checkpointRetentionDays: context.checkpointRetentionDays,
   });
   Tags.of(stack).add('project', 'gpurent');
   for (const fleetRegion of gpuRegions.slice(1)) {

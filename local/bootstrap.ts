@@ -22,13 +22,13 @@ import { CreateBucketCommand, PutPublicAccessBlockCommand, S3Client } from '@aws
 import { CreateScheduleGroupCommand, SchedulerClient } from '@aws-sdk/client-scheduler';
 import { CreateTopicCommand, SNSClient } from '@aws-sdk/client-sns';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { FLEET_TAG, ROOT_VOLUME_GIB } from '../shared/ports/compute';
+import { FLEET_TAG, IMDS_HOP_LIMIT, ROOT_VOLUME_GIB } from '../shared/ports/compute';
 import {
   BUCKETS,
-  CHECKPOINT_ROLE,
   EC2_EVENTS_RULE,
   EVENT_BUS,
   LEASE_EXPIRY,
+  LEASE_MACHINE_ROLE,
   LOG_GROUPS,
   QUEUES,
   type QueueDefinition,
@@ -189,7 +189,11 @@ async function createFleet(client: EC2Client, fleetName: string) {
       TagSpecifications: fleetTags('launch-template'),
       LaunchTemplateData: {
         ImageId: imageId,
-        MetadataOptions: { HttpTokens: 'required', HttpEndpoint: 'enabled' },
+        MetadataOptions: {
+          HttpTokens: 'required',
+          HttpEndpoint: 'enabled',
+          HttpPutResponseHopLimit: IMDS_HOP_LIMIT,
+        },
         BlockDeviceMappings: [
           {
             DeviceName: '/dev/sda1',
@@ -273,7 +277,7 @@ async function createTaskResources(endpoints: EmulatorEndpoints, region: string,
   }
   s3.destroy();
   env[SESSION_ROLE.envVar] = `arn:aws:iam::${MOTO_ACCOUNT}:role/${prefix}-${SESSION_ROLE.id}`;
-  env[CHECKPOINT_ROLE.envVar] = `arn:aws:iam::${MOTO_ACCOUNT}:role/${prefix}-${CHECKPOINT_ROLE.id}`;
+  env[LEASE_MACHINE_ROLE.envVar] = `arn:aws:iam::${MOTO_ACCOUNT}:role/${prefix}-${LEASE_MACHINE_ROLE.id}`;
   return env;
 }
 

@@ -298,11 +298,19 @@ export interface BucketDefinition {
   readonly envVar: string;
   /** Objects expire this long after they were written. */
   readonly expireAfterDays: number;
+  /** A version overwritten or deleted is kept this long (the bucket is versioned). */
+  readonly nonCurrentDays: number;
 }
 
 export const BUCKETS = {
   /** Tasks' checkpoints, one prefix per lease (`<tenantId>/<leaseId>/`), so a retried attempt resumes. */
-  checkpoints: { id: 'CheckpointBucket', envVar: 'CHECKPOINT_BUCKET_NAME', expireAfterDays: 30 },
+  checkpoints: {
+    id: 'CheckpointBucket',
+    envVar: 'CHECKPOINT_BUCKET_NAME',
+    expireAfterDays: 30,
+    // An overwritten or deleted checkpoint stays recoverable this long (the bucket is versioned).
+    nonCurrentDays: 30,
+  },
 } as const satisfies Record<string, BucketDefinition>;
 
 /**
@@ -312,11 +320,13 @@ export const BUCKETS = {
 export const SESSION_ROLE = { id: 'LeaseSessionRole', envVar: 'SESSION_ROLE_ARN' } as const;
 
 /**
- * The role whose credentials, narrowed per lease by a session policy to its
- * checkpoint prefix, are the only way to the checkpoint bucket: the functions
- * that start attempts assume it and hand the credentials to the attempt.
+ * The role whose credentials, narrowed per lease by a session policy
+ * (`leaseMachinePolicy`) to that lease's checkpoint prefix, its tenant's
+ * parameters, secrets and images, its own task output streams and metric
+ * namespace, are all a lease's machine acts with: the functions that start
+ * attempts or refresh them assume it and write the credentials onto the machine.
  */
-export const CHECKPOINT_ROLE = { id: 'CheckpointRole', envVar: 'CHECKPOINT_ROLE_ARN' } as const;
+export const LEASE_MACHINE_ROLE = { id: 'LeaseMachineRole', envVar: 'LEASE_MACHINE_ROLE_ARN' } as const;
 
 export type TableName = keyof typeof TABLES;
 export type LogGroupName = keyof typeof LOG_GROUPS;

@@ -92,7 +92,7 @@ export function grantWiring(fn: GpurentFunction, wiring: Wiring, targets: Wiring
   if (ofKind('tasks').length > 0) targets.tasks.bindRunner(fn);
   if (ofKind('logGroup').length > 0) targets.tasks.grantReadTaskOutput(fn);
   if (ofKind('sessionRole').length > 0) targets.tasks.grantAssumeSessionRole(fn);
-  if (ofKind('checkpointRole').length > 0) targets.tasks.grantAssumeCheckpointRole(fn);
+  if (ofKind('leaseMachineRole').length > 0) targets.tasks.grantAssumeLeaseMachineRole(fn);
   if (ofKind('checkpointBucket').length > 0) targets.tasks.grantListCheckpoints(fn);
   if (ofKind('spotTraces').length > 0) {
     fn.addEnvironment('SPOT_DATA_DIR', `${LAMBDA_TASK_ROOT}/${targets.spotData.into}`);

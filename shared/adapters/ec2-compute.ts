@@ -37,6 +37,7 @@ import {
   ComputeThrottledError,
   FLEET_TAG,
   type FleetRegion,
+  IMDS_HOP_LIMIT,
   type InstanceRef,
   LaunchNotAuthorizedError,
   type LaunchRequest,
@@ -337,7 +338,12 @@ export class Ec2Compute implements Compute {
           LaunchTemplateData: {
             ...(data as RequestLaunchTemplateData),
             ImageId: amiId,
-            MetadataOptions: { ...data.MetadataOptions, HttpTokens: 'required', HttpEndpoint: 'enabled' },
+            MetadataOptions: {
+              ...data.MetadataOptions,
+              HttpTokens: 'required',
+              HttpEndpoint: 'enabled',
+              HttpPutResponseHopLimit: IMDS_HOP_LIMIT,
+            },
             BlockDeviceMappings: (data.BlockDeviceMappings ?? []).map((mapping) => ({
               ...mapping,
               Ebs: mapping.Ebs ? { ...mapping.Ebs, Encrypted: true } : undefined,

@@ -7,7 +7,7 @@ import {
 } from '@aws-sdk/client-s3';
 import type { CheckpointReport } from '../domain/deadlines/progress';
 import { PROGRESS_FILE_NAME, parseProgressFile } from '../domain/deadlines/progress-file';
-import { checkpointSessionName, checkpointSessionPolicy } from '../domain/tasks/checkpoint-access';
+import { checkpointReadPolicy, leaseMachineSessionName } from '../domain/tasks/lease-machine-access';
 import { checkpointPrefix } from '../domain/tasks/log-streams';
 import { type CheckpointProgress, CheckpointReadError } from '../ports/deadline-jobs';
 import type { ScopedCredentials, TemporaryCredentials } from '../ports/scoped-credentials';
@@ -40,8 +40,8 @@ export class S3CheckpointProgress implements CheckpointProgress {
 
   async reports(tenantId: string, leaseId: string): Promise<readonly CheckpointReport[]> {
     const credentials = await this.access.mint({
-      sessionName: checkpointSessionName(leaseId),
-      policy: checkpointSessionPolicy(this.bucket, tenantId, leaseId, 'read'),
+      sessionName: leaseMachineSessionName(leaseId),
+      policy: checkpointReadPolicy(this.bucket, tenantId, leaseId),
       durationSeconds: READ_SESSION_SECONDS,
     });
     const s3 = this.s3For(credentials);

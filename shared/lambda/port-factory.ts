@@ -41,8 +41,8 @@ export type Reach =
   | { readonly kind: 'logGroup'; readonly logGroup: LogGroupName; readonly access: 'read' }
   /** Assuming the lease session role (SESSION_ROLE in shared/resources.ts). */
   | { readonly kind: 'sessionRole' }
-  /** Assuming the checkpoint role (CHECKPOINT_ROLE in shared/resources.ts). */
-  | { readonly kind: 'checkpointRole' }
+  /** Assuming the lease machine role (LEASE_MACHINE_ROLE in shared/resources.ts). */
+  | { readonly kind: 'leaseMachineRole' }
   /** Listing the checkpoint bucket (s3:ListBucket only): the sizes of leases' checkpoints, for billing. */
   | { readonly kind: 'checkpointBucket'; readonly access: 'list' }
   /** The V100 spot traces bundled into the function package. */

@@ -13,6 +13,13 @@ export const FLEET_TAG = 'gpurent:fleet';
  * launch templates (CDK and the local bootstrap) are built with it, and each
  * instance records it at launch for metering its storage.
  */
+/**
+ * IMDS answers travel one network hop: a machine's own processes get them, a
+ * task's container on Docker's bridge network never does, so task code cannot
+ * take the instance role's credentials (docs/ARCHITECTURE.md, "Machine credentials").
+ */
+export const IMDS_HOP_LIMIT = 1;
+
 export const ROOT_VOLUME_GIB = 200;
 
 export interface LaunchRequest {

@@ -33,12 +33,17 @@ export interface TaskRunner {
   ): Promise<{ outcome: CommandOutcome | 'Pending'; exitCode?: number; endedAtMs?: number }>;
 }
 
-/** What starting and stopping tasks needs: the runner, where attempts keep their checkpoints, and the credentials to them. */
+/**
+ * What starting and stopping tasks needs: the runner, where attempts keep
+ * their checkpoints and write their output, and the lease machine role.
+ */
 export interface TaskRunning {
   readonly runner: TaskRunner;
   readonly checkpointBucket: string;
-  /** The checkpoint role, each credential narrowed to one lease's prefix. */
-  readonly checkpointAccess: ScopedCredentials;
+  /** The task output log group's name: a lease's machine writes only its own streams of it. */
+  readonly taskOutputLogGroup: string;
+  /** The lease machine role, each credential narrowed to one lease (`leaseMachinePolicy`). */
+  readonly machineAccess: ScopedCredentials;
 }
 
 /** SSM throttled or failed in a way a retry of the message may fix. */

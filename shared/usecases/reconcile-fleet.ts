@@ -16,7 +16,7 @@ import {
   resendStuckCommands,
   settleSilentTasks,
 } from './lease-repairs';
-import { refreshCheckpointAccess, startTaskOnLease, type TaskDeps } from './tasks';
+import { refreshLeaseMachineAccess, startTaskOnLease, type TaskDeps } from './tasks';
 import { stampVanishedInstances } from './vanished-instances';
 import { endWarnedInstances, overdueWarned } from './warned-instances';
 
@@ -125,8 +125,9 @@ export async function reconcileFleet(deps: ReconcileDeps): Promise<ReconcileSumm
       adopted += adopt.length;
       orphans.push(...surplus);
     }
-    // It visits every live lease anyway: the one place a running attempt's credentials are kept fresh.
-    if (lease.status === 'RUNNING' && (await refreshCheckpointAccess(deps, lease))) checkpointsRefreshed += 1;
+    // It visits every live lease anyway: the one place a lease's machine credentials are kept fresh.
+    if (lease.status === 'RUNNING' && (await refreshLeaseMachineAccess(deps, lease)))
+      checkpointsRefreshed += 1;
     if (lease.status === 'RUNNING' && lease.task && isSendAbandoned(lease.task, deps.now())) {
       if ((await startTaskOnLease(deps, tenantId, leaseId)) === 'STARTING') sendsTakenOver += 1;
     } else if (lease.status === 'RUNNING' && lease.task) running.push(lease);

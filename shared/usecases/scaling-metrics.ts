@@ -1,7 +1,7 @@
 import {
-  gpuMetricNamespace,
   GPU_METRIC_PERIOD_SECONDS,
   gpuDimensions,
+  gpuMetricNamespace,
   NVIDIA_SMI_METRICS,
 } from '../domain/gpu-telemetry';
 import {

@@ -731,9 +731,9 @@ describe('least privilege: every grant follows from what the handler builds', ()
         } else if (service === 'sts') {
           // Each role it may assume is one its wiring reaches.
           const role = JSON.stringify(statement.Resource).includes(
-            logicalIdOf(stack, stack.tasks.checkpointRole),
+            logicalIdOf(stack, stack.tasks.leaseMachineRole),
           )
-            ? 'checkpointRole'
+            ? 'leaseMachineRole'
             : 'sessionRole';
           expect(of(role).length, where).toBeGreaterThan(0);
           expect(JSON.stringify(statement.Resource), where).toContain(logicalIdOf(stack, stack.tasks[role]));
@@ -851,7 +851,7 @@ describe('checkpoint permissions', () => {
     const roles = rolesReachingCheckpoints();
     expect(roles).toEqual(
       expect.arrayContaining([
-        { Ref: logicalIdOf(stack, stack.tasks.checkpointRole) },
+        { Ref: logicalIdOf(stack, stack.tasks.leaseMachineRole) },
         { Ref: logicalIdOf(stack, stack.functions.metering.role) },
       ]),
     );
@@ -872,7 +872,7 @@ describe('checkpoint permissions', () => {
   });
 
   it('lets only the functions that start attempts or refresh their credentials assume the checkpoint role, for at most an hour', () => {
-    const roleId = logicalIdOf(stack, stack.tasks.checkpointRole);
+    const roleId = logicalIdOf(stack, stack.tasks.leaseMachineRole);
     const assuming = FUNCTION_NAMES.filter((fn) =>
       statementsOf(fn).some(
         (statement) =>

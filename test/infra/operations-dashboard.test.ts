@@ -124,7 +124,7 @@ describe('the operations dashboard', () => {
 
   it("shows the fleet's GPU utilization from the CloudWatch agent's series", () => {
     expect(expressions(widget('Fleet GPU utilization (%)'))).toEqual([
-      `AVG(SEARCH('{CWAgent,InstanceId,index} MetricName="nvidia_smi_utilization_gpu"', 'Average', 300))`,
+      `AVG(SEARCH('{InstanceId,index} MetricName="nvidia_smi_utilization_gpu"', 'Average', 300))`,
     ]);
   });
 

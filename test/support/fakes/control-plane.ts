@@ -109,7 +109,8 @@ export function fakeControlPlane(options: FakeControlPlaneOptions = {}) {
     tasks: {
       runner: new FakeTaskRunner(),
       checkpointBucket: 'checkpoints',
-      checkpointAccess: new FakeScopedCredentials(clock.now),
+      taskOutputLogGroup: 'gpurent-task-output',
+      machineAccess: new FakeScopedCredentials(clock.now),
     },
   } satisfies ControlPlane & BudgetControl & TenantControl & Record<string, unknown>;
 }
