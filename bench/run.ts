@@ -24,6 +24,7 @@ const BENCHMARKS: Record<string, () => Promise<BenchmarkModule>> = {
   tasks: () => import('./tasks'),
   'warm-start': () => import('./warm-start'),
   load: () => import('./load'),
+  neighbours: () => import('./neighbours'),
 };
 
 const RESULTS_PATH = resolve(REPO_ROOT, 'bench/results.json');

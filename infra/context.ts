@@ -58,6 +58,15 @@ export const deployContext = z
       .regex(/^ami-[0-9a-f]{8,17}$/, 'must be an AMI id such as ami-0abc12345def67890')
       .optional(),
     logLevel: z.enum(LOG_LEVELS, 'must be DEBUG, INFO, WARN or ERROR').optional(),
+    checkpointRetentionDays: z.coerce
+      .number()
+      .int('must be a whole number of days')
+      .min(1, 'must be at least 1 day')
+      .max(36_500, 'must be at most 36500 days')
+      .optional()
+      .describe(
+        'S3 Object Lock compliance retention of every checkpoint version, in days (default: none; only when the bucket is first created)',
+      ),
     spotDataDir: z
       .string()
       .min(1)

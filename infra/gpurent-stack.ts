@@ -91,12 +91,28 @@ export interface GpurentStackProps extends StackProps {
    * @default - a new user pool, retained on stack deletion
    */
   readonly existingUserPoolId?: string;
+  /**
+   * Concurrent executions reserved for the API function: its own share of the
+   * account, which neither other functions nor a flood can take, and its ceiling
+   * (past it API Gateway answers 503 rather than the account throttling every function).
+   * The account must keep 100 unreserved. 0: no reservation (accounts with a low concurrency limit).
+   * @default 50
+   */
+  readonly apiReservedConcurrency?: number;
 
   /**
    * An existing VPC and the subnets to launch GPU instances into.
    * @default - a new VPC with public subnets and flow logs
    */
   readonly existingVpc?: GpuFleetProps['existingVpc'];
+
+  /**
+   * S3 Object Lock compliance retention of every checkpoint version, in days
+   * (`checkpointRetentionDays` context value). Set it when the bucket is
+   * first created: S3 cannot turn Object Lock on for an existing bucket.
+   * @default - no Object Lock
+   */
+  readonly checkpointRetentionDays?: number;
 
   /**
    * GPU regions, the stack's own first (`parseGpuRegions`); each other one has
@@ -156,7 +172,7 @@ export class GpurentStack extends Stack {
     this.leaseExpiry = new LeaseExpiry(this, 'LeaseExpiry', { commandsQueue: leaseCommands.queue });
     this.tasks = new GpurentTasks(this, 'Tasks', {
       fleetName: this.fleet.fleetName,
-      instanceRole: this.fleet.instanceRole,
+      checkpointRetentionDays: props.checkpointRetentionDays,
     });
     const gpuRegions = props.gpuRegions ?? [this.region];
     // Each function is granted, and given the variables of, exactly what its wiring's ports reach.
@@ -199,6 +215,8 @@ export class GpurentStack extends Stack {
       description: 'gpurent HTTP API: leases and usage for tenants',
       memorySize: 1024,
       timeout: Duration.seconds(10),
+      reservedConcurrentExecutions:
+        props.apiReservedConcurrency === 0 ? undefined : (props.apiReservedConcurrency ?? 50),
     });
     this.api = new GpurentApi(this, 'Api', {
       handler: apiFunction,
@@ -504,6 +522,7 @@ export function addGpurentStack(app: App): GpurentStack {
           }
         : undefined,
     spotDataDir: context.spotDataDir,
+    checkpointRetentionDays: context.checkpointRetentionDays,
   });
   Tags.of(stack).add('project', 'gpurent');
   for (const fleetRegion of gpuRegions.slice(1)) {

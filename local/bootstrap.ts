@@ -22,13 +22,13 @@ import { CreateBucketCommand, PutPublicAccessBlockCommand, S3Client } from '@aws
 import { CreateScheduleGroupCommand, SchedulerClient } from '@aws-sdk/client-scheduler';
 import { CreateTopicCommand, SNSClient } from '@aws-sdk/client-sns';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { FLEET_TAG, ROOT_VOLUME_GIB } from '../shared/ports/compute';
+import { FLEET_TAG, IMDS_HOP_LIMIT, ROOT_VOLUME_GIB } from '../shared/ports/compute';
 import {
   BUCKETS,
-  CHECKPOINT_ROLE,
   EC2_EVENTS_RULE,
   EVENT_BUS,
   LEASE_EXPIRY,
+  LEASE_MACHINE_ROLE,
   LOG_GROUPS,
   QUEUES,
   type QueueDefinition,
@@ -92,7 +92,7 @@ async function createQueueWithDeadLetters(
   client: SQSClient,
   name: string,
   queue: QueueDefinition,
-): Promise<string> {
+): Promise<{ url: string; deadLetterUrl: string }> {
   const dlq = await client.send(new CreateQueueCommand({ QueueName: `${name}-dlq` }));
   const dlqArn = await client.send(
     new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }),
@@ -109,7 +109,7 @@ async function createQueueWithDeadLetters(
       },
     }),
   );
-  return created.QueueUrl ?? '';
+  return { url: created.QueueUrl ?? '', deadLetterUrl: dlq.QueueUrl ?? '' };
 }
 
 /** moto's fixed account id, in the ARNs its rules deliver to. */
@@ -189,7 +189,11 @@ async function createFleet(client: EC2Client, fleetName: string) {
       TagSpecifications: fleetTags('launch-template'),
       LaunchTemplateData: {
         ImageId: imageId,
-        MetadataOptions: { HttpTokens: 'required', HttpEndpoint: 'enabled' },
+        MetadataOptions: {
+          HttpTokens: 'required',
+          HttpEndpoint: 'enabled',
+          HttpPutResponseHopLimit: IMDS_HOP_LIMIT,
+        },
         BlockDeviceMappings: [
           {
             DeviceName: '/dev/sda1',
@@ -273,7 +277,7 @@ async function createTaskResources(endpoints: EmulatorEndpoints, region: string,
   }
   s3.destroy();
   env[SESSION_ROLE.envVar] = `arn:aws:iam::${MOTO_ACCOUNT}:role/${prefix}-${SESSION_ROLE.id}`;
-  env[CHECKPOINT_ROLE.envVar] = `arn:aws:iam::${MOTO_ACCOUNT}:role/${prefix}-${CHECKPOINT_ROLE.id}`;
+  env[LEASE_MACHINE_ROLE.envVar] = `arn:aws:iam::${MOTO_ACCOUNT}:role/${prefix}-${LEASE_MACHINE_ROLE.id}`;
   return env;
 }
 
@@ -303,7 +307,9 @@ export async function createLocalResources(
   for (const queue of Object.values(QUEUES) as QueueDefinition[]) {
     // moto's EventBridge rules deliver only to moto's own SQS: queues they feed live there.
     const client = queue.fedBy === 'eventbridge' ? motoSqs : sqs;
-    env[queue.envVar] = await createQueueWithDeadLetters(client, `${prefix}-${queue.id}`, queue);
+    const { url, deadLetterUrl } = await createQueueWithDeadLetters(client, `${prefix}-${queue.id}`, queue);
+    env[queue.envVar] = url;
+    if (queue.deadLetterEnvVar) env[queue.deadLetterEnvVar] = deadLetterUrl;
   }
   await createEc2EventRules(endpoints, region, prefix, env[QUEUES.ec2Events.envVar] ?? '');
   await createTaskEventsRule(endpoints, region, prefix, env[QUEUES.taskEvents.envVar] ?? '');

@@ -128,7 +128,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       import('../functions/capacity-refresh/handler'),
     ]);
     if (options.warmPool) await defineLocalWarmPool(env, region, options.warmPool);
-    const telemetry = { ec2: new EC2Client({}), cloudWatch: new CloudWatchClient({}) };
+    const telemetryEc2 = new EC2Client({});
     const gpuLoad = options.gpuLoad ?? { kind: 'idle' };
 
     const tokens = new LocalTokenIssuer();
@@ -178,15 +178,17 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       }),
     );
     const agentClients = new Clients();
-    const agentLogs = new CloudWatchLogsClient({});
     const workRoot = await mkdtemp(join(tmpdir(), `${prefix}-tasks-`));
     const tasks = startLocalSsmAgent({
       clients: {
         ssm: (r) => ssmClient(agentClients, r),
         ec2: (r) => ec2Client(agentClients, r),
-        logs: agentLogs,
         events: eventBridgeClient(agentClients),
-        s3: new S3Client({ endpoint: endpoints.s3, forcePathStyle: true }),
+        leaseMachine: (credentials) => ({
+          logs: new CloudWatchLogsClient({ credentials }),
+          s3: new S3Client({ endpoint: endpoints.s3, forcePathStyle: true, credentials }),
+          cloudWatch: new CloudWatchClient({ credentials }),
+        }),
       },
       leases: new DynamoDbLeaseRepository(agentClients.documents, env[TABLES.leases.envVar] ?? ''),
       regions: LOCAL_GPU_REGIONS,
@@ -236,7 +238,16 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
           // Plays the CloudWatch agent of every running instance.
           name: 'gpurent-gpu-load',
           everyMs: MINUTE_MS,
-          handler: (event) => publishSimulatedGpuLoad(telemetry, gpuLoad, Date.parse(event.time)),
+          handler: (event) =>
+            publishSimulatedGpuLoad(
+              // Each machine's telemetry signed with its lease's credentials, as its agent's is on AWS.
+              {
+                ec2: telemetryEc2,
+                cloudWatchOf: (instanceId) => tasks.leaseClientsOf(instanceId)?.cloudWatch,
+              },
+              gpuLoad,
+              Date.parse(event.time),
+            ),
         },
         // Last month's audit for every tenant, on the 1st.
         { name: 'gpurent-audit', nextAtMs: nextAuditRunAfter, handler: audit.handler },
@@ -277,15 +288,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         expiries.stop();
         await tasks.stop();
         await warmInit.stop();
-        agentLogs.destroy();
         await rm(workRoot, { recursive: true, force: true });
         await Promise.all([...pollers.map((poller) => poller.stop()), alertFeed?.stop()]);
         motoSqs.destroy();
         await new Promise((resolve) => server.close(resolve));
         sqs.destroy();
         schedulerClient.destroy();
-        telemetry.ec2.destroy();
-        telemetry.cloudWatch.destroy();
+        telemetryEc2.destroy();
         await emulators?.stop();
       },
     };

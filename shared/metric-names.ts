@@ -2,7 +2,7 @@ import type { LeaseCommand } from './ports/lease-commands';
 import type { WaitEndOutcome } from './usecases/admission/wait-ends';
 import type { ScheduledDecisionOutcome } from './usecases/deadline-steering';
 import type { InterruptionOutcome, ReplaceOutcome } from './usecases/interruptions';
-import type { ProvisionOutcome } from './usecases/provision-lease';
+import type { AbandonOutcome, ProvisionOutcome } from './usecases/provision-lease';
 import type { expireLease, ReleaseOutcome } from './usecases/release-lease';
 
 /**
@@ -25,6 +25,8 @@ export const METRIC_NAMES = {
   budgetActionsTaken: 'BudgetActionsTaken',
   orphansTerminated: 'OrphansTerminated',
   vanishedInstancesEnded: 'VanishedInstancesEnded',
+  /** Leases the reconciler repaired, by `repair` (LEASE_REPAIRS): lost commands, silent tasks, dead letters. */
+  leasesRepaired: 'LeasesRepaired',
   spotPriceChangesRecorded: 'SpotPriceChangesRecorded',
   queuedLeases: 'QueuedLeases',
   leasesAdmitted: 'LeasesAdmitted',
@@ -42,6 +44,7 @@ export interface CommandOutcomes {
   replace: ReplaceOutcome;
   decide: ScheduledDecisionOutcome;
   'time-out': WaitEndOutcome;
+  abandon: AbandonOutcome;
 }
 
 /** The lease worker's count of one command's outcome. */

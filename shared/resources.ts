@@ -40,6 +40,8 @@ export interface QueueDefinition {
    * such a queue lives in moto's SQS, the only place moto's rules deliver to.
    */
   readonly fedBy?: 'eventbridge';
+  /** Environment variable that carries the dead-letter queue's URL, for a queue whose DLQ gpurent reads back. */
+  readonly deadLetterEnvVar?: string;
 }
 
 export interface TopicDefinition {
@@ -49,6 +51,13 @@ export interface TopicDefinition {
 
 /** The leases table's index of the leases whose deadline job is not over. */
 export const OPEN_DEADLINE_JOBS_INDEX = 'open-deadline-jobs';
+
+/**
+ * The leases table's index of leases not finished, partitioned by their status
+ * (`openStatus`, dropped when the lease ends): the reconciler's walk of the
+ * PENDING and RELEASING ones that no live instance leads it to.
+ */
+export const OPEN_LEASES_INDEX = 'open-leases';
 
 /** The spend table's index of month-to-date counters by month. */
 export const MONTH_COUNTERS_INDEX = 'month-counters';
@@ -77,6 +86,10 @@ export const TABLES = {
         sortKey: 'sk',
         projection: 'KEYS_ONLY',
       },
+      // Sparse: only leases not yet RELEASED or FAILED carry `openStatus` (their status). Keys
+      // only: task and deadline writes leave it alone; a status change moves the lease between
+      // partitions, and one query per status lists the leases to repair without a scan.
+      { name: OPEN_LEASES_INDEX, partitionKey: 'openStatus', sortKey: 'sk', projection: 'KEYS_ONLY' },
     ],
   },
   /**
@@ -166,6 +179,18 @@ export const TABLES = {
       { name: 'all-groups', partitionKey: 'groupIndex', sortKey: 'sk' },
     ],
   },
+  /**
+   * API requests per tenant and second (`RATE#<tenant>#<second>`, one counter
+   * each), the per-tenant rate limit across every API instance; each expires
+   * (`expiresAt`) a minute after its second.
+   */
+  requestCounts: {
+    id: 'RequestCountsTable',
+    envVar: 'REQUEST_COUNTS_TABLE_NAME',
+    partitionKey: 'pk',
+    timeToLiveAttribute: 'expiresAt',
+    indexes: [],
+  },
 } as const satisfies Record<string, TableDefinition>;
 
 export const QUEUES = {
@@ -175,6 +200,8 @@ export const QUEUES = {
     envVar: 'LEASE_COMMANDS_QUEUE_URL',
     visibilityTimeoutSeconds: 180,
     maxReceiveCount: 5,
+    // The reconciler drains it: a dead-lettered provision ends its lease FAILED (no lease left behind).
+    deadLetterEnvVar: 'LEASE_COMMANDS_DLQ_URL',
   },
   /** Shares of a metering run that did not fit the scheduled invocation's time. */
   meteringWork: {
@@ -271,11 +298,19 @@ export interface BucketDefinition {
   readonly envVar: string;
   /** Objects expire this long after they were written. */
   readonly expireAfterDays: number;
+  /** A version overwritten or deleted is kept this long (the bucket is versioned). */
+  readonly nonCurrentDays: number;
 }
 
 export const BUCKETS = {
   /** Tasks' checkpoints, one prefix per lease (`<tenantId>/<leaseId>/`), so a retried attempt resumes. */
-  checkpoints: { id: 'CheckpointBucket', envVar: 'CHECKPOINT_BUCKET_NAME', expireAfterDays: 30 },
+  checkpoints: {
+    id: 'CheckpointBucket',
+    envVar: 'CHECKPOINT_BUCKET_NAME',
+    expireAfterDays: 30,
+    // An overwritten or deleted checkpoint stays recoverable this long (the bucket is versioned).
+    nonCurrentDays: 30,
+  },
 } as const satisfies Record<string, BucketDefinition>;
 
 /**
@@ -285,11 +320,13 @@ export const BUCKETS = {
 export const SESSION_ROLE = { id: 'LeaseSessionRole', envVar: 'SESSION_ROLE_ARN' } as const;
 
 /**
- * The role whose credentials, narrowed per lease by a session policy to its
- * checkpoint prefix, are the only way to the checkpoint bucket: the functions
- * that start attempts assume it and hand the credentials to the attempt.
+ * The role whose credentials, narrowed per lease by a session policy
+ * (`leaseMachinePolicy`) to that lease's checkpoint prefix, its tenant's
+ * parameters, secrets and images, its own task output streams and metric
+ * namespace, are all a lease's machine acts with: the functions that start
+ * attempts or refresh them assume it and write the credentials onto the machine.
  */
-export const CHECKPOINT_ROLE = { id: 'CheckpointRole', envVar: 'CHECKPOINT_ROLE_ARN' } as const;
+export const LEASE_MACHINE_ROLE = { id: 'LeaseMachineRole', envVar: 'LEASE_MACHINE_ROLE_ARN' } as const;
 
 export type TableName = keyof typeof TABLES;
 export type LogGroupName = keyof typeof LOG_GROUPS;

@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { ClientError } from '../../shared/client-error';
 import { TENANT_ID } from '../../shared/ids';
+import { RetryLaterError } from '../../shared/limit-errors';
 import * as z from '../../shared/zod';
 
 export type ApiEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
@@ -16,7 +17,12 @@ export function json(statusCode: number, body: unknown, headers: Record<string, 
 
 /** A client error as the API answers it: its status and the `{error: {code, message, details}}` envelope. */
 export const clientErrorResult = (error: ClientError): ApiResult =>
-  json(error.status, { error: { code: error.code, message: error.message, details: error.details } });
+  json(
+    error.status,
+    { error: { code: error.code, message: error.message, details: error.details } },
+    // A refusal that passes with time (a rate limit) says when to come back.
+    error instanceof RetryLaterError ? { 'retry-after': String(error.retryAfterSeconds) } : {},
+  );
 
 /** Validates with zod; every problem is reported with its path so the caller can fix all at once. */
 export function validate<Schema extends z.core.$ZodType>(

@@ -1,6 +1,7 @@
 import { BILLING_DIMENSIONS } from '../../shared/domain/spend';
 import * as z from '../../shared/zod';
 import type { PathParameter } from './path';
+import { MAX_HISTORY_RANGE_DAYS } from './range';
 
 /*
  * Building blocks of the OpenAPI document, shared by its route groups. Only the
@@ -124,6 +125,8 @@ export const rangeParameters = [
     description: 'End (exclusive), a date or date-time; default: now',
   },
 ];
+/** What the routes that read the leases of a range (not daily rollups) say of its limit. */
+export const historyRangeNote = `The range (from/to) may span at most ${MAX_HISTORY_RANGE_DAYS} days (400 VALIDATION_FAILED naming \`to\` past it); without them it is this month so far. A longer period is several requests.`;
 // 401 is added to every protected operation when the document is assembled (openapi.ts).
 export const authErrors = {
   '403': /* @__PURE__ */ errorResponse('The token has no tenant claim (TENANT_CLAIM_MISSING)'),

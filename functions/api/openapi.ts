@@ -2,8 +2,10 @@ import {
   defaultsInWords,
   errorSchema,
   gatewayErrorSchema,
+  jsonContent,
   type OpenApiGroup,
   type Operation,
+  ref,
   unauthorizedResponse,
 } from './openapi-parts';
 import { ROUTE_TABLE, type RouteKey } from './route-keys';
@@ -15,6 +17,7 @@ import { leaseLogOpenApi } from './routes/lease-logs';
 import { leaseMetricsOpenApi } from './routes/lease-metrics';
 import { leaseSessionOpenApi } from './routes/lease-session';
 import { leaseOpenApi } from './routes/leases';
+import { limitOpenApi } from './routes/limits';
 import { metaOpenApi } from './routes/meta';
 import { poolOpenApi } from './routes/pools';
 import { profileOpenApi } from './routes/profile';
@@ -47,7 +50,18 @@ const groups: readonly OpenApiGroup<string>[] = [
   spendAnomalyOpenApi(),
   warmPoolOpenApi(),
   quotaOpenApi(),
+  limitOpenApi(),
 ];
+
+/** Every tenant route counts against the tenant's requestsPerSecond (GET /v1/limits). */
+const rateLimitedResponse = {
+  description:
+    'RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds',
+  headers: {
+    'Retry-After': { description: 'Seconds until the next window', schema: { type: 'integer', minimum: 1 } },
+  },
+  content: jsonContent(ref('Error')),
+};
 
 /**
  * Every route's operation, tagged with its group; a public route is marked as
@@ -72,7 +86,13 @@ function paths(): Record<string, Record<string, DocumentedOperation>> {
           }),
           ...(isPublic
             ? { security: [] as [] }
-            : { responses: { ...operation.responses, '401': unauthorizedResponse } }),
+            : {
+                responses: {
+                  ...operation.responses,
+                  '401': unauthorizedResponse,
+                  '429': rateLimitedResponse,
+                },
+              }),
         },
       };
     }

@@ -6,6 +6,7 @@ import { leaseLogRoutes } from './routes/lease-logs';
 import { leaseMetricsRoutes } from './routes/lease-metrics';
 import { leaseSessionRoutes } from './routes/lease-session';
 import { leaseRoutes } from './routes/leases';
+import { limitRoutes } from './routes/limits';
 import { metaRoutes } from './routes/meta';
 import { poolRoutes } from './routes/pools';
 import { profileRoutes } from './routes/profile';
@@ -42,6 +43,7 @@ export const ROUTE_TABLE = mergeRoutes(
   spendAnomalyRoutes,
   warmPoolRoutes,
   quotaRoutes,
+  limitRoutes,
 );
 
 export type RouteKey = keyof typeof ROUTE_TABLE;

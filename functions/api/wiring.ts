@@ -16,10 +16,12 @@ import {
   imageRepository,
   leaseRepository,
   meteringLedger,
+  requestCounter,
   scalingGroupRepository,
   spendAnomalyStore,
   spendCounters,
   spotPriceHistory,
+  tenantLimitsRepository,
   tenantSettings,
   warmPoolRepository,
 } from '../../shared/lambda/stores';
@@ -91,6 +93,9 @@ export const apiWiring = {
   admission: admissionStore('readWrite'),
   defaultQuota: defaultTenantQuota(),
   temperatureLimitC: gpuTemperatureLimit(),
+  // Admins set per-tenant limits; every request is counted against the tenant's rate.
+  limits: tenantLimitsRepository('readWrite'),
+  requests: requestCounter(),
   idempotency: idempotencyStore(),
   api: apiSettings,
 } satisfies Wiring;

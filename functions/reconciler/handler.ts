@@ -17,6 +17,11 @@ export const handler = observed(async () => {
   if (summary.terminated > 0) logger.warn('Terminated orphan GPU instances', { ...summary });
   if (summary.ended > 0) logger.warn('Closed the bills of instances that vanished', { ...summary });
   if (summary.retired > 0) logger.warn('Ended warned instances no replace command ended', { ...summary });
+  // Each repair on its own line, so an operator finds a lease's by its id.
+  for (const repaired of summary.repairLog.repaired)
+    logger.warn('Repaired a lease left behind', { ...repaired });
+  for (const failure of summary.repairLog.failures)
+    logger.error('A lease repair failed; next run tries again', { ...failure });
   metrics.addMetric(METRIC_NAMES.orphansTerminated, 'Count', summary.terminated);
   metrics.addMetric('InstancesAdopted', 'Count', summary.adopted);
   metrics.addMetric(METRIC_NAMES.vanishedInstancesEnded, 'Count', summary.ended);

@@ -1,4 +1,8 @@
-import { domainEventPublisher, leaseCommandQueue } from '../../shared/lambda/messaging';
+import {
+  domainEventPublisher,
+  leaseCommandDeadLetters,
+  leaseCommandQueue,
+} from '../../shared/lambda/messaging';
 import { ec2Compute, placementSettings } from '../../shared/lambda/placement';
 import type { Wiring } from '../../shared/lambda/port-factory';
 import {
@@ -8,13 +12,15 @@ import {
   warmPoolRepository,
 } from '../../shared/lambda/stores';
 import { taskRunning } from '../../shared/lambda/tasks';
-import { homeRegion, priceCatalogValue, wallClock } from '../../shared/lambda/values';
+import { controlPlaneMetrics, homeRegion, priceCatalogValue, wallClock } from '../../shared/lambda/values';
 
 /**
  * The reconciler's ports: EC2 against the table (terminating orphans,
  * adopting strays, stamping vanished instances), re-sent commands of stuck
- * leases, the spot prices in force, and running attempts' checkpoint
- * credentials kept fresh. It launches nothing and ends no lease.
+ * leases (found through the open-leases index), silent tasks asked of SSM,
+ * dead-lettered provisions handed back to the worker to fail, the spot
+ * prices in force, and running attempts' checkpoint credentials kept fresh.
+ * It launches nothing and ends no lease itself: the worker does, by command.
  */
 export const reconcilerWiring = {
   leases: leaseRepository('readWrite'),
@@ -28,6 +34,10 @@ export const reconcilerWiring = {
   warmPools: warmPoolRepository('read'),
   events: domainEventPublisher(),
   commands: leaseCommandQueue(),
+  // The lease-commands DLQ, drained for provisions the queue gave up on.
+  deadLetters: leaseCommandDeadLetters(),
+  // Each repair counted on the operator dashboard.
+  metrics: controlPlaneMetrics(),
   catalog: priceCatalogValue(),
   region: homeRegion(),
   now: wallClock(),

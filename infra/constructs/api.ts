@@ -154,6 +154,9 @@ export class GpurentApi extends Construct {
       httpApi: this.httpApi,
       stageName: '$default',
       autoDeploy: true,
+      // Stage-wide: HTTP APIs have no usage plans or API keys, so API Gateway cannot
+      // throttle per tenant. The per-tenant rate limit is the API function's (a counter
+      // per tenant and second in DynamoDB, 429 RATE_LIMITED); this ceiling stays for all.
       throttle: {
         rateLimit: props.throttlingRateLimit ?? 50,
         burstLimit: props.throttlingBurstLimit ?? 100,

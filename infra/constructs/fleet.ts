@@ -14,21 +14,13 @@ import {
   SubnetType,
   Vpc,
 } from 'aws-cdk-lib/aws-ec2';
-import {
-  Grant,
-  type IGrantable,
-  ManagedPolicy,
-  PolicyStatement,
-  Role,
-  ServicePrincipal,
-} from 'aws-cdk-lib/aws-iam';
+import { Grant, type IGrantable, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct, type IConstruct } from 'constructs';
-import { GPU_METRIC_NAMESPACE } from '../../shared/domain/gpu-telemetry';
 import { WARM_POOL_TAG, WARM_READY_TAG } from '../../shared/domain/warm-pools/pool';
-import { FLEET_TAG, ROOT_VOLUME_GIB } from '../../shared/ports/compute';
+import { FLEET_TAG, IMDS_HOP_LIMIT, ROOT_VOLUME_GIB } from '../../shared/ports/compute';
 import { gpuTelemetryUserData } from './gpu-telemetry-agent';
-import { acknowledge, acknowledgeWildcardResource } from './nag';
+import { acknowledgeWildcardResource } from './nag';
 
 /**
  * Public SSM parameter with the latest AWS Deep Learning Base OSS Nvidia Driver GPU AMI
@@ -43,6 +35,34 @@ export const MANAGED_TAG = { key: 'gpurent:managed', value: 'true' } as const;
 export const DEFAULT_FLEET_NAME = 'gpurent';
 
 const AMI_ID_PATTERN = /^ami-[0-9a-f]{8,17}$/;
+
+/**
+ * The statements of AmazonSSMManagedInstanceCore the agent needs to register,
+ * run commands and open Session Manager sessions. Left out: ssm:GetParameter
+ * and ssm:GetParameters (tenants' secrets), and the inventory, compliance and
+ * patching actions, which would let one instance write about others.
+ */
+export const SSM_AGENT_ACTIONS = [
+  'ssm:DescribeAssociation',
+  'ssm:DescribeDocument',
+  'ssm:GetDocument',
+  'ssm:GetManifest',
+  'ssm:ListAssociations',
+  'ssm:ListInstanceAssociations',
+  'ssm:UpdateAssociationStatus',
+  'ssm:UpdateInstanceAssociationStatus',
+  'ssm:UpdateInstanceInformation',
+  'ssmmessages:CreateControlChannel',
+  'ssmmessages:CreateDataChannel',
+  'ssmmessages:OpenControlChannel',
+  'ssmmessages:OpenDataChannel',
+  'ec2messages:AcknowledgeMessage',
+  'ec2messages:DeleteMessage',
+  'ec2messages:FailMessage',
+  'ec2messages:GetEndpoint',
+  'ec2messages:GetMessages',
+  'ec2messages:SendReply',
+] as const;
 
 export interface GpuFleetProps {
   /**
@@ -98,8 +118,8 @@ export interface GpuFleetProps {
  * Where GPU instances run and how they start: a VPC with public subnets only (no NAT
  * gateway to pay for; instances reach SSM and the internet through the internet
  * gateway, nothing can reach them), flow logs, a security group without ingress, an
- * instance role for Session Manager, and a launch template (IMDSv2 only, encrypted
- * gp3 root volume, GPU AMI). Instance type and market (on-demand / spot / reserved)
+ * instance role for the SSM agent only (no lease's data), and a launch template
+ * (IMDSv2 only with a hop limit of 1, encrypted gp3 root volume, GPU AMI). Instance type and market (on-demand / spot / reserved)
  * are chosen per launch by the lease worker.
  */
 export class GpuFleet extends Construct {
@@ -134,27 +154,19 @@ export class GpuFleet extends Construct {
       assumedBy: new ServicePrincipal('ec2.amazonaws.com'),
       roleName: props.instanceRoleName,
       description:
-        "gpurent GPU instances: SSM Session Manager, patching, GPU telemetry (CWAgent metrics) and a warm machine's own ready tag only",
-      managedPolicies: [ManagedPolicy.fromAwsManagedPolicyName('AmazonSSMManagedInstanceCore')],
+        "gpurent GPU instances: the SSM agent (Run Command, Session Manager) and a warm machine's own ready tag only; no lease's data",
     });
-    acknowledge(
-      this.instanceRole,
-      'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/AmazonSSMManagedInstanceCore]',
-      'AmazonSSMManagedInstanceCore is the AWS-maintained minimum for SSM Agent (Session Manager instead of SSH, patching); a hand-copied policy would drift from what the agent needs.',
-    );
-
-    // GPU telemetry: the CloudWatch agent may put metrics into its namespace, and nowhere else.
+    // What AmazonSSMManagedInstanceCore gives the agent to register, take commands and open sessions, without
+    // ssm:GetParameter(s) (every lease shares this role: it would read every tenant's parameters), nor inventory,
+    // compliance or patching, which gpurent does not use. A lease's data is reached with its own credentials only
+    // (shared/domain/tasks/lease-machine-access.ts).
     this.instanceRole.addToPrincipalPolicy(
-      new PolicyStatement({
-        actions: ['cloudwatch:PutMetricData'],
-        resources: ['*'],
-        conditions: { StringEquals: { 'cloudwatch:namespace': GPU_METRIC_NAMESPACE } },
-      }),
+      new PolicyStatement({ sid: 'SsmAgentCore', actions: [...SSM_AGENT_ACTIONS], resources: ['*'] }),
     );
     acknowledgeWildcardResource(
       this.instanceRole,
       '*',
-      `cloudwatch:PutMetricData supports no resource-level permissions; the condition cloudwatch:namespace = ${GPU_METRIC_NAMESPACE} limits the instances to their GPU telemetry.`,
+      'The SSM agent actions of AmazonSSMManagedInstanceCore (registration, associations, ec2messages and ssmmessages channels), minus parameters, inventory, compliance and patching; the instance acts only as itself: SSM binds its calls to the instance identity of the credentials.',
     );
 
     // A warm machine's user data tags the machine itself ready (shared/domain/warm-pools/user-data.ts):
@@ -191,8 +203,10 @@ export class GpuFleet extends Construct {
       requireImdsv2: true,
       httpEndpoint: true,
       httpTokens: LaunchTemplateHttpTokens.REQUIRED,
-      // Containers on the instance (the usual way to run GPU jobs) need one extra hop.
-      httpPutResponseHopLimit: 2,
+      // One hop: IMDS answers reach the machine's own processes, never a container on Docker's
+      // bridge network (tasks run there, shared/domain/tasks/script.ts), so task code cannot take
+      // the instance role's credentials. The task's own are the lease's (docs/ARCHITECTURE.md).
+      httpPutResponseHopLimit: IMDS_HOP_LIMIT,
       detailedMonitoring: true,
       ebsOptimized: true,
       instanceInitiatedShutdownBehavior: InstanceInitiatedShutdownBehavior.TERMINATE,

@@ -60,7 +60,7 @@ export function bundledDataOf(wiring: Wiring, spotData: BundledData): BundledDat
 /**
  * Grants `fn` exactly what its wiring's ports reach, and sets the variables
  * they read: tables (read, or read/write when any port writes), the queues it
- * sends to, topics, the bus, EC2 by capability in every GPU region, lease
+ * sends to, the dead-letter queues it drains, topics, the bus, EC2 by capability in every GPU region, lease
  * expiry (arm or cancel), GPU metrics, the task output group, the lease
  * session role, the checkpoint role, listing the checkpoint bucket, the
  * bundled spot traces, the EC2 vCPU quotas of GPU instances.
@@ -73,6 +73,9 @@ export function grantWiring(fn: GpurentFunction, wiring: Wiring, targets: Wiring
   grantTables(fn, ofKind('table'), targets.data);
   for (const queue of new Set<QueueName>(ofKind('queue').map((reach) => reach.queue))) {
     fn.bindQueue(targets.queues.queues[queue].binding, 'send');
+  }
+  for (const queue of new Set<QueueName>(ofKind('deadLetters').map((reach) => reach.queue))) {
+    fn.bindDeadLetters(targets.queues.queues[queue]);
   }
   for (const topic of new Set<TopicName>(ofKind('topic').map((reach) => reach.topic))) {
     fn.bindTopic(targets.alerts.binding(topic));
@@ -89,7 +92,7 @@ export function grantWiring(fn: GpurentFunction, wiring: Wiring, targets: Wiring
   if (ofKind('tasks').length > 0) targets.tasks.bindRunner(fn);
   if (ofKind('logGroup').length > 0) targets.tasks.grantReadTaskOutput(fn);
   if (ofKind('sessionRole').length > 0) targets.tasks.grantAssumeSessionRole(fn);
-  if (ofKind('checkpointRole').length > 0) targets.tasks.grantAssumeCheckpointRole(fn);
+  if (ofKind('leaseMachineRole').length > 0) targets.tasks.grantAssumeLeaseMachineRole(fn);
   if (ofKind('checkpointBucket').length > 0) targets.tasks.grantListCheckpoints(fn);
   if (ofKind('spotTraces').length > 0) {
     fn.addEnvironment('SPOT_DATA_DIR', `${LAMBDA_TASK_ROOT}/${targets.spotData.into}`);

@@ -85,6 +85,12 @@ export interface GpurentFunctionProps {
 
   /** @default Duration.seconds(30) */
   readonly timeout?: Duration;
+  /**
+   * Executions kept for this function alone, and its ceiling (the API's: one
+   * tenant's flood cannot take every execution of the account, nor starve the API).
+   * @default - none: the account's unreserved pool
+   */
+  readonly reservedConcurrentExecutions?: number;
 
   /**
    * Level for Powertools Logger (`LOG_LEVEL`) and for Lambda's application log filter.
@@ -184,6 +190,7 @@ export class GpurentFunction extends NodejsFunction {
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? 512,
       timeout: props.timeout ?? Duration.seconds(30),
+      reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       tracing: Tracing.ACTIVE,
       role,
       logGroup,
@@ -255,6 +262,19 @@ export class GpurentFunction extends NodejsFunction {
     if (access === 'send') binding.queue.grantSendMessages(this);
     else binding.queue.grantConsumeMessages(this);
     this.addEnvironment(binding.envVar, binding.queue.queueUrl);
+    return this;
+  }
+
+  /** Grants receiving and deleting on a queue's dead-letter queue and puts its URL into the DLQ's variable. */
+  public bindDeadLetters(queue: {
+    readonly deadLetterQueue: IQueue;
+    readonly definition: { readonly id: string; readonly deadLetterEnvVar?: string };
+  }): this {
+    const envVar = queue.definition.deadLetterEnvVar;
+    if (!envVar)
+      throw new Error(`Queue ${queue.definition.id} names no deadLetterEnvVar in shared/resources.ts`);
+    queue.deadLetterQueue.grantConsumeMessages(this);
+    this.addEnvironment(envVar, queue.deadLetterQueue.queueUrl);
     return this;
   }
 

@@ -13,7 +13,7 @@ import {
 } from 'aws-cdk-lib/aws-cloudwatch';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import { GPU_METRIC_NAMESPACE, NVIDIA_SMI_METRICS } from '../../shared/domain/gpu-telemetry';
+import { NVIDIA_SMI_METRICS } from '../../shared/domain/gpu-telemetry';
 import { MICRO_PER_USD } from '../../shared/domain/money';
 import { ec2EventMetric, leaseCommandMetric, METRIC_NAMES } from '../../shared/metric-names';
 import type { DeadLetteredQueue } from './queues';
@@ -247,6 +247,15 @@ export class OperationsDashboard extends Construct {
           }),
         ],
         [
+          // Leases no event or command moved on: each line a kind of repair (LEASE_REPAIRS). Any at all
+          // means a command, an event or a delivery was lost; the reconciler's log names each lease.
+          new GraphWidget({
+            title: 'Leases repaired by the reconciler / 5 min',
+            width: 24,
+            left: [seriesOf(METRIC_NAMES.leasesRepaired, ['repair'], 'Sum', fiveMinutes)],
+          }),
+        ],
+        [
           new GraphWidget({
             title: 'Queue depths (messages waiting)',
             width: 8,
@@ -282,10 +291,14 @@ export class OperationsDashboard extends Construct {
   }
 }
 
-/** The mean utilization of every GPU that sent telemetry (the CloudWatch agent's series per instance and GPU). */
+/**
+ * The mean utilization of every GPU that sent telemetry (the CloudWatch agent's
+ * series per instance and GPU, each in its lease's own namespace: the search
+ * names the dimensions, not a namespace).
+ */
 function fleetGpuUtilization(): MathExpression {
   return new MathExpression({
-    expression: `AVG(SEARCH('{${GPU_METRIC_NAMESPACE},InstanceId,index} MetricName="${NVIDIA_SMI_METRICS.utilization}"', 'Average', 300))`,
+    expression: `AVG(SEARCH('{InstanceId,index} MetricName="${NVIDIA_SMI_METRICS.utilization}"', 'Average', 300))`,
     usingMetrics: {},
     label: 'mean of all GPUs',
     period: Duration.minutes(5),

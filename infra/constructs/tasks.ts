@@ -1,19 +1,44 @@
-import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
-import { AccountPrincipal, Effect, PolicyStatement, Role } from 'aws-cdk-lib/aws-iam';
+import { ArnFormat, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import {
+  AccountPrincipal,
+  ArnPrincipal,
+  type CfnRole,
+  Effect,
+  PolicyDocument,
+  PolicyStatement,
+  Role,
+} from 'aws-cdk-lib/aws-iam';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import {
+  BlockPublicAccess,
+  Bucket,
+  BucketEncryption,
+  ObjectLockRetention,
+  ObjectOwnership,
+} from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { CHECKPOINT_CREDENTIALS_SECONDS } from '../../shared/domain/tasks/checkpoint-access';
+import {
+  LEASE_MACHINE_CREDENTIALS_SECONDS,
+  tenantParameterPath,
+  tenantRepositoryPrefix,
+  tenantSecretPrefix,
+} from '../../shared/domain/tasks/lease-machine-access';
 import { FLEET_TAG, LEASE_TAG, MANAGED_TAG, TENANT_TAG } from '../../shared/ports/compute';
-import { BUCKETS, CHECKPOINT_ROLE, LOG_GROUPS, SESSION_ROLE } from '../../shared/resources';
+import { BUCKETS, LEASE_MACHINE_ROLE, LOG_GROUPS, SESSION_ROLE } from '../../shared/resources';
 import { SESSION_DOCUMENTS, SESSION_DURATION_SECONDS } from '../../shared/usecases/access-policies';
 import type { GpurentFunction } from './gpurent-function';
 import { acknowledgeWildcardResource } from './nag';
 
 export interface GpurentTasksProps {
   readonly fleetName: string;
-  /** The GPU instances' role: it writes the task output (and nothing of the checkpoint bucket). */
-  readonly instanceRole: Role;
+  /**
+   * Days of S3 Object Lock compliance retention for every checkpoint version
+   * (`checkpointRetentionDays` context value): nobody, the root user included,
+   * can delete or overwrite a version before then. Object Lock can only be
+   * turned on when the bucket is created.
+   * @default - no Object Lock
+   */
+  readonly checkpointRetentionDays?: number;
 }
 
 const RUN_SHELL_SCRIPT = 'AWS-RunShellScript';
@@ -31,8 +56,11 @@ export class GpurentTasks extends Construct {
   public readonly taskOutput: LogGroup;
   public readonly checkpoints: Bucket;
   public readonly sessionRole: Role;
-  public readonly checkpointRole: Role;
+  public readonly leaseMachineRole: Role;
   private readonly fleetName: string;
+  /** Who may assume each role: the roles of the functions granted it, and nobody else. */
+  private readonly sessionTrust = new PolicyDocument();
+  private readonly leaseMachineTrust = new PolicyDocument();
 
   constructor(scope: Construct, id: string, props: GpurentTasksProps) {
     super(scope, id);
@@ -41,13 +69,19 @@ export class GpurentTasks extends Construct {
       retention: LOG_GROUPS.taskOutput.retentionDays as RetentionDays,
       removalPolicy: RemovalPolicy.RETAIN,
     });
-    this.checkpoints = this.checkpointBucket();
-    this.grantInstances(props.instanceRole);
+    this.checkpoints = this.checkpointBucket(props.checkpointRetentionDays);
     this.sessionRole = this.leaseSessionRole();
-    this.checkpointRole = this.checkpointAccessRole();
+    this.leaseMachineRole = this.createLeaseMachineRole();
+    trustOnly(this.sessionRole, this.sessionTrust);
+    trustOnly(this.leaseMachineRole, this.leaseMachineTrust);
   }
 
-  private checkpointBucket(): Bucket {
+  /**
+   * Versioned (an overwritten or deleted checkpoint stays recoverable as a
+   * non-current version for BUCKETS.checkpoints.nonCurrentDays), optionally
+   * under compliance retention, and retained with the stack's deletion.
+   */
+  private checkpointBucket(retentionDays: number | undefined): Bucket {
     const secure = {
       encryption: BucketEncryption.S3_MANAGED,
       enforceSSL: true,
@@ -62,11 +96,19 @@ export class GpurentTasks extends Construct {
     });
     return new Bucket(this, BUCKETS.checkpoints.id, {
       ...secure,
+      versioned: true,
+      objectLockEnabled: retentionDays !== undefined,
+      objectLockDefaultRetention:
+        retentionDays === undefined
+          ? undefined
+          : ObjectLockRetention.compliance(Duration.days(retentionDays)),
       serverAccessLogsBucket: accessLogs,
       serverAccessLogsPrefix: 'checkpoints/',
       lifecycleRules: [
         {
           expiration: Duration.days(BUCKETS.checkpoints.expireAfterDays),
+          noncurrentVersionExpiration: Duration.days(BUCKETS.checkpoints.nonCurrentDays),
+          expiredObjectDeleteMarker: false,
           abortIncompleteMultipartUploadAfter: Duration.days(1),
         },
       ],
@@ -74,34 +116,68 @@ export class GpurentTasks extends Construct {
   }
 
   /**
-   * The instances write their task's output, and nothing else here. They get
-   * no checkpoint rights: every lease's instances share this role, and IAM
-   * cannot tell which lease an instance-profile session belongs to, so any
-   * grant here would open every lease's prefix to every instance.
+   * The only principal with rights to any lease's data on its machines:
+   * checkpoints, the tenants' parameters, secrets and images, task output
+   * streams and lease metric namespaces. Each use is narrowed to one lease by
+   * the session policy of leaseMachinePolicy
+   * (shared/domain/tasks/lease-machine-access.ts); the functions that start
+   * attempts assume it and write the credentials onto the lease's machine.
    */
-  private grantInstances(role: Role): void {
+  private createLeaseMachineRole(): Role {
+    const stack = Stack.of(this);
+    const role = new Role(this, LEASE_MACHINE_ROLE.id, {
+      // Replaced by trustOnly: the functions granted grantAssumeLeaseMachineRole, by role ARN.
+      assumedBy: new AccountPrincipal(stack.account),
+      maxSessionDuration: Duration.seconds(LEASE_MACHINE_CREDENTIALS_SECONDS),
+      description:
+        "A lease's machine: checkpoints, the tenant's secrets and images, task output, GPU telemetry; every use narrowed to one lease by a session policy",
+    });
+    const anyRegion = (service: string, resource: string, resourceName: string) =>
+      stack.formatArn({ service, region: '*', resource, resourceName });
+    const parameters = anyRegion('ssm', 'parameter', `${tenantParameterPath('*').slice(1)}*`);
+    const secrets = stack.formatArn({
+      service: 'secretsmanager',
+      region: '*',
+      resource: 'secret',
+      resourceName: `${tenantSecretPrefix('*')}*`,
+      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    });
+    const repositories = anyRegion('ecr', 'repository', `${tenantRepositoryPrefix('*')}*`);
+    // The group's own ARN ends in `:*`; its streams are named after it (a token at synth, so formatted, not edited).
+    const taskOutputStreams = stack.formatArn({
+      service: 'logs',
+      resource: 'log-group',
+      resourceName: `${this.taskOutput.logGroupName}:log-stream:*`,
+      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    });
+    role.addToPrincipalPolicy(
+      new PolicyStatement({ actions: ['ssm:GetParameter', 'ssm:GetParameters'], resources: [parameters] }),
+    );
+    role.addToPrincipalPolicy(
+      new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secrets] }),
+    );
     role.addToPrincipalPolicy(
       new PolicyStatement({
-        actions: ['logs:CreateLogStream', 'logs:PutLogEvents', 'logs:DescribeLogStreams'],
-        resources: [this.taskOutput.logGroupArn],
+        actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+        resources: [taskOutputStreams],
       }),
     );
-  }
-
-  /**
-   * The only principal with checkpoint rights. Each use is narrowed to one
-   * lease's prefix by the session policy of checkpointSessionPolicy
-   * (shared/domain/tasks/checkpoint-access.ts); the functions that start
-   * attempts assume it and hand the credentials to the attempt.
-   */
-  private checkpointAccessRole(): Role {
-    const stack = Stack.of(this);
-    // Trusts the account: only principals granted sts:AssumeRole on it (the task-starting functions) can assume it.
-    const role = new Role(this, CHECKPOINT_ROLE.id, {
-      assumedBy: new AccountPrincipal(stack.account),
-      maxSessionDuration: Duration.seconds(CHECKPOINT_CREDENTIALS_SECONDS),
-      description: "Lease checkpoints; every use is narrowed to one lease's prefix by a session policy",
-    });
+    role.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['cloudwatch:PutMetricData'],
+        resources: ['*'],
+        conditions: { StringLike: { 'cloudwatch:namespace': 'gpurent/*/leases/lease_*' } },
+      }),
+    );
+    role.addToPrincipalPolicy(
+      new PolicyStatement({ actions: ['ecr:GetAuthorizationToken'], resources: ['*'] }),
+    );
+    role.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['ecr:BatchGetImage', 'ecr:GetDownloadUrlForLayer', 'ecr:BatchCheckLayerAvailability'],
+        resources: [repositories],
+      }),
+    );
     const objects = this.checkpoints.arnForObjects('*');
     role.addToPrincipalPolicy(
       new PolicyStatement({
@@ -117,13 +193,36 @@ export class GpurentTasks extends Construct {
       objects,
       "Checkpoint keys are <tenant>/<lease>/<file>, named by the task at run time; each credential's session policy narrows this role to its lease's own prefix.",
     );
+    const perLease =
+      "each credential's session policy (leaseMachinePolicy) narrows it to the lease's own tenant";
+    acknowledgeWildcardResource(
+      role,
+      parameters,
+      `Tenants' parameters under /gpurent/<tenant>/; ${perLease}.`,
+    );
+    acknowledgeWildcardResource(role, secrets, `Tenants' secrets under gpurent/<tenant>/; ${perLease}.`);
+    acknowledgeWildcardResource(
+      role,
+      repositories,
+      `Tenants' ECR repositories gpurent/<tenant>/; ${perLease}.`,
+    );
+    acknowledgeWildcardResource(
+      role,
+      taskOutputStreams,
+      "Streams of the task output group, named per lease and attempt at run time; each credential's session policy narrows it to the lease's own stream prefix.",
+    );
+    acknowledgeWildcardResource(
+      role,
+      '*',
+      "cloudwatch:PutMetricData and ecr:GetAuthorizationToken support no resource-level permissions; PutMetricData is held to lease namespaces by condition and each credential's session policy to its own lease's namespace; the ECR token pulls only the repositories allowed beside it.",
+    );
     return role;
   }
 
   private leaseSessionRole(): Role {
     const stack = Stack.of(this);
-    // Trusts the account: only principals granted sts:AssumeRole on it (the API function) can assume it.
     const role = new Role(this, SESSION_ROLE.id, {
+      // Replaced by trustOnly: the functions granted grantAssumeSessionRole, by role ARN.
       assumedBy: new AccountPrincipal(stack.account),
       maxSessionDuration: Duration.seconds(SESSION_DURATION_SECONDS),
       description:
@@ -247,12 +346,17 @@ export class GpurentTasks extends Construct {
     fn.addEnvironment(LOG_GROUPS.taskOutput.envVar, this.taskOutput.logGroupName);
   }
 
-  /** Lets `fn` assume the checkpoint role, and tells it the role's ARN and the bucket's name. */
-  grantAssumeCheckpointRole(fn: GpurentFunction): void {
-    this.checkpointRole.grantAssumeRole(fn.role);
-    fn.addEnvironment(CHECKPOINT_ROLE.envVar, this.checkpointRole.roleArn);
-    // The role's one use is this bucket: whoever assumes it names the bucket in its session policy.
+  /**
+   * Lets `fn` assume the lease machine role (its trust policy names `fn`'s
+   * role), and tells it the role's ARN and the bucket and log group whoever
+   * assumes it names in its session policy.
+   */
+  grantAssumeLeaseMachineRole(fn: GpurentFunction): void {
+    this.leaseMachineRole.grantAssumeRole(fn.role);
+    this.leaseMachineTrust.addStatements(assumeBy(fn));
+    fn.addEnvironment(LEASE_MACHINE_ROLE.envVar, this.leaseMachineRole.roleArn);
     fn.addEnvironment(BUCKETS.checkpoints.envVar, this.checkpoints.bucketName);
+    fn.addEnvironment(LOG_GROUPS.taskOutput.envVar, this.taskOutput.logGroupName);
   }
 
   /**
@@ -269,6 +373,23 @@ export class GpurentTasks extends Construct {
   /** Lets `fn` assume the session role, and tells it the role's ARN. */
   grantAssumeSessionRole(fn: GpurentFunction): void {
     this.sessionRole.grantAssumeRole(fn.role);
+    this.sessionTrust.addStatements(assumeBy(fn));
     fn.addEnvironment(SESSION_ROLE.envVar, this.sessionRole.roleArn);
   }
+}
+
+/** A trust statement for one function's role, by its ARN: not the account, so no other principal can assume it. */
+const assumeBy = (fn: GpurentFunction) =>
+  new PolicyStatement({ actions: ['sts:AssumeRole'], principals: [new ArnPrincipal(fn.role.roleArn)] });
+
+/**
+ * Makes `trust` the role's trust policy. CDK's Role needs a principal when it
+ * is built, before the functions that assume it exist; the statements are
+ * added as each function is granted, and a role nobody was granted fails synthesis.
+ */
+function trustOnly(role: Role, trust: PolicyDocument): void {
+  (role.node.defaultChild as CfnRole).assumeRolePolicyDocument = trust;
+  role.node.addValidation({
+    validate: () => (trust.isEmpty ? [`${role.node.path}: no function was granted to assume it`] : []),
+  });
 }

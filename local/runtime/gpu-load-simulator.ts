@@ -3,8 +3,8 @@ import { DescribeInstancesCommand, type EC2Client } from '@aws-sdk/client-ec2';
 import { z } from 'zod';
 import { readRequestsPerMinute } from '../../planner/trace/azure-functions';
 import { priceCatalog } from '../../shared/catalog';
-import { type GpuRef, gpusOfInstances } from '../../shared/domain/waste/gpu-indexes';
-import { MANAGED_TAG } from '../../shared/ports/compute';
+import { gpusOfInstances } from '../../shared/domain/waste/gpu-indexes';
+import { LEASE_TAG, MANAGED_TAG, TENANT_TAG } from '../../shared/ports/compute';
 import { type GpuSample, publishGpuSamples } from './gpu-telemetry-publisher';
 
 const MINUTE_MS = 60_000;
@@ -46,12 +46,19 @@ export function fleetUtilization(model: GpuLoadModel, atMs: number, gpus: number
   }
 }
 
+/** One GPU of a running gpurent instance, with the lease its tags name. */
+interface LeaseGpu {
+  readonly tenantId: string;
+  readonly leaseId: string;
+  readonly instanceId: string;
+  readonly gpuIndex: number;
+}
+
 /** What one GPU reports at a utilization: a 24 GiB card, 35-80 °C, 60-300 W (an A10G's range). */
-function sampleAt(instanceId: string, gpuIndex: number, atMs: number, utilizationPercent: number): GpuSample {
+function sampleAt(gpu: LeaseGpu, atMs: number, utilizationPercent: number): GpuSample {
   const load = utilizationPercent / 100;
   return {
-    instanceId,
-    gpuIndex,
+    ...gpu,
     atMs,
     utilizationPercent,
     memoryUsedMiB: Math.round(1_500 + load * 18_000),
@@ -61,9 +68,9 @@ function sampleAt(instanceId: string, gpuIndex: number, atMs: number, utilizatio
   };
 }
 
-/** Every GPU of every running gpurent instance: a p4d reports eight series, as its agent would. */
-async function runningGpus(ec2: EC2Client): Promise<GpuRef[]> {
-  const instances: { instanceId: string; instanceType: string }[] = [];
+/** Every GPU of every running gpurent instance of a lease: a p4d reports eight series, as its agent would. */
+async function runningGpus(ec2: EC2Client): Promise<LeaseGpu[]> {
+  const instances: { instanceId: string; instanceType: string; tenantId: string; leaseId: string }[] = [];
   let nextToken: string | undefined;
   do {
     const page = await ec2.send(
@@ -76,32 +83,51 @@ async function runningGpus(ec2: EC2Client): Promise<GpuRef[]> {
       }),
     );
     for (const reservation of page.Reservations ?? []) {
-      for (const instance of reservation.Instances ?? [])
-        if (instance.InstanceId)
-          instances.push({ instanceId: instance.InstanceId, instanceType: instance.InstanceType ?? '' });
+      for (const instance of reservation.Instances ?? []) {
+        const tag = (key: string) => instance.Tags?.find((t) => t.Key === key)?.Value;
+        const tenantId = tag(TENANT_TAG);
+        const leaseId = tag(LEASE_TAG);
+        // A warm machine no lease took yet has no lease credentials: its agent is not started.
+        if (instance.InstanceId && tenantId && leaseId)
+          instances.push({
+            instanceId: instance.InstanceId,
+            instanceType: instance.InstanceType ?? '',
+            tenantId,
+            leaseId,
+          });
+      }
     }
     nextToken = page.NextToken;
   } while (nextToken);
-  return gpusOfInstances(priceCatalog, instances);
+  const byId = new Map(instances.map((instance) => [instance.instanceId, instance]));
+  return gpusOfInstances(priceCatalog, instances).map((gpu) => {
+    const { tenantId = '', leaseId = '' } = byId.get(gpu.instanceId) ?? {};
+    return { ...gpu, tenantId, leaseId };
+  });
 }
 
 /**
  * One tick of the local stand-in for the CloudWatch agent: every GPU of every
  * running gpurent instance in the EC2 emulator reports the minute that just
- * ended, under the agent's metric names, to the CloudWatch emulator. Returns
- * the GPUs reported.
+ * ended, under the agent's metric names, to the CloudWatch emulator, in its
+ * lease's namespace and signed with the lease's machine credentials, as the
+ * agent is on AWS (`cloudWatchOf`: none for a machine whose lease sent it none
+ * yet, which then reports nothing). Returns the GPUs reported.
  */
 export async function publishSimulatedGpuLoad(
-  clients: { ec2: EC2Client; cloudWatch: CloudWatchClient },
+  clients: {
+    ec2: EC2Client;
+    cloudWatchOf: (instanceId: string) => CloudWatchClient | undefined;
+  },
   model: GpuLoadModel,
   atMs: number,
 ): Promise<number> {
-  const gpus = await runningGpus(clients.ec2);
+  const gpus = (await runningGpus(clients.ec2)).filter((gpu) => clients.cloudWatchOf(gpu.instanceId));
   const utilization = Math.round(fleetUtilization(model, atMs, gpus.length) * 10) / 10;
   const stampedMs = atMs - MINUTE_MS / 2;
   await publishGpuSamples(
-    clients.cloudWatch,
-    gpus.map((gpu) => sampleAt(gpu.instanceId, gpu.gpuIndex, stampedMs, utilization)),
+    (sample) => clients.cloudWatchOf(sample.instanceId),
+    gpus.map((gpu) => sampleAt(gpu, stampedMs, utilization)),
   );
   return gpus.length;
 }

@@ -1,8 +1,11 @@
 import { type CloudWatchClient, type MetricDatum, PutMetricDataCommand } from '@aws-sdk/client-cloudwatch';
-import { GPU_METRIC_NAMESPACE, gpuDimensions, NVIDIA_SMI_METRICS } from '../../shared/domain/gpu-telemetry';
+import { gpuDimensions, gpuMetricNamespace, NVIDIA_SMI_METRICS } from '../../shared/domain/gpu-telemetry';
 
 /** What nvidia-smi reports for one GPU at one instant. */
 export interface GpuSample {
+  /** The lease the instance serves: its samples go to the lease's own namespace. */
+  readonly tenantId: string;
+  readonly leaseId: string;
   readonly instanceId: string;
   readonly gpuIndex: number;
   readonly atMs: number;
@@ -41,21 +44,33 @@ function datumsOf(sample: GpuSample): MetricDatum[] {
 }
 
 /**
- * Publishes GPU samples under the names, namespace, dimensions and units the
- * CloudWatch agent's nvidia_gpu plugin uses, so that everything reading them
- * locally reads what it reads on AWS.
+ * Publishes GPU samples under the names, dimensions and units the CloudWatch
+ * agent's nvidia_gpu plugin uses, each lease's into its own namespace, so that
+ * everything reading them locally reads what it reads on AWS. `client` is the
+ * lease's: the local stand-in passes one signed with the lease's machine credentials.
  */
 export async function publishGpuSamples(
-  client: CloudWatchClient,
+  client: CloudWatchClient | ((sample: GpuSample) => CloudWatchClient | undefined),
   samples: readonly GpuSample[],
 ): Promise<void> {
-  const datums = samples.flatMap(datumsOf);
-  for (let start = 0; start < datums.length; start += MAX_DATUMS) {
-    await client.send(
-      new PutMetricDataCommand({
-        Namespace: GPU_METRIC_NAMESPACE,
-        MetricData: datums.slice(start, start + MAX_DATUMS),
-      }),
-    );
+  const byNamespace = new Map<string, { client: CloudWatchClient; samples: GpuSample[] }>();
+  for (const sample of samples) {
+    const namespace = gpuMetricNamespace(sample);
+    const sender = typeof client === 'function' ? client(sample) : client;
+    if (sender === undefined) continue;
+    const group = byNamespace.get(namespace) ?? { client: sender, samples: [] };
+    group.samples.push(sample);
+    byNamespace.set(namespace, group);
+  }
+  for (const [namespace, group] of byNamespace) {
+    const datums = group.samples.flatMap(datumsOf);
+    for (let start = 0; start < datums.length; start += MAX_DATUMS) {
+      await group.client.send(
+        new PutMetricDataCommand({
+          Namespace: namespace,
+          MetricData: datums.slice(start, start + MAX_DATUMS),
+        }),
+      );
+    }
   }
 }

@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import type { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import {
   DescribeInstancesCommand,
@@ -12,8 +13,12 @@ import { ListCommandsCommand, type SSMClient } from '@aws-sdk/client-ssm';
 import { settleAll } from '../../shared/concurrency';
 import { PROGRESS_FILE_NAME } from '../../shared/domain/deadlines/progress-file';
 import type { LeaseView } from '../../shared/domain/lease';
-import { CHECKPOINT_REFRESH_COMMENT } from '../../shared/domain/tasks/checkpoint-access';
 import { SSM_COMMAND_EVENT_TYPE } from '../../shared/domain/tasks/command-events';
+import {
+  credentialsInScript,
+  LEASE_MACHINE_REFRESH_COMMENT,
+  type LeaseMachineCredentials,
+} from '../../shared/domain/tasks/lease-machine-access';
 import { checkpointPrefix, checkpointUri, taskLogStreams } from '../../shared/domain/tasks/log-streams';
 import { taskScript } from '../../shared/domain/tasks/script';
 import { awaitsCommandId, type TaskAttempt, type TaskState } from '../../shared/domain/tasks/state';
@@ -24,13 +29,28 @@ import { type DockerEngine, removeContainer } from './docker-engine';
 import { outputShipper } from './output-shipper';
 import { type LaunchedProcess, startProcessLauncher } from './process-launcher';
 
+/** The clients a machine acts for its lease with: signed with the lease's machine credentials. */
+export interface LeaseMachineClients {
+  readonly logs: CloudWatchLogsClient;
+  /** moto's S3, where the checkpoint bucket is. */
+  readonly s3: S3Client;
+  readonly cloudWatch: CloudWatchClient;
+}
+
+/** The credentials of a machine's lease, as an SDK client asks for them (the latest delivered). */
+export type MachineCredentialsProvider = () => Promise<{
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken: string;
+  expiration: Date;
+}>;
+
 export interface SsmAgentClients {
   readonly ssm: (region: string) => SSMClient;
   readonly ec2: (region: string) => EC2Client;
-  readonly logs: CloudWatchLogsClient;
   readonly events: EventBridgeClient;
-  /** moto's S3, where the checkpoint bucket is. */
-  readonly s3: S3Client;
+  /** Clients signed with a machine's lease credentials, which the control plane sent it. */
+  readonly leaseMachine: (credentials: MachineCredentialsProvider) => LeaseMachineClients;
 }
 
 export interface SsmAgentOptions {
@@ -55,6 +75,13 @@ export interface SsmAgentOptions {
 export interface LocalSsmAgent {
   /** The engine tasks with an image run on, if the machine has one. */
   readonly docker: DockerEngine | undefined;
+  /**
+   * The clients the machine acts for its lease with, signed with the lease
+   * credentials the control plane last sent it (by an attempt or a
+   * delivery); undefined while it got none, as a machine whose agent has
+   * nothing to run with.
+   */
+  leaseClientsOf(instanceId: string): LeaseMachineClients | undefined;
   /** The attempt's GPURENT_CHECKPOINT_DIR: its copy of the lease's prefix, synced with moto's S3. */
   checkpointDir(commandId: string, instanceId: string): string;
   /** One round: start commands sent since the last, kill those whose instance is gone. */
@@ -94,11 +121,15 @@ interface InstanceFacts {
  * as a child process in a working folder of its own with the same
  * variables: in its image on the machine's Docker engine when it has one
  * (without `--gpus all` unless the engine has NVIDIA's runtime), otherwise
- * on this machine itself, not in the image; its output goes to moto's CloudWatch Logs under the streams SSM
- * names as it is written (`outputShipper`), and its status changes go onto the default bus as SSM's events, so
- * the same rule and queue carry them to the task-events handler. A command
- * whose instance is terminated is killed, as the instance's end kills it.
- * Checkpoints live in moto's S3 at GPURENT_CHECKPOINT_URI: the prefix is
+ * on this machine itself, not in the image. Everything it does for the lease
+ * it does with the lease's machine credentials that the control plane put in
+ * the commands it sent the machine (an attempt's, or a delivery's), as the
+ * machine's own agent and scripts do on AWS: its output goes to moto's
+ * CloudWatch Logs under the lease's own streams as it is written
+ * (`outputShipper`), and its status changes go onto the default bus as SSM's
+ * events, so the same rule and queue carry them to the task-events handler. A
+ * command whose instance is terminated is killed, as the instance's end kills
+ * it. Checkpoints live in moto's S3 at GPURENT_CHECKPOINT_URI: the prefix is
  * copied into the attempt's GPURENT_CHECKPOINT_DIR before it starts, and the
  * folder back every few seconds, when it ends, and before it is killed.
  */
@@ -119,6 +150,28 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
   const listedSince = () =>
     Math.min(newestListedMs === undefined ? 0 : newestListedMs - LISTING_OVERLAP_MS, ...unsettled.values());
   const runs = new Map<string, Run>();
+  /** Each machine's latest lease credentials, from the commands the control plane sent it. */
+  const machineCredentials = new Map<string, LeaseMachineCredentials>();
+  const machineClients = new Map<string, LeaseMachineClients>();
+  function leaseClientsOf(instanceId: string): LeaseMachineClients | undefined {
+    if (!machineCredentials.has(instanceId)) return undefined;
+    let made = machineClients.get(instanceId);
+    if (made === undefined) {
+      made = clients.leaseMachine(async () => {
+        const current = machineCredentials.get(instanceId);
+        if (current === undefined) throw new Error(`local SSM agent: ${instanceId} has no lease credentials`);
+        return { ...current, expiration: new Date(current.expiresAtMs) };
+      });
+      machineClients.set(instanceId, made);
+    }
+    return made;
+  }
+  /** The credentials a command carries, kept for each machine it names. */
+  function keepCredentials(instanceIds: readonly string[], commands: readonly string[] | undefined) {
+    const credentials = credentialsInScript(commands ?? []);
+    if (credentials === undefined) return;
+    for (const instanceId of instanceIds) machineCredentials.set(instanceId, credentials);
+  }
   const launcher = startProcessLauncher();
   const runFolder = (commandId: string, instanceId: string) =>
     join(options.workRoot, 'runs', `${commandId}-${instanceId}`);
@@ -196,8 +249,11 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
     const folder = runFolder(commandId, instanceId);
     const checkpoints = checkpointDir(commandId, instanceId);
     await mkdir(folder, { recursive: true });
+    // The attempt's command carried the lease's credentials: its checkpoints and output go with them.
+    const machine = leaseClientsOf(instanceId);
+    if (machine === undefined) throw new Error(`local SSM agent: ${commandId} carried no lease credentials`);
     const sync = checkpointSync(
-      clients.s3,
+      machine.s3,
       options.checkpointBucket,
       checkpointPrefix(tenantId, leaseId),
       checkpoints,
@@ -213,10 +269,13 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
       // In the synced folder: it reaches the control plane with the checkpoint it describes.
       GPURENT_PROGRESS_FILE: join(checkpoints, PROGRESS_FILE_NAME),
     };
+    const credentials = machineCredentials.get(instanceId);
     const context = {
       tenantId,
       attempt: attempt.attempt,
       checkpointUri: checkpointUri(options.checkpointBucket, tenantId, leaseId),
+      // The same credential files and profile as on an instance, in the run's folder instead of /run/gpurent.
+      machineAccess: credentials && { leaseId, credentials, root: join(folder, 'machine') },
     };
     const script =
       container === undefined
@@ -245,8 +304,8 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
     const periodic = setInterval(() => {
       sync.upload().catch((error) => console.error('local SSM agent: checkpoint upload:', error));
     }, options.checkpointEveryMs);
-    const streams = taskLogStreams(commandId, instanceId);
-    const output = outputShipper(clients.logs, options.logGroupName, [
+    const streams = taskLogStreams(leaseId, attempt.attempt);
+    const output = outputShipper(machine.logs, options.logGroupName, [
       { logStreamName: streams.stdout, chunks: launched.output.stdout },
       { logStreamName: streams.stderr, chunks: launched.output.stderr },
     ]);
@@ -376,8 +435,10 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
         newestListedMs = Math.max(newestListedMs ?? sentMs, sentMs);
         if (seen.has(commandId) || command.DocumentName !== 'AWS-RunShellScript') continue;
         seen.add(commandId);
-        // A credentials refresh is no attempt: here the agent itself keeps the checkpoints in moto's S3.
-        if (command.Comment === CHECKPOINT_REFRESH_COMMENT) continue;
+        // The lease's credentials, as the machine's files would hold them, for its checkpoints, output and telemetry.
+        keepCredentials(command.InstanceIds ?? [], command.Parameters?.commands);
+        // A credentials delivery is no attempt: nothing to run.
+        if (command.Comment === LEASE_MACHINE_REFRESH_COMMENT) continue;
         unsettled.set(commandId, sentMs);
         fresh.push({ region, commandId, instanceIds: command.InstanceIds ?? [] });
       }
@@ -442,6 +503,7 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
 
   return {
     docker: options.docker,
+    leaseClientsOf,
     checkpointDir,
     tick,
     async stop() {
@@ -452,6 +514,11 @@ export function startLocalSsmAgent(options: SsmAgentOptions): LocalSsmAgent {
       await Promise.all(pending.map(kill));
       await Promise.allSettled(pending.map((run) => run.done));
       await launcher.stop();
+      for (const made of machineClients.values()) {
+        made.logs.destroy();
+        made.s3.destroy();
+        made.cloudWatch.destroy();
+      }
     },
   };
 }

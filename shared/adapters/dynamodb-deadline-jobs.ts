@@ -3,7 +3,12 @@ import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk
 import type { PriceCatalog } from '../domain/catalog';
 import { type DeadlineJobRecord, deadlineJobRecord } from '../domain/deadlines/job-record';
 import type { StoredDecision } from '../domain/deadlines/policy-input';
-import type { CheckpointProgress, DeadlineJobs, OpenDeadlineJobs } from '../ports/deadline-jobs';
+import {
+  type CheckpointProgress,
+  CheckpointReadError,
+  type DeadlineJobs,
+  type OpenDeadlineJobs,
+} from '../ports/deadline-jobs';
 import type { LeaseRepository } from '../ports/lease-repository';
 import { OPEN_DEADLINE_JOBS_INDEX } from '../resources';
 import { DEADLINE_OPEN, deadlineDecisionKey, leaseKey, tenantKey } from './dynamodb-keys';
@@ -34,8 +39,16 @@ export class DynamoDbDeadlineJobs implements DeadlineJobs {
   async get(tenantId: string, leaseId: string): Promise<DeadlineJobRecord | null> {
     const lease = await this.sources.leases.get(tenantId, leaseId);
     if (!lease?.task?.spec.deadline) return null;
-    const reports = await this.sources.progress.reports(tenantId, leaseId);
-    return deadlineJobRecord(lease, reports, this.sources.catalog, this.sources);
+    try {
+      const reports = await this.sources.progress.reports(tenantId, leaseId);
+      return deadlineJobRecord(lease, reports, this.sources.catalog, this.sources);
+    } catch (error) {
+      // The tenant's own checkpoints are past what is read: this job decides as if nothing were
+      // saved (the deadline-safe side) and says why; no other lease, nor the batch, is touched.
+      if (!(error instanceof CheckpointReadError)) throw error;
+      const record = deadlineJobRecord(lease, [], this.sources.catalog, this.sources);
+      return record && { ...record, progressUnreadable: error.reason };
+    }
   }
 
   async recordDecision(tenantId: string, leaseId: string, decision: StoredDecision): Promise<void> {

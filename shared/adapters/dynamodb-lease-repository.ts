@@ -8,17 +8,28 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { taskDeadline } from '../domain/deadlines/job-record';
-import type {
-  Lease,
-  LeaseInstance,
-  LeaseQueueState,
-  LeaseStatus,
-  LeaseView,
-  QueueMark,
+import { dynamoItemBytes, MAX_NEW_LEASE_ITEM_BYTES } from '../domain/item-size';
+import {
+  isTerminal,
+  type Lease,
+  type LeaseInstance,
+  type LeaseQueueState,
+  type LeaseStatus,
+  type LeaseView,
+  type QueueMark,
 } from '../domain/lease';
 import type { TaskState } from '../domain/tasks/state';
-import type { LeasePage, LeaseRepository, TransitionChanges } from '../ports/lease-repository';
+import { leaseIdFloor } from '../ids';
+import { TaskTooLargeError } from '../limit-errors';
+import type {
+  LeasePage,
+  LeaseRef,
+  LeaseRepository,
+  OpenLeaseStatus,
+  TransitionChanges,
+} from '../ports/lease-repository';
 import type { InstanceRef } from '../ports/metering-work';
+import { OPEN_LEASES_INDEX } from '../resources';
 import { batchGetAll } from './dynamodb-batch-get';
 import { decodeCursor, encodeCursor } from './dynamodb-cursor';
 import {
@@ -45,8 +56,13 @@ const markValues = (mark: QueueMark) => ({ ':noMarks': [], ':marks': [mark] });
 type Item = Record<string, unknown>;
 
 function toLease(item: Item): Lease {
-  const { pk: _pk, sk: _sk, entity: _entity, deadlineOpen: _open, ...lease } = item;
+  const { pk: _pk, sk: _sk, entity: _entity, deadlineOpen: _open, openStatus: _openStatus, ...lease } = item;
   return lease as unknown as Lease;
+}
+
+/** A lease is listed in the open-leases index under its status until it ends. */
+function openStatusOf(status: LeaseStatus): { openStatus?: LeaseStatus } {
+  return isTerminal(status) ? {} : { openStatus: status };
 }
 
 function toInstance(item: Item): LeaseInstance {
@@ -72,18 +88,23 @@ export class DynamoDbLeaseRepository implements LeaseRepository {
   ) {}
 
   async create(lease: Lease): Promise<void> {
+    const item = {
+      pk: tenantKey(lease.tenantId),
+      sk: leaseKey(lease.leaseId),
+      entity: 'lease',
+      ...lease,
+      // Listed for the deadline schedule until its job is over.
+      ...(lease.task && taskDeadline(lease.task.spec) ? { deadlineOpen: DEADLINE_OPEN } : {}),
+      ...openStatusOf(lease.status),
+    };
+    // Refused here, before the first write of the lease: DynamoDB's own refusal would be a 500.
+    const sizeBytes = dynamoItemBytes(item);
+    if (sizeBytes > MAX_NEW_LEASE_ITEM_BYTES) throw new TaskTooLargeError(sizeBytes);
     try {
       await this.client.send(
         new PutCommand({
           TableName: this.tableName,
-          Item: {
-            pk: tenantKey(lease.tenantId),
-            sk: leaseKey(lease.leaseId),
-            entity: 'lease',
-            ...lease,
-            // Listed for the deadline schedule until its job is over.
-            ...(lease.task && taskDeadline(lease.task.spec) ? { deadlineOpen: DEADLINE_OPEN } : {}),
-          },
+          Item: item,
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
       );
@@ -137,6 +158,31 @@ export class DynamoDbLeaseRepository implements LeaseRepository {
     };
   }
 
+  async listCreatedBetween(tenantId: string, fromMs: number, toMs: number): Promise<LeaseView[]> {
+    const between = (prefix: (leaseId: string) => string) => ({
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+      ExpressionAttributeValues: {
+        ':pk': tenantKey(tenantId),
+        ':from': prefix(leaseIdFloor(fromMs)),
+        ':to': prefix(leaseIdFloor(toMs)),
+      },
+    });
+    // The instances of those leases sit under INSTANCE#<leaseId>#…: the same id range, one more query.
+    const [leaseItems, instanceItems] = await Promise.all([
+      queryAll(this.client, between(leaseKey)),
+      queryAll(this.client, { ...between(instancePrefix), ConsistentRead: true }),
+    ]);
+    const instances = new Map<string, LeaseInstance[]>();
+    for (const instance of instanceItems.map(toInstance)) {
+      instances.set(instance.leaseId, [...(instances.get(instance.leaseId) ?? []), instance]);
+    }
+    return leaseItems
+      .map(toLease)
+      .filter((lease) => lease.createdAtMs >= fromMs && lease.createdAtMs < toMs)
+      .map((lease) => ({ ...lease, instances: instances.get(lease.leaseId) ?? [] }));
+  }
+
   async transition(
     tenantId: string,
     leaseId: string,
@@ -149,6 +195,8 @@ export class DynamoDbLeaseRepository implements LeaseRepository {
     const fromValues = Object.fromEntries(from.map((status, i) => [`:from${i}`, status]));
     const extra = Object.entries(plain).filter(([, value]) => value !== undefined);
     const sets = ['#status = :to', 'updatedAtMs = :at', ...extra.map(([name]) => `${name} = :${name}`)];
+    // The open-leases index follows the status, and drops the lease once it ended.
+    if (!isTerminal(to)) sets.push('openStatus = :to');
     const ending: Record<string, unknown> = {};
     if (queueEnd) {
       sets.push('queuedAtMs = :queuedAtMs', APPEND_MARK);
@@ -167,7 +215,7 @@ export class DynamoDbLeaseRepository implements LeaseRepository {
         new UpdateCommand({
           TableName: this.tableName,
           Key: { pk: tenantKey(tenantId), sk: leaseKey(leaseId) },
-          UpdateExpression: `SET ${sets.join(', ')}`,
+          UpdateExpression: `SET ${sets.join(', ')}${isTerminal(to) ? ' REMOVE openStatus' : ''}`,
           ConditionExpression: `#status IN (${Object.keys(fromValues).join(', ')})`,
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: {
@@ -309,6 +357,36 @@ export class DynamoDbLeaseRepository implements LeaseRepository {
     }));
     const items = await batchGetAll(this.client, this.tableName, keys, { consistentRead: true });
     return items.map(toInstance);
+  }
+
+  /**
+   * Keys only from the index (a page at most `limit` long, followed until
+   * `limit`): the caller reads each lease as it is now, which also drops one
+   * that moved on since the index was written.
+   */
+  async openLeases(status: OpenLeaseStatus, limit: number): Promise<LeaseRef[]> {
+    const refs: LeaseRef[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: OPEN_LEASES_INDEX,
+          KeyConditionExpression: 'openStatus = :status',
+          ExpressionAttributeValues: { ':status': status },
+          Limit: limit - refs.length,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const item of page.Items ?? []) {
+        refs.push({
+          tenantId: String(item.pk).slice(tenantKey('').length),
+          leaseId: String(item.sk).slice(leaseKey('').length),
+        });
+      }
+      startKey = page.LastEvaluatedKey;
+    } while (startKey && refs.length < limit);
+    return refs;
   }
 
   openInstances(): Promise<LeaseInstance[]> {

@@ -12,6 +12,7 @@ import type {
   LastEvaluation,
   MemberRecord,
   ScalingGroup,
+  ScalingGroupPage,
   ScalingGroupRepository,
   StoredDecision,
 } from '../ports/scaling-groups';
@@ -127,14 +128,25 @@ export class DynamoDbScalingGroupRepository implements ScalingGroupRepository {
     return items.map(toGroup);
   }
 
-  async listAll(): Promise<ScalingGroup[]> {
-    const items = await queryAll(this.client, {
-      TableName: this.tableName,
-      IndexName: ALL_GROUPS_INDEX,
-      KeyConditionExpression: 'groupIndex = :group',
-      ExpressionAttributeValues: { ':group': GROUP_INDEX_VALUE },
-    });
-    return items.map(toGroup);
+  async listPage(limit: number, cursor?: string): Promise<ScalingGroupPage> {
+    const result = await this.client.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: ALL_GROUPS_INDEX,
+        KeyConditionExpression: 'groupIndex = :group',
+        ExpressionAttributeValues: { ':group': GROUP_INDEX_VALUE },
+        Limit: limit,
+        // The cursor stays inside the evaluator (no tenant hands one in): the whole index key.
+        ExclusiveStartKey:
+          cursor === undefined ? undefined : JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')),
+      }),
+    );
+    return {
+      groups: (result.Items ?? []).map(toGroup),
+      nextCursor: result.LastEvaluatedKey
+        ? Buffer.from(JSON.stringify(result.LastEvaluatedKey), 'utf8').toString('base64url')
+        : undefined,
+    };
   }
 
   async claim(

@@ -37,7 +37,9 @@ import {
   ComputeThrottledError,
   FLEET_TAG,
   type FleetRegion,
+  IMDS_HOP_LIMIT,
   type InstanceRef,
+  LaunchNotAuthorizedError,
   type LaunchRequest,
   LEASE_TAG,
   MANAGED_TAG,
@@ -77,6 +79,18 @@ const THROTTLING_CODES = new Set([
   'Throttling',
   'ThrottlingException',
   'RequestThrottled',
+]);
+/**
+ * EC2 error codes that mean "this account or role may not launch here": a grant
+ * that names the wrong resources, a region not opted in, an account blocked.
+ */
+const AUTHORIZATION_CODES = new Set([
+  'UnauthorizedOperation',
+  'AuthFailure',
+  'Blocked',
+  'OptInRequired',
+  'PendingVerification',
+  'AccessDenied',
 ]);
 const NOT_FOUND_CODES = new Set(['InvalidInstanceID.NotFound', 'InvalidInstanceID.Malformed']);
 
@@ -240,6 +254,10 @@ export class Ec2Compute implements Compute {
       return (result.Instances ?? []).map((instance) => toComputeInstance(request.region, instance));
     } catch (error) {
       const code = errorCode(error);
+      if (code !== undefined && AUTHORIZATION_CODES.has(code)) {
+        // EC2 encodes why in the message (a decodable authorization message); it names no tenant data.
+        throw new LaunchNotAuthorizedError(request.region, code, (error as Error).message);
+      }
       if (code !== undefined && ACCOUNT_QUOTA_CODES.has(code)) {
         throw new AccountQuotaExceededError(request.mode, request.instanceType, code, request.zone);
       }
@@ -320,7 +338,12 @@ export class Ec2Compute implements Compute {
           LaunchTemplateData: {
             ...(data as RequestLaunchTemplateData),
             ImageId: amiId,
-            MetadataOptions: { ...data.MetadataOptions, HttpTokens: 'required', HttpEndpoint: 'enabled' },
+            MetadataOptions: {
+              ...data.MetadataOptions,
+              HttpTokens: 'required',
+              HttpEndpoint: 'enabled',
+              HttpPutResponseHopLimit: IMDS_HOP_LIMIT,
+            },
             BlockDeviceMappings: (data.BlockDeviceMappings ?? []).map((mapping) => ({
               ...mapping,
               Ebs: mapping.Ebs ? { ...mapping.Ebs, Encrypted: true } : undefined,

@@ -1,10 +1,23 @@
-import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import {
+  GetObjectCommand,
+  type GetObjectCommandOutput,
+  ListObjectsV2Command,
+  NoSuchKey,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import type { CheckpointReport } from '../domain/deadlines/progress';
 import { PROGRESS_FILE_NAME, parseProgressFile } from '../domain/deadlines/progress-file';
-import { checkpointSessionName, checkpointSessionPolicy } from '../domain/tasks/checkpoint-access';
+import { checkpointReadPolicy, leaseMachineSessionName } from '../domain/tasks/lease-machine-access';
 import { checkpointPrefix } from '../domain/tasks/log-streams';
-import type { CheckpointProgress } from '../ports/deadline-jobs';
+import { type CheckpointProgress, CheckpointReadError } from '../ports/deadline-jobs';
 import type { ScopedCredentials, TemporaryCredentials } from '../ports/scoped-credentials';
+
+/** A progress file holds a number of minutes: more than this is not one. */
+export const PROGRESS_FILE_MAX_BYTES = 64;
+/** S3's largest page. */
+const LIST_PAGE_KEYS = 1000;
+/** Keys of a prefix listed at most for its newest checkpoint: ten pages. */
+export const CHECKPOINT_LIST_MAX_KEYS = 10_000;
 
 /** AssumeRole's shortest session: the credentials serve one listing and one read. */
 const READ_SESSION_SECONDS = 900;
@@ -27,34 +40,90 @@ export class S3CheckpointProgress implements CheckpointProgress {
 
   async reports(tenantId: string, leaseId: string): Promise<readonly CheckpointReport[]> {
     const credentials = await this.access.mint({
-      sessionName: checkpointSessionName(leaseId),
-      policy: checkpointSessionPolicy(this.bucket, tenantId, leaseId, 'read'),
+      sessionName: leaseMachineSessionName(leaseId),
+      policy: checkpointReadPolicy(this.bucket, tenantId, leaseId),
       durationSeconds: READ_SESSION_SECONDS,
     });
     const s3 = this.s3For(credentials);
     try {
       const prefix = checkpointPrefix(tenantId, leaseId);
-      const objects: { key: string; atMs: number }[] = [];
-      let token: string | undefined;
-      do {
-        const page = await s3.send(
-          new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }),
-        );
-        for (const object of page.Contents ?? []) {
-          objects.push({ key: object.Key ?? '', atMs: object.LastModified?.getTime() ?? 0 });
-        }
-        token = page.NextContinuationToken;
-      } while (token);
-      const progressFile = objects.find((object) => object.key === `${prefix}${PROGRESS_FILE_NAME}`);
-      if (progressFile) {
-        const body = await s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: progressFile.key }));
-        const doneMs = parseProgressFile((await body.Body?.transformToString()) ?? '');
-        if (doneMs !== undefined) return [{ atMs: progressFile.atMs, doneMs }];
-      }
-      const latest = Math.max(...objects.map((object) => object.atMs));
-      return objects.length > 0 ? [{ atMs: latest }] : [];
+      const fromFile = await this.progressFile(s3, tenantId, leaseId, `${prefix}${PROGRESS_FILE_NAME}`);
+      if (fromFile) return [fromFile];
+      const latest = await this.latestCheckpoint(s3, tenantId, leaseId, prefix);
+      return latest === undefined ? [] : [{ atMs: latest }];
     } finally {
       s3.destroy();
     }
+  }
+
+  /**
+   * The progress file, read with a byte range: a number of minutes fits in
+   * PROGRESS_FILE_MAX_BYTES, and a file the tenant made larger is refused by
+   * its size (S3 says it in Content-Range) without its body being read.
+   */
+  private async progressFile(
+    s3: S3Client,
+    tenantId: string,
+    leaseId: string,
+    key: string,
+  ): Promise<CheckpointReport | undefined> {
+    let object: GetObjectCommandOutput;
+    try {
+      object = await s3.send(
+        new GetObjectCommand({
+          Bucket: this.bucket,
+          Key: key,
+          Range: `bytes=0-${PROGRESS_FILE_MAX_BYTES - 1}`,
+        }),
+      );
+    } catch (error) {
+      // No file; or an empty one, whose range S3 cannot satisfy (416 InvalidRange): no report either way.
+      if (error instanceof NoSuchKey || ['NoSuchKey', 'InvalidRange'].includes((error as Error).name))
+        return undefined;
+      throw error;
+    }
+    const size = Number(/\/(\d+)$/.exec(object.ContentRange ?? '')?.[1] ?? object.ContentLength ?? 0);
+    if (size > PROGRESS_FILE_MAX_BYTES) {
+      await object.Body?.transformToByteArray();
+      throw new CheckpointReadError(
+        tenantId,
+        leaseId,
+        `${PROGRESS_FILE_NAME} is ${size} bytes; gpurent reads at most ${PROGRESS_FILE_MAX_BYTES} (a number of minutes)`,
+      );
+    }
+    const doneMs = parseProgressFile((await object.Body?.transformToString()) ?? '');
+    return doneMs === undefined ? undefined : { atMs: object.LastModified?.getTime() ?? 0, doneMs };
+  }
+
+  /** The newest checkpoint object's time, listing at most CHECKPOINT_LIST_MAX_KEYS keys of the prefix. */
+  private async latestCheckpoint(
+    s3: S3Client,
+    tenantId: string,
+    leaseId: string,
+    prefix: string,
+  ): Promise<number | undefined> {
+    let latest: number | undefined;
+    let token: string | undefined;
+    for (let page = 0; page < CHECKPOINT_LIST_MAX_KEYS / LIST_PAGE_KEYS; page += 1) {
+      const listed = await s3.send(
+        new ListObjectsV2Command({
+          Bucket: this.bucket,
+          Prefix: prefix,
+          ContinuationToken: token,
+          MaxKeys: LIST_PAGE_KEYS,
+        }),
+      );
+      for (const object of listed.Contents ?? []) {
+        const atMs = object.LastModified?.getTime() ?? 0;
+        latest = latest === undefined ? atMs : Math.max(latest, atMs);
+      }
+      token = listed.IsTruncated ? listed.NextContinuationToken : undefined;
+      if (!token) return latest;
+    }
+    throw new CheckpointReadError(
+      tenantId,
+      leaseId,
+      `more than ${CHECKPOINT_LIST_MAX_KEYS} checkpoint objects and no ${PROGRESS_FILE_NAME}; write one for the progress to be read`,
+    );
   }
 }

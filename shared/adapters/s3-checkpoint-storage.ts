@@ -16,10 +16,21 @@ export function classifyS3Failure(error: unknown): CheckpointMeasureFailure {
   return status === 403 || status === 404 ? 'misconfigured' : 'transient';
 }
 
+/** S3's largest page. */
+const LIST_PAGE_KEYS = 1000;
+/**
+ * Keys one measurement lists at most (100 pages, a few seconds): the prefix
+ * is the tenant's to fill, and a measurement shares the metering run's time
+ * with every other lease's.
+ */
+export const CHECKPOINT_MEASURE_MAX_KEYS = 100_000;
+
 /**
  * Sums a lease's checkpoint prefix with ListObjectsV2 (1,000 keys a page, the
  * one s3:ListBucket grant metering has on the bucket); the SDK's own retries
- * handle throttling before a failure is classified.
+ * handle throttling before a failure is classified. A prefix past
+ * CHECKPOINT_MEASURE_MAX_KEYS fails that lease's measurement ('too-many-objects'):
+ * it keeps its last one, the other leases' are measured.
  */
 export class S3CheckpointStorage implements CheckpointStorage {
   constructor(
@@ -30,21 +41,23 @@ export class S3CheckpointStorage implements CheckpointStorage {
   async bytesOf(tenantId: string, leaseId: string): Promise<number> {
     let bytes = 0;
     let token: string | undefined;
-    try {
-      do {
+    for (let pages = 0; pages < CHECKPOINT_MEASURE_MAX_KEYS / LIST_PAGE_KEYS; pages += 1) {
+      try {
         const page = await this.client.send(
           new ListObjectsV2Command({
             Bucket: this.bucket,
             Prefix: checkpointPrefix(tenantId, leaseId),
             ContinuationToken: token,
+            MaxKeys: LIST_PAGE_KEYS,
           }),
         );
         for (const object of page.Contents ?? []) bytes += object.Size ?? 0;
         token = page.IsTruncated ? page.NextContinuationToken : undefined;
-      } while (token);
-    } catch (error) {
-      throw new CheckpointMeasureError(classifyS3Failure(error), tenantId, leaseId, { cause: error });
+      } catch (error) {
+        throw new CheckpointMeasureError(classifyS3Failure(error), tenantId, leaseId, { cause: error });
+      }
+      if (!token) return bytes;
     }
-    return bytes;
+    throw new CheckpointMeasureError('too-many-objects', tenantId, leaseId);
   }
 }

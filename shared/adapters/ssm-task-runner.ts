@@ -24,12 +24,13 @@ const codeOf = (error: unknown) => (error instanceof Error ? error.name : 'Unkno
 const statusOf = (error: unknown) =>
   (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode ?? 0;
 
-/** SSM Run Command, one client per region; output to the task log group. */
+/**
+ * SSM Run Command, one client per region. No CloudWatch output: the SSM agent
+ * would write it with the instance role, which reaches no lease's streams;
+ * the attempt's machine ships its output with the lease's own credentials.
+ */
 export class SsmTaskRunner implements TaskRunner {
-  constructor(
-    private readonly client: (region: string) => SSMClient,
-    private readonly logGroupName: string,
-  ) {}
+  constructor(private readonly client: (region: string) => SSMClient) {}
 
   async send(
     target: TaskTarget,
@@ -43,10 +44,6 @@ export class SsmTaskRunner implements TaskRunner {
           DocumentName: DOCUMENT,
           InstanceIds: [target.instanceId],
           Parameters: { commands: [...commands], executionTimeout: [String(timeoutSeconds)] },
-          CloudWatchOutputConfig: {
-            CloudWatchOutputEnabled: true,
-            CloudWatchLogGroupName: this.logGroupName,
-          },
           TimeoutSeconds: 600,
           Comment: comment,
         }),
@@ -100,7 +97,12 @@ export class SsmTaskRunner implements TaskRunner {
       const phase = commandPhase(invocation.Status ?? '');
       const outcome = phase === 'in-progress' || phase === 'pending' ? ('Pending' as const) : phase;
       const code = invocation.ResponseCode;
-      return code === undefined || code < 0 ? { outcome } : { outcome, exitCode: code };
+      const ended = Date.parse(invocation.ExecutionEndDateTime ?? '');
+      return {
+        outcome,
+        ...(code === undefined || code < 0 ? {} : { exitCode: code }),
+        ...(outcome === 'Pending' || Number.isNaN(ended) ? {} : { endedAtMs: ended }),
+      };
     } catch (error) {
       throw new TaskRunnerError(codeOf(error), 'GetCommandInvocation', String(error));
     }

@@ -1,11 +1,17 @@
+import { leaseMetricNamespace } from './tasks/lease-machine-access';
+
 /**
  * GPU telemetry as the CloudWatch agent's `nvidia_gpu` plugin publishes it: the
- * agent's own metric names in its default namespace, one series per instance
- * and GPU index. The launch template's agent configuration, the local load
- * simulator, the scaling evaluator and the monitoring route all use these;
+ * agent's own metric names, one series per instance and GPU index, in the
+ * lease's own namespace (`leaseMetricNamespace`): the one only that lease's
+ * machine credentials may put metrics into, so that what a reader finds there
+ * can only have come from the lease's own machines. The agent configuration
+ * the lease's machine gets, the local load simulator, the idle policy, the
+ * scaling evaluator, GPU health and the metrics route all use these;
  * `gpuIndexesOf` (waste/gpu-indexes.ts) says which indexes an instance type reports.
  */
-export const GPU_METRIC_NAMESPACE = 'CWAgent';
+export const gpuMetricNamespace = (lease: { readonly tenantId: string; readonly leaseId: string }) =>
+  leaseMetricNamespace(lease.tenantId, lease.leaseId);
 
 export const NVIDIA_SMI_METRICS = {
   utilization: 'nvidia_smi_utilization_gpu',

@@ -15,4 +15,9 @@ export const powertoolsControlPlaneMetrics: ControlPlaneMetrics = {
     failure.addDimensions({ mode, code });
     failure.addMetric(METRIC_NAMES.launchFailures, 'Count', 1);
   },
+  leasesRepaired(repair, count) {
+    const repaired = metrics.singleMetric();
+    repaired.addDimensions({ repair });
+    repaired.addMetric(METRIC_NAMES.leasesRepaired, 'Count', count);
+  },
 };

@@ -5,7 +5,7 @@ import { StsScopedCredentials } from '../adapters/sts-scoped-credentials';
 import { priceCatalog } from '../catalog';
 import { nonEmpty } from '../config';
 import type { DeadlineJobs, OpenDeadlineJobs } from '../ports/deadline-jobs';
-import { BUCKETS, CHECKPOINT_ROLE, TABLES } from '../resources';
+import { BUCKETS, LEASE_MACHINE_ROLE, TABLES } from '../resources';
 import { stsClient } from './clients';
 import { gpuRegions, regionsEnv } from './placement';
 import { portFactory } from './port-factory';
@@ -21,11 +21,11 @@ export const deadlineJobs = () =>
       ...regionsEnv,
       [TABLES.leases.envVar]: nonEmpty,
       [BUCKETS.checkpoints.envVar]: nonEmpty,
-      [CHECKPOINT_ROLE.envVar]: nonEmpty,
+      [LEASE_MACHINE_ROLE.envVar]: nonEmpty,
     },
     reaches: [
       { kind: 'table', table: 'leases', access: 'readWrite' },
-      { kind: 'checkpointRole' },
+      { kind: 'leaseMachineRole' },
       { kind: 'gpuRegions' },
     ],
     create: (env, clients): DeadlineJobs =>
@@ -33,7 +33,7 @@ export const deadlineJobs = () =>
         leases: new DynamoDbLeaseRepository(clients.documents, env.LEASES_TABLE_NAME),
         progress: new S3CheckpointProgress(
           env.CHECKPOINT_BUCKET_NAME,
-          new StsScopedCredentials(stsClient(clients), env.CHECKPOINT_ROLE_ARN),
+          new StsScopedCredentials(stsClient(clients), env.LEASE_MACHINE_ROLE_ARN),
         ),
         catalog: priceCatalog,
         regions: gpuRegions(env),

@@ -1,5 +1,6 @@
 import { EventBridgePublisher } from '../adapters/eventbridge-publisher';
 import { SnsBudgetNotifier } from '../adapters/sns-budget-notifier';
+import { SqsDeadLetteredCommands } from '../adapters/sqs-dead-lettered-commands';
 import { SqsLeaseCommandQueue } from '../adapters/sqs-lease-command-queue';
 import { SqsMeteringWorkQueue } from '../adapters/sqs-metering-work-queue';
 import { SqsWarmPoolFillRequests } from '../adapters/sqs-warm-pool-fill';
@@ -14,6 +15,14 @@ export const leaseCommandQueue = () =>
     env: { [QUEUES.leaseCommands.envVar]: nonEmpty },
     reaches: [{ kind: 'queue', queue: 'leaseCommands' }],
     create: (env, clients) => new SqsLeaseCommandQueue(sqsClient(clients), env.LEASE_COMMANDS_QUEUE_URL),
+  });
+
+/** Reads back (and removes) the lease commands their queue dead-lettered: the reconciler settles their leases. */
+export const leaseCommandDeadLetters = () =>
+  portFactory({
+    env: { [QUEUES.leaseCommands.deadLetterEnvVar]: nonEmpty },
+    reaches: [{ kind: 'deadLetters', queue: 'leaseCommands' }],
+    create: (env, clients) => new SqsDeadLetteredCommands(sqsClient(clients), env.LEASE_COMMANDS_DLQ_URL),
   });
 
 /** Hands the share of a metering run that did not fit to the queue that feeds metering again. */

@@ -26,6 +26,8 @@ export type Ec2Capability =
 export type Reach =
   | { readonly kind: 'table'; readonly table: TableName; readonly access: TableAccess }
   | { readonly kind: 'queue'; readonly queue: QueueName }
+  /** Receiving and deleting the messages of a queue's dead-letter queue. */
+  | { readonly kind: 'deadLetters'; readonly queue: QueueName }
   | { readonly kind: 'topic'; readonly topic: TopicName }
   | { readonly kind: 'eventBus' }
   | { readonly kind: 'ec2'; readonly capabilities: readonly Ec2Capability[] }
@@ -39,8 +41,8 @@ export type Reach =
   | { readonly kind: 'logGroup'; readonly logGroup: LogGroupName; readonly access: 'read' }
   /** Assuming the lease session role (SESSION_ROLE in shared/resources.ts). */
   | { readonly kind: 'sessionRole' }
-  /** Assuming the checkpoint role (CHECKPOINT_ROLE in shared/resources.ts). */
-  | { readonly kind: 'checkpointRole' }
+  /** Assuming the lease machine role (LEASE_MACHINE_ROLE in shared/resources.ts). */
+  | { readonly kind: 'leaseMachineRole' }
   /** Listing the checkpoint bucket (s3:ListBucket only): the sizes of leases' checkpoints, for billing. */
   | { readonly kind: 'checkpointBucket'; readonly access: 'list' }
   /** The V100 spot traces bundled into the function package. */

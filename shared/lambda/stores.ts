@@ -14,6 +14,7 @@ import { DynamoDbScalingGroupRepository } from '../adapters/dynamodb-scaling-gro
 import { DynamoDbSpendAnomalies } from '../adapters/dynamodb-spend-anomalies';
 import { DynamoDbSpendCounters } from '../adapters/dynamodb-spend-counters';
 import { DynamoDbSpotPriceHistory } from '../adapters/dynamodb-spot-price-history';
+import { DynamoDbRequestCounter, DynamoDbTenantLimits } from '../adapters/dynamodb-tenant-limits';
 import { DynamoDbTenantSettings } from '../adapters/dynamodb-tenant-settings';
 import { DynamoDbWarmPoolRepository } from '../adapters/dynamodb-warm-pools';
 import { nonEmpty } from '../config';
@@ -32,6 +33,7 @@ const BUDGETS = { [TABLES.budgets.envVar]: nonEmpty };
 const AUDITS = { [TABLES.audits.envVar]: nonEmpty };
 const SCALING_GROUPS = { [TABLES.scalingGroups.envVar]: nonEmpty };
 const ADMISSION = { [TABLES.admission.envVar]: nonEmpty };
+const REQUEST_COUNTS = { [TABLES.requestCounts.envVar]: nonEmpty };
 
 const table = (name: keyof typeof TABLES, access: TableAccess) =>
   ({ kind: 'table', table: name, access }) as const;
@@ -111,6 +113,22 @@ export const tenantSettings = (access: TableAccess) =>
     env: LEASES,
     reaches: [table('leases', access)],
     create: (env, clients) => new DynamoDbTenantSettings(clients.documents, env.LEASES_TABLE_NAME),
+  });
+
+/** Admin-set per-tenant limits (rate, caps), beside the tenant's settings. */
+export const tenantLimitsRepository = (access: TableAccess) =>
+  portFactory({
+    env: LEASES,
+    reaches: [table('leases', access)],
+    create: (env, clients) => new DynamoDbTenantLimits(clients.documents, env.LEASES_TABLE_NAME),
+  });
+
+/** The API's per-tenant request counters: one conditional write per request. */
+export const requestCounter = () =>
+  portFactory({
+    env: REQUEST_COUNTS,
+    reaches: [table('requestCounts', 'readWrite')],
+    create: (env, clients) => new DynamoDbRequestCounter(clients.documents, env.REQUEST_COUNTS_TABLE_NAME),
   });
 
 export const budgetRepository = (access: TableAccess) =>

@@ -4,26 +4,28 @@ import { StsScopedCredentials } from '../adapters/sts-scoped-credentials';
 import { nonEmpty } from '../config';
 import type { CheckpointStorage } from '../ports/checkpoint-storage';
 import type { TaskRunning } from '../ports/task-runner';
-import { BUCKETS, CHECKPOINT_ROLE, LOG_GROUPS } from '../resources';
+import { BUCKETS, LEASE_MACHINE_ROLE, LOG_GROUPS } from '../resources';
 import { s3Client, ssmClient, stsClient } from './clients';
 import { portFactory } from './port-factory';
 
 /**
- * Starts and stops tasks through SSM Run Command; output to the task log
- * group, checkpoints in the bucket through the checkpoint role's per-lease credentials.
+ * Starts and stops tasks through SSM Run Command; each attempt's machine
+ * writes its output, checkpoints and telemetry with the lease machine role's
+ * per-lease credentials, which these functions mint.
  */
 export const taskRunning = () =>
   portFactory({
     env: {
       [LOG_GROUPS.taskOutput.envVar]: nonEmpty,
       [BUCKETS.checkpoints.envVar]: nonEmpty,
-      [CHECKPOINT_ROLE.envVar]: nonEmpty,
+      [LEASE_MACHINE_ROLE.envVar]: nonEmpty,
     },
-    reaches: [{ kind: 'tasks' }, { kind: 'checkpointRole' }],
+    reaches: [{ kind: 'tasks' }, { kind: 'leaseMachineRole' }],
     create: (env, clients): TaskRunning => ({
-      runner: new SsmTaskRunner((region) => ssmClient(clients, region), env.TASK_LOG_GROUP_NAME),
+      runner: new SsmTaskRunner((region) => ssmClient(clients, region)),
       checkpointBucket: env.CHECKPOINT_BUCKET_NAME,
-      checkpointAccess: new StsScopedCredentials(stsClient(clients), env.CHECKPOINT_ROLE_ARN),
+      taskOutputLogGroup: env.TASK_LOG_GROUP_NAME,
+      machineAccess: new StsScopedCredentials(stsClient(clients), env.LEASE_MACHINE_ROLE_ARN),
     }),
   });
 

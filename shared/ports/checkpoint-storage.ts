@@ -3,14 +3,20 @@ export type CheckpointMeasureFailure =
   /** The bucket or the grant is wrong: a deployment problem, not a passing one. */
   | 'misconfigured'
   /** Throttled, timed out or a server error: the next measurement will likely succeed. */
-  | 'transient';
+  | 'transient'
+  /**
+   * The lease's task wrote more objects than one measurement lists
+   * (CHECKPOINT_MEASURE_MAX_KEYS): listing them all would hold up the
+   * metering of every other lease in the run.
+   */
+  | 'too-many-objects';
 
 export class CheckpointMeasureError extends Error {
   constructor(
     readonly failure: CheckpointMeasureFailure,
     readonly tenantId: string,
     readonly leaseId: string,
-    options: { readonly cause: unknown },
+    options: { readonly cause?: unknown } = {},
   ) {
     super(`Could not measure the checkpoints of ${tenantId}/${leaseId} (${failure})`, options);
     this.name = 'CheckpointMeasureError';

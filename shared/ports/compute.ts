@@ -13,6 +13,13 @@ export const FLEET_TAG = 'gpurent:fleet';
  * launch templates (CDK and the local bootstrap) are built with it, and each
  * instance records it at launch for metering its storage.
  */
+/**
+ * IMDS answers travel one network hop: a machine's own processes get them, a
+ * task's container on Docker's bridge network never does, so task code cannot
+ * take the instance role's credentials (docs/ARCHITECTURE.md, "Machine credentials").
+ */
+export const IMDS_HOP_LIMIT = 1;
+
 export const ROOT_VOLUME_GIB = 200;
 
 export interface LaunchRequest {
@@ -104,6 +111,23 @@ export class AccountQuotaExceededError extends CapacityUnavailableError {
   constructor(mode: RentalMode, instanceType: string, code: string, zone?: string) {
     super(mode, instanceType, code, zone);
     this.name = 'AccountQuotaExceededError';
+  }
+}
+
+/**
+ * EC2 refused the launch for authorization (`UnauthorizedOperation`,
+ * `AuthFailure`, `Blocked`, an opt-in region…): a deployment fault, not a
+ * pool short of room, and one no retry of the command fixes. The lease FAILS
+ * at once naming the region and the code, instead of retrying into the DLQ.
+ */
+export class LaunchNotAuthorizedError extends Error {
+  constructor(
+    readonly region: string,
+    readonly code: string,
+    readonly detail: string,
+  ) {
+    super(`EC2 refused to launch in ${region} for authorization (${code}): ${detail}`);
+    this.name = 'LaunchNotAuthorizedError';
   }
 }
 

@@ -22,7 +22,24 @@ export interface OpenDeadlineJobs {
 
 /** What a task's checkpoints say of its progress: its progress file, else the time of its latest checkpoint. */
 export interface CheckpointProgress {
+  /** Throws CheckpointReadError when what the tenant wrote cannot be read within the bounds. */
   reports(tenantId: string, leaseId: string): Promise<readonly CheckpointReport[]>;
+}
+
+/**
+ * A lease's checkpoints, which its task writes, are past what gpurent reads
+ * (a progress file over its byte limit, a prefix over its key limit): that
+ * lease's progress is unknown, with this reason; no other lease's read is touched.
+ */
+export class CheckpointReadError extends Error {
+  constructor(
+    readonly tenantId: string,
+    readonly leaseId: string,
+    readonly reason: string,
+  ) {
+    super(`the checkpoints of ${leaseId} could not be read: ${reason}`);
+    this.name = 'CheckpointReadError';
+  }
 }
 
 /** What the control plane knows of the market now: the allowed pools' signals and on-demand offers. */

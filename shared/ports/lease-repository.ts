@@ -39,6 +39,14 @@ export interface QueueEnd {
   readonly region?: string | undefined;
 }
 
+/** A status a lease is listed under in the open-leases index (every status but RELEASED and FAILED). */
+export type OpenLeaseStatus = Exclude<LeaseStatus, 'RELEASED' | 'FAILED'>;
+
+export interface LeaseRef {
+  readonly tenantId: string;
+  readonly leaseId: string;
+}
+
 /** Leases and the instances they own, always addressed within one tenant. */
 export interface LeaseRepository {
   /** Stores a new lease; fails if the id is taken. */
@@ -47,6 +55,11 @@ export interface LeaseRepository {
   discard(tenantId: string, leaseId: string): Promise<void>;
   get(tenantId: string, leaseId: string): Promise<LeaseView | undefined>;
   list(tenantId: string, limit: number, cursor?: string): Promise<LeasePage>;
+  /**
+   * The tenant's leases created in [fromMs, toMs), with their instances: lease
+   * ids sort by creation time, so this is one key range (not a read per lease).
+   */
+  listCreatedBetween(tenantId: string, fromMs: number, toMs: number): Promise<LeaseView[]>;
   /**
    * Moves a lease to `to` only if it is in one of `from`. Returns false when the
    * lease was elsewhere, so concurrent workers never both act on one change.
@@ -85,6 +98,11 @@ export interface LeaseRepository {
    * false when another writer advanced it first (the caller reads again).
    */
   saveTask(tenantId: string, leaseId: string, task: TaskState): Promise<boolean>;
+  /**
+   * Up to `limit` leases now in `status` (one not yet ended), across tenants,
+   * oldest lease first: the reconciler's walk of leases no live instance leads to.
+   */
+  openLeases(status: OpenLeaseStatus, limit: number): Promise<LeaseRef[]>;
   /** Every instance whose bill is still open, across tenants (the metering work list). */
   openInstances(): Promise<LeaseInstance[]>;
   /** Instance records by key, as stored now (missing ones are left out). */

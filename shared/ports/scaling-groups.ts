@@ -51,14 +51,22 @@ export interface StoredDecision extends LastEvaluation {
   readonly released: readonly string[];
 }
 
+export interface ScalingGroupPage {
+  readonly groups: readonly ScalingGroup[];
+  readonly nextCursor?: string | undefined;
+}
+
 export interface ScalingGroupRepository {
   /** Creates the group, or replaces its spec (keeping members, clamping desired into the new bounds). */
   put(tenantId: string, name: string, spec: ScalingGroupSpec, nowMs: number): Promise<ScalingGroup>;
   get(tenantId: string, name: string): Promise<ScalingGroup | undefined>;
   /** The tenant's groups by name. */
   list(tenantId: string): Promise<ScalingGroup[]>;
-  /** Every group of every tenant, for the evaluator. */
-  listAll(): Promise<ScalingGroup[]>;
+  /**
+   * A page of up to `limit` groups of every tenant, for the evaluator: it reads
+   * them page by page, never all at once. `nextCursor` is absent on the last page.
+   */
+  listPage(limit: number, cursor?: string): Promise<ScalingGroupPage>;
   /**
    * Records an evaluation's outcome only if the group is still ACTIVE at the
    * version it was read at. False when another evaluation or a change got there

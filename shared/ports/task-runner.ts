@@ -23,19 +23,27 @@ export interface TaskRunner {
    * has no CancelCommand): the caller's termination of the instance stops it.
    */
   cancel(target: TaskTarget, commandId: string): Promise<boolean>;
-  /** How an ended invocation finished (SSM's status events carry no exit code). */
+  /**
+   * How an ended invocation finished (SSM's status events carry no exit code),
+   * and when, as SSM recorded it (`endedAtMs`, when it gives one).
+   */
   result(
     target: TaskTarget,
     commandId: string,
-  ): Promise<{ outcome: CommandOutcome | 'Pending'; exitCode?: number }>;
+  ): Promise<{ outcome: CommandOutcome | 'Pending'; exitCode?: number; endedAtMs?: number }>;
 }
 
-/** What starting and stopping tasks needs: the runner, where attempts keep their checkpoints, and the credentials to them. */
+/**
+ * What starting and stopping tasks needs: the runner, where attempts keep
+ * their checkpoints and write their output, and the lease machine role.
+ */
 export interface TaskRunning {
   readonly runner: TaskRunner;
   readonly checkpointBucket: string;
-  /** The checkpoint role, each credential narrowed to one lease's prefix. */
-  readonly checkpointAccess: ScopedCredentials;
+  /** The task output log group's name: a lease's machine writes only its own streams of it. */
+  readonly taskOutputLogGroup: string;
+  /** The lease machine role, each credential narrowed to one lease (`leaseMachinePolicy`). */
+  readonly machineAccess: ScopedCredentials;
 }
 
 /** SSM throttled or failed in a way a retry of the message may fix. */

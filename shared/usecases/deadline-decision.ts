@@ -69,12 +69,14 @@ export async function decideDeadlineJob(
     spentMicroUsd: record.spentMicroUsd,
   });
   const { queue } = request;
-  const decision: JobPolicyDecision = queue
-    ? {
-        ...policy,
-        reason: `${policy.reason}; the lease waits in the admission queue (${queuePlace(queue)}) and follows this once admitted`,
-      }
-    : policy;
+  const unreadable = record.progressUnreadable
+    ? `; its checkpoints could not be read (${record.progressUnreadable}), so no progress is counted as saved`
+    : '';
+  const queued = queue
+    ? `; the lease waits in the admission queue (${queuePlace(queue)}) and follows this once admitted`
+    : '';
+  const decision: JobPolicyDecision =
+    unreadable || queued ? { ...policy, reason: `${policy.reason}${unreadable}${queued}` } : policy;
   const stored: StoredDecision = {
     ...decision,
     atMs: request.nowMs,

@@ -66,43 +66,38 @@ export interface EvaluationSummary {
 }
 
 /**
- * One evaluation of every active scaling group, as the one-minute schedule
- * runs it: the members' leases, one metric read for all groups (and for the
- * health of every running GPU, reported as GpuUnhealthy), then per group
- * the policy's decision, claimed on the group's version so that an overlapping
- * evaluation never acts twice, then launches (through createLease, so every
- * rule a lease obeys applies to members) and releases until the group's size
- * matches its desired size.
+ * Groups read, and their metrics read, per page of the pass: what one page
+ * holds in memory and asks CloudWatch for is bounded whatever the number of
+ * groups of all tenants.
  */
-export async function evaluateScalingGroups(deps: ScalingDeps, nowMs: number): Promise<EvaluationSummary> {
-  const groups = (await deps.groups.listAll()).filter((g) => g.status === 'ACTIVE');
-  const withMembers = await mapWithConcurrency(groups, CONCURRENT_GROUPS, async (group) => ({
-    group,
-    spec: group.spec,
-    members: await membersOf(deps, group),
-  }));
+export const GROUPS_PER_PAGE = 100;
+
+/**
+ * One evaluation of every active scaling group, as the one-minute schedule
+ * runs it, page by page of `pageSize` groups: the page's members' leases, one
+ * metric read for the page's groups (the first page's also carries the health
+ * of every running GPU, reported as GpuUnhealthy, and the idle evaluation),
+ * then per group the policy's decision, claimed on the group's version so that
+ * an overlapping evaluation never acts twice, then launches (through
+ * createLease, so every rule a lease obeys applies to members) and releases
+ * until the group's size matches its desired size.
+ */
+export async function evaluateScalingGroups(
+  deps: ScalingDeps,
+  nowMs: number,
+  pageSize = GROUPS_PER_PAGE,
+): Promise<EvaluationSummary> {
   const open = await deps.leases.openInstances();
   const gpus = watchedGpus(deps.catalog, open);
   const idleReads = await planIdleReads(deps, open);
-  const plan = planScalingMetrics(withMembers, nowMs, {
-    queries: [...gpus.map((gpu) => gpu.query), ...idleReads.queries],
-    windowPeriods: Math.max(HEALTH_WINDOW_PERIODS, idleReads.windowPeriods),
-  });
-  const results = await deps.metrics.read(plan.queries, plan.fromMs, plan.toMs);
-  const extra = (i: number) => results[plan.extraIndexes[i] ?? -1] ?? [];
-  const unhealthyGpus = await reportGpuHealth(
-    deps,
-    gpus.map((gpu, i) => ({ ...gpu, temperature: extra(i) })),
-    nowMs,
-    deps.temperatureLimitC,
-  );
-  const idle = await evaluateIdle(
-    deps,
-    idleReads,
-    idleReads.queries.map((_, i) => extra(gpus.length + i)),
-    nowMs,
-  );
-
+  const totals = {
+    groups: 0,
+    metricQueries: 0,
+    launched: 0,
+    released: 0,
+    unhealthyGpus: 0,
+  };
+  let idle: IdleSummary | undefined;
   const outcomes: Record<GroupOutcome, number> = {
     acted: 0,
     unchanged: 0,
@@ -111,29 +106,79 @@ export async function evaluateScalingGroups(deps: ScalingDeps, nowMs: number): P
   };
   const decisions: Record<DecisionDirection, number> = { 'scale-out': 0, 'scale-in': 0, converge: 0 };
   const failures: EvaluationSummary['failures'][number][] = [];
-  let launched = 0;
-  let released = 0;
-  await mapWithConcurrency(withMembers, CONCURRENT_GROUPS, async ({ group, members }, index) => {
-    try {
-      const outcome = await evaluateGroup(deps, group, members, plan.seriesOf(index, results), nowMs);
-      outcomes[outcome.outcome] += 1;
-      if (outcome.direction) decisions[outcome.direction] += 1;
-      launched += outcome.launched.length;
-      released += outcome.released.length;
-    } catch (error) {
-      outcomes.failed += 1;
-      failures.push({ tenantId: group.tenantId, name: group.name, error });
+  let cursor: string | undefined;
+  let pages = 0;
+  do {
+    const page = await deps.groups.listPage(pageSize, cursor);
+    cursor = page.nextCursor;
+    const first = pages === 0;
+    pages += 1;
+    const groups = page.groups.filter((g) => g.status === 'ACTIVE');
+    totals.groups += groups.length;
+    const withMembers = await mapWithConcurrency(groups, CONCURRENT_GROUPS, async (group) => ({
+      group,
+      tenantId: group.tenantId,
+      spec: group.spec,
+      members: await membersOf(deps, group),
+    }));
+    // The fleet-wide reads (GPU health, idle) ride in the first page's metric read only.
+    const plan = planScalingMetrics(
+      withMembers,
+      nowMs,
+      first
+        ? {
+            queries: [...gpus.map((gpu) => gpu.query), ...idleReads.queries],
+            windowPeriods: Math.max(HEALTH_WINDOW_PERIODS, idleReads.windowPeriods),
+          }
+        : undefined,
+    );
+    totals.metricQueries += plan.queries.length;
+    const results = await deps.metrics.read(plan.queries, plan.fromMs, plan.toMs);
+    if (first) {
+      const extra = (i: number) => results[plan.extraIndexes[i] ?? -1] ?? [];
+      totals.unhealthyGpus = await reportGpuHealth(
+        deps,
+        gpus.map((gpu, i) => ({ ...gpu, temperature: extra(i) })),
+        nowMs,
+        deps.temperatureLimitC,
+      );
+      idle = await evaluateIdle(
+        deps,
+        idleReads,
+        idleReads.queries.map((_, i) => extra(gpus.length + i)),
+        nowMs,
+      );
     }
-  });
+    await mapWithConcurrency(withMembers, CONCURRENT_GROUPS, async ({ group, members }, index) => {
+      try {
+        const outcome = await evaluateGroup(
+          deps,
+          group,
+          members,
+          plan.seriesOf(index, results),
+          nowMs,
+          plan.refusedOf(index),
+        );
+        outcomes[outcome.outcome] += 1;
+        if (outcome.direction) decisions[outcome.direction] += 1;
+        totals.launched += outcome.launched.length;
+        totals.released += outcome.released.length;
+      } catch (error) {
+        outcomes.failed += 1;
+        failures.push({ tenantId: group.tenantId, name: group.name, error });
+      }
+    });
+  } while (cursor);
   return {
-    groups: groups.length,
-    metricQueries: plan.queries.length,
-    idle,
+    groups: totals.groups,
+    metricQueries: totals.metricQueries,
+    // The first page always runs (an empty one too), so the idle evaluation did.
+    idle: idle as IdleSummary,
     outcomes,
-    launched,
-    released,
+    launched: totals.launched,
+    released: totals.released,
     decisions,
-    unhealthyGpus,
+    unhealthyGpus: totals.unhealthyGpus,
     failures,
   };
 }
@@ -152,9 +197,10 @@ async function evaluateGroup(
   members: readonly GroupMember[],
   metrics: MetricSeries,
   nowMs: number,
+  refusedNamespaces: readonly string[] = [],
 ): Promise<GroupResult> {
   const waiting = waitingMembers(members);
-  const decision = decideScaling({
+  const decided = decideScaling({
     policy: policyOf(group.spec),
     metrics,
     currentCapacity: group.desired,
@@ -162,6 +208,14 @@ async function evaluateGroup(
     nowMs,
     waitingForAdmission: waiting.length,
   });
+  // Said in the reason the tenant reads, so that a group stored before the rule is fixed, not puzzled over.
+  const decision =
+    refusedNamespaces.length === 0
+      ? decided
+      : {
+          ...decided,
+          reason: `${decided.reason}; not read: ${refusedNamespaces.join(', ')} (a custom condition reads only the tenant's gpurent/${group.tenantId}/ namespaces; PUT the group with one of those)`,
+        };
   const acted = decision.action !== 'none';
   const lastEvaluation = evaluationOf(decision, waiting, nowMs);
   const claimed = await deps.groups.claim(group, {

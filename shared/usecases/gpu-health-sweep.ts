@@ -1,9 +1,9 @@
 import type { PriceCatalog } from '../domain/catalog';
 import { GPU_SILENCE_LIMIT_MS, judgeGpuHealth } from '../domain/gpu-health';
 import {
-  GPU_METRIC_NAMESPACE,
   GPU_METRIC_PERIOD_SECONDS,
   gpuDimensions,
+  gpuMetricNamespace,
   NVIDIA_SMI_METRICS,
 } from '../domain/gpu-telemetry';
 import type { LeaseInstance } from '../domain/lease';
@@ -33,7 +33,7 @@ export function watchedGpus(
       instance,
       gpuIndex,
       query: {
-        namespace: GPU_METRIC_NAMESPACE,
+        namespace: gpuMetricNamespace(instance),
         metricName: NVIDIA_SMI_METRICS.temperature,
         dimensions: gpuDimensions(instance.instanceId, gpuIndex),
         statistic: 'Maximum',

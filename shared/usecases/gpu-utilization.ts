@@ -1,5 +1,5 @@
 import type { PriceCatalog } from '../domain/catalog';
-import { GPU_METRIC_NAMESPACE, gpuDimensions, NVIDIA_SMI_METRICS } from '../domain/gpu-telemetry';
+import { gpuDimensions, gpuMetricNamespace, NVIDIA_SMI_METRICS } from '../domain/gpu-telemetry';
 import { type MeasuredGpu, periodSamples } from '../domain/gpu-utilization';
 import type { LeaseView } from '../domain/lease';
 import { gpuIndexesOf } from '../domain/waste/gpu-indexes';
@@ -35,13 +35,14 @@ export async function readGpuUtilization(
         gpuIndexesOf(catalog, i.instanceType).map((index) => ({
           run: { instanceId: i.instanceId, fromMs: i.launchedAtMs, toMs: i.endedAtMs ?? nowMs },
           index,
+          namespace: gpuMetricNamespace(lease),
         })),
       ),
   );
   if (gpus.length === 0) return [];
-  const queries: MetricQuery[] = gpus.flatMap(({ run, index }) =>
+  const queries: MetricQuery[] = gpus.flatMap(({ run, index, namespace }) =>
     STATISTICS.map((statistic) => ({
-      namespace: GPU_METRIC_NAMESPACE,
+      namespace,
       metricName: NVIDIA_SMI_METRICS.utilization,
       dimensions: gpuDimensions(run.instanceId, index),
       statistic,

@@ -4,7 +4,7 @@ import { endWait } from './admission/wait-ends';
 import { type DeadlineSteeringDeps, deadlineSteering, followScheduledDecision } from './deadline-steering';
 import type { Provisioning } from './dependencies';
 import { replaceInterrupted } from './interruptions';
-import { provisionLease } from './provision-lease';
+import { abandonLease, provisionLease } from './provision-lease';
 import { completeRelease, expireLease } from './release-lease';
 import { advanceTask, prepareTaskStart, startTaskOnLease, type TaskDeps } from './tasks';
 
@@ -68,6 +68,13 @@ export async function runLeaseCommand(
     // From the deadline schedule: the policy looks again, and the lease follows.
     case 'decide':
       return done('decide', await followScheduledDecision(deps, tenantId, leaseId));
+    // From the reconciler, which found the lease's provision dead-lettered: FAILED if still PENDING.
+    case 'abandon': {
+      const outcome = await abandonLease(deps, tenantId, leaseId);
+      if (outcome === 'failed')
+        await advanceTask(deps, tenantId, leaseId, { type: 'lease-failed', atMs: deps.now() });
+      return done('abandon', outcome);
+    }
     // From the scheduled admission pass, when the lease's wait ends: QUEUE_TIMEOUT if it still waits.
     case 'time-out':
       return done('time-out', await endWait(deps, tenantId, leaseId));

@@ -65,7 +65,8 @@ export async function readLeaseLogs(
   const pages = await Promise.all(
     TASK_OUTPUTS.map((output) =>
       deps.taskLogs.read({
-        stream: taskLogStreams(commandId, attempt.instanceId)[output],
+        // The lease's own streams: only its machine credentials can have written them.
+        stream: taskLogStreams(leaseId, attempt.attempt)[output],
         output,
         forwardToken: query.cursor?.[output],
         startTimeMs: query.sinceMs,

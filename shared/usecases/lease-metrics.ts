@@ -1,5 +1,5 @@
 import { type GpuHealth, judgeGpuHealth, type SeriesSummary, summarizeSeries } from '../domain/gpu-health';
-import { GPU_METRIC_NAMESPACE, gpuDimensions, NVIDIA_SMI_METRICS } from '../domain/gpu-telemetry';
+import { gpuDimensions, gpuMetricNamespace, NVIDIA_SMI_METRICS } from '../domain/gpu-telemetry';
 import type { LeaseInstance } from '../domain/lease';
 import { type Datapoint, memoryUsedPercent } from '../domain/scaling';
 import { gpuIndexesOf } from '../domain/waste/gpu-indexes';
@@ -64,7 +64,7 @@ export async function readLeaseGpuMetrics(
   );
   const queries: MetricQuery[] = gpus.flatMap(({ instance, index }) =>
     READ.map((metric) => ({
-      namespace: GPU_METRIC_NAMESPACE,
+      namespace: gpuMetricNamespace(lease),
       metricName: NVIDIA_SMI_METRICS[metric],
       dimensions: gpuDimensions(instance.instanceId, index),
       statistic: 'Average',

@@ -9,7 +9,12 @@ import { transferMicroUsd } from '../domain/placement-costs';
 import { chooseRentalMode, type ModeDecision } from '../domain/rental-mode';
 import type { ReservableLease } from '../domain/reservations';
 import type { WarmMachine } from '../domain/warm-pools/machine';
-import { AccountQuotaExceededError, CapacityUnavailableError, type ComputeInstance } from '../ports/compute';
+import {
+  AccountQuotaExceededError,
+  CapacityUnavailableError,
+  type ComputeInstance,
+  LaunchNotAuthorizedError,
+} from '../ports/compute';
 import type { TransitionChanges } from '../ports/lease-repository';
 import { admitOrQueue, freeAdmission, queueRefused } from './admission/queue';
 import type { Provisioning } from './dependencies';
@@ -371,6 +376,13 @@ async function placeAndLaunch(
           },
         };
       } catch (error) {
+        if (error instanceof LaunchNotAuthorizedError) {
+          // Not a pool short of room: no other pool of this deployment is more likely to be allowed,
+          // and a retry of the command fails the same way. The lease FAILS now, saying why.
+          deps.metrics.launchFailed(mode, error.code);
+          if (commitmentId) await deps.commitments.release(commitmentId, lease.leaseId);
+          return { failure: `${error.message}; the deployment's launch permissions need fixing` };
+        }
         if (!(error instanceof CapacityUnavailableError)) throw error;
         deps.metrics.launchFailed(error.mode, error.code);
         if (commitmentId) await deps.commitments.release(commitmentId, lease.leaseId);
@@ -412,6 +424,28 @@ export function adoptedPlacement(owned: readonly LeaseInstance[], reason: string
     hourlyMicroUsd: owned.reduce((sum, i) => sum + i.priceMicroUsdPerHour, 0),
     reason,
   };
+}
+
+/** Why a lease FAILS whose provision (or start) command its queue dead-lettered. */
+export const DEAD_LETTERED_REASON =
+  "its provision command failed on every delivery and was dead-lettered; whatever it had launched was ended (the lease worker's logs say why each delivery failed)";
+
+export type AbandonOutcome = 'failed' | 'not-pending' | 'missing';
+
+/**
+ * The queue gave up on the lease's provisioning: a lease still PENDING FAILS
+ * (instances ended, admission hold freed), so it neither waits nor holds its
+ * quota for good. One that moved on (a later delivery did launch it) is left.
+ */
+export async function abandonLease(
+  deps: Provisioning,
+  tenantId: string,
+  leaseId: string,
+): Promise<AbandonOutcome> {
+  const lease = await deps.leases.get(tenantId, leaseId);
+  if (!lease) return 'missing';
+  if (lease.status !== 'PENDING') return 'not-pending';
+  return failLease(deps, lease, 'PENDING', DEAD_LETTERED_REASON);
 }
 
 /** No capacity anywhere: whatever the lease still runs is ended, then the lease FAILS. */

@@ -2,21 +2,32 @@ import { isTerminal, type LeaseView } from '../domain/lease';
 import { isSendAbandoned } from '../domain/tasks/state';
 import type { WarmMachine } from '../domain/warm-pools/machine';
 import type { ComputeInstance } from '../ports/compute';
+import type { LeaseRepair } from '../ports/control-plane-metrics';
 import type { DomainEvent } from '../ports/domain-events';
+import type { DeadLetteredCommands } from '../ports/lease-commands';
 import type { ControlPlane, InterruptionMarking } from './dependencies';
 import { heldInstances, toLeaseInstances } from './lease-instances';
-import { refreshCheckpointAccess, startTaskOnLease, type TaskDeps } from './tasks';
+import {
+  countRepairs,
+  drainDeadLetters,
+  emptyRepairLog,
+  type RepairCounts,
+  type RepairLog,
+  resendStuckCommands,
+  settleSilentTasks,
+} from './lease-repairs';
+import { refreshLeaseMachineAccess, startTaskOnLease, type TaskDeps } from './tasks';
 import { stampVanishedInstances } from './vanished-instances';
 import { endWarnedInstances, overdueWarned } from './warned-instances';
-
-/** How long a lease may sit in PENDING or RELEASING before its command is sent again. */
-export const STUCK_AFTER_MS = 10 * 60_000;
 
 export interface ReconcileSummary {
   readonly managed: number;
   readonly terminated: number;
   readonly adopted: number;
-  readonly resent: number;
+  /** Leases repaired, by kind: lost commands re-sent, silent tasks settled, dead-lettered provisions failed. */
+  readonly repairs: RepairCounts;
+  /** Each lease repaired, and each repair that failed (tried again next run), for the log. */
+  readonly repairLog: RepairLog;
   /** Instances gone from EC2 while still billed, whose end was stamped. */
   readonly ended: number;
   /** Running attempts whose checkpoint credentials were re-sent before they expire. */
@@ -34,13 +45,15 @@ export interface ReconcileSummary {
  * they are billed; billed instances EC2 no longer runs get their end stamped,
  * so their bill closes; warned instances whose two minutes are up are ended
  * (the replace command does it first; this is for one that never came);
- * commands of leases stuck in PENDING or RELEASING are re-sent, and so are
- * task attempts whose sender died before recording its command.
+ * task attempts whose sender died before recording its command are sent.
+ * Then the leases no instance leads to (lease-repairs.ts): dead-lettered
+ * provisions end FAILED, commands of leases stuck in PENDING or RELEASING are
+ * re-sent, and tasks silent for a period are asked how they ended.
  */
 /** The fleet against the table: EC2, leases, the commands it re-sends, the strays it adopts. */
 export type ReconcileDeps = InterruptionMarking &
-  Pick<ControlPlane, 'compute' | 'catalog' | 'commitments' | 'warmPools'> &
-  Pick<TaskDeps, 'tasks'>;
+  Pick<ControlPlane, 'compute' | 'catalog' | 'commitments' | 'warmPools' | 'metrics'> &
+  Pick<TaskDeps, 'tasks'> & { readonly deadLetters: DeadLetteredCommands };
 
 /**
  * A warm machine of no lease is kept while stopped (or stopping), and while
@@ -94,7 +107,7 @@ export async function reconcileFleet(deps: ReconcileDeps): Promise<ReconcileSumm
   }
 
   let adopted = 0;
-  let resent = 0;
+  const running: LeaseView[] = [];
   let checkpointsRefreshed = 0;
   let sendsTakenOver = 0;
   for (const instances of byLease.values()) {
@@ -112,22 +125,12 @@ export async function reconcileFleet(deps: ReconcileDeps): Promise<ReconcileSumm
       adopted += adopt.length;
       orphans.push(...surplus);
     }
-    // It visits every live lease anyway: the one place a running attempt's credentials are kept fresh.
-    if (lease.status === 'RUNNING' && (await refreshCheckpointAccess(deps, lease))) checkpointsRefreshed += 1;
+    // It visits every live lease anyway: the one place a lease's machine credentials are kept fresh.
+    if (lease.status === 'RUNNING' && (await refreshLeaseMachineAccess(deps, lease)))
+      checkpointsRefreshed += 1;
     if (lease.status === 'RUNNING' && lease.task && isSendAbandoned(lease.task, deps.now())) {
       if ((await startTaskOnLease(deps, tenantId, leaseId)) === 'STARTING') sendsTakenOver += 1;
-    }
-    if (
-      (lease.status === 'PENDING' || lease.status === 'RELEASING') &&
-      deps.now() - lease.updatedAtMs > STUCK_AFTER_MS
-    ) {
-      await deps.commands.send({
-        type: lease.status === 'PENDING' ? 'provision' : 'release',
-        tenantId,
-        leaseId,
-      });
-      resent += 1;
-    }
+    } else if (lease.status === 'RUNNING' && lease.task) running.push(lease);
   }
 
   await deps.compute.terminate(orphans);
@@ -145,11 +148,21 @@ export async function reconcileFleet(deps: ReconcileDeps): Promise<ReconcileSumm
   const ended = await stampVanishedInstances(deps, managed);
   const overdue = overdueWarned(await deps.leases.openInstances(), deps.now());
   const retired = (await endWarnedInstances(deps, overdue)).length;
+
+  // Leases no live instance leads to: a task runs only on one, every other repair starts from the index.
+  const repairLog = emptyRepairLog();
+  await settleSilentTasks(deps, running, repairLog);
+  const abandoned = await drainDeadLetters(deps, repairLog);
+  await resendStuckCommands(deps, abandoned, repairLog);
+  const repairs = countRepairs(repairLog);
+  for (const [repair, count] of Object.entries(repairs) as [LeaseRepair, number][])
+    deps.metrics.leasesRepaired(repair, count);
   return {
     managed: managed.length,
     terminated: orphans.length,
     adopted,
-    resent,
+    repairs,
+    repairLog,
     ended,
     checkpointsRefreshed,
     sendsTakenOver,

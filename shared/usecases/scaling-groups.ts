@@ -1,7 +1,19 @@
-import { type GroupMember, isBooting, isLive, type ScalingGroupSpec } from '../domain/scaling';
+import {
+  foreignNamespaces,
+  type GroupMember,
+  isBooting,
+  isLive,
+  type ScalingGroupSpec,
+  tenantMetricNamespacePrefix,
+} from '../domain/scaling';
+import { DEFAULT_TENANT_LIMITS, type TenantLimits } from '../domain/tenant-limits';
 import { UnsupportedInstanceTypeError } from '../errors';
 import type { ScalingGroup, StoredDecision } from '../ports/scaling-groups';
-import { ScalingGroupNotFoundError } from '../scaling-errors';
+import {
+  ForeignMetricNamespaceError,
+  ScalingGroupCapError,
+  ScalingGroupNotFoundError,
+} from '../scaling-errors';
 import type { ScalingDeps } from './evaluate-scaling-groups';
 import { requestRelease } from './release-lease';
 import { membersOf } from './scaling-group-members';
@@ -19,18 +31,29 @@ export interface ScalingGroupView {
 
 /**
  * Creates a group or replaces its spec. Members change only at the next
- * evaluation, which converges the group to its (new) desired size.
+ * evaluation, which converges the group to its (new) desired size. A custom
+ * condition must read the tenant's own namespace, and a new group must fit
+ * the tenant's cap on groups (`limits`); replacing a group's spec never counts.
  */
 export async function putScalingGroup(
   deps: Deps,
   tenantId: string,
   name: string,
   spec: ScalingGroupSpec,
+  limits: Pick<TenantLimits, 'maxScalingGroups'> = DEFAULT_TENANT_LIMITS,
 ): Promise<{ created: boolean; view: ScalingGroupView }> {
   const supported = deps.catalog.singleGpuTypes(deps.region);
   if (!supported.includes(spec.instanceType))
     throw new UnsupportedInstanceTypeError(spec.instanceType, supported);
+  const foreign = foreignNamespaces(spec, tenantId);
+  if (foreign.length > 0)
+    throw new ForeignMetricNamespaceError(tenantMetricNamespacePrefix(tenantId), foreign);
   const existed = (await deps.groups.get(tenantId, name)) !== undefined;
+  // One query of the tenant's groups, bounded by the cap itself; two creates at
+  // the same instant may both pass it (the cap bounds cost, it is not a lock).
+  if (!existed && (await deps.groups.list(tenantId)).length >= limits.maxScalingGroups) {
+    throw new ScalingGroupCapError(limits.maxScalingGroups);
+  }
   const group = await deps.groups.put(tenantId, name, spec, deps.now());
   return { created: !existed, view: await viewOf(deps, group) };
 }

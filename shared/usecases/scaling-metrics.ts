@@ -1,7 +1,7 @@
 import {
-  GPU_METRIC_NAMESPACE,
   GPU_METRIC_PERIOD_SECONDS,
   gpuDimensions,
+  gpuMetricNamespace,
   NVIDIA_SMI_METRICS,
 } from '../domain/gpu-telemetry';
 import {
@@ -14,6 +14,7 @@ import {
   isLive,
   type MetricSeries,
   memoryUsedPercent,
+  ownsNamespace,
   type ScalingCondition,
   type ScalingGroupSpec,
   seriesKey,
@@ -52,10 +53,17 @@ class QueryList {
  */
 const MEMBER_GPU_INDEX = 0;
 
-const gpuQuery = (instanceId: string, metricName: string, statistic: string): MetricQuery => ({
-  namespace: GPU_METRIC_NAMESPACE,
+/** A judged member's instance, with the lease whose namespace alone its telemetry can be in. */
+interface JudgedInstance {
+  readonly tenantId: string;
+  readonly leaseId: string;
+  readonly instanceId: string;
+}
+
+const gpuQuery = (gpu: JudgedInstance, metricName: string, statistic: string): MetricQuery => ({
+  namespace: gpuMetricNamespace(gpu),
   metricName,
-  dimensions: gpuDimensions(instanceId, MEMBER_GPU_INDEX),
+  dimensions: gpuDimensions(gpu.instanceId, MEMBER_GPU_INDEX),
   statistic,
   periodSeconds: GPU_METRIC_PERIOD_SECONDS,
 });
@@ -63,10 +71,14 @@ const gpuQuery = (instanceId: string, metricName: string, statistic: string): Me
 /** How to build one fleet series from the results of the shared query list. */
 type SeriesRecipe = (results: Results) => Datapoint[];
 
-function gpuRecipe(list: QueryList, condition: GpuCondition, instanceIds: readonly string[]): SeriesRecipe {
+function gpuRecipe(
+  list: QueryList,
+  condition: GpuCondition,
+  instances: readonly JudgedInstance[],
+): SeriesRecipe {
   const { metric, statistic } = condition;
   if (metric === 'gpuMemoryUsed') {
-    const pairs = instanceIds.map((id) => [
+    const pairs = instances.map((id) => [
       list.add(gpuQuery(id, NVIDIA_SMI_METRICS.memoryUsed, 'Average')),
       list.add(gpuQuery(id, NVIDIA_SMI_METRICS.memoryTotal, 'Average')),
     ]);
@@ -78,7 +90,7 @@ function gpuRecipe(list: QueryList, condition: GpuCondition, instanceIds: readon
         statistic,
       );
   }
-  const indexes = instanceIds.map((id) => list.add(gpuQuery(id, AGENT_METRIC[metric], statistic)));
+  const indexes = instances.map((id) => list.add(gpuQuery(id, AGENT_METRIC[metric], statistic)));
   return (results) =>
     combineFleetSeries(
       indexes.map((i) => results[i] ?? []),
@@ -89,9 +101,14 @@ function gpuRecipe(list: QueryList, condition: GpuCondition, instanceIds: readon
 function recipeFor(
   list: QueryList,
   condition: ScalingCondition,
-  instanceIds: readonly string[],
+  instances: readonly JudgedInstance[],
+  tenantId: string,
 ): SeriesRecipe {
-  if (condition.metric !== 'custom') return gpuRecipe(list, condition, instanceIds);
+  if (condition.metric !== 'custom') return gpuRecipe(list, condition, instances);
+  // GetMetricData cannot be narrowed in IAM (no resource-level permissions), so
+  // this is where a tenant is kept to its own metrics: a group stored before
+  // the API refused foreign namespaces reads nothing there (no datapoint ever breaches).
+  if (!ownsNamespace(tenantId, condition.namespace)) return () => [];
   const index = list.add({
     namespace: condition.namespace,
     metricName: condition.name,
@@ -103,6 +120,8 @@ function recipeFor(
 }
 
 export interface GroupToRead {
+  /** The group's owner: its custom conditions may read only `gpurent/<tenant>/…`. */
+  readonly tenantId: string;
   readonly spec: ScalingGroupSpec;
   readonly members: readonly GroupMember[];
 }
@@ -116,6 +135,8 @@ export interface ScalingMetricsPlan {
   readonly toMs: number;
   /** The fleet series of group `index` (in the order given) from the results of `queries`. */
   seriesOf(index: number, results: Results): MetricSeries;
+  /** The namespaces of group `index`'s custom conditions that were not read: not the tenant's own. */
+  refusedOf(index: number): readonly string[];
 }
 
 /**
@@ -136,15 +157,22 @@ export function planScalingMetrics(
   const list = new QueryList();
   const extraIndexes = extra.queries.map((query) => list.add(query));
   let longestWindow = extra.windowPeriods;
-  const recipes = groups.map(({ spec, members }) => {
+  const refused = groups.map(({ tenantId, spec }) => [
+    ...new Set(
+      [...spec.scaleOut.conditions, ...spec.scaleIn.conditions].flatMap((c) =>
+        c.metric === 'custom' && !ownsNamespace(tenantId, c.namespace) ? [c.namespace] : [],
+      ),
+    ),
+  ]);
+  const recipes = groups.map(({ tenantId, spec, members }) => {
     const judged = members
       .filter((m) => isLive(m) && !isBooting(m, spec.instanceWarmupSeconds, nowMs))
-      .flatMap((m) => m.instanceIds);
+      .flatMap((m) => m.instanceIds.map((instanceId) => ({ tenantId, leaseId: m.leaseId, instanceId })));
     const byKey = new Map<string, SeriesRecipe>();
     for (const condition of [...spec.scaleOut.conditions, ...spec.scaleIn.conditions]) {
       longestWindow = Math.max(longestWindow, condition.outOf);
       const key = seriesKey(condition);
-      if (!byKey.has(key)) byKey.set(key, recipeFor(list, condition, judged));
+      if (!byKey.has(key)) byKey.set(key, recipeFor(list, condition, judged, tenantId));
     }
     return byKey;
   });
@@ -155,6 +183,7 @@ export function planScalingMetrics(
     extraIndexes,
     fromMs,
     toMs: nowMs,
+    refusedOf: (index) => refused[index] ?? [],
     seriesOf: (index, results) =>
       Object.fromEntries(
         [...(recipes[index] ?? new Map<string, SeriesRecipe>())].map(([key, recipe]) => [

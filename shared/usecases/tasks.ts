@@ -2,15 +2,14 @@ import { settleAll } from '../concurrency';
 import type { LeaseView } from '../domain/lease';
 import { attemptComment } from '../domain/tasks/attempt-command';
 import {
-  CHECKPOINT_CREDENTIALS_SECONDS,
-  CHECKPOINT_REFRESH_COMMENT,
-  checkpointCredentialLines,
-  checkpointRefreshDue,
-  checkpointSessionName,
-  checkpointSessionPolicy,
-} from '../domain/tasks/checkpoint-access';
+  LEASE_MACHINE_CREDENTIALS_SECONDS,
+  LEASE_MACHINE_REFRESH_COMMENT,
+  leaseMachinePolicy,
+  leaseMachineRefreshDue,
+  leaseMachineSessionName,
+} from '../domain/tasks/lease-machine-access';
 import { checkpointUri } from '../domain/tasks/log-streams';
-import { taskScript } from '../domain/tasks/script';
+import { leaseMachineLines, taskScript } from '../domain/tasks/script';
 import {
   applyTaskEvent,
   isTaskEnded,
@@ -75,8 +74,8 @@ export interface AdvanceOptions {
    * catches a newer task; only then is the lease read).
    */
   readonly lease?: LeaseView | undefined;
-  /** The checkpoint credentials of an attempt this step sends, minted by the caller beside the step's write. */
-  readonly checkpointAccess?: Promise<TemporaryCredentials> | undefined;
+  /** The lease machine credentials of an attempt this step sends, minted by the caller beside the step's write. */
+  readonly machineAccess?: Promise<TemporaryCredentials> | undefined;
 }
 
 /**
@@ -132,7 +131,11 @@ async function stepTask(
   throw new TaskConflictError(leaseId);
 }
 
-function targetOf(deps: Pick<ControlPlane, 'region'>, lease: LeaseView, instanceId: string): TaskTarget {
+export function targetOf(
+  deps: Pick<ControlPlane, 'region'>,
+  lease: LeaseView,
+  instanceId: string,
+): TaskTarget {
   const record = lease.instances.find((i) => i.instanceId === instanceId);
   return { instanceId, region: record?.region ?? deps.region };
 }
@@ -162,7 +165,7 @@ async function perform(
             effect.attempt,
             target,
             comment,
-            options.checkpointAccess ?? mintCheckpointAccess(deps, tenantId, leaseId),
+            options.machineAccess ?? mintMachineAccess(deps, tenantId, leaseId),
           ));
       } catch (error) {
         await advanceTask(
@@ -207,7 +210,7 @@ async function perform(
   }
 }
 
-/** Sends one attempt's script, with credentials to the lease's checkpoints, under the attempt's comment. */
+/** Sends one attempt's script, with the lease's machine credentials, under the attempt's comment. */
 async function sendAttempt(
   deps: TaskDeps,
   lease: LeaseView,
@@ -225,17 +228,22 @@ async function sendAttempt(
     attempt,
     checkpointUri: checkpointUri(deps.tasks.checkpointBucket, tenantId, leaseId),
     runtime: 'container',
-    checkpointAccess: { leaseId, credentials },
+    machineAccess: { leaseId, credentials, outputLogGroup: deps.tasks.taskOutputLogGroup },
   });
   return deps.tasks.runner.send(target, commands, Math.min(MAX_EXECUTION_SECONDS, limitSeconds), comment);
 }
 
-/** Credentials of the checkpoint role that reach the lease's own prefix and nothing else. */
-function mintCheckpointAccess(deps: TaskDeps, tenantId: string, leaseId: string) {
-  return deps.tasks.checkpointAccess.mint({
-    sessionName: checkpointSessionName(leaseId),
-    policy: checkpointSessionPolicy(deps.tasks.checkpointBucket, tenantId, leaseId),
-    durationSeconds: CHECKPOINT_CREDENTIALS_SECONDS,
+/** Credentials of the lease machine role that reach the lease's own data and nothing else. */
+function mintMachineAccess(deps: TaskDeps, tenantId: string, leaseId: string) {
+  return deps.tasks.machineAccess.mint({
+    sessionName: leaseMachineSessionName(leaseId),
+    policy: leaseMachinePolicy({
+      tenantId,
+      leaseId,
+      checkpointBucket: deps.tasks.checkpointBucket,
+      taskOutputLogGroup: deps.tasks.taskOutputLogGroup,
+    }),
+    durationSeconds: LEASE_MACHINE_CREDENTIALS_SECONDS,
   });
 }
 
@@ -245,7 +253,7 @@ function mintCheckpointAccess(deps: TaskDeps, tenantId: string, leaseId: string)
  * failure unreported rather than unhandled.
  */
 function mintAhead(deps: TaskDeps, tenantId: string, leaseId: string): Promise<TemporaryCredentials> {
-  const minted = mintCheckpointAccess(deps, tenantId, leaseId);
+  const minted = mintMachineAccess(deps, tenantId, leaseId);
   minted.catch(() => undefined);
   return minted;
 }
@@ -254,24 +262,45 @@ function mintAhead(deps: TaskDeps, tenantId: string, leaseId: string): Promise<T
 const REFRESH_TIMEOUT_SECONDS = 60;
 
 /**
- * A running attempt outlives its credentials (an hour at most): when due,
- * fresh ones for the lease's prefix are minted and written over the file its
- * profile's credential_process reads, by a small command of their own.
- * Returns whether one was sent.
+ * Puts the lease's machine credentials on each of `instances` (and restarts
+ * its agent onto them) by a small command of their own. Each instance is
+ * tried on its own: one not reachable yet (its SSM agent still registering)
+ * is covered by the reconciler's next send (`leaseMachineRefreshDue`).
+ * Returns how many were sent.
  */
-export async function refreshCheckpointAccess(deps: TaskDeps, lease: LeaseView): Promise<boolean> {
-  const task = lease.task;
-  const attempt = task?.attempts.find((a) => a.attempt === task.attempt);
-  if (task?.status !== 'RUNNING' || attempt?.startedAtMs === undefined) return false;
-  if (!checkpointRefreshDue(attempt.startedAtMs, deps.now())) return false;
-  const credentials = await mintCheckpointAccess(deps, lease.tenantId, lease.leaseId);
-  await deps.tasks.runner.send(
-    targetOf(deps, lease, attempt.instanceId),
-    ['set -eu', ...checkpointCredentialLines(lease.leaseId, credentials)],
-    REFRESH_TIMEOUT_SECONDS,
-    CHECKPOINT_REFRESH_COMMENT,
+async function deliverLeaseMachineAccess(
+  deps: TaskDeps,
+  lease: LeaseView,
+  instances: readonly LeaseView['instances'][number][],
+): Promise<number> {
+  if (instances.length === 0) return 0;
+  const credentials = await mintMachineAccess(deps, lease.tenantId, lease.leaseId);
+  const commands = ['set -eu', ...leaseMachineLines(lease.tenantId, { leaseId: lease.leaseId, credentials })];
+  const sent = await Promise.allSettled(
+    instances.map((instance) =>
+      deps.tasks.runner.send(
+        targetOf(deps, lease, instance.instanceId),
+        commands,
+        REFRESH_TIMEOUT_SECONDS,
+        LEASE_MACHINE_REFRESH_COMMENT,
+      ),
+    ),
   );
-  return true;
+  return sent.filter((result) => result.status === 'fulfilled').length;
+}
+
+/**
+ * A lease's machines outlive their credentials (an hour at most), and a
+ * machine of a lease without a task got none from an attempt: when due, fresh
+ * ones for the lease are minted and written over the files its profile's
+ * credential_process and its agent read. Returns whether any was sent.
+ */
+export async function refreshLeaseMachineAccess(deps: TaskDeps, lease: LeaseView): Promise<boolean> {
+  if (lease.status !== 'RUNNING') return false;
+  const due = heldInstances(lease.instances).filter((instance) =>
+    leaseMachineRefreshDue(instance.launchedAtMs, deps.now()),
+  );
+  return (await deliverLeaseMachineAccess(deps, lease, due)) > 0;
 }
 
 async function announceEnd(deps: TaskWriteDeps, lease: LeaseView, task: TaskState): Promise<void> {
@@ -293,8 +322,9 @@ async function announceEnd(deps: TaskWriteDeps, lease: LeaseView, task: TaskStat
 
 /**
  * The lease runs: its task (if it waits) starts on the first instance that
- * is open and not reclaimed. Called by the worker once provisioning or a
- * replacement made the lease RUNNING.
+ * is open and not reclaimed, with the lease's machine credentials; a lease
+ * without a task has them sent to its machines instead. Called by the worker
+ * once provisioning or a replacement made the lease RUNNING.
  */
 export async function startTaskOnLease(
   deps: TaskDeps,
@@ -303,6 +333,12 @@ export async function startTaskOnLease(
   minted?: Promise<TemporaryCredentials>,
 ): Promise<TaskOutcome> {
   const lease = await deps.leases.get(tenantId, leaseId);
+  if (lease?.status === 'RUNNING' && !lease.task) {
+    // No attempt brings the machines their credentials: they are sent now, for the lease's telemetry.
+    // A failure here fails no start: the reconciler sends them again in the machines' first minutes.
+    await deliverLeaseMachineAccess(deps, lease, heldInstances(lease.instances)).catch(() => 0);
+    return 'no-task';
+  }
   if (!lease?.task) return 'no-task';
   if (lease.status !== 'RUNNING') return 'unchanged';
   const instance = heldInstances(lease.instances)[0];
@@ -310,8 +346,8 @@ export async function startTaskOnLease(
   const event: TaskEvent = { type: 'instance-ready', instanceId: instance.instanceId, atMs: deps.now() };
   // The attempt's credentials are minted while its claim is written, not after: both are on the way to its start.
   const sends = applyTaskEvent(lease.task, event).effects.some((effect) => effect.kind === 'send');
-  const checkpointAccess = sends ? (minted ?? mintAhead(deps, tenantId, leaseId)) : undefined;
-  return advanceTask(deps, tenantId, leaseId, event, { lease, checkpointAccess });
+  const machineAccess = sends ? (minted ?? mintAhead(deps, tenantId, leaseId)) : undefined;
+  return advanceTask(deps, tenantId, leaseId, event, { lease, machineAccess });
 }
 
 /**

@@ -77,13 +77,13 @@ async function checkpointText(key: string): Promise<string> {
   return (await object.Body?.transformToString()) ?? '';
 }
 
-async function logLines(commandId: string, instanceId: string): Promise<string[]> {
+async function logLines(leaseId: string, attempt: number): Promise<string[]> {
   const logs = new CloudWatchLogsClient({ endpoint: stack.endpoints.events, region: 'us-east-1' });
   try {
     const result = await logs.send(
       new GetLogEventsCommand({
         logGroupName: stack.env[LOG_GROUPS.taskOutput.envVar],
-        logStreamName: taskLogStreams(commandId, instanceId).stdout,
+        logStreamName: taskLogStreams(leaseId, attempt).stdout,
       }),
     );
     return (result.events ?? []).map((event) => event.message ?? '');
@@ -104,7 +104,7 @@ describe('tasks on leases, end to end through the local API, worker, SSM agent a
     expect(task?.env).toEqual({ GREETING: 'hi', API_TOKEN: '****' });
     const [attempt] = task?.attempts ?? [];
     if (!attempt?.commandId) throw new Error('no command sent');
-    const lines = await logLines(attempt.commandId, attempt.instanceId);
+    const lines = await logLines(leaseId, attempt.attempt);
     expect(lines[0]).toBe('hello from attempt 1');
     expect(lines[1]).toBe(`s3://${stack.env.CHECKPOINT_BUCKET_NAME}/local-tenant/${leaseId}/`);
     // The bill closes at the task's end (the event's time), to the second.
@@ -196,9 +196,7 @@ describe('tasks on leases, end to end through the local API, worker, SSM agent a
     expect(task?.attempts.map((a) => a.status)).toEqual(['INTERRUPTED', 'SUCCEEDED']);
     const second = task?.attempts[1];
     expect(second?.instanceId).not.toBe(warned.instanceId);
-    expect(await logLines(second?.commandId ?? '', second?.instanceId ?? '')).toEqual([
-      'resumed from attempt 1',
-    ]);
+    expect(await logLines(leaseId, second?.attempt ?? 0)).toEqual(['resumed from attempt 1']);
     // The warned instance ended when its replacement took over, not when AWS got round to it.
     const old = released.instances.find((i) => i.instanceId === warned.instanceId);
     expect(old?.endedAt).toBeDefined();

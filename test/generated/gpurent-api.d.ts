@@ -177,7 +177,7 @@ export interface paths {
         };
         /**
          * Leases that ran in a time range, as CSV (input of `npm run simulate`)
-         * @description One CSV line per lease that ran in the range, with its workload, mode, instance type, GPUs, start, end and project.
+         * @description One CSV line per lease that ran in the range, with its workload, mode, instance type, GPUs, start, end and project. The range (from/to) may span at most 93 days (400 VALIDATION_FAILED naming `to` past it); without them it is this month so far. A longer period is several requests.
          */
         get: operations["exportUsage"];
         put?: never;
@@ -197,7 +197,7 @@ export interface paths {
         };
         /**
          * Demand profile per UTC day: GPU-hours, average and peak concurrent GPUs, wait to RUNNING, task time, queue wait, GPU utilization
-         * @description Per UTC day of the range: GPU-hours, average and peak concurrent GPUs by workload and mode, the wait from request to RUNNING, task run time and wait from request to task start by workload, the wait for admission by workload with time over quota and GPU-hours refused for the account's EC2 quota, and the GPU utilization the instances' telemetry shows.
+         * @description Per UTC day of the range: GPU-hours, average and peak concurrent GPUs by workload and mode, the wait from request to RUNNING, task run time and wait from request to task start by workload, the wait for admission by workload with time over quota and GPU-hours refused for the account's EC2 quota, and the GPU utilization the instances' telemetry shows. The range (from/to) may span at most 93 days (400 VALIDATION_FAILED naming `to` past it); without them it is this month so far. A longer period is several requests.
          */
         get: operations["getDemandProfile"];
         put?: never;
@@ -333,7 +333,7 @@ export interface paths {
         };
         /**
          * The tenant's monthly audit (the stored one once the schedule built it on the 1st)
-         * @description The month built from the daily rollups, the interruption notices, the reservations, the GPU telemetry and the planner; the current month is built to date.
+         * @description The month built from the daily rollups, the interruption notices, the reservations, the GPU telemetry and the planner; the current month is built to date. The month bounds what it reads: the leases created in it (or in the week before, whose wait may reach into it) and those that ran in it, never the tenant's whole history.
          */
         get: operations["getMonthlyAudit"];
         put?: never;
@@ -721,6 +721,50 @@ export interface paths {
          * @description Concurrent GPUs, the sum of hourly prices, optional caps per rental mode and the weight in fair share. Leases that would exceed it wait in the queue. Nothing is stored on a 400.
          */
         put: operations["putTenantQuota"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's limits in force
+         * @description requestsPerSecond: API requests counted in each UTC second across every API instance (past it: 429 RATE_LIMITED with Retry-After); maxScalingGroups: groups at once (past it: 409 SCALING_GROUP_CAP_REACHED). Conditions per group are bounded by 10 (400 VALIDATION_FAILED).
+         */
+        get: operations["getLimits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/tenants/{tenantId}/limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Admin: a tenant's limits in force
+         * @description The tenant's own limits, or the defaults when none are set.
+         */
+        get: operations["getTenantLimits"];
+        /**
+         * Admin: set a tenant's limits
+         * @description Replaces the tenant’s limits (an omitted field takes its default); every API instance applies them within a minute. Nothing is stored on a 400.
+         */
+        put: operations["putTenantLimits"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1304,6 +1348,7 @@ export interface components {
                 } | {
                     /** @constant */
                     metric: "custom";
+                    /** @description One of the tenant's own namespaces, gpurent/<tenant>/… (any other is refused) */
                     namespace: string;
                     name: string;
                     /** @description Default: {}. */
@@ -1346,6 +1391,7 @@ export interface components {
                 } | {
                     /** @constant */
                     metric: "custom";
+                    /** @description One of the tenant's own namespaces, gpurent/<tenant>/… (any other is refused) */
                     namespace: string;
                     name: string;
                     /** @description Default: {}. */
@@ -2051,6 +2097,23 @@ export interface components {
                 };
             };
         };
+        TenantLimitsRequest: {
+            /** @description Default: 20. */
+            requestsPerSecond?: number;
+            /** @description Default: 20. */
+            maxScalingGroups?: number;
+        };
+        TenantLimits: {
+            tenantId: string;
+            limits: {
+                /** @default 20 */
+                requestsPerSecond: number;
+                /** @default 20 */
+                maxScalingGroups: number;
+            };
+            /** @description True when no admin set limits for the tenant: the defaults apply */
+            isDefault: boolean;
+        };
         Error: {
             error: {
                 /** @description Stable machine-readable code, e.g. VALIDATION_FAILED */
@@ -2177,6 +2240,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the next window */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     createLease: {
@@ -2208,7 +2282,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_FAILED, INVALID_JSON, BODY_REQUIRED, IDEMPOTENCY_KEY_REQUIRED, UNSUPPORTED_INSTANCE_TYPE, UNKNOWN_REGION, UNKNOWN_GPU_MODEL, UNKNOWN_IMAGE, MAX_PRICE_BELOW_EVERY_POOL, or for a task deadline DEADLINE_IN_PAST, DEADLINE_BEFORE_WORK, DEADLINE_WITHOUT_TASK or DEADLINE_WITH_ON_DEMAND (details name the field) */
+            /** @description VALIDATION_FAILED, INVALID_JSON, BODY_REQUIRED, IDEMPOTENCY_KEY_REQUIRED, UNSUPPORTED_INSTANCE_TYPE, UNKNOWN_REGION, UNKNOWN_GPU_MODEL, UNKNOWN_IMAGE, MAX_PRICE_BELOW_EVERY_POOL, TASK_TOO_LARGE (the lease with its task would pass the stored size limit; the message gives both), or for a task deadline DEADLINE_IN_PAST, DEADLINE_BEFORE_WORK, DEADLINE_WITHOUT_TASK or DEADLINE_WITH_ON_DEMAND (details name the field) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2256,6 +2330,17 @@ export interface operations {
             /** @description IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the next window */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2321,6 +2406,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the next window */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     releaseLease: {
@@ -2374,6 +2470,17 @@ export interface operations {
             /** @description LEASE_NOT_FOUND */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the next window */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2440,6 +2547,17 @@ export interface operations {
             /** @description LEASE_NOT_FOUND */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the next window */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2523,6 +2641,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the next window */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     openLeaseSession: {
@@ -2591,6 +2720,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the next window */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getUsage: {
@@ -2644,6 +2784,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the next window */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     exportUsage: {
@@ -2669,7 +2820,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description VALIDATION_FAILED */
+            /** @description VALIDATION_FAILED: a bad from or to, or a range longer than 93 days (details name the field) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2690,6 +2841,17 @@ export interface operations {
             /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the next window */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2738,7 +2900,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_FAILED */
+            /** @description VALIDATION_FAILED: a bad from or to, or a range longer than 93 days (details name the field) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2759,6 +2921,17 @@ export interface operations {
             /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the next window */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2799,6 +2972,17 @@ export interface operations {
             /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the next window */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2857,6 +3041,17 @@ export interface operations {
             /** @description BUDGET_NOT_FOUND */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the next window */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2934,6 +3129,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the next window */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteBudget: {
@@ -2990,6 +3196,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the next window */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listAllBudgets: {
@@ -3030,6 +3247,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the next window */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listScalingGroups: {
@@ -3064,6 +3292,17 @@ export interface operations {
             /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the next window */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3128,6 +3367,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the next window */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     putScalingGroup: {
@@ -3163,7 +3413,7 @@ export interface operations {
                     "application/json": components["schemas"]["ScalingGroup"];
                 };
             };
-            /** @description INVALID_SCALING_GROUP_NAME, VALIDATION_FAILED, UNSUPPORTED_INSTANCE_TYPE, INVALID_JSON or BODY_REQUIRED */
+            /** @description INVALID_SCALING_GROUP_NAME, VALIDATION_FAILED, UNSUPPORTED_INSTANCE_TYPE, METRIC_NAMESPACE_NOT_OWNED (a custom condition’s namespace is not under gpurent/<tenant>/; details name the field), INVALID_JSON or BODY_REQUIRED */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3190,9 +3440,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SCALING_GROUP_DELETING */
+            /** @description SCALING_GROUP_DELETING, or SCALING_GROUP_CAP_REACHED: a new group would pass the tenant’s maxScalingGroups (GET /v1/limits); delete one first */
             409: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the next window */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3262,6 +3523,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the next window */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getMonthlyAudit: {
@@ -3306,6 +3578,17 @@ export interface operations {
             /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the next window */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3362,6 +3645,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the next window */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getSettings: {
@@ -3394,6 +3688,17 @@ export interface operations {
             /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the next window */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3445,6 +3750,17 @@ export interface operations {
             /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the next window */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3512,6 +3828,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the next window */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listReservations: {
@@ -3561,6 +3888,17 @@ export interface operations {
             /** @description ADMIN_REQUIRED: the token is not in the admin group */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the next window */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3625,6 +3963,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the next window */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     putReservation: {
@@ -3681,6 +4030,17 @@ export interface operations {
             /** @description RESERVATION_IN_USE: fewer GPUs than leases hold */
             409: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the next window */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3752,6 +4112,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the next window */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     putImageVersion: {
@@ -3809,6 +4180,17 @@ export interface operations {
             /** @description IMAGE_VERSION_EXISTS: the version exists with other AMIs */
             409: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the next window */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3874,6 +4256,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the next window */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     rollbackImage: {
@@ -3932,6 +4325,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the next window */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listImages: {
@@ -3966,6 +4370,17 @@ export interface operations {
             /** @description ADMIN_REQUIRED: the token is not in the admin group */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the next window */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4033,6 +4448,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the next window */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getIdlePolicy: {
@@ -4065,6 +4491,17 @@ export interface operations {
             /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the next window */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4131,6 +4568,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the next window */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteIdlePolicy: {
@@ -4170,6 +4618,17 @@ export interface operations {
             /** @description IDLE_POLICY_NOT_FOUND */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the next window */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4225,6 +4684,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the next window */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     putAdminIdlePolicy: {
@@ -4272,6 +4742,17 @@ export interface operations {
             /** @description ADMIN_REQUIRED: the token is not in the admin group */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the next window */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4334,6 +4815,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the next window */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getSpendAnomalySettings: {
@@ -4366,6 +4858,17 @@ export interface operations {
             /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the next window */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4423,6 +4926,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the next window */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listWarmPools: {
@@ -4457,6 +4971,17 @@ export interface operations {
             /** @description ADMIN_REQUIRED: the token is not in the admin group */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the next window */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4515,6 +5040,17 @@ export interface operations {
             /** @description WARM_POOL_NOT_FOUND */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the next window */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4585,6 +5121,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the next window */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteWarmPool: {
@@ -4641,6 +5188,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the next window */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getQuota: {
@@ -4673,6 +5231,17 @@ export interface operations {
             /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the next window */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4729,6 +5298,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the next window */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     putTenantQuota: {
@@ -4777,6 +5357,192 @@ export interface operations {
             /** @description ADMIN_REQUIRED: the token is not in the admin group */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the next window */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The limits in force */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantLimits"];
+                };
+            };
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The token has no tenant claim (TENANT_CLAIM_MISSING) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the next window */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTenantLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant the limits are for */
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The limits in force */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantLimits"];
+                };
+            };
+            /** @description INVALID_TENANT_ID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description ADMIN_REQUIRED: the token is not in the admin group */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the next window */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putTenantLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant the limits are for */
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TenantLimitsRequest"];
+            };
+        };
+        responses: {
+            /** @description The limits now in force */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantLimits"];
+                };
+            };
+            /** @description VALIDATION_FAILED, INVALID_JSON, BODY_REQUIRED or INVALID_TENANT_ID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid bearer token (answered by API Gateway) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description ADMIN_REQUIRED: the token is not in the admin group */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the next window */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

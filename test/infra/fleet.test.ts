@@ -3,7 +3,11 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { GPU_AMI_SSM_PARAMETER, GpuFleet, MANAGED_TAG } from '../../infra/constructs/fleet';
 import { NVIDIA_SMI_METRICS } from '../../shared/domain/gpu-telemetry';
-import { cloudWatchAgentConfig, INSTANCE_ID_PLACEHOLDER } from '../../shared/domain/gpu-telemetry-agent';
+import {
+  cloudWatchAgentConfig,
+  INSTANCE_ID_PLACEHOLDER,
+  leaseAgentLines,
+} from '../../shared/domain/gpu-telemetry-agent';
 
 // GpuFleet alone (no functions to bundle), so the AMI variants are cheap to synthesize.
 function fleetTemplate(props: ConstructorParameters<typeof GpuFleet>[2] = {}) {
@@ -58,7 +62,7 @@ describe('GpuFleet', () => {
     template.hasResourceProperties('AWS::EC2::FlowLog', { ResourceType: 'VPC', TrafficType: 'ALL' });
   });
 
-  it('tags what the launch template creates as managed by gpurent, and requires IMDSv2', () => {
+  it('tags what the launch template creates as managed by gpurent, and requires IMDSv2 one hop away', () => {
     const template = fleetTemplate();
     const data = (
       Object.values(template.findResources('AWS::EC2::LaunchTemplate'))[0] as {
@@ -75,10 +79,15 @@ describe('GpuFleet', () => {
         Value: MANAGED_TAG.value,
       });
     }
-    expect(data.MetadataOptions).toMatchObject({ HttpTokens: 'required', HttpEndpoint: 'enabled' });
+    // A hop limit of 1: IMDS answers never reach a task's container on Docker's bridge network.
+    expect(data.MetadataOptions).toMatchObject({
+      HttpTokens: 'required',
+      HttpEndpoint: 'enabled',
+      HttpPutResponseHopLimit: 1,
+    });
   });
 
-  it('configures the CloudWatch agent for the nvidia_gpu metrics every minute in the user data', () => {
+  it("installs the CloudWatch agent at boot, and configures it for the nvidia_gpu metrics into a lease's own namespace", () => {
     const template = fleetTemplate();
     const data = (
       Object.values(template.findResources('AWS::EC2::LaunchTemplate'))[0] as {
@@ -86,9 +95,11 @@ describe('GpuFleet', () => {
       }
     ).Properties.LaunchTemplateData;
     const userData = JSON.stringify(data.UserData);
-    expect(userData).toContain('amazon-cloudwatch-agent-ctl -a fetch-config -m ec2 -s');
-    const config = cloudWatchAgentConfig();
-    expect(config.metrics.namespace).toBe('CWAgent');
+    // Installed, not started: it runs only on a lease's credentials (leaseAgentLines).
+    expect(userData).toContain('amazon-cloudwatch-agent.deb');
+    expect(userData).not.toContain('fetch-config');
+    const config = cloudWatchAgentConfig('gpurent/t1/leases/lease_1');
+    expect(config.metrics.namespace).toBe('gpurent/t1/leases/lease_1');
     expect(config.metrics.append_dimensions).toEqual({ InstanceId: INSTANCE_ID_PLACEHOLDER });
     expect(INSTANCE_ID_PLACEHOLDER).toBe(['$', '{aws:InstanceId}'].join(''));
     expect(config.metrics.aggregation_dimensions).toEqual([['InstanceId', 'index']]);
@@ -99,26 +110,42 @@ describe('GpuFleet', () => {
     expect(Object.values(NVIDIA_SMI_METRICS)).toEqual(
       config.metrics.metrics_collected.nvidia_gpu.measurement.map((m) => `nvidia_smi_${m}`),
     );
+    const lines = leaseAgentLines('/run/gpurent/lease_1', config.metrics.namespace).join('\n');
     for (const measurement of config.metrics.metrics_collected.nvidia_gpu.measurement) {
-      expect(userData).toContain(measurement);
+      expect(lines).toContain(measurement);
     }
+    // The agent signs with the lease's credentials file, and is restarted onto each new one.
+    expect(lines).toContain('shared_credential_file = "/run/gpurent/lease_1/credentials"');
+    expect(lines).toContain(
+      '-a stop && /opt/aws/amazon-cloudwatch-agent/bin/amazon-cloudwatch-agent-ctl -a start',
+    );
   });
 
-  it('lets the instances put metrics only into the CWAgent namespace', () => {
+  it('gives the instances no CloudWatch, Logs, parameter, secret or S3 rights, and no managed policy', () => {
     const template = fleetTemplate();
-    const statements = Object.values(template.findResources('AWS::IAM::Policy')).flatMap(
-      (policy) =>
-        (policy as { Properties: { PolicyDocument: { Statement: Record<string, unknown>[] } } }).Properties
-          .PolicyDocument.Statement,
-    );
-    expect(statements.filter((s) => String(s.Action).startsWith('cloudwatch:'))).toEqual([
-      {
-        Effect: 'Allow',
-        Action: 'cloudwatch:PutMetricData',
-        Resource: '*',
-        Condition: { StringEquals: { 'cloudwatch:namespace': 'CWAgent' } },
-      },
-    ]);
+    const roles = template.findResources('AWS::IAM::Role') as Record<
+      string,
+      { Properties: Record<string, unknown> }
+    >;
+    // The instance role: the one EC2 assumes (the flow log's role writes its own log group).
+    const [instanceRoleId, instanceRole] =
+      Object.entries(roles).find(([, role]) =>
+        JSON.stringify(role.Properties.AssumeRolePolicyDocument).includes('ec2.amazonaws.com'),
+      ) ?? [];
+    expect(instanceRole?.Properties.ManagedPolicyArns).toBeUndefined();
+    const statements = Object.values(template.findResources('AWS::IAM::Policy'))
+      .map(
+        (policy) =>
+          policy as {
+            Properties: { Roles: unknown[]; PolicyDocument: { Statement: Record<string, unknown>[] } };
+          },
+      )
+      .filter((policy) => JSON.stringify(policy.Properties.Roles).includes(`"${instanceRoleId}"`))
+      .flatMap((policy) => policy.Properties.PolicyDocument.Statement);
+    const actions = statements.flatMap((s) => [s.Action].flat().map(String));
+    expect(actions).toContain('ssm:UpdateInstanceInformation');
+    expect(actions.filter((a) => /^(cloudwatch|logs|secretsmanager|s3|kms|ecr):/.test(a))).toEqual([]);
+    expect(actions.filter((a) => a.startsWith('ssm:Get') && a.includes('Parameter'))).toEqual([]);
   });
 
   it('lets an instance set only its own warm-ready tag, and only while it is a gpurent warm machine', () => {

@@ -350,6 +350,21 @@ describe('HTTP API', () => {
       DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
     });
   });
+
+  it('reserves 50 concurrent executions for the API function, and only for it', () => {
+    const functions = template.findResources('AWS::Lambda::Function');
+    const reserved = Object.entries(functions)
+      .filter(([, fn]) => fn.Properties?.ReservedConcurrentExecutions !== undefined)
+      .map(([id, fn]) => [id, fn.Properties?.ReservedConcurrentExecutions]);
+    expect(reserved).toEqual([[logicalIdOf(stack, stack.functions.api), 50]]);
+  });
+
+  it('keeps the per-tenant request counters in a table of their own whose items expire', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+      TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
+    });
+  });
 });
 
 describe('schedules', () => {
@@ -605,6 +620,12 @@ describe('least privilege: every grant follows from what the handler builds', ()
         logicalIdOf(stack, stack.queues.queues[q as keyof typeof QUEUES].queue),
       ]),
     );
+    const deadLetterIds = Object.fromEntries(
+      Object.keys(QUEUES).map((q) => [
+        q,
+        logicalIdOf(stack, stack.queues.queues[q as keyof typeof QUEUES].deadLetterQueue),
+      ]),
+    );
     const topicIds = Object.fromEntries(
       Object.keys(TOPICS).map((t) => [t, logicalIdOf(stack, stack.alerts.topics[t as keyof typeof TOPICS])]),
     );
@@ -632,7 +653,15 @@ describe('least privilege: every grant follows from what the handler builds', ()
           }
           expect(named(statement, tableIds).length, where).toBeGreaterThan(0);
         } else if (service === 'sqs') {
+          // A dead-letter queue is reached only by a port that drains it (the reconciler's, #41).
+          for (const queue of named(statement, deadLetterIds)) {
+            expect(
+              of('deadLetters').some((reach) => reach.queue === queue),
+              where,
+            ).toBe(true);
+          }
           const queues = named(statement, queueIds);
+          if (named(statement, deadLetterIds).length > 0 && queues.length === 0) continue;
           expect(queues.length, where).toBeGreaterThan(0);
           for (const queue of queues) {
             const sent = of('queue').some((reach) => reach.queue === queue);
@@ -702,9 +731,9 @@ describe('least privilege: every grant follows from what the handler builds', ()
         } else if (service === 'sts') {
           // Each role it may assume is one its wiring reaches.
           const role = JSON.stringify(statement.Resource).includes(
-            logicalIdOf(stack, stack.tasks.checkpointRole),
+            logicalIdOf(stack, stack.tasks.leaseMachineRole),
           )
-            ? 'checkpointRole'
+            ? 'leaseMachineRole'
             : 'sessionRole';
           expect(of(role).length, where).toBeGreaterThan(0);
           expect(JSON.stringify(statement.Resource), where).toContain(logicalIdOf(stack, stack.tasks[role]));
@@ -747,6 +776,23 @@ describe('least privilege: every grant follows from what the handler builds', ()
     for (const fn of ['reconciler', 'interruptionHandler'] as const) {
       expect(statementWith(statementsOf(fn), 'scheduler:DeleteSchedule'), fn).toBeUndefined();
     }
+  });
+
+  it('lets the reconciler alone drain the lease-commands DLQ (receive and delete), whose URL it is given', () => {
+    const dlqId = logicalIdOf(stack, stack.queues.queues.leaseCommands.deadLetterQueue);
+    const draining = FUNCTION_NAMES.filter((fn) =>
+      statementsOf(fn).some(
+        (statement) =>
+          actionsOf(statement).includes('sqs:ReceiveMessage') &&
+          JSON.stringify(statement.Resource).includes(`"${dlqId}"`),
+      ),
+    );
+    expect(draining).toEqual(['reconciler']);
+    const receive = statementsOf('reconciler').find((statement) =>
+      JSON.stringify(statement.Resource).includes(`"${dlqId}"`),
+    );
+    expect(receive && actionsOf(receive)).toEqual(expect.arrayContaining(['sqs:DeleteMessage']));
+    expect(receive && actionsOf(receive)).not.toContain('sqs:SendMessage');
   });
 });
 
@@ -805,7 +851,7 @@ describe('checkpoint permissions', () => {
     const roles = rolesReachingCheckpoints();
     expect(roles).toEqual(
       expect.arrayContaining([
-        { Ref: logicalIdOf(stack, stack.tasks.checkpointRole) },
+        { Ref: logicalIdOf(stack, stack.tasks.leaseMachineRole) },
         { Ref: logicalIdOf(stack, stack.functions.metering.role) },
       ]),
     );
@@ -826,7 +872,7 @@ describe('checkpoint permissions', () => {
   });
 
   it('lets only the functions that start attempts or refresh their credentials assume the checkpoint role, for at most an hour', () => {
-    const roleId = logicalIdOf(stack, stack.tasks.checkpointRole);
+    const roleId = logicalIdOf(stack, stack.tasks.leaseMachineRole);
     const assuming = FUNCTION_NAMES.filter((fn) =>
       statementsOf(fn).some(
         (statement) =>

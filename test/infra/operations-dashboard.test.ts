@@ -116,9 +116,15 @@ describe('the operations dashboard', () => {
     ]);
   });
 
+  it('shows the leases the reconciler repaired, by kind of repair', () => {
+    expect(expressions(widget('Leases repaired by the reconciler / 5 min'))).toEqual([
+      `SEARCH('{gpurent,service,repair} MetricName="LeasesRepaired"', 'Sum', 300)`,
+    ]);
+  });
+
   it("shows the fleet's GPU utilization from the CloudWatch agent's series", () => {
     expect(expressions(widget('Fleet GPU utilization (%)'))).toEqual([
-      `AVG(SEARCH('{CWAgent,InstanceId,index} MetricName="nvidia_smi_utilization_gpu"', 'Average', 300))`,
+      `AVG(SEARCH('{InstanceId,index} MetricName="nvidia_smi_utilization_gpu"', 'Average', 300))`,
     ]);
   });
 

@@ -132,12 +132,15 @@ describe('gpurent CLI against the local stack', () => {
   });
 
   it('metrics: avg / p95 / max and health of each GPU, as a table and as JSON', async () => {
-    const instanceId = json(await gpurent(['lease', 'show', leaseId, '--json'])).instances[0].instanceId;
+    const shown = json(await gpurent(['lease', 'show', leaseId, '--json']));
+    const { instanceId } = shown.instances[0];
     const minute = Math.floor(Date.now() / 60_000) * 60_000;
     // The CloudWatch agent's datapoints for the last five minutes: 40, 50, 60, 70, 80 % busy.
     await publishGpuSamples(
       new CloudWatchClient({}),
       [40, 50, 60, 70, 80].map((utilizationPercent, i) => ({
+        tenantId: shown.tenantId,
+        leaseId,
         instanceId,
         gpuIndex: 0,
         atMs: minute - (5 - i) * 60_000 + 5_000,

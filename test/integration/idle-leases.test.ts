@@ -28,12 +28,17 @@ const evaluateAt = (atMs: number) =>
   );
 
 /** One sample a minute, 5 s into each minute of [fromMs, toMs), for GPU i at `percents[i]`. */
-const publish = (instanceId: string, fromMs: number, toMs: number, percents: readonly number[]) =>
+const publish = (
+  gpu: { tenantId: string; leaseId: string; instanceId: string },
+  fromMs: number,
+  toMs: number,
+  percents: readonly number[],
+) =>
   publishGpuSamples(
     new CloudWatchClient({}),
     Array.from({ length: (toMs - fromMs) / MINUTE }, (_, m) => fromMs + m * MINUTE).flatMap((minuteMs) =>
       percents.map((utilizationPercent, gpuIndex) => ({
-        instanceId,
+        ...gpu,
         gpuIndex,
         atMs: minuteMs + 5_000,
         utilizationPercent,
@@ -74,13 +79,18 @@ describe('idle GPUs on the local stack (real handlers, moto CloudWatch)', () => 
     const m0 = firstFullMinute(instances[0]?.launchedAtMs ?? 0);
 
     // Three GPUs at 1%, the fourth at 80%: a lease is idle only when every GPU is.
-    await publish(instanceId, m0, m0 + 12 * MINUTE, [1, 1, 1, 80]);
+    await publish({ tenantId: tenant, leaseId, instanceId }, m0, m0 + 12 * MINUTE, [1, 1, 1, 80]);
     await evaluateAt(m0 + 14 * MINUTE);
     expect(await notices.drain()).toEqual([]);
     expect((await harness.stores.leases.get(tenant, leaseId))?.status).toBe('RUNNING');
 
     // Then all four below 5% for the policy's ten minutes (and the telemetry delay).
-    await publish(instanceId, m0 + 12 * MINUTE, m0 + 26 * MINUTE, [1, 2, 0, 3]);
+    await publish(
+      { tenantId: tenant, leaseId, instanceId },
+      m0 + 12 * MINUTE,
+      m0 + 26 * MINUTE,
+      [1, 2, 0, 3],
+    );
     await evaluateAt(m0 + 27 * MINUTE);
     await evaluateAt(m0 + 28 * MINUTE);
     const sent = await notices.drain();
@@ -136,9 +146,10 @@ describe('idle GPUs on the local stack (real handlers, moto CloudWatch)', () => 
     const launched = instances[0]?.launchedAtMs ?? 0;
     const m0 = firstFullMinute(launched);
     // Busy (50%) for two minutes, below the default 5% line for ten, busy again for six.
-    await publish(instanceId, m0, m0 + 2 * MINUTE, [50]);
-    await publish(instanceId, m0 + 2 * MINUTE, m0 + 12 * MINUTE, [2]);
-    await publish(instanceId, m0 + 12 * MINUTE, m0 + 18 * MINUTE, [50]);
+    const gpu = { tenantId: tenant, leaseId, instanceId };
+    await publish(gpu, m0, m0 + 2 * MINUTE, [50]);
+    await publish(gpu, m0 + 2 * MINUTE, m0 + 12 * MINUTE, [2]);
+    await publish(gpu, m0 + 12 * MINUTE, m0 + 18 * MINUTE, [50]);
     await harness.tick(launched + 20 * MINUTE);
     await evaluateAt(m0 + 20 * MINUTE);
 

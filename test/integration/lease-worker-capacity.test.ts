@@ -182,8 +182,25 @@ describe('when pools refuse capacity', () => {
     expect(stored?.instances).toEqual([]);
   });
 
+  // #41: a remote region whose grant named no AMI refused every launch; the command retried into the DLQ.
+  it('fails the lease at once, naming region and code, when EC2 refuses the launch for authorization', async () => {
+    refuse = (launch) => (launch.region === 'us-west-2' ? 'UnauthorizedOperation' : undefined);
+    const lease = await provision({
+      workload: 'training',
+      instanceType: 'g5.8xlarge',
+      regions: ['us-west-2'],
+    });
+    expect(launches).toHaveLength(1);
+    const stored = await leases.get(lease.tenantId, lease.leaseId);
+    expect(stored?.status).toBe('FAILED');
+    expect(stored?.failureReason).toMatch(
+      /^EC2 refused to launch in us-west-2 for authorization \(UnauthorizedOperation\): .*launch permissions need fixing$/,
+    );
+    expect(stored?.instances).toEqual([]);
+  });
+
   it('leaves the message to be retried on any other EC2 error instead of failing the lease', async () => {
-    refuse = () => 'UnauthorizedOperation';
+    refuse = () => 'InternalError';
     const lease = await storedLease(leases, { tenantId: 'tenant-cap', instanceType: 'g6.4xlarge' });
     const event = { Records: [commandRecord('provision', lease)] };
     // Every record of the batch failed: Powertools fails the invocation, so SQS redelivers it all.

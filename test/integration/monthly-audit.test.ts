@@ -65,9 +65,13 @@ async function ranLease(
 }
 
 /** The agent's per-minute utilization samples of one GPU, at `atMs` + n minutes. */
-const samples = (instanceId: string, atMs: number, percents: readonly number[]): GpuSample[] =>
+const samples = (
+  gpu: Pick<GpuSample, 'tenantId' | 'leaseId' | 'instanceId'>,
+  atMs: number,
+  percents: readonly number[],
+): GpuSample[] =>
   percents.map((utilizationPercent, n) => ({
-    instanceId,
+    ...gpu,
     gpuIndex: 0,
     atMs: atMs + n * 60_000,
     utilizationPercent,
@@ -90,7 +94,8 @@ beforeAll(async () => {
   // Spot warned one of the batch instances on Oct 11 (as the interruption handler stamps it).
   await harness.stores.leases.stampInstance(reclaimed as LeaseInstance, 'interruptedAtMs', OCT + 10 * DAY);
   // Telemetry of the training GPU on Oct 3 only: 30% and 50% at 10:00, 90% at 11:00 UTC.
-  const trainingGpu = training?.instanceId ?? '';
+  if (!training) throw new Error('the training lease ran no instance');
+  const trainingGpu = training;
   await publishGpuSamples(new CloudWatchClient({}), [
     ...samples(trainingGpu, OCT + 2 * DAY + 10 * HOUR, [30, 50]),
     ...samples(trainingGpu, OCT + 2 * DAY + 11 * HOUR, [90]),

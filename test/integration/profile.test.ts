@@ -15,8 +15,13 @@ describe('GET /v1/profile', () => {
     const other = await harness.runningLease('tenant-profile-other', { workload: 'training', gpus: 1 });
     // The agent on the first GPU sends 20% and 60% this minute; the second GPU sends nothing yet.
     const minute = Math.floor(Date.now() / 60_000) * 60_000;
-    const sample = (instanceId: string, utilizationPercent: number) => ({
-      instanceId,
+    const sample = (
+      instance: { tenantId: string; leaseId: string; instanceId: string } | undefined,
+      utilizationPercent: number,
+    ) => ({
+      tenantId: instance?.tenantId ?? '',
+      leaseId: instance?.leaseId ?? '',
+      instanceId: instance?.instanceId ?? '',
       gpuIndex: 0,
       atMs: minute,
       utilizationPercent,
@@ -26,9 +31,9 @@ describe('GET /v1/profile', () => {
       powerW: 150,
     });
     await publishGpuSamples(new CloudWatchClient({}), [
-      sample(instances[0]?.instanceId ?? '', 20),
-      sample(instances[0]?.instanceId ?? '', 60),
-      sample(other.instances[0]?.instanceId ?? '', 100),
+      sample(instances[0], 20),
+      sample(instances[0], 60),
+      sample(other.instances[0], 100),
     ]);
     const today = new Date(minute).toISOString().slice(0, 10);
     const response = await harness.call('tenant-profile', 'GET /v1/profile', { query: { from: today } });

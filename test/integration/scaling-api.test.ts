@@ -272,6 +272,8 @@ describe('GET /v1/leases/{id}/metrics', () => {
     await publishGpuSamples(
       new CloudWatchClient({}),
       Array.from({ length: 20 }, (_, i) => ({
+        tenantId: lease.tenantId,
+        leaseId: lease.leaseId,
         instanceId,
         gpuIndex: 0,
         atMs: now - (20 - i) * MINUTE + 10_000,

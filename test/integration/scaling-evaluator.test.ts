@@ -54,15 +54,17 @@ const runCommands = () => runQueuedCommands(env.LEASE_COMMANDS_QUEUE_URL ?? '', 
 
 /** Utilization of each instance for the minutes [from, to) before `endMs`, one sample a minute. */
 async function publishUtilization(
-  instanceIds: readonly string[],
+  instances: readonly { tenantId: string; leaseId: string; instanceId: string }[],
   endMs: number,
   minutes: number,
   percent: number,
 ) {
   await publishGpuSamples(
     cloudWatch(),
-    instanceIds.flatMap((instanceId) =>
+    instances.flatMap(({ tenantId, leaseId, instanceId }) =>
       Array.from({ length: minutes }, (_, i) => ({
+        tenantId,
+        leaseId,
         instanceId,
         gpuIndex: 0,
         atMs: endMs - (minutes - i) * MINUTE + 5_000,
@@ -74,6 +76,15 @@ async function publishUtilization(
       })),
     ),
   );
+}
+
+/** A member's first instance, with the lease its telemetry is published for. */
+function instanceOf(
+  member: { instances: readonly { tenantId: string; leaseId: string; instanceId: string }[] } | undefined,
+) {
+  const instance = member?.instances[0];
+  if (!instance) throw new Error('the member has no instance');
+  return instance;
 }
 
 async function leaseOf(leaseId: string, tenantId = TENANT) {
@@ -104,7 +115,7 @@ describe('scaling evaluator against moto CloudWatch, with the real lease worker'
       instanceType: 'g5.xlarge',
       workload: 'inference',
     });
-    const firstInstance = first?.instances[0]?.instanceId ?? '';
+    const firstInstance = instanceOf(first);
 
     // Past the warm-up, the one GPU is busy for five minutes: one more GPU.
     const busyAt = start + 10 * MINUTE;
@@ -117,7 +128,7 @@ describe('scaling evaluator against moto CloudWatch, with the real lease worker'
 
     // Past the scale-out cooldown and the new GPU's warm-up, both idle: back to one, the newest goes.
     const idleAt = busyAt + 11 * MINUTE;
-    const instances = members.map((m) => m.instances[0]?.instanceId ?? '');
+    const instances = members.map(instanceOf);
     await publishUtilization(instances, idleAt, 6, 8);
     expect((await evaluateAt(idleAt)).decisions).toEqual({ 'scale-out': 0, 'scale-in': 1, converge: 0 });
     expect(await runCommands()).toBe(1);
@@ -216,7 +227,7 @@ describe('scaling evaluator against moto CloudWatch, with the real lease worker'
     expect(await runCommands()).toBe(1);
     const [first] = await membersOf('capped', tenant);
     expect(first?.status).toBe('RUNNING');
-    const firstInstance = first?.instances[0]?.instanceId ?? '';
+    const firstInstance = instanceOf(first);
 
     // Busy past the warm-up: the policy scales out, and the lease worker queues the new member for quota.
     const busyAt = start + 10 * MINUTE;

@@ -8,18 +8,17 @@ import { SSMClient } from '@aws-sdk/client-ssm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SsmTaskRunner } from '../../shared/adapters/ssm-task-runner';
 import { attemptComment } from '../../shared/domain/tasks/attempt-command';
-import { type Harness, startHarness } from '../support/harness';
-
-let harness: Harness;
+import { startHarness } from '../support/harness';
 
 beforeAll(async () => {
-  harness = await startHarness();
+  // The harness points the SDK at this stream's emulators.
+  await startHarness();
 });
 
 describe('the SSM task runner', () => {
   it("finds an attempt's command by its comment on the instance, and nothing for an attempt never sent", async () => {
     const region = 'us-east-1';
-    const runner = new SsmTaskRunner(() => new SSMClient({ region }), harness.env.TASK_LOG_GROUP_NAME ?? '');
+    const runner = new SsmTaskRunner(() => new SSMClient({ region }));
     const a = { instanceId: 'i-0aaaaaaaaaaaaaaa1', region };
     const b = { instanceId: 'i-0bbbbbbbbbbbbbbb2', region };
     const suffix = Date.now().toString(36);

@@ -18,9 +18,9 @@ import type { TaskState } from '../../shared/domain/tasks/state';
 import { storedTask } from '../support/fakes/task-access';
 import { type Harness, startHarness } from '../support/harness';
 
-/** The stream SSM writes one output of an attempt to. */
-const logStream = (a: { commandId: string; instanceId: string }, output: 'stdout' | 'stderr') =>
-  taskLogStreams(a.commandId, a.instanceId)[output];
+/** The stream one output of a lease's attempt is shipped to, with the lease's own credentials. */
+const logStream = (leaseId: string, a: { attempt: number }, output: 'stdout' | 'stderr') =>
+  taskLogStreams(leaseId, a.attempt)[output];
 
 let harness: Harness;
 let logs: CloudWatchLogsClient;
@@ -71,11 +71,11 @@ describe('GET /v1/leases/{id}/logs', () => {
     };
     await withTask(leaseId, storedTask({ status: 'RUNNING', attempt: 1, attempts: [attempt] }));
     const t0 = Date.now() - 60_000;
-    await write(logStream(attempt, 'stdout'), [
+    await write(logStream(leaseId, attempt, 'stdout'), [
       { at: t0, message: 'loading data' },
       { at: t0 + 2000, message: 'epoch 1 loss 0.9' },
     ]);
-    await write(logStream(attempt, 'stderr'), [{ at: t0 + 1000, message: 'warning: slow disk' }]);
+    await write(logStream(leaseId, attempt, 'stderr'), [{ at: t0 + 1000, message: 'warning: slow disk' }]);
 
     const first = await harness.call(TENANT, LOGS, { params: { id: leaseId } });
     expect(first.status).toBe(200);
@@ -86,7 +86,7 @@ describe('GET /v1/leases/{id}/logs', () => {
     ]);
     expect(first.body).toMatchObject({ attempt: 1, taskStatus: 'RUNNING', complete: false });
 
-    await write(logStream(attempt, 'stdout'), [{ at: t0 + 3000, message: 'epoch 2 loss 0.5' }]);
+    await write(logStream(leaseId, attempt, 'stdout'), [{ at: t0 + 3000, message: 'epoch 2 loss 0.5' }]);
     const next = await harness.call(TENANT, LOGS, {
       params: { id: leaseId },
       query: { nextToken: first.body.nextToken },
@@ -111,6 +111,26 @@ describe('GET /v1/leases/{id}/logs', () => {
       'epoch 1 loss 0.9',
       'epoch 2 loss 0.5',
     ]);
+  });
+
+  it("shows only the lease's own streams: lines another machine wrote under SSM's or another lease's names are not its output", async () => {
+    const { leaseId, instances } = await harness.runningLease(TENANT, { workload: 'batch', gpus: 1 });
+    const victim = await harness.runningLease('tenant-tasks-other', { workload: 'batch', gpus: 1 });
+    const instanceId = instances[0]?.instanceId ?? '';
+    const attempt = { attempt: 1, instanceId, commandId: 'cmd-own' };
+    await withTask(leaseId, storedTask({ status: 'RUNNING', attempt: 1, attempts: [attempt] }));
+    const t0 = Date.now() - 60_000;
+    await write(logStream(leaseId, attempt, 'stdout'), [{ at: t0, message: 'own line' }]);
+    // Where SSM's CloudWatch output (the instance role) used to write, and the other tenant's lease's stream:
+    // neither is under this lease's prefix, so no credentials of this lease's machine wrote them.
+    await write(`cmd-own/${instanceId}/aws-runShellScript/stdout`, [
+      { at: t0 + 1, message: 'planted by SSM name' },
+    ]);
+    await write(logStream(victim.leaseId, attempt, 'stdout'), [{ at: t0 + 2, message: 'the other lease' }]);
+
+    const page = await harness.call(TENANT, LOGS, { params: { id: leaseId } });
+    expect(page.status).toBe(200);
+    expect(page.body.events.map((e: { message: string }) => e.message)).toEqual(['own line']);
   });
 
   it("answers 409 for a lease without a task, 404 for another tenant's, 400 for a bad token", async () => {

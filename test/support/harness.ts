@@ -51,7 +51,11 @@ export async function startHarness() {
       lambdaContext('api', 29_000),
     )) as APIGatewayProxyStructuredResultV2;
     const isJson = String(result.headers?.['content-type'] ?? '').startsWith('application/json');
-    return { status: result.statusCode, body: isJson && result.body ? JSON.parse(result.body) : result.body };
+    return {
+      status: result.statusCode,
+      body: isJson && result.body ? JSON.parse(result.body) : result.body,
+      headers: result.headers ?? {},
+    };
   }
 
   /** POST a lease, run the worker on its provision command, and return its instances. */

@@ -12,7 +12,8 @@ export async function storedLease(leases: LeaseRepository, overrides: Partial<Le
   const now = Date.now();
   const lease: Lease = {
     tenantId: 'tenant-w',
-    leaseId: newLeaseId(now),
+    // The id carries the creation time, as the API's do: reads by created-at range find it.
+    leaseId: newLeaseId(overrides.createdAtMs ?? now),
     workload: 'training',
     gpus: 1,
     instanceType: 'g5.xlarge',

@@ -403,7 +403,7 @@ export const auditOpenApi = (): OpenApiGroup<keyof typeof auditRoutes> => {
         operationId: 'getMonthlyAudit',
         summary: "The tenant's monthly audit (the stored one once the schedule built it on the 1st)",
         description:
-          'The month built from the daily rollups, the interruption notices, the reservations, the GPU telemetry and the planner; the current month is built to date.',
+          "The month built from the daily rollups, the interruption notices, the reservations, the GPU telemetry and the planner; the current month is built to date. The month bounds what it reads: the leases created in it (or in the week before, whose wait may reach into it) and those that ran in it, never the tenant's whole history.",
         parameters: [monthParameter],
         responses: {
           '200': { description: 'The audit', content: jsonContent(ref('MonthlyAudit')) },

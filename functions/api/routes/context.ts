@@ -1,6 +1,7 @@
 import type { Quota } from '../../../shared/domain/admission/quota';
 import type { LeaseStatus, LeaseView } from '../../../shared/domain/lease';
 import type { ScalingGroupSpec } from '../../../shared/domain/scaling';
+import type { TenantLimits } from '../../../shared/domain/tenant-limits';
 import type { AdmissionStore } from '../../../shared/ports/admission-store';
 import type { AuditStore, SpotTraceSource } from '../../../shared/ports/audits';
 import type { FleetStorageLedger } from '../../../shared/ports/fleet-storage';
@@ -10,6 +11,7 @@ import type { ScalingGroup } from '../../../shared/ports/scaling-groups';
 import type { ScopedCredentials } from '../../../shared/ports/scoped-credentials';
 import type { SpendAnomalyStore } from '../../../shared/ports/spend-anomalies';
 import type { TaskLogs } from '../../../shared/ports/task-logs';
+import type { TenantLimitsRepository } from '../../../shared/ports/tenant-limits';
 import type { WarmPoolRepository } from '../../../shared/ports/warm-pools';
 import type { CreateLeaseRequest, LeaseCreationDeps } from '../../../shared/usecases/create-lease';
 import type { ControlPlane } from '../../../shared/usecases/dependencies';
@@ -39,6 +41,8 @@ export type ApiDeps = LeaseCreationDeps &
     readonly defaultQuota: Quota;
     /** The fleet's storage overhead, shown in the audit. */
     readonly fleetStorage: Pick<FleetStorageLedger, 'monthTotal'>;
+    /** Admin-set per-tenant limits (the limits routes; the rate limit and caps read them cached). */
+    readonly limits: TenantLimitsRepository;
   };
 
 /** What the routes are given by the API's composition root. */
@@ -53,6 +57,8 @@ export interface ApiContext {
   readonly releaseLease: (tenantId: string, leaseId: string) => Promise<LeaseView>;
   /** Scaling groups and GPU metrics. */
   readonly scaling: ScalingApi;
+  /** This instance's copy of tenants' limits; an admin's change here is seen at once. */
+  readonly limits: { get(tenantId: string): Promise<TenantLimits>; forget(tenantId: string): void };
 }
 
 export interface ScalingApi {

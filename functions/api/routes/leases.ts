@@ -382,7 +382,7 @@ export const leaseOpenApi = (): OpenApiGroup<keyof typeof leaseRoutes> => ({
           ),
         },
         '400': errorResponse(
-          'VALIDATION_FAILED, INVALID_JSON, BODY_REQUIRED, IDEMPOTENCY_KEY_REQUIRED, UNSUPPORTED_INSTANCE_TYPE, UNKNOWN_REGION, UNKNOWN_GPU_MODEL, UNKNOWN_IMAGE, MAX_PRICE_BELOW_EVERY_POOL, or for a task deadline DEADLINE_IN_PAST, DEADLINE_BEFORE_WORK, DEADLINE_WITHOUT_TASK or DEADLINE_WITH_ON_DEMAND (details name the field)',
+          'VALIDATION_FAILED, INVALID_JSON, BODY_REQUIRED, IDEMPOTENCY_KEY_REQUIRED, UNSUPPORTED_INSTANCE_TYPE, UNKNOWN_REGION, UNKNOWN_GPU_MODEL, UNKNOWN_IMAGE, MAX_PRICE_BELOW_EVERY_POOL, TASK_TOO_LARGE (the lease with its task would pass the stored size limit; the message gives both), or for a task deadline DEADLINE_IN_PAST, DEADLINE_BEFORE_WORK, DEADLINE_WITHOUT_TASK or DEADLINE_WITH_ON_DEMAND (details name the field)',
         ),
         '402': errorResponse(
           'BUDGET_EXCEEDED: a block-new-leases budget in the lease’s scope (tenant or project) has reached its limit; details name the budget',

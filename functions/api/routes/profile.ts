@@ -10,12 +10,13 @@ import {
 import { dayOf } from '../../../shared/domain/spend';
 import { dailyTaskTime, NO_TASK_TIME, tasksOf } from '../../../shared/domain/tasks/task-time';
 import { idleShareOfDay } from '../../../shared/domain/waste/idle-usage';
-import { allLeasesOf } from '../../../shared/usecases/all-leases';
 import { readGpuUtilization } from '../../../shared/usecases/gpu-utilization';
+import { leasesInRange } from '../../../shared/usecases/leases-in-range';
 import { type ApiEvent, type ApiResult, json, tenantOf, validate } from '../http';
 import {
   authErrors,
   errorResponse,
+  historyRangeNote,
   instant,
   jsonContent,
   type OpenApiGroup,
@@ -23,7 +24,7 @@ import {
   responseObject,
   utilizationSchema,
 } from '../openapi-parts';
-import { rangeQuery } from '../range';
+import { historyRangeQuery, MAX_HISTORY_RANGE_DAYS } from '../range';
 import type { Routes } from '../routing';
 import type { ApiContext } from './context';
 
@@ -37,10 +38,10 @@ import type { ApiContext } from './context';
 export async function getProfile(event: ApiEvent, ctx: ApiContext): Promise<ApiResult> {
   const tenantId = tenantOf(event);
   const nowMs = ctx.deps.now();
-  const range = validate(rangeQuery(nowMs), event.queryStringParameters ?? {}, 'query');
+  const range = validate(historyRangeQuery(nowMs), event.queryStringParameters ?? {}, 'query');
   const toMs = Math.min(range.toMs, nowMs);
   const gpusOf = (instanceType: string) => ctx.deps.catalog.gpusPerInstance(instanceType);
-  const leases = await allLeasesOf(ctx.deps.leases, tenantId);
+  const leases = await leasesInRange(ctx.deps, tenantId, range.fromMs, toMs);
   const measured = await readGpuUtilization(ctx.deps.metrics, ctx.deps.catalog, leases, {
     fromMs: range.fromMs,
     toMs,
@@ -78,8 +79,7 @@ export const profileOpenApi = (): OpenApiGroup<keyof typeof profileRoutes> => ({
       operationId: 'getDemandProfile',
       summary:
         'Demand profile per UTC day: GPU-hours, average and peak concurrent GPUs, wait to RUNNING, task time, queue wait, GPU utilization',
-      description:
-        "Per UTC day of the range: GPU-hours, average and peak concurrent GPUs by workload and mode, the wait from request to RUNNING, task run time and wait from request to task start by workload, the wait for admission by workload with time over quota and GPU-hours refused for the account's EC2 quota, and the GPU utilization the instances' telemetry shows.",
+      description: `Per UTC day of the range: GPU-hours, average and peak concurrent GPUs by workload and mode, the wait from request to RUNNING, task run time and wait from request to task start by workload, the wait for admission by workload with time over quota and GPU-hours refused for the account's EC2 quota, and the GPU utilization the instances' telemetry shows. ${historyRangeNote}`,
       parameters: rangeParameters,
       responses: {
         '200': {
@@ -95,7 +95,9 @@ export const profileOpenApi = (): OpenApiGroup<keyof typeof profileRoutes> => ({
             }),
           ),
         },
-        '400': errorResponse('VALIDATION_FAILED'),
+        '400': errorResponse(
+          `VALIDATION_FAILED: a bad from or to, or a range longer than ${MAX_HISTORY_RANGE_DAYS} days (details name the field)`,
+        ),
         ...authErrors,
       },
     },

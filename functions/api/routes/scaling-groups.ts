@@ -242,9 +242,11 @@ export const scalingGroupOpenApi = (): OpenApiGroup<keyof typeof scalingGroupRou
             content: jsonContent(ref('ScalingGroup')),
           },
           '400': errorResponse(
-            'INVALID_SCALING_GROUP_NAME, VALIDATION_FAILED, UNSUPPORTED_INSTANCE_TYPE, INVALID_JSON or BODY_REQUIRED',
+            'INVALID_SCALING_GROUP_NAME, VALIDATION_FAILED, UNSUPPORTED_INSTANCE_TYPE, METRIC_NAMESPACE_NOT_OWNED (a custom condition’s namespace is not under gpurent/<tenant>/; details name the field), INVALID_JSON or BODY_REQUIRED',
           ),
-          '409': errorResponse('SCALING_GROUP_DELETING'),
+          '409': errorResponse(
+            'SCALING_GROUP_DELETING, or SCALING_GROUP_CAP_REACHED: a new group would pass the tenant’s maxScalingGroups (GET /v1/limits); delete one first',
+          ),
           ...authErrors,
         },
       },

@@ -11,12 +11,13 @@ import {
 } from '../../../shared/domain/usage';
 import { usageExportCsv } from '../../../shared/domain/usage-export';
 import { idleUsage } from '../../../shared/domain/waste/idle-usage';
-import { allLeasesOf } from '../../../shared/usecases/all-leases';
+import { leasesInRange } from '../../../shared/usecases/leases-in-range';
 import * as z from '../../../shared/zod';
 import { type ApiEvent, type ApiResult, json, tenantOf, validate } from '../http';
 import {
   authErrors,
   errorResponse,
+  historyRangeNote,
   instant as instantSchema,
   jsonContent,
   micro,
@@ -26,7 +27,15 @@ import {
   responseObject,
   usd,
 } from '../openapi-parts';
-import { checkRange, DAY_MS, instant, type RangeInput, rangeQuery, resolveRange } from '../range';
+import {
+  checkRange,
+  DAY_MS,
+  historyRangeQuery,
+  instant,
+  MAX_HISTORY_RANGE_DAYS,
+  type RangeInput,
+  resolveRange,
+} from '../range';
 import type { Routes } from '../routing';
 import type { ApiContext } from './context';
 
@@ -99,8 +108,8 @@ async function usageLines(
 
 export async function exportUsage(event: ApiEvent, ctx: ApiContext): Promise<ApiResult> {
   const tenantId = tenantOf(event);
-  const range = validate(rangeQuery(ctx.deps.now()), event.queryStringParameters ?? {}, 'query');
-  const leases = await allLeasesOf(ctx.deps.leases, tenantId);
+  const range = validate(historyRangeQuery(ctx.deps.now()), event.queryStringParameters ?? {}, 'query');
+  const leases = await leasesInRange(ctx.deps, tenantId, range.fromMs, range.toMs);
   return {
     statusCode: 200,
     headers: {
@@ -185,15 +194,16 @@ export const usageOpenApi = (): OpenApiGroup<keyof typeof usageRoutes> => ({
     'GET /v1/usage/export': {
       operationId: 'exportUsage',
       summary: 'Leases that ran in a time range, as CSV (input of `npm run simulate`)',
-      description:
-        'One CSV line per lease that ran in the range, with its workload, mode, instance type, GPUs, start, end and project.',
+      description: `One CSV line per lease that ran in the range, with its workload, mode, instance type, GPUs, start, end and project. ${historyRangeNote}`,
       parameters: rangeParameters,
       responses: {
         '200': {
           description: 'lease_id,workload,mode,instance_type,gpus,started_at,ended_at,project',
           content: { 'text/csv': { schema: { type: 'string' } } },
         },
-        '400': errorResponse('VALIDATION_FAILED'),
+        '400': errorResponse(
+          `VALIDATION_FAILED: a bad from or to, or a range longer than ${MAX_HISTORY_RANGE_DAYS} days (details name the field)`,
+        ),
         ...authErrors,
       },
     },

@@ -16,6 +16,8 @@ export interface DeadlineJobRecord
   readonly runs: readonly TaskRun[];
   readonly reports: readonly CheckpointReport[];
   readonly market: MarketQuery;
+  /** Why the checkpoints could not be read (the reports are then empty): the decision says so. */
+  readonly progressUnreadable?: string | undefined;
 }
 
 /** The task's deadline terms, or undefined for a task without a deadline. */

@@ -33,6 +33,12 @@ export {
   type MetricSeries,
 } from './metrics';
 export {
+  foreignNamespaces,
+  type NamespaceIssue,
+  ownsNamespace,
+  tenantMetricNamespacePrefix,
+} from './namespace';
+export {
   type CustomCondition,
   DEFAULT_SCALE_IN,
   DEFAULT_SCALE_OUT,

@@ -55,7 +55,13 @@ const gpuConditionSchema = z.strictObject({
 const dimensionName = z.string().check(z.minLength(1), z.maxLength(255));
 const customConditionSchema = z.strictObject({
   metric: z.literal('custom'),
-  namespace: z.string().check(z.minLength(1, 'must name the CloudWatch namespace'), z.maxLength(255)),
+  namespace: z
+    .string()
+    .check(
+      z.minLength(1, 'must name the CloudWatch namespace'),
+      z.maxLength(255),
+      z.describe("One of the tenant's own namespaces, gpurent/<tenant>/… (any other is refused)"),
+    ),
   name: z.string().check(z.minLength(1, 'must name the CloudWatch metric'), z.maxLength(255)),
   dimensions: z._default(
     z

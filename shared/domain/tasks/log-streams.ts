@@ -1,10 +1,19 @@
 /**
- * The CloudWatch Logs streams of one attempt, named as SSM Run Command names
- * them with CloudWatchOutputConfig (`<commandId>/<instanceId>/<plugin>/stdout`):
- * the one rule the runner, the local agent and the log readers share.
+ * The stream-name prefix of a lease's task output: only its machine
+ * credentials may create or write streams under it (`leaseMachinePolicy`),
+ * and the logs reader reads nothing else. Lease ids are fixed-length, so no
+ * other lease's prefix starts with it.
  */
-export function taskLogStreams(commandId: string, instanceId: string) {
-  const base = `${commandId}/${instanceId}/aws-runShellScript`;
+export const leaseLogStreamPrefix = (leaseId: string) => `${leaseId}/`;
+
+/**
+ * The CloudWatch Logs streams of one attempt, under the lease's own stream
+ * prefix (`leaseLogStreamPrefix`), the only streams its machine credentials
+ * may write: the one rule the attempt's script, the local agent and the log
+ * readers share.
+ */
+export function taskLogStreams(leaseId: string, attempt: number) {
+  const base = `${leaseLogStreamPrefix(leaseId)}attempt-${attempt}`;
   return { stdout: `${base}/stdout`, stderr: `${base}/stderr` } as const;
 }
 

@@ -1,11 +1,27 @@
+import { attemptOutputFiles, attemptOutputLines, leaseAgentLines } from '../gpu-telemetry-agent';
 import {
-  type CheckpointCredentials,
-  checkpointCredentialLines,
-  checkpointCredentialsDir,
-  checkpointProfileVariables,
-} from './checkpoint-access';
+  type LeaseMachineCredentials,
+  leaseMachineCredentialLines,
+  leaseMachineDir,
+  leaseMachineProfileVariables,
+  leaseMetricNamespace,
+} from './lease-machine-access';
 import { shellQuote } from './shell';
 import { secretSourceOf, type TaskSpec } from './spec';
+
+/** The lease's machine credentials an attempt runs with, and where they go on the machine. */
+export interface AttemptMachineAccess {
+  readonly leaseId: string;
+  readonly credentials: LeaseMachineCredentials;
+  /** Where the lease's credential folder goes: `/run/gpurent` on an instance, a run folder locally. */
+  readonly root?: string | undefined;
+  /**
+   * The task output group the machine's agent ships the attempt's output to
+   * (with these credentials, into the lease's own streams). Absent locally,
+   * where the stand-in agent ships what the process prints.
+   */
+  readonly outputLogGroup?: string | undefined;
+}
 
 /** What an attempt's script knows beyond the spec. */
 export interface AttemptContext {
@@ -14,8 +30,8 @@ export interface AttemptContext {
   readonly checkpointUri: string;
   /** `container`: `docker run --gpus all` when the spec names an image; `host`: the command on the machine. */
   readonly runtime: 'container' | 'host';
-  /** The lease's checkpoint credentials, narrowed to its prefix; none locally, where the agent syncs the prefix itself. */
-  readonly checkpointAccess?: { readonly leaseId: string; readonly credentials: CheckpointCredentials };
+  /** The lease's machine credentials: secrets, checkpoints, output and telemetry all go through them. */
+  readonly machineAccess?: AttemptMachineAccess;
   /**
    * How the local stand-in runs an image on a Docker engine of its own: no
    * `--gpus all` unless the engine has the NVIDIA runtime, its folder mounted
@@ -44,11 +60,27 @@ function secretLine(name: string, reference: string, tenantId: string): string {
 }
 
 /**
- * The `commands` of AWS-RunShellScript for one attempt: variables exported
- * (secrets resolved on the instance, never stored), the working directory,
- * `timeout` for maxRuntimeMinutes (exit 124), then the command itself, in the
- * image with `docker run --gpus all` or on the machine. The script exits with
- * the command's code, which SSM reports.
+ * The lines that put the lease's machine credentials on the machine and
+ * (re)start its agent on them, for the lease's GPU telemetry and the output
+ * of its attempts: what an attempt starts with, and the whole of a refresh.
+ */
+export function leaseMachineLines(tenantId: string, access: AttemptMachineAccess): string[] {
+  const dir = leaseMachineDir(access.leaseId, access.root);
+  return leaseMachineCredentialLines(access.leaseId, access.credentials, {
+    root: access.root,
+    afterwards: leaseAgentLines(dir, leaseMetricNamespace(tenantId, access.leaseId)),
+  });
+}
+
+/**
+ * The `commands` of AWS-RunShellScript for one attempt: the lease's machine
+ * credentials written and its profile exported first, so that the secrets
+ * are resolved with them (never the instance role, which reads none), then
+ * the variables, the working directory, `timeout` for maxRuntimeMinutes
+ * (exit 124), and the command itself, in the image with `docker run --gpus
+ * all` or on the machine. On an instance its output goes to two files the
+ * agent ships to the lease's own streams. The script exits with the
+ * command's code, which SSM reports.
  */
 export function taskScript(spec: TaskSpec, context: AttemptContext): string[] {
   const variables: [string, string][] = [
@@ -56,45 +88,56 @@ export function taskScript(spec: TaskSpec, context: AttemptContext): string[] {
     ['GPURENT_ATTEMPT', String(context.attempt)],
     ['GPURENT_CHECKPOINT_URI', context.checkpointUri],
   ];
-  const access = context.checkpointAccess;
-  // After the secrets: they are resolved with the instance's own role, the task runs with the lease's profile.
-  const profile = access === undefined ? [] : checkpointProfileVariables(access.leaseId);
+  const access = context.machineAccess;
+  const dir = access === undefined ? undefined : leaseMachineDir(access.leaseId, access.root);
+  const profile = access === undefined ? [] : leaseMachineProfileVariables(access.leaseId, access.root);
   const names = [
     ...variables.map(([name]) => name),
     ...Object.keys(spec.secrets ?? {}),
     ...profile.map(([name]) => name),
   ];
+  const shipped = access?.outputLogGroup;
   const lines = [
     'set -eu',
+    ...(access === undefined || dir === undefined
+      ? []
+      : [
+          // The agent's collection of this attempt's output, in place before the agent (re)starts.
+          ...(shipped === undefined ? [] : attemptOutputLines(dir, access.leaseId, context.attempt, shipped)),
+          ...leaseMachineLines(context.tenantId, access),
+        ]),
+    ...profile.map(([name, value]) => `export ${name}=${shellQuote(value)}`),
     ...variables.map(([name, value]) => `export ${name}=${shellQuote(value)}`),
     ...Object.entries(spec.secrets ?? {}).flatMap(([name, reference]) => [
       secretLine(name, reference, context.tenantId),
       `export ${name}`,
     ]),
-    ...(access === undefined ? [] : checkpointCredentialLines(access.leaseId, access.credentials)),
-    ...profile.map(([name, value]) => `export ${name}=${shellQuote(value)}`),
   ];
+  // The command's output into the files the agent ships: SSM's own output capture would write with the instance role.
+  const files =
+    shipped === undefined || dir === undefined ? undefined : attemptOutputFiles(dir, context.attempt);
+  const redirect = files === undefined ? '' : ` >>${shellQuote(files.stdout)} 2>>${shellQuote(files.stderr)}`;
   const limit = spec.maxRuntimeMinutes === undefined ? '' : `timeout ${spec.maxRuntimeMinutes * 60}s `;
   const command = commandLine(spec);
   if (context.runtime === 'container' && spec.image !== undefined) {
     const workdir = spec.workdir === undefined ? '' : ` -w ${shellQuote(spec.workdir)}`;
     const envFlags = names.map((name) => ` -e ${name}`).join('');
-    // The profile's credential_process reads the refreshed file: mounted read-only at the same path.
     const local = context.localEngine;
     const mounts = [
       // The profile's credential_process reads the refreshed file: mounted read-only at the same path.
-      ...(access === undefined
-        ? []
-        : [`${checkpointCredentialsDir(access.leaseId)}:${checkpointCredentialsDir(access.leaseId)}:ro`]),
+      ...(dir === undefined ? [] : [`${dir}:${dir}:ro`]),
       ...(local?.mounts ?? []).map((folder) => `${folder}:${folder}`),
     ]
       .map((mount) => ` -v ${shellQuote(mount)}`)
       .join('');
     const gpus = local === undefined || local.gpus ? ' --gpus all' : '';
     const name = local === undefined ? '' : ` --name ${shellQuote(local.containerName)}`;
+    // Docker's default bridge network, not the host's: with the launch template's hop limit of 1,
+    // IMDS's answers never reach the container, so task code cannot take the instance role's
+    // credentials (docs/ARCHITECTURE.md, "Machine credentials").
     return [
       ...lines,
-      `${limit}docker run --rm${name}${gpus} --network host${envFlags}${mounts}${workdir} ${shellQuote(spec.image)} ${command}`,
+      `${limit}docker run --rm${name}${gpus}${envFlags}${mounts}${workdir} ${shellQuote(spec.image)} ${command}${redirect}`,
     ];
   }
   return [
@@ -102,6 +145,6 @@ export function taskScript(spec: TaskSpec, context: AttemptContext): string[] {
     ...(spec.workdir === undefined
       ? []
       : [`mkdir -p ${shellQuote(spec.workdir)}`, `cd ${shellQuote(spec.workdir)}`]),
-    `${limit}${command}`,
+    `${limit}${command}${redirect}`,
   ];
 }

@@ -18,12 +18,27 @@ const IMAGE_REFERENCE =
 
 const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
 
+/**
+ * Dynamic references SSM Run Command and CloudFormation resolve in the text
+ * they are handed: `{{ssm:name}}`, `{{ssm-secure:name}}` and
+ * `{{resolve:ssm|secretsmanager:…}}`. In a task's command, env value or workdir
+ * they would be resolved with whatever role sends or runs the text, not the
+ * lease's own scoped credentials, so a tenant could read a parameter outside
+ * its prefix; secrets go through `secrets`, checked against the prefix.
+ * Matched case-insensitively and with spaces after the braces, as the resolvers accept.
+ */
+const DYNAMIC_REFERENCE = /\{\{\s*(?:ssm|ssm-secure|resolve)\s*:/i;
+const NO_REFERENCE_RULE =
+  'must not contain {{ssm:, {{ssm-secure: or {{resolve: references; name secrets under task.secrets instead';
+const withoutReference = z.refine<string>((text) => !DYNAMIC_REFERENCE.test(text), NO_REFERENCE_RULE);
+
 const commandText = z.string().check(
   z.minLength(1),
   z.refine(
     (text) => bytes(text) <= MAX_TASK_COMMAND_BYTES,
     `must be at most ${MAX_TASK_COMMAND_BYTES} bytes`,
   ),
+  withoutReference,
 );
 
 /** TASK_VARIABLE_NAME in words, for the 400s. */
@@ -51,7 +66,7 @@ export const taskSpecSchema = z.strictObject({
       ),
   ),
   command: z.union([
-    z.array(z.string()).check(
+    z.array(z.string().check(withoutReference)).check(
       z.minLength(1),
       z.refine(
         (argv) => bytes(argv.join(' ')) <= MAX_TASK_COMMAND_BYTES,
@@ -64,14 +79,13 @@ export const taskSpecSchema = z.strictObject({
     z
       .record(
         variableName,
-        z
-          .string()
-          .check(
-            z.refine(
-              (value) => bytes(value) <= MAX_TASK_ENV_VALUE_BYTES,
-              `must be at most ${MAX_TASK_ENV_VALUE_BYTES} bytes`,
-            ),
+        z.string().check(
+          z.refine(
+            (value) => bytes(value) <= MAX_TASK_ENV_VALUE_BYTES,
+            `must be at most ${MAX_TASK_ENV_VALUE_BYTES} bytes`,
           ),
+          withoutReference,
+        ),
         namedByVariables,
       )
       .check(entriesAtMost(MAX_TASK_ENV_ENTRIES)),
@@ -81,7 +95,10 @@ export const taskSpecSchema = z.strictObject({
       .record(variableName, z.string().check(z.minLength(1), z.maxLength(2048)), namedByVariables)
       .check(entriesAtMost(MAX_TASK_ENV_ENTRIES)),
   ),
-  workdir: z.optional(z.string().check(z.regex(/^\/[\w./-]{0,1023}$/, 'must be an absolute path'))),
+  // The path's characters already exclude braces; the check says why when one is tried.
+  workdir: z.optional(
+    z.string().check(withoutReference, z.regex(/^\/[\w./-]{0,1023}$/, 'must be an absolute path')),
+  ),
   maxRuntimeMinutes: z.optional(z.number().check(z.int(), z.gte(1), z.lte(MAX_TASK_RUNTIME_MINUTES))),
   onExit: z._default(z.enum(TASK_ON_EXIT), 'release'),
   maxAttempts: z._default(z.number().check(z.int(), z.gte(1), z.lte(MAX_TASK_ATTEMPTS)), 3),
@@ -101,7 +118,10 @@ export type SecretSource = 'ssm' | 'secretsmanager';
 /**
  * Which store a reference names, if it lies under the tenant's prefix
  * (`/gpurent/<tenant>/…` parameters, `gpurent/<tenant>/…` secrets, by name or
- * ARN): the instance role can read only there, so anything else is refused.
+ * ARN). The attempt resolves them with the lease's machine credentials, whose
+ * session policy names only these prefixes (`leaseMachinePolicy`; the instance
+ * role reads no parameter or secret at all): anything else is refused here,
+ * with a 400, rather than failing on the machine.
  */
 export function secretSourceOf(reference: string, tenantId: string): SecretSource | undefined {
   const parameter = /^(?:arn:aws[\w-]*:ssm:[a-z0-9-]+:\d{12}:parameter)?(\/.+)$/.exec(reference)?.[1];

@@ -18,8 +18,8 @@ import type { FleetStorageLedger } from '../../ports/fleet-storage';
 import type { IdleLedger } from '../../ports/idle';
 import type { LeaseRepository } from '../../ports/lease-repository';
 import type { MetricReader } from '../../ports/metrics';
-import { allLeasesOf } from '../all-leases';
 import { readGpuUtilization } from '../gpu-utilization';
+import { leasesInRange } from '../leases-in-range';
 
 export interface AuditBuildDeps {
   readonly leases: LeaseRepository;
@@ -49,17 +49,18 @@ export async function buildAudit(
   nowMs: number,
 ): Promise<MonthlyAudit> {
   const { startMs, endMs } = monthBounds(month);
+  const untilMs = Math.min(endMs, nowMs);
+  // The month bounds the read: the leases of the month, not the tenant's whole history.
   const [rollups, dimensions, fleetStorageMicroUsd, leases, spot, idleReserved, idleRollups] =
     await Promise.all([
       deps.spend.dailyUsage(tenantId, `${month}-01`, `${month}-31`),
       deps.spend.dimensionDailyUsage(tenantId, `${month}-01`, `${month}-31`),
       deps.fleetStorage.monthTotal(month),
-      allLeasesOf(deps.leases, tenantId),
+      leasesInRange(deps, tenantId, startMs, Math.max(untilMs, startMs + 1)),
       deps.spotTraces.load(),
       deps.commitments.idleInMonth(month),
       deps.idleLedger.dailyIdle(tenantId, `${month}-01`, `${month}-31`),
     ]);
-  const untilMs = Math.min(endMs, nowMs);
   const demand = monthDemand(leases, startMs, untilMs);
   const gpus = await readGpuUtilization(deps.metrics, deps.catalog, leases, {
     fromMs: startMs,

@@ -1,8 +1,8 @@
 import { mapWithConcurrency } from '../../concurrency';
 import {
-  GPU_METRIC_NAMESPACE,
   GPU_METRIC_PERIOD_SECONDS,
   gpuDimensions,
+  gpuMetricNamespace,
   NVIDIA_SMI_METRICS,
 } from '../../domain/gpu-telemetry';
 import type { LeaseInstance } from '../../domain/lease';
@@ -76,8 +76,8 @@ export interface IdleSummary {
   readonly idleMicroUsdRecorded: number;
 }
 
-const utilizationQuery = (gpu: GpuRef): MetricQuery => ({
-  namespace: GPU_METRIC_NAMESPACE,
+const utilizationQuery = (lease: Pick<LeaseInstance, 'tenantId' | 'leaseId'>, gpu: GpuRef): MetricQuery => ({
+  namespace: gpuMetricNamespace(lease),
   metricName: NVIDIA_SMI_METRICS.utilization,
   dimensions: gpuDimensions(gpu.instanceId, gpu.gpuIndex),
   statistic: 'Average',
@@ -114,7 +114,7 @@ export async function planIdleReads(
   const gpus = leases.flatMap((lease) => lease.gpus);
   const longest = Math.max(DEFAULT_FOR_MINUTES, ...leases.map((l) => l.policy?.forMinutes ?? 0));
   return {
-    queries: gpus.map(utilizationQuery),
+    queries: leases.flatMap((lease) => lease.gpus.map((gpu) => utilizationQuery(lease, gpu))),
     windowPeriods: longest + TELEMETRY_DELAY_MS / MINUTE_MS + 1,
     leases,
     gpus,

@@ -21,7 +21,7 @@ import { FakeFleetStorageLedger } from './fleet-storage';
 import { FakeIdleEpisodes, FakeIdleLedger, FakeIdleNotifier, FakeIdlePolicies } from './idle';
 import { FakeImageRepository } from './images';
 import { FakeLeaseRepository } from './lease-repository';
-import { FakeEventPublisher, FakeLeaseCommandQueue } from './messaging';
+import { FakeDeadLetteredCommands, FakeEventPublisher, FakeLeaseCommandQueue } from './messaging';
 import { FakeMeteringLedger, FakeSpendCounters } from './metering';
 import { FakeControlPlaneMetrics, FakeMetricReader, FakeSpotPriceHistory } from './readings';
 import { FakeGpuHealthMarks, FakeScalingGroupRepository } from './scaling-groups';
@@ -77,6 +77,7 @@ export function fakeControlPlane(options: FakeControlPlaneOptions = {}) {
     spotPrices: new FakeSpotPriceHistory(),
     compute: new FakeCompute(clock, fleet),
     commands: new FakeLeaseCommandQueue(clock),
+    deadLetters: new FakeDeadLetteredCommands(),
     events: new FakeEventPublisher(),
     expiry: new FakeLeaseExpiryScheduler(),
     metrics: new FakeControlPlaneMetrics(),
@@ -108,7 +109,8 @@ export function fakeControlPlane(options: FakeControlPlaneOptions = {}) {
     tasks: {
       runner: new FakeTaskRunner(),
       checkpointBucket: 'checkpoints',
-      checkpointAccess: new FakeScopedCredentials(clock.now),
+      taskOutputLogGroup: 'gpurent-task-output',
+      machineAccess: new FakeScopedCredentials(clock.now),
     },
   } satisfies ControlPlane & BudgetControl & TenantControl & Record<string, unknown>;
 }

@@ -2,7 +2,13 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { LeaseAlreadyExistsError } from '../../../shared/adapters/dynamodb-lease-repository';
 import type { Lease, LeaseInstance, LeaseStatus, LeaseView } from '../../../shared/domain/lease';
 import type { TaskState } from '../../../shared/domain/tasks/state';
-import type { LeasePage, LeaseRepository, TransitionChanges } from '../../../shared/ports/lease-repository';
+import type {
+  LeasePage,
+  LeaseRef,
+  LeaseRepository,
+  OpenLeaseStatus,
+  TransitionChanges,
+} from '../../../shared/ports/lease-repository';
 import type { InstanceRef } from '../../../shared/ports/metering-work';
 import { Faults, stored } from './faults';
 
@@ -58,6 +64,15 @@ export class FakeLeaseRepository implements LeaseRepository {
       nextCursor:
         newestFirst.length > limit && last ? Buffer.from(last.leaseId).toString('base64url') : undefined,
     };
+  }
+
+  /** By createdAtMs (the adapter reads the id range that stands for it), oldest first. */
+  async listCreatedBetween(tenantId: string, fromMs: number, toMs: number): Promise<LeaseView[]> {
+    this.faults.enter('listCreatedBetween', [tenantId, fromMs, toMs]);
+    return [...this.leases.values()]
+      .filter((l) => l.tenantId === tenantId && l.createdAtMs >= fromMs && l.createdAtMs < toMs)
+      .sort((a, b) => a.leaseId.localeCompare(b.leaseId))
+      .map((l) => ({ ...stored(l), instances: this.instancesOf(tenantId, l.leaseId) }));
   }
 
   async transition(
@@ -137,6 +152,16 @@ export class FakeLeaseRepository implements LeaseRepository {
     if (!instance || instance[stamp] !== undefined) return false;
     this.instances.set(instanceId(ref), { ...instance, [stamp]: atMs });
     return true;
+  }
+
+  /** As the open-leases index orders them: by lease id (time first), across tenants. */
+  async openLeases(status: OpenLeaseStatus, limit: number): Promise<LeaseRef[]> {
+    this.faults.enter('openLeases', [status, limit]);
+    return [...this.leases.values()]
+      .filter((l) => l.status === status)
+      .sort((a, b) => a.leaseId.localeCompare(b.leaseId))
+      .slice(0, limit)
+      .map(({ tenantId, leaseId }) => ({ tenantId, leaseId }));
   }
 
   async openInstances(): Promise<LeaseInstance[]> {

@@ -1,6 +1,11 @@
 import { publishedDetail } from '../../../shared/events/envelope';
 import type { DomainEvent, DomainEventPublisher } from '../../../shared/ports/domain-events';
-import type { LeaseCommand, LeaseCommandQueue } from '../../../shared/ports/lease-commands';
+import type {
+  DeadLetter,
+  DeadLetteredCommands,
+  LeaseCommand,
+  LeaseCommandQueue,
+} from '../../../shared/ports/lease-commands';
 import { leaseCommandSchema } from '../../../shared/ports/lease-commands';
 import type { FakeClock } from './clock';
 import { Faults } from './faults';
@@ -57,5 +62,31 @@ export class FakeLeaseCommandQueue implements LeaseCommandQueue {
   /** The commands sent so far, without their delays. */
   commands(): LeaseCommand[] {
     return this.sent.map((q) => q.command);
+  }
+}
+
+/** The lease-commands DLQ: letters put here by a test, removed by the reconciler once dealt with. */
+export class FakeDeadLetteredCommands implements DeadLetteredCommands {
+  private readonly letters: DeadLetter[] = [];
+  private next = 0;
+
+  /** A command the queue gave up on. */
+  deadLetter(command: LeaseCommand): void {
+    this.next += 1;
+    this.letters.push({ command, receipt: `receipt-${this.next}` });
+  }
+
+  async receive(max: number): Promise<DeadLetter[]> {
+    return this.letters.slice(0, max);
+  }
+
+  async remove(letter: DeadLetter): Promise<void> {
+    const at = this.letters.findIndex((l) => l.receipt === letter.receipt);
+    if (at >= 0) this.letters.splice(at, 1);
+  }
+
+  /** The letters still in the queue. */
+  left(): readonly DeadLetter[] {
+    return [...this.letters];
   }
 }

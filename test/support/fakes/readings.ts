@@ -1,7 +1,7 @@
 import type { RentalMode } from '../../../shared/domain/lease';
 import { type PriceChange, type SpotPool, spotPoolKey } from '../../../shared/domain/price-changes';
 import type { Datapoint } from '../../../shared/domain/scaling';
-import type { ControlPlaneMetrics } from '../../../shared/ports/control-plane-metrics';
+import type { ControlPlaneMetrics, LeaseRepair } from '../../../shared/ports/control-plane-metrics';
 import { type MetricQuery, type MetricReader, metricQueryKey } from '../../../shared/ports/metrics';
 import type { SpotPriceHistory } from '../../../shared/ports/spot-price-history';
 import { Faults } from './faults';
@@ -41,6 +41,12 @@ export class FakeControlPlaneMetrics implements ControlPlaneMetrics {
 
   launchFailed(mode: RentalMode, code: string): void {
     this.launchFailures.push({ mode, code });
+  }
+
+  readonly repaired: { repair: LeaseRepair; count: number }[] = [];
+
+  leasesRepaired(repair: LeaseRepair, count: number): void {
+    this.repaired.push({ repair, count });
   }
 }
 

@@ -5,6 +5,7 @@ import type {
   LastEvaluation,
   MemberRecord,
   ScalingGroup,
+  ScalingGroupPage,
   ScalingGroupRepository,
   StoredDecision,
   UnhealthyGpuMark,
@@ -45,9 +46,17 @@ export class FakeScalingGroupRepository implements ScalingGroupRepository {
       .map(stored);
   }
 
-  async listAll(): Promise<ScalingGroup[]> {
-    this.faults.enter('listAll', []);
-    return [...this.groups.values()].map(stored);
+  /** By tenant and name, as the all-groups index orders them; the cursor is the last key given. */
+  async listPage(limit: number, cursor?: string): Promise<ScalingGroupPage> {
+    this.faults.enter('listPage', [limit, cursor]);
+    const ordered = [...this.groups.entries()]
+      .filter(([k]) => cursor === undefined || k > cursor)
+      .sort(([a], [b]) => a.localeCompare(b));
+    const page = ordered.slice(0, limit);
+    return {
+      groups: page.map(([, group]) => stored(group)),
+      nextCursor: ordered.length > limit ? page.at(-1)?.[0] : undefined,
+    };
   }
 
   async claim(

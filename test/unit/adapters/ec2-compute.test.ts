@@ -16,6 +16,7 @@ import {
   AccountQuotaExceededError,
   CapacityUnavailableError,
   ComputeThrottledError,
+  LaunchNotAuthorizedError,
 } from '../../../shared/ports/compute';
 
 // Fault injection: moto never runs out of capacity and never throttles, so
@@ -130,9 +131,20 @@ describe('Ec2Compute', () => {
       zone: 'us-east-1b',
       mode: 'spot',
     });
-    ec2.on(RunInstancesCommand).rejects(ec2Error('UnauthorizedOperation'));
-    await expect(compute().launch(request)).rejects.toMatchObject({ name: 'UnauthorizedOperation' });
+    ec2.on(RunInstancesCommand).rejects(ec2Error('InternalError'));
+    await expect(compute().launch(request)).rejects.toMatchObject({ name: 'InternalError' });
   });
+
+  // #41: not a capacity miss, and not retried: the lease fails at once, naming the region and the code.
+  it.each(['UnauthorizedOperation', 'AuthFailure', 'Blocked', 'OptInRequired'])(
+    'types a launch refused for authorization (%s) as LaunchNotAuthorizedError',
+    async (code) => {
+      ec2.on(RunInstancesCommand).rejects(ec2Error(code));
+      const refused = compute().launch(request);
+      await expect(refused).rejects.toBeInstanceOf(LaunchNotAuthorizedError);
+      await expect(refused).rejects.toMatchObject({ region: 'us-east-1', code });
+    },
+  );
 
   it('classifies a warm machine EC2 has no capacity to start as a capacity miss, and passes others through', async () => {
     const machine = {

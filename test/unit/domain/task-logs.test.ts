@@ -15,9 +15,10 @@ const attempt = (n: number) => ({
 });
 
 describe('task log streams and pages', () => {
-  it("names streams as SSM's CloudWatchOutputConfig does", () => {
-    expect(taskLogStreams('cmd-1', 'i-1').stdout).toBe('cmd-1/i-1/aws-runShellScript/stdout');
-    expect(taskLogStreams('cmd-2', 'i-2').stderr).toBe('cmd-2/i-2/aws-runShellScript/stderr');
+  it("names each attempt's streams under the lease's own prefix, which no other lease's starts with", () => {
+    expect(taskLogStreams('lease_a', 1).stdout).toBe('lease_a/attempt-1/stdout');
+    expect(taskLogStreams('lease_a', 2).stderr).toBe('lease_a/attempt-2/stderr');
+    expect(taskLogStreams('lease_ab', 1).stdout.startsWith('lease_a/')).toBe(false);
   });
 
   it('round-trips a cursor and refuses tokens that are not ours', () => {

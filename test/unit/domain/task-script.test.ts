@@ -24,7 +24,7 @@ describe('the task script', () => {
     expect(script).toContain("aws ssm get-parameter --with-decryption --name '/gpurent/t1/hf'");
     expect(script).toContain("aws secretsmanager get-secret-value --secret-id 'gpurent/t1/db'");
     expect(script).toContain(
-      "timeout 120s docker run --rm --gpus all --network host -e LR -e GPURENT_ATTEMPT -e GPURENT_CHECKPOINT_URI -e HF_TOKEN -e DB -w '/workspace' '123456789012.dkr.ecr.us-east-1.amazonaws.com/train:v3'",
+      "timeout 120s docker run --rm --gpus all -e LR -e GPURENT_ATTEMPT -e GPURENT_CHECKPOINT_URI -e HF_TOKEN -e DB -w '/workspace' '123456789012.dkr.ecr.us-east-1.amazonaws.com/train:v3'",
     );
     expect(script).toContain(`'python' 'train.py' '--lr=it'"'"'s'`);
   });
@@ -38,10 +38,10 @@ describe('the task script', () => {
     const local = { gpus: false, mounts: ['/tmp/run 1/checkpoints'], containerName: 'gpurent-c1-i-1' };
     const line = taskScript(spec, { ...context, localEngine: local }).at(-1);
     expect(line).toBe(
-      "docker run --rm --name 'gpurent-c1-i-1' --network host -e GPURENT_ATTEMPT -e GPURENT_CHECKPOINT_URI -v '/tmp/run 1/checkpoints:/tmp/run 1/checkpoints' -w '/app' 'python:3.12-slim' 'python' '-V'",
+      "docker run --rm --name 'gpurent-c1-i-1' -e GPURENT_ATTEMPT -e GPURENT_CHECKPOINT_URI -v '/tmp/run 1/checkpoints:/tmp/run 1/checkpoints' -w '/app' 'python:3.12-slim' 'python' '-V'",
     );
     const withGpus = taskScript(spec, { ...context, localEngine: { ...local, gpus: true } }).at(-1);
-    expect(withGpus).toContain("--name 'gpurent-c1-i-1' --gpus all --network host");
+    expect(withGpus).toContain("--name 'gpurent-c1-i-1' --gpus all -e");
   });
 
   it('runs the bare command on the machine without an image', () => {
@@ -51,10 +51,10 @@ describe('the task script', () => {
     expect(script.join('\n')).not.toContain('docker');
   });
 
-  it('names log streams as SSM does and masks secret-looking env values', () => {
-    expect(taskLogStreams('c1', 'i-1')).toEqual({
-      stdout: 'c1/i-1/aws-runShellScript/stdout',
-      stderr: 'c1/i-1/aws-runShellScript/stderr',
+  it("names log streams under the lease's own prefix and masks secret-looking env values", () => {
+    expect(taskLogStreams('lease_01jdz3n5x8k2m4p6q8r0s2t4v6', 2)).toEqual({
+      stdout: 'lease_01jdz3n5x8k2m4p6q8r0s2t4v6/attempt-2/stdout',
+      stderr: 'lease_01jdz3n5x8k2m4p6q8r0s2t4v6/attempt-2/stderr',
     });
     expect(maskedEnv({ API_KEY: 'x', DB_PASSWORD: 'y', LR: '0.1' })).toEqual({
       API_KEY: '****',

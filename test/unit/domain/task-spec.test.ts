@@ -26,3 +26,23 @@ describe("a task's env and secrets names", () => {
     ]);
   });
 });
+
+describe('dynamic references in task text', () => {
+  const rule =
+    'must not contain {{ssm:, {{ssm-secure: or {{resolve: references; name secrets under task.secrets instead';
+
+  it('refuses {{ssm:, {{ssm-secure: and {{resolve: in the command, naming the argument', () => {
+    expect(messages({ command: 'echo {{ssm:/gpurent/other/HF_TOKEN}}' })).toEqual([['command', rule]]);
+    expect(messages({ command: ['sh', '-c', 'echo {{ ssm-secure:/x }}'] })).toEqual([['command.2', rule]]);
+    expect(messages({ command: 'echo {{RESOLVE:secretsmanager:x}}' })).toEqual([['command', rule]]);
+  });
+
+  it('refuses them in an env value and in the workdir', () => {
+    expect(messages({ command: 'true', env: { TOKEN: '{{ssm:/a}}' } })).toEqual([['env.TOKEN', rule]]);
+    expect(messages({ command: 'true', workdir: '/{{resolve:ssm:/a}}' })).toContainEqual(['workdir', rule]);
+  });
+
+  it('keeps braces that are not references', () => {
+    expect(messages({ command: 'echo {{name}} $HOME {{ssmx}}', env: { A: '{{x:y}}' } })).toEqual([]);
+  });
+});

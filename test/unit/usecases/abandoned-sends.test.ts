@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { attemptComment } from '../../../shared/domain/tasks/attempt-command';
+import { LEASE_MACHINE_REFRESH_COMMENT } from '../../../shared/domain/tasks/lease-machine-access';
 import { taskSpecSchema } from '../../../shared/domain/tasks/spec';
 import { ABANDONED_SEND_MS, applyTaskEvent, newTask } from '../../../shared/domain/tasks/state';
 import { reconcileFleet } from '../../../shared/usecases/reconcile-fleet';
@@ -44,10 +45,10 @@ describe('an attempt whose sender died between its claim and recording the comma
     expect(runner.sent[0]?.commands.join('\n')).toContain('train.py');
     expect(await attempt()).toMatchObject({ attempt: 1, status: 'SENT', commandId: 'cmd-1' });
 
-    // Recorded now: later rounds send nothing more.
+    // Recorded now: later rounds send nothing more (of the attempt; the lease's credentials are kept fresh).
     plane.clock.advance(ABANDONED_SEND_MS);
     expect((await reconcileFleet(plane)).sendsTakenOver).toBe(0);
-    expect(runner.sent).toHaveLength(1);
+    expect(runner.sent.filter((sent) => sent.comment !== LEASE_MACHINE_REFRESH_COMMENT)).toHaveLength(1);
   });
 
   it('adopts the command the dead sender did send, so the attempt never runs twice', async () => {

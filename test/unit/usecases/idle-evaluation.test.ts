@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  GPU_METRIC_NAMESPACE,
-  gpuDimensions,
-  NVIDIA_SMI_METRICS,
-} from '../../../shared/domain/gpu-telemetry';
+import { gpuDimensions, gpuMetricNamespace, NVIDIA_SMI_METRICS } from '../../../shared/domain/gpu-telemetry';
 import type { LeaseView } from '../../../shared/domain/lease';
 import { gpusOfInstances } from '../../../shared/domain/waste/gpu-indexes';
 import { type IdlePolicyInput, idlePolicySchema } from '../../../shared/domain/waste/idle-policy';
@@ -33,7 +29,7 @@ function utilization(
   for (const gpu of gpusOfInstances(plane.catalog, lease.instances)) {
     plane.metricReader.set(
       {
-        namespace: GPU_METRIC_NAMESPACE,
+        namespace: gpuMetricNamespace(lease),
         metricName: NVIDIA_SMI_METRICS.utilization,
         dimensions: gpuDimensions(gpu.instanceId, gpu.gpuIndex),
         statistic: 'Average',

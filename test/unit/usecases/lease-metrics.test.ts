@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  GPU_METRIC_NAMESPACE,
-  gpuDimensions,
-  NVIDIA_SMI_METRICS,
-} from '../../../shared/domain/gpu-telemetry';
+import { gpuDimensions, gpuMetricNamespace, NVIDIA_SMI_METRICS } from '../../../shared/domain/gpu-telemetry';
 import { LeaseNotFoundError } from '../../../shared/errors';
 import { readLeaseGpuMetrics } from '../../../shared/usecases/lease-metrics';
 import { type FakeControlPlane, fakeControlPlane } from '../../support/fakes/control-plane';
@@ -12,14 +8,14 @@ import { runningLease, TENANT } from '../../support/fakes/leases';
 const MINUTE = 60_000;
 const series = (
   plane: FakeControlPlane,
-  instanceId: string,
+  { tenantId, leaseId, instanceId }: { tenantId: string; leaseId: string; instanceId: string },
   metric: keyof typeof NVIDIA_SMI_METRICS,
   values: number[],
   gpuIndex = 0,
 ) =>
   plane.metricReader.set(
     {
-      namespace: GPU_METRIC_NAMESPACE,
+      namespace: gpuMetricNamespace({ tenantId, leaseId }),
       metricName: NVIDIA_SMI_METRICS[metric],
       dimensions: gpuDimensions(instanceId, gpuIndex),
       statistic: 'Average',
@@ -33,11 +29,12 @@ describe("a lease's GPU metrics", () => {
     const plane = fakeControlPlane();
     const lease = await runningLease(plane);
     const instanceId = lease.instances[0]?.instanceId ?? '';
+    const instance = { tenantId: lease.tenantId, leaseId: lease.leaseId, instanceId };
     plane.clock.advance(10 * MINUTE);
-    series(plane, instanceId, 'utilization', [40, 60, 80]);
-    series(plane, instanceId, 'memoryUsed', [12_000, 12_000, 12_000]);
-    series(plane, instanceId, 'memoryTotal', [24_000, 24_000, 24_000]);
-    series(plane, instanceId, 'temperature', [60, 65, 70]);
+    series(plane, instance, 'utilization', [40, 60, 80]);
+    series(plane, instance, 'memoryUsed', [12_000, 12_000, 12_000]);
+    series(plane, instance, 'memoryTotal', [24_000, 24_000, 24_000]);
+    series(plane, instance, 'temperature', [60, 65, 70]);
     const window = { fromMs: plane.now() - 10 * MINUTE, toMs: plane.now(), periodSeconds: 60 };
 
     const [metrics] = await readLeaseGpuMetrics(
@@ -61,8 +58,9 @@ describe("a lease's GPU metrics", () => {
     const plane = fakeControlPlane();
     const lease = await runningLease(plane, { gpus: 4, instanceType: 'g5.12xlarge' });
     const instanceId = lease.instances[0]?.instanceId ?? '';
+    const instance = { tenantId: lease.tenantId, leaseId: lease.leaseId, instanceId };
     plane.clock.advance(10 * MINUTE);
-    series(plane, instanceId, 'utilization', [90, 90], 3);
+    series(plane, instance, 'utilization', [90, 90], 3);
     const window = { fromMs: plane.now() - 10 * MINUTE, toMs: plane.now(), periodSeconds: 60 };
 
     const [metrics] = await readLeaseGpuMetrics(

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { reconcileFleet, STUCK_AFTER_MS } from '../../../shared/usecases/reconcile-fleet';
+import { STUCK_AFTER_MS } from '../../../shared/usecases/lease-repairs';
+import { reconcileFleet } from '../../../shared/usecases/reconcile-fleet';
 import { completeRelease, requestRelease } from '../../../shared/usecases/release-lease';
 import { VANISHED_GRACE_MS } from '../../../shared/usecases/vanished-instances';
 import { type FakeControlPlane, fakeControlPlane } from '../../support/fakes/control-plane';
@@ -27,7 +28,7 @@ describe('reconciling the fleet: no GPU runs unseen', () => {
 
     const summary = await reconcileFleet(plane);
 
-    expect(summary).toMatchObject({ terminated: 3, adopted: 0, resent: 0 });
+    expect(summary).toMatchObject({ terminated: 3, adopted: 0, repairs: { 'provision-resent': 0 } });
     expect(plane.compute.live()).toEqual([]);
     expect(
       plane.events
@@ -72,9 +73,9 @@ describe('reconciling the fleet: no GPU runs unseen', () => {
     const lease = await requestLease(plane);
     g5(plane, { leaseId: lease.leaseId, tenantId: TENANT });
 
-    expect((await reconcileFleet(plane)).resent).toBe(0);
+    expect((await reconcileFleet(plane)).repairs['provision-resent']).toBe(0);
     plane.clock.advance(STUCK_AFTER_MS + 1);
-    expect((await reconcileFleet(plane)).resent).toBe(1);
+    expect((await reconcileFleet(plane)).repairs['provision-resent']).toBe(1);
     expect(plane.commands.commands().filter((c) => c.type === 'provision')).toHaveLength(2);
   });
 

@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  GPU_METRIC_NAMESPACE,
-  gpuDimensions,
-  NVIDIA_SMI_METRICS,
-} from '../../../shared/domain/gpu-telemetry';
+import { gpuDimensions, gpuMetricNamespace, NVIDIA_SMI_METRICS } from '../../../shared/domain/gpu-telemetry';
 import { scalingGroupSpecSchema } from '../../../shared/domain/scaling';
 import { setTenantQuota } from '../../../shared/usecases/admission/quotas';
 import { evaluateScalingGroups, type ScalingDeps } from '../../../shared/usecases/evaluate-scaling-groups';
@@ -27,10 +23,14 @@ const scaling = (plane: FakeControlPlane): ScalingDeps => ({
 });
 
 /** The instance's GPU at `percent` every minute of the last hour and the next. */
-function utilization(plane: FakeControlPlane, instanceId: string, percent: number) {
+function utilization(
+  plane: FakeControlPlane,
+  { leaseId, instanceId }: { leaseId: string; instanceId: string },
+  percent: number,
+) {
   plane.metricReader.set(
     {
-      namespace: GPU_METRIC_NAMESPACE,
+      namespace: gpuMetricNamespace({ tenantId: TENANT, leaseId }),
       metricName: NVIDIA_SMI_METRICS.utilization,
       dimensions: gpuDimensions(instanceId, 0),
       statistic: 'Average',
@@ -61,7 +61,7 @@ describe('a scaling group through admission', () => {
 
     // Past the warm-up, its GPU is busy: the policy scales out; the new member's lease waits for quota.
     plane.clock.advance(10 * MINUTE);
-    utilization(plane, instanceId, 95);
+    utilization(plane, { leaseId: first ?? '', instanceId }, 95);
     expect(await evaluateScalingGroups(deps, plane.now())).toMatchObject({
       launched: 1,
       decisions: { 'scale-out': 1 },
@@ -113,7 +113,7 @@ describe('a scaling group through admission', () => {
     expect((await plane.leases.list(TENANT, 10)).leases).toHaveLength(2);
 
     // The quota frees: the pass the change runs admits it, its start command launches it.
-    utilization(plane, instanceId, 50);
+    utilization(plane, { leaseId: first ?? '', instanceId }, 50);
     await setTenantQuota(plane, TENANT, quota(2));
     expect(plane.leases.peek(TENANT, second)?.status).toBe('PENDING');
     expect(

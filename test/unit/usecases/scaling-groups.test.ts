@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { scalingGroupSpecSchema } from '../../../shared/domain/scaling';
 import { UnsupportedInstanceTypeError } from '../../../shared/errors';
-import { ScalingGroupNotFoundError } from '../../../shared/scaling-errors';
+import {
+  ForeignMetricNamespaceError,
+  ScalingGroupCapError,
+  ScalingGroupNotFoundError,
+} from '../../../shared/scaling-errors';
 import { putBudget } from '../../../shared/usecases/budgets/put-budget';
 import { evaluateScalingGroups, type ScalingDeps } from '../../../shared/usecases/evaluate-scaling-groups';
 import {
@@ -88,5 +92,50 @@ describe('scaling groups', () => {
       putScalingGroup(scaling(plane), TENANT, 'big', { ...spec(1), instanceType: 'g5.12xlarge' }),
     ).rejects.toBeInstanceOf(UnsupportedInstanceTypeError);
     expect(await plane.groups.list(TENANT)).toEqual([]);
+  });
+
+  it("refuses a custom condition outside the tenant's gpurent/<tenant>/ namespaces, naming the field, and stores nothing", async () => {
+    const plane = fakeControlPlane();
+    const reading = (namespace: string) =>
+      scalingGroupSpecSchema.parse({
+        instanceType: 'g5.xlarge',
+        min: 0,
+        max: 2,
+        scaleOut: {
+          conditions: [
+            { metric: 'custom', namespace, name: 'Depth', statistic: 'Sum', comparison: '>', threshold: 1 },
+          ],
+        },
+      });
+    for (const namespace of [
+      'CWAgent',
+      'AWS/SQS',
+      `gpurent/${TENANT}x/q`,
+      'gpurent/other/q',
+      `gpurent/${TENANT}/`,
+    ]) {
+      const refusal = putScalingGroup(scaling(plane), TENANT, 'peek', reading(namespace));
+      await expect(refusal).rejects.toBeInstanceOf(ForeignMetricNamespaceError);
+      await expect(refusal).rejects.toMatchObject({
+        status: 400,
+        code: 'METRIC_NAMESPACE_NOT_OWNED',
+        field: 'scaleOut.conditions.0.namespace',
+      });
+    }
+    expect(await plane.groups.list(TENANT)).toEqual([]);
+    const own = await putScalingGroup(scaling(plane), TENANT, 'own', reading(`gpurent/${TENANT}/queue`));
+    expect(own.created).toBe(true);
+  });
+
+  it("refuses a group past the tenant's cap with a 409 naming it; replacing a group's spec is never counted", async () => {
+    const plane = fakeControlPlane();
+    const limits = { maxScalingGroups: 2 };
+    await putScalingGroup(scaling(plane), TENANT, 'a', spec(1), limits);
+    await putScalingGroup(scaling(plane), TENANT, 'b', spec(1), limits);
+    const third = putScalingGroup(scaling(plane), TENANT, 'c', spec(1), limits);
+    await expect(third).rejects.toBeInstanceOf(ScalingGroupCapError);
+    await expect(third).rejects.toMatchObject({ status: 409, code: 'SCALING_GROUP_CAP_REACHED' });
+    expect((await putScalingGroup(scaling(plane), TENANT, 'b', spec(2), limits)).created).toBe(false);
+    expect((await plane.groups.list(TENANT)).map((g) => g.name)).toEqual(['a', 'b']);
   });
 });

@@ -23,7 +23,7 @@ const running = (instanceId: string, launchedMinutesAgo = 60): GroupMember => ({
 
 const queueDepth = {
   metric: 'custom' as const,
-  namespace: 'Shop',
+  namespace: 'gpurent/t/shop',
   name: 'QueueDepth',
   dimensions: { Queue: 'orders' },
   statistic: 'Sum',
@@ -41,8 +41,8 @@ describe('planScalingMetrics', () => {
     });
     const plan = planScalingMetrics(
       [
-        { spec: withQueue, members: [running('i-a'), running('i-booting', 2)] },
-        { spec: withQueue, members: [running('i-b')] },
+        { tenantId: 't', spec: withQueue, members: [running('i-a'), running('i-booting', 2)] },
+        { tenantId: 't', spec: withQueue, members: [running('i-b')] },
       ],
       NOW,
     );
@@ -61,7 +61,7 @@ describe('planScalingMetrics', () => {
     ];
     expect(plan.seriesOf(0, results)).toEqual({
       'gpuUtilization:Average': [{ timestampMs: 0, value: 90 }],
-      'custom:Shop:QueueDepth:Queue=orders:Sum': [{ timestampMs: 0, value: 500 }],
+      'custom:gpurent/t/shop:QueueDepth:Queue=orders:Sum': [{ timestampMs: 0, value: 500 }],
     });
   });
 
@@ -71,7 +71,10 @@ describe('planScalingMetrics', () => {
         conditions: [{ metric: 'gpuMemoryUsed', statistic: 'Maximum', comparison: '>', threshold: 90 }],
       },
     });
-    const plan = planScalingMetrics([{ spec: memory, members: [running('i-a'), running('i-b')] }], NOW);
+    const plan = planScalingMetrics(
+      [{ tenantId: 't', spec: memory, members: [running('i-a'), running('i-b')] }],
+      NOW,
+    );
 
     expect(plan.queries.map((q) => q.metricName)).toEqual([
       'nvidia_smi_memory_used',
@@ -96,10 +99,32 @@ describe('planScalingMetrics', () => {
     });
     const extra = { queries: [], windowPeriods: 6 };
 
-    expect(planScalingMetrics([{ spec: long, members: [] }], NOW, extra)).toMatchObject({
+    expect(planScalingMetrics([{ tenantId: 't', spec: long, members: [] }], NOW, extra)).toMatchObject({
       fromMs: (1_000 - 15 - 2) * MINUTE,
       toMs: NOW,
     });
     expect(planScalingMetrics([], NOW, extra).fromMs).toBe((1_000 - 6 - 2) * MINUTE);
+  });
+
+  it("reads no custom metric outside the owner's gpurent/<tenant>/ namespaces, and says which it left", () => {
+    const foreign = spec({
+      min: 1,
+      scaleOut: {
+        match: 'any',
+        conditions: [
+          { ...queueDepth, namespace: 'CWAgent', name: 'nvidia_smi_utilization_gpu' },
+          { ...queueDepth, namespace: 'gpurent/other/shop' },
+          queueDepth,
+        ],
+      },
+    });
+    const plan = planScalingMetrics([{ tenantId: 't', spec: foreign, members: [] }], NOW);
+    expect(plan.queries.map((q) => q.namespace)).toEqual(['gpurent/t/shop']);
+    expect(plan.refusedOf(0)).toEqual(['CWAgent', 'gpurent/other/shop']);
+    expect(plan.seriesOf(0, [[{ timestampMs: 0, value: 7 }]])).toMatchObject({
+      'custom:CWAgent:nvidia_smi_utilization_gpu:Queue=orders:Sum': [],
+      'custom:gpurent/other/shop:QueueDepth:Queue=orders:Sum': [],
+      'custom:gpurent/t/shop:QueueDepth:Queue=orders:Sum': [{ timestampMs: 0, value: 7 }],
+    });
   });
 });

@@ -10,9 +10,9 @@ import { requestLease, runningLease, TENANT } from '../../support/fakes/leases';
 import { FakeScopedCredentials, FakeTaskLogs, storedTask } from '../../support/fakes/task-access';
 import { allows } from '../../support/iam-policy';
 
-/** The stream SSM writes one output of an attempt to. */
-const logStream = (a: { commandId: string; instanceId: string }, output: 'stdout' | 'stderr') =>
-  taskLogStreams(a.commandId, a.instanceId)[output];
+/** The stream one output of a lease's attempt is shipped to, with the lease's own credentials. */
+const logStream = (leaseId: string, a: { attempt: number }, output: 'stdout' | 'stderr') =>
+  taskLogStreams(leaseId, a.attempt)[output];
 
 const attempt = (n: number, instanceId: string) => ({
   attempt: n,
@@ -41,8 +41,10 @@ describe("a lease's task output", () => {
       attempts: [attempt(1, 'i-old'), attempt(2, instanceId)],
     });
     const taskLogs = new FakeTaskLogs();
-    const stream = (output: 'stdout' | 'stderr') => logStream(attempt(2, instanceId), output);
-    taskLogs.write(logStream(attempt(1, 'i-old'), 'stdout'), [{ timestampMs: 1, message: 'attempt one' }]);
+    const stream = (output: 'stdout' | 'stderr') => logStream(lease.leaseId, attempt(2, instanceId), output);
+    taskLogs.write(logStream(lease.leaseId, attempt(1, 'i-old'), 'stdout'), [
+      { timestampMs: 1, message: 'attempt one' },
+    ]);
     taskLogs.write(stream('stdout'), [
       { timestampMs: 10, message: 'epoch 1' },
       { timestampMs: 30, message: 'epoch 2' },

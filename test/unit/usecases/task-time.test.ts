@@ -26,7 +26,8 @@ async function taskRunThreeHours(plane: FakeControlPlane) {
     tasks: {
       runner: new FakeTaskRunner(),
       checkpointBucket: 'checkpoints',
-      checkpointAccess: new FakeScopedCredentials(plane.now),
+      taskOutputLogGroup: 'gpurent-task-output',
+      machineAccess: new FakeScopedCredentials(plane.now),
     },
   };
   const lease = await runningLease(plane, {
