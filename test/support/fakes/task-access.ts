@@ -62,7 +62,7 @@ export class FakeTaskRunner implements TaskRunner {
     return true;
   }
 
-  async result() {
+  async result(_target: TaskTarget, _commandId: string) {
     return { outcome: 'Success' as const, exitCode: 0 };
   }
 }
