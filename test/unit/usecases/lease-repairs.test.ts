@@ -60,7 +60,7 @@ describe('repairs of leases no instance leads to', () => {
     const answer = runner.result.bind(runner);
     runner.result = async (_target, commandId) => {
       asked.push(commandId);
-      return answer();
+      return answer(_target, commandId);
     };
     const spec = taskSpecSchema.parse({ command: ['true'], onExit: 'keep' });
     const leaseIds: string[] = [];
