@@ -33,6 +33,7 @@ import { DynamoDbAdmissionStore } from '../shared/adapters/dynamodb-admission-st
 import { DynamoDbLeaseRepository } from '../shared/adapters/dynamodb-lease-repository';
 import { mapWithConcurrency } from '../shared/concurrency';
 import type { Lease } from '../shared/domain/lease';
+import { MAX_REQUESTS_PER_SECOND } from '../shared/domain/tenant-limits';
 import { newLeaseId } from '../shared/ids';
 import { Clients } from '../shared/lambda/clients';
 import { EVENT_BUS, TABLES } from '../shared/resources';
@@ -318,11 +319,24 @@ async function seedBacklog(): Promise<void> {
   );
 }
 
-/** A token of the load's own tenant, as `gpurent login --local --tenant` gets one. */
+/**
+ * A token of the load's own tenant, as `gpurent login --local --tenant` gets
+ * one, with the tenant's request rate raised by an admin as far as it goes:
+ * the load is one tenant's, like a platform team's CI, and the default rate
+ * (20 a second) would answer most of it 429 before it reached the create.
+ */
 async function mintToken(stack: LocalStack): Promise<string> {
+  const asAdmin = { authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/json' };
+  const limits = await fetch(`${stack.apiUrl}/v1/admin/tenants/${LOAD_TENANT}/limits`, {
+    method: 'PUT',
+    headers: asAdmin,
+    body: JSON.stringify({ requestsPerSecond: MAX_REQUESTS_PER_SECOND }),
+  });
+  if (!limits.ok)
+    throw new Error(`raising the load tenant's limits: ${limits.status} ${await limits.text()}`);
   const minted = await fetch(`${stack.apiUrl}/local/tokens`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/json' },
+    headers: asAdmin,
     body: JSON.stringify({ tenant: LOAD_TENANT }),
   });
   return ((await minted.json()) as { token: string }).token;

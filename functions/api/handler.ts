@@ -10,7 +10,7 @@ import { readLeaseGpuMetrics } from '../../shared/usecases/lease-metrics';
 import { assertModeCanBeHad } from '../../shared/usecases/lease-shape';
 import { requestRelease } from '../../shared/usecases/release-lease';
 import { deleteScalingGroup, getScalingGroup, putScalingGroup } from '../../shared/usecases/scaling-groups';
-import { admitRequest, limitsCache } from '../../shared/usecases/tenant-limits';
+import { admitRequest, type FullSeconds, limitsCache } from '../../shared/usecases/tenant-limits';
 import { apiErrors } from './error-handler';
 import { type ApiEvent, type ApiResult, tenantOf } from './http';
 import { ROUTE_TABLE, type RouteKey } from './route-keys';
@@ -72,10 +72,12 @@ const context: ApiContext = {
  * before it runs. Should the counter itself fail, the request goes on: the
  * limit keeps tenants from slowing each other, and must not stop them all.
  */
+const fullSeconds: FullSeconds = new Map();
+
 async function admitTenantRequest(event: ApiEvent): Promise<void> {
   const tenantId = tenantOf(event);
   try {
-    await admitRequest({ requests, now: deps.now }, tenantId, await limits.get(tenantId));
+    await admitRequest({ requests, now: deps.now, full: fullSeconds }, tenantId, await limits.get(tenantId));
   } catch (error) {
     if (error instanceof RateLimitedError) throw error;
     logger.warn('Rate limit not applied: the request counter failed', { tenantId, error: error as Error });

@@ -55,17 +55,28 @@ export function limitsCache(
 }
 
 /**
+ * The seconds one API instance already found full, by tenant: the rest of a
+ * flood's requests in that second are refused without a write, so a flood
+ * costs the table one refused write a second per instance, not one a request.
+ */
+export type FullSeconds = Map<string, number>;
+
+/**
  * Counts one API request of the tenant in the current second, or refuses it
  * (RATE_LIMITED, 429, with when to retry) when the second already holds its
- * `requestsPerSecond`. One conditional write; nothing else of the request runs when refused.
+ * `requestsPerSecond`. One conditional write, none when this instance saw the
+ * second full already; nothing else of the request runs when refused.
  */
 export async function admitRequest(
-  deps: { readonly requests: RequestCounter; readonly now: () => number },
+  deps: { readonly requests: RequestCounter; readonly now: () => number; readonly full?: FullSeconds },
   tenantId: string,
   limits: Pick<TenantLimits, 'requestsPerSecond'>,
 ): Promise<void> {
   const window = rateWindowOf(deps.now());
+  const refused = () => new RateLimitedError(tenantId, limits.requestsPerSecond, window.retryAfterSeconds);
+  if (deps.full?.get(tenantId) === window.second) throw refused();
   if (!(await deps.requests.take(tenantId, window.second, limits.requestsPerSecond))) {
-    throw new RateLimitedError(tenantId, limits.requestsPerSecond, window.retryAfterSeconds);
+    deps.full?.set(tenantId, window.second);
+    throw refused();
   }
 }

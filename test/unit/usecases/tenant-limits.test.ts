@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_TENANT_LIMITS, type TenantLimits } from '../../../shared/domain/tenant-limits';
 import { RateLimitedError } from '../../../shared/limit-errors';
 import type { RequestCounter, TenantLimitsRepository } from '../../../shared/ports/tenant-limits';
@@ -40,6 +40,24 @@ describe('the per-tenant rate limit', () => {
     await expect(admitRequest(deps, 'quiet', { requestsPerSecond: 3 })).resolves.toBeUndefined();
     nowMs += 1000;
     await expect(admitRequest(deps, 'noisy', { requestsPerSecond: 3 })).resolves.toBeUndefined();
+  });
+
+  it('refuses the rest of a full second without a write once the instance saw it full', async () => {
+    let nowMs = 2_000_000;
+    const counter = new FakeRequestCounter();
+    const take = vi.spyOn(counter, 'take');
+    const deps = { requests: counter, now: () => nowMs, full: new Map<string, number>() };
+    for (let i = 0; i < 2; i += 1) await admitRequest(deps, 'flood', { requestsPerSecond: 2 });
+    for (let i = 0; i < 50; i += 1) {
+      await expect(admitRequest(deps, 'flood', { requestsPerSecond: 2 })).rejects.toBeInstanceOf(
+        RateLimitedError,
+      );
+    }
+    // Two admitted, one refused by the counter; the other 49 never reached it.
+    expect(take).toHaveBeenCalledTimes(3);
+    await expect(admitRequest(deps, 'quiet', { requestsPerSecond: 2 })).resolves.toBeUndefined();
+    nowMs += 1000;
+    await expect(admitRequest(deps, 'flood', { requestsPerSecond: 2 })).resolves.toBeUndefined();
   });
 });
 
