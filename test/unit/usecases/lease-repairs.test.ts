@@ -19,7 +19,7 @@ describe('repairs of leases no instance leads to', () => {
   it('a dead-lettered provision: the lease FAILS with the reason and frees its admission hold; the letter goes', async () => {
     const plane = fakeControlPlane();
     const lease = await requestLease(plane);
-    expect(await admitOrQueue(plane, lease)).toBe('admitted');
+    expect(await admitOrQueue(plane, lease)).toBe('admitted-on-joining');
     expect(await plane.admission.status(lease.leaseId)).toBe('ADMITTED');
     plane.deadLetters.deadLetter({ type: 'provision', tenantId: TENANT, leaseId: lease.leaseId });
 
