@@ -3,8 +3,14 @@ import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { launchTemplateName } from '../../local/bootstrap';
 import { lambdaContext } from '../../local/runtime/lambda-context';
+import { DynamoDbAdmissionStore } from '../../shared/adapters/dynamodb-admission-store';
+import { priceCatalog } from '../../shared/catalog';
+import { DEFAULT_QUOTA } from '../../shared/domain/admission/quota';
 import type { Lease } from '../../shared/domain/lease';
 import { LEASE_TAG, MANAGED_TAG, TENANT_TAG } from '../../shared/ports/compute';
+import { TABLES } from '../../shared/resources';
+import { runAdmissionPass } from '../../shared/usecases/admission/admission-pass';
+import { waitingLeaseOf } from '../../shared/usecases/admission/queue';
 import { awsProbe } from '../support/aws';
 import { storesOf, useFreshResources } from '../support/function-env';
 import { commandRecord, sqsRecord, storedLease } from '../support/leases';
@@ -26,6 +32,21 @@ const deliver = (...records: SQSRecord[]) =>
 const pendingLease = (overrides: Partial<Lease> = {}) => storedLease(leases, { gpus: 2, ...overrides });
 const provision = (lease: Lease) => commandRecord('provision', lease);
 const release = (lease: Lease) => commandRecord('release', lease);
+
+/** What the gate of an earlier delivery left: the lease queued and admitted, in the real admission table. */
+async function admitAsAnEarlierAttemptDid(lease: Lease): Promise<void> {
+  const { documents } = await storesOf(env);
+  const admission = new DynamoDbAdmissionStore(documents, env[TABLES.admission.envVar] ?? '');
+  const deps = {
+    catalog: priceCatalog,
+    placement: { regions: ['us-east-1'] } as Parameters<typeof waitingLeaseOf>[0]['placement'],
+    region: 'us-east-1',
+    now: Date.now,
+  };
+  await admission.enqueue(waitingLeaseOf(deps, lease));
+  await runAdmissionPass({ admission, catalog: priceCatalog, defaultQuota: DEFAULT_QUOTA, now: Date.now });
+  expect(await admission.status(lease.leaseId)).toBe('ADMITTED');
+}
 
 describe('provisioning', () => {
   it('launches one tagged 1-GPU instance per GPU and records them', async () => {
@@ -78,7 +99,9 @@ describe('provisioning', () => {
 
   it('adopts instances an interrupted attempt launched but never recorded', async () => {
     const lease = await pendingLease({ gpus: 2 });
-    // An earlier attempt got as far as RunInstances, then died.
+    // An earlier attempt was admitted (nothing launches a lease admission never knew), got as far
+    // as RunInstances, then died.
+    await admitAsAnEarlierAttemptDid(lease);
     await aws().ec2.send(
       new RunInstancesCommand({
         LaunchTemplate: { LaunchTemplateName: launchTemplateName(env.FLEET_NAME ?? '') },
