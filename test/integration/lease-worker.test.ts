@@ -39,7 +39,7 @@ async function admitAsAnEarlierAttemptDid(lease: Lease): Promise<void> {
   const admission = new DynamoDbAdmissionStore(documents, env[TABLES.admission.envVar] ?? '');
   const deps = {
     catalog: priceCatalog,
-    placement: { regions: ['us-east-1'] } as Parameters<typeof waitingLeaseOf>[0]['placement'],
+    placement: { regions: ['us-east-1'] } as unknown as Parameters<typeof waitingLeaseOf>[0]['placement'],
     region: 'us-east-1',
     now: Date.now,
   };
