@@ -5,6 +5,7 @@ import { logger, metrics, observed } from '../../shared/lambda/observability';
 import { buildPorts } from '../../shared/lambda/port-factory';
 import { RateLimitedError } from '../../shared/limit-errors';
 import { admitRequest, limitsCache } from '../../shared/usecases/tenant-limits';
+import { assertBelowWaitingLeasesCap } from '../../shared/usecases/waiting-leases';
 import { apiErrors } from './error-handler';
 import { type ApiEvent, type ApiResult, tenantOf } from './http';
 import { type IndexedRouteKey, ROUTE_GROUPS, ROUTE_INDEX } from './route-index';
@@ -44,6 +45,9 @@ const context: ApiContext = {
   deps,
   createLeaseOnce: makeIdempotent(
     async (input: Parameters<ApiContext['createLeaseOnce']>[0]) => {
+      // Behind the key: a retry of a lease already created gets it back even at the cap.
+      // Members of scaling groups are not counted against it here: each group's max bounds them.
+      await assertBelowWaitingLeasesCap(deps, input.tenantId, await limits.get(input.tenantId));
       const [{ assertModeCanBeHad }, { createLease }] = await Promise.all([
         leaseShapeModule(),
         createLeaseModule(),
