@@ -51,3 +51,31 @@ export class RateLimitedError extends RetryLaterError {
     this.name = 'RateLimitedError';
   }
 }
+
+/** How long a tenant at its waiting-leases cap is told to wait: one admission pass (every minute). */
+export const WAITING_LEASES_RETRY_AFTER_SECONDS = 60;
+
+/**
+ * The tenant has its cap of leases waiting to start (PENDING or QUEUED).
+ * A 429 with Retry-After, not a 409 like the scaling-group cap: the state
+ * clears by itself as the waiting leases start or end (no act of the tenant
+ * is needed), so "ask again later" is the honest answer and a client's usual
+ * back-off on 429 does the right thing.
+ */
+export class WaitingLeasesCapError extends RetryLaterError {
+  constructor(
+    readonly tenantId: string,
+    readonly cap: number,
+    readonly waiting: number,
+    retryAfterSeconds = WAITING_LEASES_RETRY_AFTER_SECONDS,
+  ) {
+    super(
+      429,
+      'WAITING_LEASES_CAP_REACHED',
+      `Tenant ${tenantId} has ${waiting} leases waiting to start (PENDING or QUEUED), its cap of ${cap} (maxWaitingLeases, GET /v1/limits); retry after ${retryAfterSeconds} s as they start, release one, or ask an operator to raise the cap`,
+      retryAfterSeconds,
+      'maxWaitingLeases',
+    );
+    this.name = 'WaitingLeasesCapError';
+  }
+}

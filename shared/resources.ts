@@ -59,6 +59,13 @@ export const OPEN_DEADLINE_JOBS_INDEX = 'open-deadline-jobs';
  */
 export const OPEN_LEASES_INDEX = 'open-leases';
 
+/**
+ * The leases table's index of leases waiting to start, partitioned by tenant
+ * (`waitingTenant`, present only while PENDING or QUEUED): the API counts a
+ * tenant's waiting leases against its cap with one bounded query.
+ */
+export const WAITING_LEASES_INDEX = 'waiting-leases';
+
 /** The spend table's index of month-to-date counters by month. */
 export const MONTH_COUNTERS_INDEX = 'month-counters';
 
@@ -90,6 +97,14 @@ export const TABLES = {
       // only: task and deadline writes leave it alone; a status change moves the lease between
       // partitions, and one query per status lists the leases to repair without a scan.
       { name: OPEN_LEASES_INDEX, partitionKey: 'openStatus', sortKey: 'sk', projection: 'KEYS_ONLY' },
+      // Sparse: only leases PENDING or QUEUED carry `waitingTenant` (their tenant). Keys only:
+      // a count of one tenant's partition, up to its cap, is all that reads it.
+      {
+        name: WAITING_LEASES_INDEX,
+        partitionKey: 'waitingTenant',
+        sortKey: 'sk',
+        projection: 'KEYS_ONLY',
+      },
     ],
   },
   /**

@@ -2,7 +2,17 @@ import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { LAMBDA_NODE_OPTIONS } from '../../infra/constructs/lambda-bundling';
 import { DEFAULT_DATA_DIR } from '../../shared/adapters/reference-data';
-import { EVENT_BUS, LEASE_EXPIRY, QUEUES, TABLES, TOPICS } from '../../shared/resources';
+import {
+  BUCKETS,
+  EVENT_BUS,
+  LEASE_EXPIRY,
+  LEASE_MACHINE_ROLE,
+  LOG_GROUPS,
+  QUEUES,
+  SESSION_ROLE,
+  TABLES,
+  TOPICS,
+} from '../../shared/resources';
 import { median } from './stats';
 
 /** What Lambda sets, so Powertools and the SDK take the same paths at load as in the cloud. */
@@ -28,9 +38,20 @@ export interface LoadFailure {
   readonly error: string;
 }
 
-function load(bundlePath: string, env: LoadEnvironment) {
+/**
+ * Imports the entry, then each further module in turn, as a first request's
+ * `import()`s do (the ESM input of `node -e` allows top-level await).
+ */
+const IMPORT_IN_TURN =
+  "import { pathToFileURL } from 'node:url'; for (const path of JSON.parse(process.argv[1])) await import(pathToFileURL(path).href);";
+
+function load(bundlePath: string, env: LoadEnvironment, thenImport?: readonly string[]) {
+  const args =
+    thenImport === undefined
+      ? [bundlePath]
+      : ['--input-type=module', '-e', IMPORT_IN_TURN, JSON.stringify([bundlePath, ...thenImport])];
   const start = performance.now();
-  const result = spawnSync(process.execPath, [bundlePath], {
+  const result = spawnSync(process.execPath, args, {
     env: { PATH: process.env.PATH, ...env },
     encoding: 'utf8',
     timeout: LOAD_TIMEOUT_MS,
@@ -47,9 +68,23 @@ function load(bundlePath: string, env: LoadEnvironment) {
  * its spot traces exist (the stack bundles them), so it gets the team's copy.
  */
 export const FUNCTION_ENV: LoadEnvironment = Object.fromEntries([
-  ...[...Object.values(TABLES), ...Object.values(QUEUES), ...Object.values(TOPICS), EVENT_BUS].map(
-    (resource) => [resource.envVar, 'bench-placeholder'],
+  ...[
+    ...Object.values(TABLES),
+    ...Object.values(QUEUES),
+    ...Object.values(TOPICS),
+    ...Object.values(LOG_GROUPS),
+    ...Object.values(BUCKETS),
+    EVENT_BUS,
+  ].map((resource) => [resource.envVar, 'bench-placeholder']),
+  ...Object.values(QUEUES).flatMap((queue) =>
+    'deadLetterEnvVar' in queue && queue.deadLetterEnvVar
+      ? [[queue.deadLetterEnvVar, 'bench-placeholder']]
+      : [],
   ),
+  ...[SESSION_ROLE, LEASE_MACHINE_ROLE].map((role) => [
+    role.envVar,
+    `arn:aws:iam::000000000000:role/bench-${role.id}`,
+  ]),
   ['LAUNCH_TEMPLATE_ID', 'lt-bench-placeholder'],
   ['SUBNET_IDS', 'subnet-bench-placeholder'],
   [LEASE_EXPIRY.group.envVar, 'bench-placeholder'],
@@ -75,6 +110,12 @@ export interface ColdLoadTarget {
   readonly name: string;
   readonly bundlePath: string;
   readonly env: LoadEnvironment;
+  /**
+   * Given, the process imports the bundle and then these modules (chunks a
+   * first request loads) from a `node -e` script, not `node <bundle>`; compare
+   * such targets only with targets measured the same way.
+   */
+  readonly thenImport?: readonly string[];
 }
 
 /**
@@ -86,7 +127,7 @@ export function medianColdLoadMs(targets: readonly ColdLoadTarget[], runs: numbe
   const samples = new Map<string, number[]>(targets.map((t) => [t.name, []]));
   for (let i = 0; i < runs; i++) {
     for (const target of targets) {
-      const attempt = load(target.bundlePath, target.env);
+      const attempt = load(target.bundlePath, target.env, target.thenImport);
       if (attempt.status !== 0) {
         throw new Error(`${target.name} stopped loading on run ${i + 1}: ${firstErrorLine(attempt.stderr)}`);
       }

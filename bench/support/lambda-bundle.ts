@@ -1,37 +1,34 @@
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
-import { join } from 'node:path';
-import { type BuildOptions, build, type Metafile } from 'esbuild';
-import { ESM_REQUIRE_BANNER, MAIN_FIELDS, sdkAliases } from '../../infra/constructs/lambda-bundling';
+import { join, relative, resolve } from 'node:path';
+import type { Metafile } from 'esbuild';
+import { bundleLambda, LAMBDA_ENTRY_FILE } from '../../infra/constructs/lambda-bundling';
 import { REPO_ROOT } from './paths';
 
 /**
- * The esbuild settings of infra/constructs/gpurent-function.ts (ESM, minified,
- * `module` before `main`, the createRequire banner for inlined CommonJS, a
- * source map without the sources); what stays external is the caller's choice.
+ * The settings of infra/constructs/gpurent-function.ts, through the same
+ * lambdaBuildOptions (ESM, minified, split into `index.mjs` and `chunks/`,
+ * `module` before `main`, the createRequire banner, source maps without the
+ * sources), but target node22; what stays external is the caller's choice.
  */
-const LAMBDA_BUNDLE_OPTIONS = {
-  platform: 'node',
-  target: 'node22',
-  format: 'esm',
-  bundle: true,
-  minify: true,
-  mainFields: MAIN_FIELDS,
-  banner: { js: ESM_REQUIRE_BANNER },
-  sourcemap: true,
-  sourcesContent: false,
-  metafile: true,
-  logLevel: 'silent',
-} as const satisfies BuildOptions;
+const BENCH_TARGET = 'node22';
 
 export interface LambdaBundle {
+  /** The entry Lambda loads, `index.mjs`. */
   readonly path: string;
+  /** What a cold start loads: the entry and the chunks it imports statically (not their source maps). */
   readonly bytes: number;
-  /** Output bytes per package (`(project)` for the repository's own code), largest first. */
+  /** How many files that is. */
+  readonly filesAtLoad: number;
+  /** Every JavaScript file of the package, the chunks loaded on first use included. */
+  readonly packageBytes: number;
+  /** The chunk of each module imported with `import()` (repository-relative source → absolute path). */
+  readonly chunkOf: Readonly<Record<string, string>>;
+  /** Output bytes per package at load (`(project)` for the repository's own code), largest first. */
   readonly bytesByPackage: ReadonlyArray<readonly [string, number]>;
   /** Packages left external that the bundle imports, loaded from node_modules at run time. */
   readonly externalPackages: readonly string[];
-  /** Every input file with code in the bundle, as the metafile names it. */
+  /** Every input file with code in the package, as the metafile names it. */
   readonly inputs: readonly string[];
 }
 
@@ -48,34 +45,87 @@ export type BundleSource =
   | { readonly entry: string }
   | { readonly contents: string; readonly resolveDir: string };
 
-/** Bundles a handler into `<outDir>/index.mjs`; `external` leaves matching imports to the runtime. */
+/** Bundles a handler into `<outDir>/index.mjs` and its chunks; `external` leaves matching imports to the runtime. */
 export async function bundleHandler(
   source: BundleSource,
   outDir: string,
   external: readonly string[] = [],
 ): Promise<LambdaBundle> {
   mkdirSync(outDir, { recursive: true });
-  const outfile = join(outDir, 'index.mjs');
-  const input =
-    'entry' in source
-      ? { entryPoints: [source.entry] }
-      : { stdin: { contents: source.contents, resolveDir: source.resolveDir, loader: 'ts' as const } };
-  // The SDK aliases apply where the SDK is bundled, as in the construct.
-  const alias = external.includes('@aws-sdk/*') ? {} : sdkAliases(REPO_ROOT);
-  const result = await build({ ...LAMBDA_BUNDLE_OPTIONS, ...input, outfile, external: [...external], alias });
-  // The bundle, not its source map (a file of its own).
-  const output = Object.entries(result.metafile.outputs).find(([path]) => !path.endsWith('.map'))?.[1];
-  if (output === undefined) throw new Error(`esbuild wrote no output for ${outfile}`);
+  let entry: string;
+  if ('entry' in source) entry = source.entry;
+  else {
+    // Beside the output (resolveDir: only a bare handler, which imports nothing, is bundled so).
+    entry = `${outDir}.entry.ts`;
+    writeFileSync(entry, source.contents);
+  }
+  const result = await bundleLambda({
+    entry,
+    outDir,
+    target: BENCH_TARGET,
+    external,
+    bundleAwsSdk: !external.includes('@aws-sdk/*'),
+    projectRoot: REPO_ROOT,
+    logLevel: 'silent',
+  }).finally(() => {
+    if (!('entry' in source)) rmSync(entry, { force: true });
+  });
+  // The metafile names files relative to the working directory.
+  const outputs = Object.fromEntries(
+    Object.entries(result.metafile.outputs)
+      .filter(([path]) => !path.endsWith('.map'))
+      .map(([path, output]) => [resolve(path), output]),
+  );
+  const path = join(outDir, LAMBDA_ENTRY_FILE);
+  if (outputs[path] === undefined) throw new Error(`esbuild wrote no ${path}`);
+  const atLoad = staticClosure(outputs, path);
+  const loaded = atLoad.map((file) => outputs[file] as Output);
+  const all = Object.values(outputs);
   const externalPackages = [
-    ...new Set(output.imports.filter((i) => i.external && !isBuiltin(i.path)).map((i) => i.path)),
+    ...new Set(
+      all.flatMap((o) => o.imports.filter((i) => i.external && !isBuiltin(i.path)).map((i) => i.path)),
+    ),
   ].sort();
   return {
-    path: outfile,
-    bytes: output.bytes,
-    bytesByPackage: bytesByPackage(output.inputs),
+    path,
+    bytes: sum(loaded.map((o) => o.bytes)),
+    filesAtLoad: atLoad.length,
+    packageBytes: sum(all.map((o) => o.bytes)),
+    chunkOf: Object.fromEntries(
+      Object.entries(outputs).flatMap(([file, o]) =>
+        o.entryPoint === undefined ? [] : [[relative(REPO_ROOT, resolve(o.entryPoint)), file]],
+      ),
+    ),
+    bytesByPackage: bytesByPackage(Object.assign({}, ...loaded.map((o) => o.inputs))),
     externalPackages,
-    inputs: Object.keys(output.inputs).filter((input) => (output.inputs[input]?.bytesInOutput ?? 0) > 0),
+    inputs: [
+      ...new Set(
+        all.flatMap((o) =>
+          Object.keys(o.inputs).filter((input) => (o.inputs[input]?.bytesInOutput ?? 0) > 0),
+        ),
+      ),
+    ],
   };
+}
+
+type Output = Metafile['outputs'][string];
+
+const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
+
+/** The file and every output it imports statically, transitively: what Node loads with it. */
+function staticClosure(outputs: Readonly<Record<string, Output>>, start: string): string[] {
+  const seen = new Set<string>();
+  const pending = [start];
+  for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const imported of outputs[file]?.imports ?? []) {
+      if (imported.kind === 'import-statement' && !imported.external) {
+        pending.push(resolve(imported.path));
+      }
+    }
+  }
+  return [...seen];
 }
 
 function bytesByPackage(inputs: Metafile['outputs'][string]['inputs']): Array<[string, number]> {

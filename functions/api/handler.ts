@@ -5,18 +5,24 @@ import { logger, metrics, observed } from '../../shared/lambda/observability';
 import { buildPorts } from '../../shared/lambda/port-factory';
 import { RateLimitedError } from '../../shared/limit-errors';
 import { METRIC_NAMES } from '../../shared/metric-names';
-import { createLease } from '../../shared/usecases/create-lease';
-import { readLeaseGpuMetrics } from '../../shared/usecases/lease-metrics';
-import { assertModeCanBeHad } from '../../shared/usecases/lease-shape';
-import { requestRelease } from '../../shared/usecases/release-lease';
-import { deleteScalingGroup, getScalingGroup, putScalingGroup } from '../../shared/usecases/scaling-groups';
 import { admitRequest, type FullSeconds, limitsCache } from '../../shared/usecases/tenant-limits';
+import { assertBelowWaitingLeasesCap } from '../../shared/usecases/waiting-leases';
 import { apiErrors } from './error-handler';
 import { type ApiEvent, type ApiResult, tenantOf } from './http';
-import { ROUTE_TABLE, type RouteKey } from './route-keys';
+import { type IndexedRouteKey, ROUTE_GROUPS, ROUTE_INDEX } from './route-index';
 import type { ApiContext, ApiDeps } from './routes/context';
 import type { RouteDeclaration } from './routing';
 import { apiWiring } from './wiring';
+
+/*
+ * The use cases behind the context are imported on first call, like the routes
+ * (route-index.ts): a cold start loads only what every request needs.
+ */
+const createLeaseModule = () => import('../../shared/usecases/create-lease');
+const leaseShapeModule = () => import('../../shared/usecases/lease-shape');
+const releaseLeaseModule = () => import('../../shared/usecases/release-lease');
+const scalingGroupsModule = () => import('../../shared/usecases/scaling-groups');
+const leaseMetricsModule = () => import('../../shared/usecases/lease-metrics');
 
 const {
   idempotency: persistenceStore,
@@ -40,6 +46,13 @@ const context: ApiContext = {
   deps,
   createLeaseOnce: makeIdempotent(
     async (input: Parameters<ApiContext['createLeaseOnce']>[0]) => {
+      // Behind the key: a retry of a lease already created gets it back even at the cap.
+      // Members of scaling groups are not counted against it here: each group's max bounds them.
+      await assertBelowWaitingLeasesCap(deps, input.tenantId, await limits.get(input.tenantId));
+      const [{ assertModeCanBeHad }, { createLease }] = await Promise.all([
+        leaseShapeModule(),
+        createLeaseModule(),
+      ]);
       await assertModeCanBeHad(deps, input.request, api.defaultInstanceType);
       const lease = await createLease(deps, input.request, api.defaultInstanceType);
       if (lease.eventsLost) {
@@ -54,15 +67,30 @@ const context: ApiContext = {
     },
     { persistenceStore, config: idempotency },
   ),
-  releaseLease: (tenantId, leaseId) => requestRelease(deps, tenantId, leaseId),
+  releaseLease: async (tenantId, leaseId) =>
+    (await releaseLeaseModule()).requestRelease(deps, tenantId, leaseId),
   scaling: {
     putGroup: async (tenantId, name, spec) =>
-      putScalingGroup(scalingDeps, tenantId, name, spec, await limits.get(tenantId)),
-    getGroup: (tenantId, name) => getScalingGroup(scalingDeps, tenantId, name),
+      (await scalingGroupsModule()).putScalingGroup(
+        scalingDeps,
+        tenantId,
+        name,
+        spec,
+        await limits.get(tenantId),
+      ),
+    getGroup: async (tenantId, name) =>
+      (await scalingGroupsModule()).getScalingGroup(scalingDeps, tenantId, name),
     listGroups: (tenantId) => scalingDeps.groups.list(tenantId),
-    deleteGroup: (tenantId, name) => deleteScalingGroup(scalingDeps, tenantId, name),
-    leaseMetrics: (tenantId, leaseId, window) =>
-      readLeaseGpuMetrics(scalingDeps, tenantId, leaseId, window, temperatureLimitC),
+    deleteGroup: async (tenantId, name) =>
+      (await scalingGroupsModule()).deleteScalingGroup(scalingDeps, tenantId, name),
+    leaseMetrics: async (tenantId, leaseId, window) =>
+      (await leaseMetricsModule()).readLeaseGpuMetrics(
+        scalingDeps,
+        tenantId,
+        leaseId,
+        window,
+        temperatureLimitC,
+      ),
   },
   limits,
 };
@@ -87,10 +115,12 @@ async function admitTenantRequest(event: ApiEvent): Promise<void> {
 export const handler = observed(async (event: ApiEvent, lambdaContext: Context): Promise<ApiResult> => {
   idempotency.registerLambdaContext(lambdaContext);
   metrics.addMetric('ApiRequests', 'Count', 1);
-  if (!Object.hasOwn(ROUTE_TABLE, event.routeKey)) {
+  if (!Object.hasOwn(ROUTE_INDEX, event.routeKey)) {
     throw new ClientError(404, 'ROUTE_NOT_FOUND', `No route ${event.routeKey}; see GET /v1/openapi.json`);
   }
-  const route: RouteDeclaration = ROUTE_TABLE[event.routeKey as RouteKey];
+  // The route's group is imported on the first request it serves (route-index.ts).
+  const routes = await ROUTE_GROUPS[ROUTE_INDEX[event.routeKey as IndexedRouteKey]]();
+  const route = routes[event.routeKey] as RouteDeclaration;
   if (route.publicBecause === undefined) await admitTenantRequest(event);
   return route.handle(event, context);
 }).use(apiErrors());

@@ -64,6 +64,25 @@ const rateLimitedResponse = {
 };
 
 /**
+ * A route that has its own reason to answer 429 (a cap that clears by itself)
+ * documents it beside the rate limit's, with the same Retry-After.
+ */
+function tooManyRequestsResponse(own: object | undefined) {
+  const description = (own as { readonly description?: string } | undefined)?.description;
+  if (description === undefined) return rateLimitedResponse;
+  return {
+    ...rateLimitedResponse,
+    description: `${rateLimitedResponse.description}; or ${description}`,
+    headers: {
+      'Retry-After': {
+        description: 'Seconds to wait before asking again',
+        schema: { type: 'integer', minimum: 1 },
+      },
+    },
+  };
+}
+
+/**
  * Every route's operation, tagged with its group; a public route is marked as
  * needing no token, every other one documents the gateway's 401.
  */
@@ -90,7 +109,7 @@ function paths(): Record<string, Record<string, DocumentedOperation>> {
                 responses: {
                   ...operation.responses,
                   '401': unauthorizedResponse,
-                  '429': rateLimitedResponse,
+                  '429': tooManyRequestsResponse(operation.responses['429']),
                 },
               }),
         },

@@ -1,31 +1,26 @@
-import { existsSync } from 'node:fs';
+import { cpSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { AssetHashType, DockerImage, Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IEventBus } from 'aws-cdk-lib/aws-events';
 import { type IRole, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import {
   ApplicationLogLevel,
   Architecture,
+  Code,
   LoggingFormat,
   Runtime,
   SystemLogLevel,
   Tracing,
 } from 'aws-cdk-lib/aws-lambda';
-import { LogLevel, NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { acknowledgeTableIndexes } from './data';
-import {
-  BUNDLE_AWS_SDK,
-  ESM_REQUIRE_BANNER,
-  LAMBDA_NODE_OPTIONS,
-  MAIN_FIELDS,
-  sdkAliases,
-} from './lambda-bundling';
+import { BUNDLE_AWS_SDK, bundleLambdaSync, LAMBDA_NODE_OPTIONS, type LambdaBuild } from './lambda-bundling';
 import { acknowledgeWildcardAction, acknowledgeWildcardResource } from './nag';
 
 /** Root of the repository: `functions/`, `package-lock.json` and `tsconfig.json` live here. */
@@ -140,7 +135,8 @@ export const LAMBDA_TASK_ROOT = '/var/task';
 
 /**
  * The one opinionated Lambda function of gpurent: a `NodejsFunction` bundled locally by
- * esbuild (ESM, minified, source maps), on ARM64 and the newest Node.js runtime, with
+ * esbuild (ESM, minified, source maps, split into `index.mjs` and the chunks it imports
+ * on first use: `lambdaBuildOptions`), on ARM64 and the newest Node.js runtime, with
  * X-Ray tracing, JSON logs into its own log group with retention, and the Powertools
  * environment. Its role starts empty (no AWS managed policies) and grows only through
  * the `bind*` helpers and explicit grants.
@@ -183,8 +179,7 @@ export class GpurentFunction extends NodejsFunction {
     logGroup.grantWrite(role);
 
     super(scope, id, {
-      entry,
-      handler: 'handler',
+      handler: 'index.handler',
       description: props.description,
       runtime: GPURENT_RUNTIME,
       architecture: Architecture.ARM_64,
@@ -197,44 +192,22 @@ export class GpurentFunction extends NodejsFunction {
       loggingFormat: LoggingFormat.JSON,
       applicationLogLevelV2: ApplicationLogLevel[logLevel],
       systemLogLevelV2: SystemLogLevel.INFO,
-      projectRoot,
-      depsLockFilePath: join(projectRoot, 'package-lock.json'),
+      // Bundled by lambdaBuildOptions (split into index.mjs and chunks/), not by NodejsFunction's
+      // esbuild CLI: that writes one --outfile, which code splitting cannot do.
+      code: lambdaPackage({
+        entry,
+        projectRoot,
+        target: `node${/nodejs(\d+)/.exec(GPURENT_RUNTIME.name)?.[1]}`,
+        bundleAwsSdk,
+        tsconfig: join(projectRoot, 'tsconfig.json'),
+        data,
+      }),
       environment: {
         POWERTOOLS_SERVICE_NAME: 'gpurent',
         POWERTOOLS_METRICS_NAMESPACE: 'gpurent',
         LOG_LEVEL: logLevel,
         NODE_OPTIONS: LAMBDA_NODE_OPTIONS,
         ...props.environment,
-      },
-      bundling: {
-        format: OutputFormat.ESM,
-        mainFields: MAIN_FIELDS,
-        banner: ESM_REQUIRE_BANNER,
-        minify: true,
-        sourceMap: true,
-        sourceMapMode: SourceMapMode.DEFAULT,
-        sourcesContent: false,
-        bundleAwsSDK: bundleAwsSdk,
-        esbuildArgs: bundleAwsSdk
-          ? Object.fromEntries(
-              Object.entries(sdkAliases(projectRoot)).map(([pkg, path]) => [`--alias:${pkg}`, path]),
-            )
-          : undefined,
-        tsconfig: join(projectRoot, 'tsconfig.json'),
-        forceDockerBundling: false,
-        logLevel: LogLevel.WARNING,
-        commandHooks: data
-          ? {
-              beforeBundling: () => [],
-              beforeInstall: () => [],
-              afterBundling: (_input: string, outputDir: string) => [
-                `mkdir -p "${join(outputDir, data.into)}"`,
-                ...data.folders.map(
-                  (f) => `cp -R "${join(data.sourceDir, f)}" "${join(outputDir, data.into)}/"`,
-                ),
-              ],
-            }
-          : undefined,
       },
     });
     this.role = role;
@@ -301,4 +274,37 @@ export class GpurentFunction extends NodejsFunction {
     this.addEnvironment(binding.envVar, binding.eventBus.eventBusName);
     return this;
   }
+}
+
+/**
+ * The function package: the handler bundled by lambdaBuildOptions into
+ * `index.mjs` and its `chunks/` (plus any bundled data), built locally with
+ * esbuild's API. The asset is hashed by its output, as NodejsFunction's is; the
+ * local provider's fields name the build, so functions never share a cached
+ * package.
+ */
+function lambdaPackage(
+  build: Omit<LambdaBuild, 'outDir'> & { readonly bundleAwsSdk: boolean; readonly data?: BundledData },
+): Code {
+  const { data, ...options } = build;
+  return Code.fromAsset(options.projectRoot, {
+    assetHashType: AssetHashType.OUTPUT,
+    bundling: {
+      // Never pulled: local bundling always succeeds or throws (esbuild is a dev dependency).
+      image: DockerImage.fromRegistry('dummy'),
+      local: {
+        ...options,
+        ...(data === undefined ? {} : { data }),
+        tryBundle(outputDir: string): boolean {
+          bundleLambdaSync({ ...options, outDir: outputDir });
+          for (const folder of data?.folders ?? []) {
+            cpSync(join(data?.sourceDir ?? '', folder), join(outputDir, data?.into ?? '', folder), {
+              recursive: true,
+            });
+          }
+          return true;
+        },
+      },
+    },
+  });
 }

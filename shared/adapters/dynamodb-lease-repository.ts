@@ -11,6 +11,7 @@ import { taskDeadline } from '../domain/deadlines/job-record';
 import { dynamoItemBytes, MAX_NEW_LEASE_ITEM_BYTES } from '../domain/item-size';
 import {
   isTerminal,
+  isWaiting,
   type Lease,
   type LeaseInstance,
   type LeaseQueueState,
@@ -29,7 +30,7 @@ import type {
   TransitionChanges,
 } from '../ports/lease-repository';
 import type { InstanceRef } from '../ports/metering-work';
-import { OPEN_LEASES_INDEX } from '../resources';
+import { OPEN_LEASES_INDEX, WAITING_LEASES_INDEX } from '../resources';
 import { batchGetAll } from './dynamodb-batch-get';
 import { decodeCursor, encodeCursor } from './dynamodb-cursor';
 import {
@@ -56,13 +57,26 @@ const markValues = (mark: QueueMark) => ({ ':noMarks': [], ':marks': [mark] });
 type Item = Record<string, unknown>;
 
 function toLease(item: Item): Lease {
-  const { pk: _pk, sk: _sk, entity: _entity, deadlineOpen: _open, openStatus: _openStatus, ...lease } = item;
+  const {
+    pk: _pk,
+    sk: _sk,
+    entity: _entity,
+    deadlineOpen: _open,
+    openStatus: _openStatus,
+    waitingTenant: _waitingTenant,
+    ...lease
+  } = item;
   return lease as unknown as Lease;
 }
 
 /** A lease is listed in the open-leases index under its status until it ends. */
 function openStatusOf(status: LeaseStatus): { openStatus?: LeaseStatus } {
   return isTerminal(status) ? {} : { openStatus: status };
+}
+
+/** A lease is listed in the waiting-leases index under its tenant while it waits to start. */
+function waitingTenantOf(status: LeaseStatus, tenantId: string): { waitingTenant?: string } {
+  return isWaiting(status) ? { waitingTenant: tenantId } : {};
 }
 
 function toInstance(item: Item): LeaseInstance {
@@ -96,6 +110,7 @@ export class DynamoDbLeaseRepository implements LeaseRepository {
       // Listed for the deadline schedule until its job is over.
       ...(lease.task && taskDeadline(lease.task.spec) ? { deadlineOpen: DEADLINE_OPEN } : {}),
       ...openStatusOf(lease.status),
+      ...waitingTenantOf(lease.status, lease.tenantId),
     };
     // Refused here, before the first write of the lease: DynamoDB's own refusal would be a 500.
     const sizeBytes = dynamoItemBytes(item);
@@ -197,6 +212,13 @@ export class DynamoDbLeaseRepository implements LeaseRepository {
     const sets = ['#status = :to', 'updatedAtMs = :at', ...extra.map(([name]) => `${name} = :${name}`)];
     // The open-leases index follows the status, and drops the lease once it ended.
     if (!isTerminal(to)) sets.push('openStatus = :to');
+    // The waiting-leases index holds the lease under its tenant until it starts or ends.
+    const waiting = waitingTenantOf(to, tenantId);
+    if (waiting.waitingTenant !== undefined) sets.push('waitingTenant = :waitingTenant');
+    const removes = [
+      ...(isTerminal(to) ? ['openStatus'] : []),
+      ...(waiting.waitingTenant === undefined ? ['waitingTenant'] : []),
+    ];
     const ending: Record<string, unknown> = {};
     if (queueEnd) {
       sets.push('queuedAtMs = :queuedAtMs', APPEND_MARK);
@@ -215,13 +237,14 @@ export class DynamoDbLeaseRepository implements LeaseRepository {
         new UpdateCommand({
           TableName: this.tableName,
           Key: { pk: tenantKey(tenantId), sk: leaseKey(leaseId) },
-          UpdateExpression: `SET ${sets.join(', ')}${isTerminal(to) ? ' REMOVE openStatus' : ''}`,
+          UpdateExpression: `SET ${sets.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`,
           ConditionExpression: `#status IN (${Object.keys(fromValues).join(', ')})`,
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: {
             ':to': to,
             ':at': atMs,
             ...fromValues,
+            ...(waiting.waitingTenant === undefined ? {} : { ':waitingTenant': waiting.waitingTenant }),
             ...Object.fromEntries(extra.map(([name, value]) => [`:${name}`, value])),
             ...ending,
           },
@@ -387,6 +410,34 @@ export class DynamoDbLeaseRepository implements LeaseRepository {
       startKey = page.LastEvaluatedKey;
     } while (startKey && refs.length < limit);
     return refs;
+  }
+
+  /**
+   * A count of the tenant's partition of the waiting-leases index, `upTo` keys
+   * a query at most (Limit), so the read costs what the cap allows, whatever
+   * the tenant's history. One page up to MAX_WAITING_LEASES_CAP; followed if
+   * DynamoDB cuts one short.
+   */
+  async countWaiting(tenantId: string, upTo: number): Promise<number> {
+    let counted = 0;
+    let startKey: Record<string, unknown> | undefined;
+    while (counted < upTo) {
+      const page = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: WAITING_LEASES_INDEX,
+          KeyConditionExpression: 'waitingTenant = :tenant',
+          ExpressionAttributeValues: { ':tenant': tenantId },
+          Select: 'COUNT',
+          Limit: upTo - counted,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      counted += page.Count ?? 0;
+      startKey = page.LastEvaluatedKey;
+      if (!startKey) break;
+    }
+    return counted;
   }
 
   openInstances(): Promise<LeaseInstance[]> {

@@ -1,6 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { TenantLimits } from '../domain/tenant-limits';
+import { DEFAULT_TENANT_LIMITS, type TenantLimits } from '../domain/tenant-limits';
 import type { RequestCounter, TenantLimitsRepository } from '../ports/tenant-limits';
 import { tenantKey } from './dynamodb-keys';
 
@@ -24,6 +24,9 @@ export class DynamoDbTenantLimits implements TenantLimitsRepository {
     return {
       requestsPerSecond: Item.requestsPerSecond as number,
       maxScalingGroups: Item.maxScalingGroups as number,
+      // Limits set before the cap on waiting leases existed take its default.
+      maxWaitingLeases:
+        (Item.maxWaitingLeases as number | undefined) ?? DEFAULT_TENANT_LIMITS.maxWaitingLeases,
     };
   }
 

@@ -42,6 +42,11 @@ export function isTerminal(status: LeaseStatus): boolean {
   return status === 'RELEASED' || status === 'FAILED';
 }
 
+/** Not started yet: stored (PENDING) or waiting for admission (QUEUED); what maxWaitingLeases counts. */
+export function isWaiting(status: LeaseStatus): boolean {
+  return status === 'PENDING' || status === 'QUEUED';
+}
+
 export interface Lease {
   readonly tenantId: string;
   readonly leaseId: string;

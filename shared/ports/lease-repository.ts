@@ -103,6 +103,13 @@ export interface LeaseRepository {
    * oldest lease first: the reconciler's walk of leases no live instance leads to.
    */
   openLeases(status: OpenLeaseStatus, limit: number): Promise<LeaseRef[]>;
+  /**
+   * How many of the tenant's leases wait to start (PENDING or QUEUED), counted
+   * up to `upTo` and no further: the read is bounded by `upTo`, not by the
+   * tenant's history. Eventually consistent: a lease created or moved an
+   * instant ago may not be counted yet.
+   */
+  countWaiting(tenantId: string, upTo: number): Promise<number>;
   /** Every instance whose bill is still open, across tenants (the metering work list). */
   openInstances(): Promise<LeaseInstance[]>;
   /** Instance records by key, as stored now (missing ones are left out). */

@@ -22,7 +22,7 @@ afterAll(async () => {
 interface GroupJson {
   size: number;
   desired: number;
-  members: { status: string }[];
+  members: { leaseId: string; status: string }[];
   decisions: { action: string; reason: string }[];
 }
 
@@ -33,6 +33,24 @@ async function api(method: string, path: string, body?: unknown) {
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: response.status, body: (await response.json()) as GroupJson };
+}
+
+/**
+ * Until the agent stand-in holds the lease credentials the worker sent the
+ * member's machine: its telemetry is published with them, and not before
+ * (as an instance's agent starts only once they arrive).
+ */
+async function untilMachineCredentials(leaseId: string): Promise<void> {
+  const response = await fetch(`${stack.apiUrl}/v1/leases/${leaseId}`, {
+    headers: { authorization: `Bearer ${stack.token}` },
+  });
+  const lease = (await response.json()) as { instances: { instanceId: string }[] };
+  const instanceId = lease.instances[0]?.instanceId ?? '';
+  const deadline = Date.now() + 30_000;
+  while (stack.tasks.leaseClientsOf(instanceId) === undefined) {
+    if (Date.now() > deadline) throw new Error(`${instanceId} never got its lease's credentials`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
 }
 
 async function untilRunning(count: number): Promise<GroupJson> {
@@ -58,7 +76,8 @@ describe('autoscaling on the local runtime', () => {
     const start = Math.floor(Date.now() / MINUTE) * MINUTE;
 
     await stack.schedules.fire('gpurent-scaling-evaluator', start);
-    await untilRunning(1);
+    const first = await untilRunning(1);
+    await untilMachineCredentials(first.members[0]?.leaseId ?? '');
     for (const minute of [1, 2, 3]) await stack.schedules.fire('gpurent-gpu-load', start + minute * MINUTE);
     await stack.schedules.fire('gpurent-scaling-evaluator', start + 4 * MINUTE);
 

@@ -737,7 +737,7 @@ export interface paths {
         };
         /**
          * The caller's limits in force
-         * @description requestsPerSecond: API requests counted in each UTC second across every API instance (past it: 429 RATE_LIMITED with Retry-After); maxScalingGroups: groups at once (past it: 409 SCALING_GROUP_CAP_REACHED). Conditions per group are bounded by 10 (400 VALIDATION_FAILED).
+         * @description requestsPerSecond: API requests counted in each UTC second across every API instance (past it: 429 RATE_LIMITED with Retry-After); maxScalingGroups: groups at once (past it: 409 SCALING_GROUP_CAP_REACHED); maxWaitingLeases: leases PENDING or QUEUED at once (past it: 429 WAITING_LEASES_CAP_REACHED with Retry-After, on POST /v1/leases). Conditions per group are bounded by 10 (400 VALIDATION_FAILED).
          */
         get: operations["getLimits"];
         put?: never;
@@ -2102,6 +2102,8 @@ export interface components {
             requestsPerSecond?: number;
             /** @description Default: 20. */
             maxScalingGroups?: number;
+            /** @description Default: 100. */
+            maxWaitingLeases?: number;
         };
         TenantLimits: {
             tenantId: string;
@@ -2110,6 +2112,8 @@ export interface components {
                 requestsPerSecond: number;
                 /** @default 20 */
                 maxScalingGroups: number;
+                /** @default 100 */
+                maxWaitingLeases: number;
             };
             /** @description True when no admin set limits for the tenant: the defaults apply */
             isDefault: boolean;
@@ -2336,10 +2340,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds */
+            /** @description RATE_LIMITED: the tenant has made its requestsPerSecond this second (GET /v1/limits); retry after Retry-After seconds; or WAITING_LEASES_CAP_REACHED: the tenant has maxWaitingLeases leases waiting to start, PENDING or QUEUED (GET /v1/limits); the message gives the cap and how many wait; nothing is written. Retry after Retry-After seconds (they clear as the leases start or end), or release one */
             429: {
                 headers: {
-                    /** @description Seconds until the next window */
+                    /** @description Seconds to wait before asking again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };

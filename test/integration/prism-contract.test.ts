@@ -382,6 +382,22 @@ async function validCalls(leaseId: string, taskLeaseId: string, queuedLeaseId: s
       token: 'admin',
       status: 200,
     },
+    { operationId: 'getLimits', method: 'GET', path: '/v1/limits', status: 200 },
+    {
+      operationId: 'putTenantLimits',
+      method: 'PUT',
+      path: `/v1/admin/tenants/${LOCAL_TENANT}/limits`,
+      token: 'admin',
+      body: { requestsPerSecond: 1000, maxWaitingLeases: 50 },
+      status: 200,
+    },
+    {
+      operationId: 'getTenantLimits',
+      method: 'GET',
+      path: `/v1/admin/tenants/${LOCAL_TENANT}/limits`,
+      token: 'admin',
+      status: 200,
+    },
     { operationId: 'releaseLease', method: 'DELETE', path: `/v1/leases/${leaseId}`, status: 202 },
     { operationId: 'getLease', method: 'GET', path: `/v1/leases/${leaseId}`, status: 200 },
   ];
@@ -413,6 +429,16 @@ const createLease: Call = {
   headers: { 'idempotency-key': `prism-${now}` },
   body: { workload: 'batch', gpus: 1 },
   status: 202,
+};
+
+/** The local tenant may make as many requests a second as the admin routes allow, with the other limits' defaults. */
+const raiseRate: Call = {
+  operationId: 'putTenantLimits',
+  method: 'PUT',
+  path: `/v1/admin/tenants/${LOCAL_TENANT}/limits`,
+  token: 'admin',
+  body: { requestsPerSecond: 1000 },
+  status: 200,
 };
 
 /** Refusals: bad input of each kind, things that do not exist, and no token. */
@@ -595,6 +621,45 @@ function invalidCalls(): Call[] {
       path: `/v1/admin/tenants/${LOCAL_TENANT}/quota`,
       status: 403,
     },
+    {
+      operationId: 'putTenantLimits',
+      method: 'PUT',
+      path: `/v1/admin/tenants/${LOCAL_TENANT}/limits`,
+      token: 'admin',
+      body: { requestsPerSecond: 0 },
+      status: 400,
+    },
+    {
+      operationId: 'putTenantLimits',
+      method: 'PUT',
+      path: `/v1/admin/tenants/${LOCAL_TENANT}/limits`,
+      body: { requestsPerSecond: 100 },
+      status: 403,
+    },
+    {
+      operationId: 'getTenantLimits',
+      method: 'GET',
+      path: '/v1/admin/tenants/no%20spaces/limits',
+      token: 'admin',
+      status: 400,
+    },
+    {
+      operationId: 'getTenantLimits',
+      method: 'GET',
+      path: `/v1/admin/tenants/${LOCAL_TENANT}/limits`,
+      status: 403,
+    },
+    // With a cap of no waiting leases, a new lease is 429 WAITING_LEASES_CAP_REACHED; then the defaults again.
+    {
+      operationId: 'putTenantLimits',
+      method: 'PUT',
+      path: `/v1/admin/tenants/${LOCAL_TENANT}/limits`,
+      token: 'admin',
+      body: { requestsPerSecond: 1000, maxWaitingLeases: 0 },
+      status: 200,
+    },
+    { ...createLease, headers: { 'idempotency-key': `prism-capped-${now}` }, status: 429 },
+    raiseRate,
   ];
 }
 
@@ -604,6 +669,8 @@ const documentedOperations = Object.values(openApiDocument.paths)
 
 describe("the API through Prism's validation proxy", () => {
   it('answers every operation, valid calls and refusals, as docs/openapi.json describes', async () => {
+    // The calls follow each other faster than the default 20 a second: the contract is about answers, not the rate.
+    const unthrottled = await call(raiseRate);
     const created = await call(createLease);
     const leaseId = (JSON.parse(created.text) as { leaseId: string }).leaseId;
     // A lease with a task, for its logs; a session needs a RUNNING lease.
@@ -633,7 +700,7 @@ describe("the API through Prism's validation proxy", () => {
     await until(queuedLeaseId, (lease) => lease.status === 'QUEUED');
     const valid = [createLease, ...(await validCalls(leaseId, taskLeaseId, queuedLeaseId))];
     const invalid = invalidCalls();
-    const problems: string[] = [created, withTask, noGpus, queued].flatMap((answer) =>
+    const problems: string[] = [unthrottled, created, withTask, noGpus, queued].flatMap((answer) =>
       answer.violations ? [`setup: ${answer.violations}`] : [],
     );
     for (const request of [...valid.slice(1), ...invalid]) {

@@ -389,6 +389,9 @@ export const leaseOpenApi = (): OpenApiGroup<keyof typeof leaseRoutes> => ({
         ),
         '409': errorResponse('REQUEST_IN_PROGRESS: the same key is still being processed'),
         '422': errorResponse('IDEMPOTENCY_KEY_REUSED'),
+        '429': errorResponse(
+          'WAITING_LEASES_CAP_REACHED: the tenant has maxWaitingLeases leases waiting to start, PENDING or QUEUED (GET /v1/limits); the message gives the cap and how many wait; nothing is written. Retry after Retry-After seconds (they clear as the leases start or end), or release one',
+        ),
         ...authErrors,
       },
     },

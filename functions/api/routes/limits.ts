@@ -65,7 +65,7 @@ export const limitOpenApi = (): OpenApiGroup<keyof typeof limitRoutes> => {
     tag: {
       name: 'Limits',
       description:
-        'What one tenant may ask of the shared control plane, so that no tenant slows the others: API requests a second and scaling groups',
+        'What one tenant may ask of the shared control plane, so that no tenant slows the others: API requests a second, scaling groups and leases waiting to start',
     },
     schemas: {
       TenantLimitsRequest: jsonSchema(tenantLimitsSchema),
@@ -83,7 +83,7 @@ export const limitOpenApi = (): OpenApiGroup<keyof typeof limitRoutes> => {
         operationId: 'getLimits',
         summary: "The caller's limits in force",
         description:
-          'requestsPerSecond: API requests counted in each UTC second across every API instance (past it: 429 RATE_LIMITED with Retry-After); maxScalingGroups: groups at once (past it: 409 SCALING_GROUP_CAP_REACHED). Conditions per group are bounded by 10 (400 VALIDATION_FAILED).',
+          'requestsPerSecond: API requests counted in each UTC second across every API instance (past it: 429 RATE_LIMITED with Retry-After); maxScalingGroups: groups at once (past it: 409 SCALING_GROUP_CAP_REACHED); maxWaitingLeases: leases PENDING or QUEUED at once (past it: 429 WAITING_LEASES_CAP_REACHED with Retry-After, on POST /v1/leases). Conditions per group are bounded by 10 (400 VALIDATION_FAILED).',
         responses: { '200': limitsResponse('The limits in force'), ...authErrors },
       },
       'PUT /v1/admin/tenants/{tenantId}/limits': {

@@ -59,6 +59,22 @@ function secretLine(name: string, reference: string, tenantId: string): string {
     : `${name}="$(aws ssm get-parameter --with-decryption --name ${ref} --query Parameter.Value --output text)"`;
 }
 
+/** An ECR registry host (`<account>.dkr.ecr.<region>.amazonaws.com`) and its region. */
+const ECR_REGISTRY = /^(\d{12}\.dkr\.ecr\.([a-z0-9-]+)\.amazonaws\.com(?:\.cn)?)\//;
+
+/**
+ * Docker's login to the image's ECR registry with the lease's credentials
+ * (which may pull only the tenant's repositories): none for another registry.
+ */
+function registryLogin(image: string): string[] {
+  const match = ECR_REGISTRY.exec(image);
+  if (!match) return [];
+  const [, registry = '', region = ''] = match;
+  return [
+    `aws ecr get-login-password --region ${shellQuote(region)} | docker login --username AWS --password-stdin ${shellQuote(registry)}`,
+  ];
+}
+
 /**
  * The lines that put the lease's machine credentials on the machine and
  * (re)start its agent on them, for the lease's GPU telemetry and the output
@@ -137,6 +153,7 @@ export function taskScript(spec: TaskSpec, context: AttemptContext): string[] {
     // credentials (docs/ARCHITECTURE.md, "Machine credentials").
     return [
       ...lines,
+      ...(access === undefined ? [] : registryLogin(spec.image)),
       `${limit}docker run --rm${name}${gpus}${envFlags}${mounts}${workdir} ${shellQuote(spec.image)} ${command}${redirect}`,
     ];
   }

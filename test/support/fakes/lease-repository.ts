@@ -1,6 +1,12 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { LeaseAlreadyExistsError } from '../../../shared/adapters/dynamodb-lease-repository';
-import type { Lease, LeaseInstance, LeaseStatus, LeaseView } from '../../../shared/domain/lease';
+import {
+  isWaiting,
+  type Lease,
+  type LeaseInstance,
+  type LeaseStatus,
+  type LeaseView,
+} from '../../../shared/domain/lease';
 import type { TaskState } from '../../../shared/domain/tasks/state';
 import type {
   LeasePage,
@@ -162,6 +168,13 @@ export class FakeLeaseRepository implements LeaseRepository {
       .sort((a, b) => a.leaseId.localeCompare(b.leaseId))
       .slice(0, limit)
       .map(({ tenantId, leaseId }) => ({ tenantId, leaseId }));
+  }
+
+  /** The tenant's PENDING and QUEUED leases, counted no further than `upTo` (as the index query's Limit). */
+  async countWaiting(tenantId: string, upTo: number): Promise<number> {
+    this.faults.enter('countWaiting', [tenantId, upTo]);
+    const waiting = [...this.leases.values()].filter((l) => l.tenantId === tenantId && isWaiting(l.status));
+    return Math.min(waiting.length, Math.max(upTo, 0));
   }
 
   async openInstances(): Promise<LeaseInstance[]> {

@@ -29,6 +29,25 @@ describe('the task script', () => {
     expect(script).toContain(`'python' 'train.py' '--lr=it'"'"'s'`);
   });
 
+  it("logs Docker in to an ECR image's registry with the lease's credentials, after its profile is exported", () => {
+    const spec = z.parse(taskSpecSchema, {
+      image: '123456789012.dkr.ecr.eu-west-1.amazonaws.com/gpurent/t1/train:v3',
+      command: ['python', 'train.py'],
+    });
+    const credentials = { accessKeyId: 'ASIA1', secretAccessKey: 's', sessionToken: 't', expiresAtMs: 0 };
+    const lines = taskScript(spec, { ...context, machineAccess: { leaseId: 'lease_1', credentials } });
+    const login = lines.findIndex((line) => line.includes('docker login'));
+    expect(lines[login]).toBe(
+      "aws ecr get-login-password --region 'eu-west-1' | docker login --username AWS --password-stdin '123456789012.dkr.ecr.eu-west-1.amazonaws.com'",
+    );
+    expect(login).toBeGreaterThan(lines.findIndex((line) => line.startsWith('export AWS_PROFILE=')));
+    // Another registry's image needs no login.
+    const hub = z.parse(taskSpecSchema, { image: 'python:3.12-slim', command: ['python', '-V'] });
+    expect(
+      taskScript(hub, { ...context, machineAccess: { leaseId: 'lease_1', credentials } }).join('\n'),
+    ).not.toContain('docker login');
+  });
+
   it("runs the image on the local stand-in's engine without --gpus when it has no NVIDIA runtime, its folder mounted, by name", () => {
     const spec = z.parse(taskSpecSchema, {
       image: 'python:3.12-slim',

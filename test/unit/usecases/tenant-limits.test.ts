@@ -69,7 +69,7 @@ describe("a tenant's limits", () => {
       limits: DEFAULT_TENANT_LIMITS,
       isDefault: true,
     });
-    await limits.put('t', { requestsPerSecond: 5, maxScalingGroups: 1 });
+    await limits.put('t', { ...DEFAULT_TENANT_LIMITS, requestsPerSecond: 5, maxScalingGroups: 1 });
     expect(await tenantLimits({ limits }, 't')).toMatchObject({
       isDefault: false,
       limits: { requestsPerSecond: 5 },
@@ -83,7 +83,7 @@ describe("a tenant's limits", () => {
     await cache.get('t');
     await cache.get('t');
     expect(limits.reads).toBe(1);
-    await limits.put('t', { requestsPerSecond: 5, maxScalingGroups: 1 });
+    await limits.put('t', { ...DEFAULT_TENANT_LIMITS, requestsPerSecond: 5, maxScalingGroups: 1 });
     cache.forget('t');
     expect((await cache.get('t')).requestsPerSecond).toBe(5);
     nowMs += 60_000;
