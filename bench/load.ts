@@ -33,7 +33,7 @@ import { DynamoDbAdmissionStore } from '../shared/adapters/dynamodb-admission-st
 import { DynamoDbLeaseRepository } from '../shared/adapters/dynamodb-lease-repository';
 import { mapWithConcurrency } from '../shared/concurrency';
 import type { Lease } from '../shared/domain/lease';
-import { MAX_REQUESTS_PER_SECOND } from '../shared/domain/tenant-limits';
+import { MAX_REQUESTS_PER_SECOND, MAX_WAITING_LEASES_CAP } from '../shared/domain/tenant-limits';
 import { newLeaseId } from '../shared/ids';
 import { Clients } from '../shared/lambda/clients';
 import { EVENT_BUS, TABLES } from '../shared/resources';
@@ -59,6 +59,7 @@ const BACKLOG = Number(process.env.LOAD_BACKLOG ?? 2000);
 const TIMEOUT_MS = 10_000;
 const LOAD_TENANT = 'load-tenant';
 const BACKLOG_TENANT = 'backlog-tenant';
+const FLOOR_TENANT = 'floor-tenant';
 
 interface RequestSpec {
   readonly method: 'GET' | 'POST';
@@ -320,24 +321,28 @@ async function seedBacklog(): Promise<void> {
 }
 
 /**
- * A token of the load's own tenant, as `gpurent login --local --tenant` gets
- * one, with the tenant's request rate raised by an admin as far as it goes:
- * the load is one tenant's, like a platform team's CI, and the default rate
- * (20 a second) would answer most of it 429 before it reached the create.
+ * A token of a tenant of the load, as `gpurent login --local --tenant` gets
+ * one, with the tenant's limits raised by an admin as far as they go: the load
+ * is one tenant's, like a platform team's CI, and the defaults (20 requests a
+ * second, 100 leases waiting to start) would answer most of it 429 before it
+ * reached the create (issue #41).
  */
-async function mintToken(stack: LocalStack): Promise<string> {
+async function mintToken(stack: LocalStack, tenant = LOAD_TENANT): Promise<string> {
   const asAdmin = { authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/json' };
-  const limits = await fetch(`${stack.apiUrl}/v1/admin/tenants/${LOAD_TENANT}/limits`, {
+  const limits = await fetch(`${stack.apiUrl}/v1/admin/tenants/${tenant}/limits`, {
     method: 'PUT',
     headers: asAdmin,
-    body: JSON.stringify({ requestsPerSecond: MAX_REQUESTS_PER_SECOND }),
+    body: JSON.stringify({
+      requestsPerSecond: MAX_REQUESTS_PER_SECOND,
+      maxWaitingLeases: MAX_WAITING_LEASES_CAP,
+    }),
   });
   if (!limits.ok)
     throw new Error(`raising the load tenant's limits: ${limits.status} ${await limits.text()}`);
   const minted = await fetch(`${stack.apiUrl}/local/tokens`, {
     method: 'POST',
     headers: asAdmin,
-    body: JSON.stringify({ tenant: LOAD_TENANT }),
+    body: JSON.stringify({ tenant }),
   });
   return ((await minted.json()) as { token: string }).token;
 }
@@ -353,7 +358,13 @@ async function plainPhase(recorder: SdkCallRecorder, stack: LocalStack) {
   const floorAddress = floorServer.address();
   const floorUrl = `http://127.0.0.1:${typeof floorAddress === 'object' && floorAddress ? floorAddress.port : 0}`;
   recorder.take();
-  const floor = await drive(floorUrl, token, creates(`${runId}-floor`, CREATES));
+  // A tenant of its own: the floor's leases stay PENDING (nothing provisions them) and would fill
+  // the load tenant's waiting leases before its first create.
+  const floor = await drive(
+    floorUrl,
+    await mintToken(stack, FLOOR_TENANT),
+    creates(`${runId}-floor`, CREATES),
+  );
   await new Promise((resolve) => floorServer.close(resolve));
   const floorCalls = recorder.take();
 
