@@ -4,6 +4,7 @@ import {
   vcpuQuotaId,
   vcpuQuotaKeys,
 } from '../shared/domain/admission/fleet-capacity';
+import { MAX_REQUESTS_PER_SECOND, MAX_WAITING_LEASES_CAP } from '../shared/domain/tenant-limits';
 import { createLocalResources, LOCAL_GPU_REGIONS } from './bootstrap';
 import { type EmulatorEndpoints, emulatorEnvironment } from './emulators';
 import { localPowertoolsEnv } from './runtime/powertools-env';
@@ -11,6 +12,16 @@ import { localSpotPricing } from './spot-discount';
 
 /** The quota of a tenant without one on the emulators (see DEFAULT_TENANT_QUOTA). */
 export const LOCAL_DEFAULT_QUOTA = { maxGpus: 1000, maxHourlyUsd: 100_000 };
+/**
+ * The limits of a tenant without its own on the emulators (see
+ * DEFAULT_TENANT_LIMITS): as far as they go, so that, as with the quota, only
+ * an admin's limits refuse locally; a test or a script hammering one local
+ * tenant is no flood. In AWS the built-in defaults hold.
+ */
+export const LOCAL_DEFAULT_LIMITS = {
+  requestsPerSecond: MAX_REQUESTS_PER_SECOND,
+  maxWaitingLeases: MAX_WAITING_LEASES_CAP,
+};
 
 /** vCPUs of each local GPU region's G and P quotas (on-demand and spot): ample, like the default tenant quota. */
 export const LOCAL_VCPU_QUOTA = 4096;
@@ -57,6 +68,7 @@ export async function prepareFunctionEnvironment(
     // The emulated fleet is unbounded: locally a tenant queues only under a quota an admin sets
     // (gpurent admin quota set), so everything that ran before admission runs as it did.
     DEFAULT_TENANT_QUOTA: JSON.stringify(LOCAL_DEFAULT_QUOTA),
+    DEFAULT_TENANT_LIMITS: JSON.stringify(LOCAL_DEFAULT_LIMITS),
     ACCOUNT_VCPU_QUOTAS: localVcpuQuotas(),
     ...localPowertoolsEnv(),
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',

@@ -1,5 +1,5 @@
 import { nonEmpty } from '../../shared/config';
-import { defaultTenantQuota } from '../../shared/lambda/admission';
+import { defaultTenantLimits, defaultTenantQuota } from '../../shared/lambda/admission';
 import { idempotencyStore } from '../../shared/lambda/idempotency';
 import { leaseExpiryScheduler } from '../../shared/lambda/lease-expiry';
 import { domainEventPublisher, leaseCommandQueue } from '../../shared/lambda/messaging';
@@ -95,6 +95,7 @@ export const apiWiring = {
   temperatureLimitC: gpuTemperatureLimit(),
   // Admins set per-tenant limits; every request is counted against the tenant's rate.
   limits: tenantLimitsRepository('readWrite'),
+  defaultLimits: defaultTenantLimits(),
   requests: requestCounter(),
   idempotency: idempotencyStore(),
   api: apiSettings,

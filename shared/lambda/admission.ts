@@ -1,5 +1,6 @@
 import { jsonText } from '../config';
 import { DEFAULT_QUOTA, quotaBodySchema, quotaFromBody } from '../domain/admission/quota';
+import { DEFAULT_TENANT_LIMITS, tenantLimitsSchema } from '../domain/tenant-limits';
 import * as z from '../zod';
 import { portFactory } from './port-factory';
 
@@ -14,4 +15,17 @@ export const defaultTenantQuota = () =>
     env: { DEFAULT_TENANT_QUOTA: z.optional(z.pipe(jsonText, quotaBodySchema)) },
     reaches: [],
     create: (env) => (env.DEFAULT_TENANT_QUOTA ? quotaFromBody(env.DEFAULT_TENANT_QUOTA) : DEFAULT_QUOTA),
+  });
+
+/**
+ * The limits of tenants an admin has set none for. `DEFAULT_TENANT_LIMITS` is a
+ * limits body as `PUT /v1/admin/tenants/{tenantId}/limits` takes it (omitted
+ * fields keep the built-in default), e.g. `{"requestsPerSecond":50}`; absent,
+ * DEFAULT_TENANT_LIMITS (20 requests a second).
+ */
+export const defaultTenantLimits = () =>
+  portFactory({
+    env: { DEFAULT_TENANT_LIMITS: z.optional(z.pipe(jsonText, tenantLimitsSchema)) },
+    reaches: [],
+    create: (env) => env.DEFAULT_TENANT_LIMITS ?? DEFAULT_TENANT_LIMITS,
   });

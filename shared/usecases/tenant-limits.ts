@@ -10,11 +10,19 @@ export interface TenantLimitsView {
 }
 
 export async function tenantLimits(
-  deps: { readonly limits: TenantLimitsRepository },
+  deps: {
+    readonly limits: TenantLimitsRepository;
+    /** The deployment's default (DEFAULT_TENANT_LIMITS), else the built-in one. */
+    readonly defaultLimits?: TenantLimits;
+  },
   tenantId: string,
 ): Promise<TenantLimitsView> {
   const own = await deps.limits.get(tenantId);
-  return { tenantId, limits: own ?? DEFAULT_TENANT_LIMITS, isDefault: own === undefined };
+  return {
+    tenantId,
+    limits: own ?? deps.defaultLimits ?? DEFAULT_TENANT_LIMITS,
+    isDefault: own === undefined,
+  };
 }
 
 export async function setTenantLimits(
@@ -35,7 +43,11 @@ export const LIMITS_CACHE_MS = 60_000;
  * counter's), not two.
  */
 export function limitsCache(
-  deps: { readonly limits: TenantLimitsRepository; readonly now: () => number },
+  deps: {
+    readonly limits: TenantLimitsRepository;
+    readonly defaultLimits?: TenantLimits;
+    readonly now: () => number;
+  },
   ttlMs = LIMITS_CACHE_MS,
 ) {
   const known = new Map<string, { readonly limits: TenantLimits; readonly atMs: number }>();

@@ -121,7 +121,7 @@ describe('lease expiry', () => {
   it("applies the tenant's default lifetime to leases that ask for none, and a lease's own over it", async () => {
     const tenant = 'tenant-default';
     const put = await harness.call(tenant, 'PUT /v1/settings', { body: { defaultLeaseDurationMinutes: 30 } });
-    expect(put).toEqual({ status: 200, body: { defaultLeaseDurationMinutes: 30 } });
+    expect(put).toMatchObject({ status: 200, body: { defaultLeaseDurationMinutes: 30 } });
     const defaulted = await createLease(tenant, { workload: 'batch', gpus: 1 });
     expect(Date.parse(defaulted.expiresAt) - Date.parse(defaulted.createdAt)).toBe(30 * MINUTE);
     const own = await createLease(tenant, { workload: 'batch', gpus: 1, durationMinutes: 2 });

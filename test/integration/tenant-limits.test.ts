@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { LOCAL_DEFAULT_LIMITS } from '../../local/environment';
 import { DEFAULT_TENANT_LIMITS } from '../../shared/domain/tenant-limits';
 import { startHarness } from '../support/harness';
 
@@ -17,10 +18,11 @@ const setLimits = (tenant: string, body: Record<string, number>) =>
   });
 
 describe('per-tenant limits on the API (DynamoDB Local, the real handler)', () => {
-  it('shows a tenant the defaults, and an admin sets them; a tenant cannot', async () => {
+  it("shows a tenant the deployment's defaults, and an admin sets them; a tenant cannot", async () => {
+    // Locally DEFAULT_TENANT_LIMITS raises the built-in defaults (local/environment.ts); fields it omits keep theirs.
     expect((await harness.call('fresh', 'GET /v1/limits')).body).toEqual({
       tenantId: 'fresh',
-      limits: DEFAULT_TENANT_LIMITS,
+      limits: { ...DEFAULT_TENANT_LIMITS, ...LOCAL_DEFAULT_LIMITS },
       isDefault: true,
     });
     const forbidden = await harness.call('fresh', 'PUT /v1/admin/tenants/{tenantId}/limits', {
