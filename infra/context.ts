@@ -67,6 +67,11 @@ export const deployContext = z
       .describe(
         'S3 Object Lock compliance retention of every checkpoint version, in days (default: none; only when the bucket is first created)',
       ),
+    holdBackIndexes: list(z.string().regex(/^[a-z0-9-]+$/, 'must be index names such as open-leases'))
+      .optional()
+      .describe(
+        'secondary indexes of shared/resources.ts not to create in this deploy: CloudFormation adds one per table per update, so an upgrade that adds two takes two deploys',
+      ),
     spotDataDir: z
       .string()
       .min(1)

@@ -115,6 +115,14 @@ export interface GpurentStackProps extends StackProps {
   readonly checkpointRetentionDays?: number;
 
   /**
+   * Secondary indexes not to create in this deploy (`holdBackIndexes`
+   * context value): CloudFormation adds one global secondary index per table
+   * per update, so an upgrade that adds two to a table holds one back once.
+   * @default - every index
+   */
+  readonly holdBackIndexes?: readonly string[];
+
+  /**
    * GPU regions, the stack's own first (`parseGpuRegions`); each other one has
    * its fleet in a GpurentFleetStack, which the functions reach by its tags.
    * @default - the stack's region alone
@@ -158,7 +166,7 @@ export class GpurentStack extends Stack {
     super(scope, id, props);
     const logLevel = props.logLevel;
 
-    this.data = new GpurentData(this, 'Data');
+    this.data = new GpurentData(this, 'Data', { holdBackIndexes: props.holdBackIndexes });
     this.queues = new GpurentQueues(this, 'Queues');
     this.events = new GpurentEvents(this, 'Events');
     this.alerts = new GpurentAlerts(this, 'Alerts', { operatorEmail: props.operatorEmail });
@@ -523,6 +531,7 @@ export function addGpurentStack(app: App): GpurentStack {
         : undefined,
     spotDataDir: context.spotDataDir,
     checkpointRetentionDays: context.checkpointRetentionDays,
+    holdBackIndexes: context.holdBackIndexes,
   });
   Tags.of(stack).add('project', 'gpurent');
   for (const fleetRegion of gpuRegions.slice(1)) {

@@ -37,6 +37,14 @@ export interface GpurentDataProps {
    * @default TableEncryption.AWS_MANAGED (the `aws/dynamodb` KMS key, visible in CloudTrail)
    */
   readonly encryption?: TableEncryption;
+
+  /**
+   * Secondary indexes (by name) not to create yet: CloudFormation adds one
+   * global secondary index per table per update, so a release that adds two
+   * to one table is deployed twice, holding one back the first time.
+   * @default - none held back
+   */
+  readonly holdBackIndexes?: readonly string[];
 }
 
 /**
@@ -99,6 +107,7 @@ export class GpurentData extends Construct {
       removalPolicy: props.removalPolicy ?? RemovalPolicy.RETAIN,
     });
     for (const index of definition.indexes) {
+      if (props.holdBackIndexes?.includes(index.name)) continue;
       table.addGlobalSecondaryIndex({
         indexName: index.name,
         partitionKey: { name: index.partitionKey, type: AttributeType.STRING },

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { OPEN_LEASES_INDEX, WAITING_LEASES_INDEX } from '../../shared/resources';
 import { SYNTH_TIMEOUT_MS, type SynthesizedGpurent, synthesizeGpurent } from './support/synth';
 
 const existing = {
@@ -8,6 +9,8 @@ const existing = {
   vpcSubnets: 'subnet-0abc1234:eu-west-1a,subnet-0def5678:eu-west-1b',
   operatorEmail: 'ops@example.com',
   gpuRegions: 'eu-west-1',
+  // The first of an upgrade's two deploys (README, "Upgrading"); synthesized with the rest, one synth.
+  holdBackIndexes: OPEN_LEASES_INDEX,
 };
 
 let synthesized: SynthesizedGpurent;
@@ -43,6 +46,17 @@ describe('deploying into an existing user pool and VPC', () => {
       .filter((v) => v.FLEET_NAME !== undefined);
     expect(variables.length).toBeGreaterThan(0);
     for (const v of variables) expect(v.FLEET_NAME).toBe('gpurent');
+  });
+});
+
+describe('an upgrade that adds two indexes to one table, in two deploys', () => {
+  it('holds back the named index and creates the others', () => {
+    const tables = Object.values(synthesized.template().findResources('AWS::DynamoDB::Table'));
+    const indexesOf = (table: (typeof tables)[number]) =>
+      ((table.Properties?.GlobalSecondaryIndexes ?? []) as { IndexName: string }[]).map((i) => i.IndexName);
+    const leases = tables.find((table) => indexesOf(table).includes(WAITING_LEASES_INDEX));
+    expect(leases).toBeDefined();
+    expect(indexesOf(leases as (typeof tables)[number])).not.toContain(OPEN_LEASES_INDEX);
   });
 });
 
