@@ -32,11 +32,10 @@ import { type LocalStack, startLocalStack } from '../local/stack';
 import { DynamoDbAdmissionStore } from '../shared/adapters/dynamodb-admission-store';
 import { DynamoDbLeaseRepository } from '../shared/adapters/dynamodb-lease-repository';
 import { mapWithConcurrency } from '../shared/concurrency';
-import type { Lease } from '../shared/domain/lease';
 import { MAX_REQUESTS_PER_SECOND, MAX_WAITING_LEASES_CAP } from '../shared/domain/tenant-limits';
-import { newLeaseId } from '../shared/ids';
 import { Clients } from '../shared/lambda/clients';
 import { EVENT_BUS, TABLES } from '../shared/resources';
+import { storedLease } from '../test/support/leases';
 import type { BenchmarkResult } from './support/benchmark';
 import { measureGateGrowth } from './support/gate-growth';
 import {
@@ -225,18 +224,7 @@ async function startFloor(tokens: LocalTokenIssuer) {
   const leases = new DynamoDbLeaseRepository(clients.documents, table);
   const createOnce = makeIdempotent(
     async (input: { tenantId: string; idempotencyKey: string; request: unknown }) => {
-      const now = Date.now();
-      const lease = {
-        tenantId: input.tenantId,
-        leaseId: newLeaseId(now),
-        workload: 'training',
-        gpus: 1,
-        instanceType: 'g5.xlarge',
-        status: 'PENDING',
-        createdAtMs: now,
-        updatedAtMs: now,
-      } as unknown as Lease;
-      await leases.create(lease);
+      const lease = await storedLease(leases, { tenantId: input.tenantId });
       return { leaseId: lease.leaseId, status: lease.status };
     },
     {
@@ -284,18 +272,11 @@ async function seedBacklog(): Promise<void> {
     16,
     async (i) => {
       const queued = i >= BACKLOG;
-      const leaseId = newLeaseId(now - 2 * BACKLOG + i);
-      const lease = {
+      const { leaseId } = await storedLease(leases, {
         tenantId: BACKLOG_TENANT,
-        leaseId,
-        workload: 'training',
-        gpus: 1,
-        instanceType: 'g5.xlarge',
         status: queued ? 'QUEUED' : 'RUNNING',
-        createdAtMs: now,
-        updatedAtMs: now,
-      } as unknown as Lease;
-      await leases.create(lease);
+        createdAtMs: now - 2 * BACKLOG + i,
+      });
       if (queued) {
         await admission.enqueue({
           leaseId,

@@ -7,7 +7,7 @@ import { DynamoDbAdmissionStore } from '../../shared/adapters/dynamodb-admission
 import { DynamoDbLeaseRepository } from '../../shared/adapters/dynamodb-lease-repository';
 import { mapWithConcurrency } from '../../shared/concurrency';
 import { TABLES } from '../../shared/resources';
-import { admitQueued } from '../../shared/usecases/admission/queue';
+import { admitQueued, waitingLeaseOf } from '../../shared/usecases/admission/queue';
 import { setTenantQuota } from '../../shared/usecases/admission/quotas';
 import { createLease } from '../../shared/usecases/create-lease';
 import { provisionLease } from '../../shared/usecases/provision-lease';
@@ -62,25 +62,10 @@ export async function measureGateGrowth(endpoint: string, recorder: SdkCallRecor
       Array.from({ length }, (_, i) => i),
       16,
       async () => {
-        const lease = await createLease(plane, arrival(BLOCKED), INSTANCE_TYPE);
-        await plane.admission.enqueue({
-          leaseId: lease.leaseId,
-          tenantId: BLOCKED,
-          workload: 'training',
-          gpus: 1,
-          candidates: [
-            {
-              region: 'us-east-1',
-              instanceType: lease.instanceType,
-              instances: 1,
-              mode: 'on-demand',
-              hourlyMicroUsd: 1_006_000,
-            },
-          ],
-          priority: 500,
-          queuedAtMs: plane.clock.now(),
-          maxWaitMinutes: 24 * 60,
-        });
+        // Queued as a gate queues it, without the gate's pass: the backlog is already there.
+        await plane.admission.enqueue(
+          waitingLeaseOf(plane, await createLease(plane, arrival(BLOCKED), INSTANCE_TYPE)),
+        );
       },
     );
     // Counted apart from whatever else the process runs meanwhile (a stack's functions, its stand-ins).

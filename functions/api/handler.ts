@@ -95,13 +95,14 @@ const context: ApiContext = {
   limits,
 };
 
+/** The seconds this instance found full, by tenant: the rest of such a second is refused without a write. */
+const fullSeconds: FullSeconds = new Map();
+
 /**
  * Every tenant route counts against the tenant's rate (one conditional write)
  * before it runs. Should the counter itself fail, the request goes on: the
  * limit keeps tenants from slowing each other, and must not stop them all.
  */
-const fullSeconds: FullSeconds = new Map();
-
 async function admitTenantRequest(event: ApiEvent): Promise<void> {
   const tenantId = tenantOf(event);
   try {

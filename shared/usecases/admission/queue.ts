@@ -92,9 +92,10 @@ export async function admitQueued(
     // A gate's own lease is PENDING, its provisioner carries on: only a wider pass hands leases over,
     // and only a wider pass writes the places of the others (a gate per lease would write the whole
     // queue per lease). The gate needs its own lease's place, and only when it waits.
-    const own = run.queued.filter(({ lease }) => lease.leaseId === scope.only);
-    const states =
-      own.length === 0 ? new Map() : await queueStates(deps, run, own, gateReadsOf(deps.admission, deps.now));
+    const waits = run.queued.some(({ lease }) => lease.leaseId === scope.only);
+    const states = waits
+      ? await queueStates(deps, run, scope.only, gateReadsOf(deps.admission, deps.now))
+      : new Map();
     return { run, states: new Map([...states].map(([leaseId, state]) => [leaseId, state.queue])) };
   }
   await mapWithConcurrency(run.admitted, LEASES_IN_FLIGHT, (claim) => handOver(deps, claim));
@@ -124,8 +125,8 @@ type QueueStates = Map<string, { tenantId: string; queue: LeaseQueueState }>;
 async function queueStates(
   deps: AdmissionPassControl,
   run: AdmissionRun,
-  /** Whose places to give (default: every lease the pass left waiting). */
-  placing?: AdmissionRun['queued'],
+  /** The one lease whose place to give (default: every lease the pass left waiting). */
+  only?: string,
   /** Where running leases and durations are read: a gate reads its container's shared reads. */
   reads: Pick<AdmissionStore, 'running' | 'durations'> = deps.admission,
 ): Promise<QueueStates> {
@@ -149,10 +150,7 @@ async function queueStates(
     history,
   });
   const byLease = new Map(estimates.map((estimate) => [estimate.leaseId, estimate]));
-  const placed =
-    placing === undefined
-      ? queued
-      : queued.filter(({ lease }) => placing.some((p) => p.lease.leaseId === lease.leaseId));
+  const placed = only === undefined ? queued : queued.filter(({ lease }) => lease.leaseId === only);
   return new Map(
     placed.map(({ lease, reason, position }) => {
       const estimate = byLease.get(lease.leaseId);
